@@ -1,0 +1,59 @@
+/// The serialisations ICSKit reads and writes.
+public enum CalendarFormat: String, Sendable, CaseIterable {
+    /// RFC 5545 text.
+    case ics
+    /// RFC 7265 JSON.
+    case jcal
+
+    /// The extension a written file gets.
+    public var fileExtension: String {
+        switch self {
+        case .ics: return "ics"
+        case .jcal: return "json"
+        }
+    }
+
+    /// The format a path's extension names, if any (`.ics`, `.ical`, `.ifb`, `.json`, `.jcal`).
+    public init?(pathExtension path: String) {
+        let lower = path.lowercased()
+        if [".ics", ".ical", ".icalendar", ".ifb"].contains(where: lower.hasSuffix) {
+            self = .ics
+        } else if [".json", ".jcal"].contains(where: lower.hasSuffix) {
+            self = .jcal
+        } else {
+            return nil
+        }
+    }
+
+    /// Guesses from the content: jCal starts with `[`, everything else is read as iCalendar.
+    public init(sniffing bytes: [UInt8]) {
+        let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
+        self = first == UInt8(ascii: "[") ? .jcal : .ics
+    }
+
+    /// Reads calendars in this format. iCalendar never fails (problems become diagnostics); jCal that is not
+    /// valid JSON or not jCal's shape yields no calendars and one error.
+    public func read(_ bytes: [UInt8], file: String?) -> ICS.ReadResult {
+        switch self {
+        case .ics:
+            return ICS.read(bytes, file: file)
+        case .jcal:
+            do {
+                return ICS.calendars(from: try JCalReader.read(bytes), file: file)
+            } catch {
+                return ICS.ReadResult(calendars: [], diagnostics: [Diagnostic(.error, file: file, line: error.line,
+                                                                                "\(error.message); nothing read")])
+            }
+        }
+    }
+
+    /// Writes calendars in this format.
+    public func write(_ calendars: [ICalendar]) -> [UInt8] {
+        switch self {
+        case .ics: return ICS.write(calendars)
+        case .jcal:
+            let json = JCalWriter.json(calendars.flatMap(\.topLevelComponents)).serialized()
+            return Array(json.utf8) + [0x0A]
+        }
+    }
+}

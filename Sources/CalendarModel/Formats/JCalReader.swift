@@ -1,0 +1,111 @@
+/// Reads jCal (RFC 7265) into components, the inverse of `JCalWriter`.
+public enum JCalReader {
+    /// Why jCal could not be read: the JSON is broken, or its shape is not jCal's.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var line: Int
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// Parses jCal bytes: one component array, or an array of them.
+    public static func read(_ bytes: [UInt8]) throws(Failure) -> [Component] {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(bytes)
+        } catch {
+            throw Failure(line: error.line, message: "not valid JSON: \(error.message)")
+        }
+        guard case .array(let items) = json else { throw shape("/", "a jCal component array") }
+        if case .string = items.first { return [try component(json, path: "")] }
+        return try items.enumerated().map { index, item throws(Failure) in try component(item, path: "/\(index)") }
+    }
+
+    static func shape(_ path: String, _ expected: String) -> Failure {
+        Failure(line: 0, message: "jCal at \(path.isEmpty ? "/" : path): expected \(expected)")
+    }
+
+    static func component(_ json: JSONValue, path: String) throws(Failure) -> Component {
+        guard case .array(let parts) = json, parts.count == 3, case .string(let name) = parts[0],
+              case .array(let properties) = parts[1], case .array(let children) = parts[2] else {
+            throw shape(path, "[name, [properties], [components]]")
+        }
+        var component = Component(name)
+        for (index, item) in properties.enumerated() {
+            component.properties.append(try property(item, path: "\(path)/1/\(index)"))
+        }
+        for (index, item) in children.enumerated() {
+            component.components.append(try self.component(item, path: "\(path)/2/\(index)"))
+        }
+        return component
+    }
+
+    static func property(_ json: JSONValue, path: String) throws(Failure) -> Property {
+        guard case .array(let parts) = json, parts.count >= 4, case .string(let name) = parts[0],
+              case .object(let parameterMembers) = parts[1], case .string(let typeName) = parts[2] else {
+            throw shape(path, "[name, {parameters}, type, value…]")
+        }
+        var parameters: [Parameter] = []
+        for (key, value) in parameterMembers {
+            switch value {
+            case .string(let text): parameters.append(Parameter(key, text))
+            case .array(let items): parameters.append(Parameter(key, items.map { scalarText($0) }))
+            default: parameters.append(Parameter(key, scalarText(value)))
+            }
+        }
+        var property = Property(name, parameters: parameters, value: "")
+        let type = ValueType(rawValue: typeName) ?? .unknown
+        if typeName != ValueType.unknown.rawValue, type != (PropertyDesign.table[property.name]?.type ?? .unknown),
+           property["VALUE"] == nil {
+            property.parameters.insert(Parameter("VALUE", typeName.uppercased()), at: 0)
+        }
+        property.value = try text(Array(parts[3...]), type: typeName == "unknown" ? .unknown : type,
+                                  name: property.name, path: path)
+        return property
+    }
+
+    /// The iCalendar text of jCal values.
+    static func text(_ values: [JSONValue], type: ValueType, name: String, path: String) throws(Failure) -> String {
+        switch type {
+        case .text:
+            return values.map { TextEscaping.escape(scalarText($0)) }.joined(separator: ",")
+        case .date, .dateTime:
+            return values.map { icsDate(scalarText($0)) }.joined(separator: ",")
+        case .period:
+            return values.map { value in
+                scalarText(value).split(separator: "/", maxSplits: 1).map { icsDate(String($0)) }.joined(separator: "/")
+            }.joined(separator: ",")
+        case .utcOffset: return values.map { scalarText($0).replacingColons }.joined(separator: ",")
+        case .boolean: return values.map { scalarText($0).uppercased() }.joined(separator: ",")
+        case .float where name == "GEO":
+            guard case .array(let pair) = values.first else { throw shape(path, "GEO as [latitude, longitude]") }
+            return pair.map(scalarText).joined(separator: ";")
+        case .recur:
+            guard case .object(let members) = values.first else { throw shape(path, "a recurrence object") }
+            return members.map { key, value in
+                let items = value.arrayValue ?? [value]
+                let text = items.map { key == "until" ? icsDate(scalarText($0)) : scalarText($0) }
+                return key.uppercased() + "=" + text.joined(separator: ",")
+            }.joined(separator: ";")
+        case .time: return values.map { scalarText($0).replacingColons }.joined(separator: ",")
+        default: return values.map(scalarText).joined(separator: ",")
+        }
+    }
+
+    /// `2024-01-01T09:00:00Z` → `20240101T090000Z`.
+    static func icsDate(_ text: String) -> String {
+        String(text.unicodeScalars.filter { $0 != "-" && $0 != ":" }.map(Character.init))
+    }
+
+    static func scalarText(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text), .number(let text): return text
+        case .bool(let flag): return flag ? "TRUE" : "FALSE"
+        case .null: return ""
+        case .array, .object: return value.serialized()
+        }
+    }
+}
+
+extension String {
+    var replacingColons: String { String(unicodeScalars.filter { $0 != ":" }.map(Character.init)) }
+}

@@ -1,0 +1,249 @@
+/// A JSON value that keeps object key order and the exact text of numbers, so jCal round trips are exact.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    /// The number as written (`1`, `-0.5`, `37.386013`).
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([(key: String, value: JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .number(let value), .string(let value): hasher.combine(value)
+        case .array(let values): hasher.combine(values)
+        case .object(let members):
+            for member in members {
+                hasher.combine(member.key)
+                hasher.combine(member.value)
+            }
+        }
+    }
+
+    public static func int(_ value: Int) -> JSONValue { .number(String(value)) }
+
+    /// The member of an object with that key.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members.first { $0.key == key }?.value }
+        return nil
+    }
+
+    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+
+    /// Compact JSON text, or indented with `pretty`.
+    public func serialized(pretty: Bool = false) -> String {
+        var out = ""
+        write(into: &out, pretty: pretty, indent: 0)
+        return out
+    }
+
+    private func write(into out: inout String, pretty: Bool, indent: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .number(let text): out += text
+        case .string(let text): Self.writeString(text, into: &out)
+        case .array(let values):
+            writeContainer("[", "]", values.count, into: &out, pretty: pretty, indent: indent) { index, out in
+                values[index].write(into: &out, pretty: pretty, indent: indent + 1)
+            }
+        case .object(let members):
+            writeContainer("{", "}", members.count, into: &out, pretty: pretty, indent: indent) { index, out in
+                Self.writeString(members[index].key, into: &out)
+                out += pretty ? ": " : ":"
+                members[index].value.write(into: &out, pretty: pretty, indent: indent + 1)
+            }
+        }
+    }
+
+    private func writeContainer(_ open: String, _ close: String, _ count: Int, into out: inout String, pretty: Bool,
+                                indent: Int, element: (Int, inout String) -> Void) {
+        out += open
+        guard count > 0 else { return out += close }
+        let inner = pretty ? "\n" + String(repeating: "  ", count: indent + 1) : ""
+        for index in 0..<count {
+            out += (index > 0 ? "," : "") + inner
+            element(index, &out)
+        }
+        out += (pretty ? "\n" + String(repeating: "  ", count: indent) : "") + close
+    }
+
+    private static func writeString(_ text: String, into out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let s where s.value < 0x20:
+                let hex = String(s.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
+
+/// Why JSON text could not be read, with the line it happened on.
+public struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var message: String
+    public var description: String { "line \(line): \(message)" }
+}
+
+extension JSONValue {
+    /// Parses JSON text (RFC 8259). Nesting deeper than 512 levels is refused rather than overflowing the stack.
+    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        return value
+    }
+}
+
+private struct JSONParser {
+    let bytes: [UInt8]
+    var index = 0
+    var line = 1
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    }
+
+    func error(_ message: String) -> JSONParseError { JSONParseError(line: line, message: message) }
+
+    mutating func skipSpace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
+            if bytes[index] == 0x0A { line += 1 }
+            index += 1
+        }
+    }
+
+    mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth < 512 else { throw error("nesting too deep") }
+        skipSpace()
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            index += 1
+            var members: [(key: String, value: JSONValue)] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            while true {
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                let key = try string()
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                index += 1
+                members.append((key, try value(depth: depth + 1)))
+                skipSpace()
+                guard index < bytes.count else { throw error("unterminated object") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
+                index += 1
+                return .object(members)
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            var values: [JSONValue] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+            while true {
+                values.append(try value(depth: depth + 1))
+                skipSpace()
+                guard index < bytes.count else { throw error("unterminated array") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                guard bytes[index] == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
+                index += 1
+                return .array(values)
+            }
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        default: return try number()
+        }
+    }
+
+    mutating func literal(_ word: String, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+        let utf8 = Array(word.utf8)
+        guard bytes.count - index >= utf8.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
+            throw error("unexpected character")
+        }
+        index += utf8.count
+        return value
+    }
+
+    mutating func number() throws(JSONParseError) -> JSONValue {
+        let start = index
+        while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard !text.isEmpty, Double(text) != nil else { throw error("unexpected character") }
+        return .number(text)
+    }
+
+    mutating func string() throws(JSONParseError) -> String {
+        index += 1
+        var out: [UInt8] = []
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { throw error("unterminated string") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800..<0xDC00).contains(scalar), bytes.count - index >= 6, bytes[index] == 0x5C,
+                       bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try hex4()
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
+                default: out.append(escape)
+                }
+            case 0x0A: throw error("newline inside a string")
+            default: out.append(byte)
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    mutating func hex4() throws(JSONParseError) -> UInt32 {
+        guard bytes.count - index >= 4, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self),
+                                                             radix: 16) else { throw error("bad \\u escape") }
+        index += 4
+        return value
+    }
+}

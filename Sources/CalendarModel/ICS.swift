@@ -1,0 +1,88 @@
+import Foundation
+
+/// Reading and writing RFC 5545 text.
+///
+/// ```swift
+/// let result = try ICS.read(contentsOf: "work.ics")
+/// for event in result.calendars.flatMap(\.events) { print(event.summary ?? "") }
+/// let bytes = ICS.write(result.calendars)
+/// ```
+public enum ICS {
+    /// What reading one input gave: its calendars and everything worth telling about it.
+    public struct ReadResult: Sendable {
+        public var calendars: [ICalendar]
+        public var diagnostics: [Diagnostic]
+
+        /// The input as generic components (for jCal, xCal and tools that want no typing).
+        public var components: [Component] { calendars.flatMap { $0.topLevelComponents } }
+
+        public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    }
+
+    /// Reads iCalendar bytes. Never fails: what cannot be read is reported in `diagnostics` and skipped or kept raw.
+    public static func read(_ bytes: [UInt8], file: String? = nil) -> ReadResult {
+        var log = DiagnosticLog(file: file)
+        let top = ContentLineScanner.scan(bytes, log: &log)
+        var context = DecodeContext(log: log)
+        let calendars = calendars(from: top, &context)
+        if calendars.isEmpty {
+            context.log.error(bytes.isEmpty ? 0 : 1, "no iCalendar data found (no BEGIN:VCALENDAR or component)")
+        }
+        return ReadResult(calendars: calendars, diagnostics: context.log.entries)
+    }
+
+    /// Reads a file; throws only when the file cannot be read at all.
+    public static func read(contentsOf path: String) throws -> ReadResult {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return read([UInt8](data), file: path)
+    }
+
+    /// Builds calendars from top-level components; bare components (no VCALENDAR) form implicit calendars.
+    static func calendars(from top: [Component], _ context: inout DecodeContext) -> [ICalendar] {
+        var calendars: [ICalendar] = []
+        var bare: [Component] = []
+        func flushBare() {
+            guard !bare.isEmpty else { return }
+            var implicit = ICalendar()
+            implicit.isImplicit = true
+            implicit.components = bare.map { CalendarComponent(decoding: $0, &context) }
+            implicit.checkRequired(line: bare[0].line, &context)
+            calendars.append(implicit)
+            bare = []
+        }
+        for component in top {
+            if component.name == ICalendar.componentName {
+                flushBare()
+                calendars.append(ICalendar(decoding: component, &context))
+            } else {
+                bare.append(component)
+            }
+        }
+        flushBare()
+        return calendars
+    }
+
+    /// Writes calendars as RFC 5545 text (CRLF, folded at 75 octets).
+    public static func write(_ calendars: [ICalendar]) -> [UInt8] {
+        write(components: calendars.flatMap { $0.topLevelComponents })
+    }
+
+    /// Writes generic components as RFC 5545 text.
+    public static func write(components: [Component]) -> [UInt8] {
+        var writer = ICSWriter()
+        for component in components { writer.write(component) }
+        return writer.bytes
+    }
+
+    /// Builds typed calendars from generic components (the jCal and xCal readers use this).
+    public static func calendars(from components: [Component], file: String? = nil) -> ReadResult {
+        var context = DecodeContext(log: DiagnosticLog(file: file))
+        let calendars = calendars(from: components, &context)
+        return ReadResult(calendars: calendars, diagnostics: context.log.entries)
+    }
+}
+
+extension ICalendar {
+    /// What this calendar writes at top level: itself, or its components when it had no VCALENDAR around them.
+    public var topLevelComponents: [Component] { isImplicit ? encodeChildren() : [encoded()] }
+}

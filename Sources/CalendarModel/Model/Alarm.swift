@@ -1,0 +1,63 @@
+/// A VALARM: a reminder inside an event or todo (RFC 5545 §3.6.6).
+public struct Alarm: Sendable, Hashable, ComponentModel {
+    public var action: AlarmAction?
+    public var trigger: Trigger?
+    /// DURATION between repeats; goes with `repeatCount`.
+    public var duration: Duration?
+    /// REPEAT.
+    public var repeatCount: Int?
+    public var description: String?
+    public var summary: String?
+    public var attendees: [CalendarUser] = []
+    public var otherProperties: [Property] = []
+    public var otherComponents: [Component] = []
+    var provenance = Provenance<Alarm>()
+
+    public init() {}
+
+    /// A display alarm at an offset from the start: `Alarm(displaying: "Soon", before: Duration(minutes: 15))`.
+    public init(displaying text: String, before offset: Duration) {
+        action = .display
+        description = text
+        var negative = offset
+        negative.isNegative = true
+        trigger = .relative(negative, relatedToEnd: false)
+    }
+
+    static var componentName: String { "VALARM" }
+    static let fields: [FieldCodec<Alarm>] = [
+        .single("ACTION", \.action, .token),
+        .single("TRIGGER", \.trigger, .trigger),
+        .single("DURATION", \.duration, .duration),
+        .single("REPEAT", \.repeatCount, .integer),
+        .single("DESCRIPTION", \.description, .text),
+        .single("SUMMARY", \.summary, .text),
+        .list("ATTENDEE", \.attendees, .user),
+    ]
+
+    mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext) {
+        otherComponents = components
+    }
+
+    func encodeChildren() -> [Component] { otherComponents }
+
+    func checkRequired(line: Int, _ context: inout DecodeContext) {
+        if action == nil { context.log.error(line, "VALARM has no ACTION") }
+        if trigger == nil { context.log.error(line, "VALARM has no TRIGGER") }
+    }
+
+    /// Splits nested components into alarms and the rest.
+    static func split(_ components: [Component], _ context: inout DecodeContext) -> ([Alarm], [Component]) {
+        var alarms: [Alarm] = []
+        var others: [Component] = []
+        for component in components {
+            if component.name == componentName {
+                alarms.append(Alarm(decoding: component, &context))
+            } else {
+                PropertyDesign.validateTree(component, &context.log)
+                others.append(component)
+            }
+        }
+        return (alarms, others)
+    }
+}

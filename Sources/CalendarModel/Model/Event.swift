@@ -1,0 +1,36 @@
+/// A VEVENT: something that happens at a time (RFC 5545 §3.6.1).
+@dynamicMemberLookup
+public struct Event: Sendable, Hashable, CalendarItem {
+    public var core = ItemCore()
+    /// DTEND; an event has DTEND or DURATION, not both.
+    public var end: CalendarDate?
+    public var duration: Duration?
+    /// TRANSP.
+    public var transparency: Transparency?
+    public var alarms: [Alarm] = []
+    /// Properties ICSKit does not type (X-, IANA, unreadable values), in file order.
+    public var otherProperties: [Property] = []
+    /// Nested components other than VALARM.
+    public var otherComponents: [Component] = []
+    var provenance = Provenance<Event>()
+
+    public init() {}
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ItemCore, Value>) -> Value {
+        get { core[keyPath: keyPath] }
+        set { core[keyPath: keyPath] = newValue }
+    }
+
+    static var componentName: String { "VEVENT" }
+    static let fields: [FieldCodec<Event>] = coreFields + [
+        .single("DTEND", \.end, .dateTime),
+        .single("DURATION", \.duration, .duration),
+        .single("TRANSP", \.transparency, .token),
+    ]
+
+    mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext) {
+        (alarms, otherComponents) = Alarm.split(components, &context)
+    }
+
+    func encodeChildren() -> [Component] { alarms.map { $0.encoded() } + otherComponents }
+}

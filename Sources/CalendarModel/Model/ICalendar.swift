@@ -1,0 +1,159 @@
+/// A VCALENDAR: its own properties and its components in file order (RFC 5545 §3.4, RFC 7986).
+public struct ICalendar: Sendable, Hashable, ComponentModel {
+    /// PRODID.
+    public var productID: String?
+    public var version: String?
+    /// CALSCALE.
+    public var scale: String?
+    /// METHOD (PUBLISH, REQUEST …); without it every VEVENT needs a DTSTART.
+    public var method: String?
+    /// NAME (RFC 7986).
+    public var name: String?
+    /// X-WR-CALNAME, the name Google and Apple write.
+    public var wrCalendarName: String?
+    /// COLOR (RFC 7986).
+    public var color: String?
+    /// X-WR-TIMEZONE, Google's default zone for floating times.
+    public var wrTimeZone: String?
+    public var components: [CalendarComponent] = []
+    public var otherProperties: [Property] = []
+    /// True when the input had components with no VCALENDAR around them; they are written back the same way.
+    public var isImplicit = false
+    var provenance = Provenance<ICalendar>()
+
+    public init() {}
+
+    /// NAME, else X-WR-CALNAME.
+    public var displayName: String? { name ?? wrCalendarName }
+
+    public var events: [Event] { components.compactMap { if case .event(let e) = $0 { e } else { nil } } }
+    public var todos: [Todo] { components.compactMap { if case .todo(let t) = $0 { t } else { nil } } }
+    public var journals: [Journal] { components.compactMap { if case .journal(let j) = $0 { j } else { nil } } }
+    public var timeZones: [TimeZoneDefinition] {
+        components.compactMap { if case .timeZone(let z) = $0 { z } else { nil } }
+    }
+
+    static var componentName: String { "VCALENDAR" }
+    static let fields: [FieldCodec<ICalendar>] = [
+        .single("PRODID", \.productID, .text),
+        .single("VERSION", \.version, .text),
+        .single("CALSCALE", \.scale, .text),
+        .single("METHOD", \.method, .text),
+        .single("NAME", \.name, .text),
+        .single("X-WR-CALNAME", \.wrCalendarName, .text),
+        .single("COLOR", \.color, .text),
+        .single("X-WR-TIMEZONE", \.wrTimeZone, .text),
+    ]
+
+    mutating func decodeChildren(_ children: [Component], _ context: inout DecodeContext) {
+        components = children.map { CalendarComponent(decoding: $0, &context) }
+    }
+
+    func encodeChildren() -> [Component] { components.map(\.encoded) }
+
+    func checkRequired(line: Int, _ context: inout DecodeContext) {
+        if !isImplicit, productID == nil { context.log.warning(line, "VCALENDAR has no PRODID") }
+        if !isImplicit, version == nil { context.log.warning(line, "VCALENDAR has no VERSION") }
+        var seen: [String: Int] = [:]
+        for component in components {
+            let item: (core: ItemCore, line: Int, name: String)?
+            switch component {
+            case .event(let event):
+                let line = event.provenance.origin?.component.line ?? 0
+                if method == nil, event.start == nil {
+                    context.log.error(line, "VEVENT has no DTSTART (required when the calendar has no METHOD)")
+                }
+                item = (event.core, line, "VEVENT")
+            case .todo(let todo): item = (todo.core, todo.provenance.origin?.component.line ?? 0, "VTODO")
+            case .journal(let journal):
+                item = (journal.core, journal.provenance.origin?.component.line ?? 0, "VJOURNAL")
+            default: item = nil
+            }
+            guard let item, let uid = item.core.uid else { continue }
+            let key = item.name + "\u{0}" + uid + "\u{0}" + (item.core.recurrenceID?.date.icsValue ?? "")
+            if let first = seen[key] {
+                let what = item.core.recurrenceID == nil ? "UID" : "UID and RECURRENCE-ID"
+                context.log.warning(item.line, "duplicate \(what) \"\(uid)\" (first at line \(first)); both kept")
+            } else {
+                seen[key] = item.line
+            }
+        }
+    }
+
+    /// Written as read when its own properties did not change; each component decides for itself.
+    func encoded() -> Component {
+        var own = self
+        own.components = []
+        var component: Component
+        if let origin = provenance.origin {
+            var read = origin.snapshot
+            read.components = []
+            if own == read {
+                component = origin.component
+            } else {
+                component = own.encodedCanonically(origin: origin)
+            }
+        } else {
+            component = own.encodedCanonically(origin: nil)
+        }
+        component.components = encodeChildren()
+        return component
+    }
+}
+
+/// A VTIMEZONE, kept as read; the time layer interprets it.
+public struct TimeZoneDefinition: Sendable, Hashable {
+    public var component: Component
+
+    public init(_ component: Component) { self.component = component }
+
+    public var tzid: String? { component.property("TZID").map { TextEscaping.unescape($0.value) } }
+}
+
+/// One component of a calendar, typed where ICSKit knows the kind.
+public enum CalendarComponent: Sendable, Hashable {
+    case event(Event)
+    case todo(Todo)
+    case journal(Journal)
+    case timeZone(TimeZoneDefinition)
+    /// VFREEBUSY, VAVAILABILITY, X- components …: kept and written back as read.
+    case other(Component)
+
+    init(decoding component: Component, _ context: inout DecodeContext) {
+        switch component.name {
+        case Event.componentName: self = .event(Event(decoding: component, &context))
+        case Todo.componentName: self = .todo(Todo(decoding: component, &context))
+        case Journal.componentName: self = .journal(Journal(decoding: component, &context))
+        case "VTIMEZONE":
+            PropertyDesign.validateTree(component, &context.log)
+            if component.property("TZID") == nil {
+                context.log.error(component.line, "VTIMEZONE has no TZID")
+            }
+            self = .timeZone(TimeZoneDefinition(component))
+        default:
+            PropertyDesign.validateTree(component, &context.log)
+            self = .other(component)
+        }
+    }
+
+    var encoded: Component {
+        switch self {
+        case .event(let event): return event.encoded()
+        case .todo(let todo): return todo.encoded()
+        case .journal(let journal): return journal.encoded()
+        case .timeZone(let zone): return zone.component
+        case .other(let component): return component
+        }
+    }
+
+    /// The component's name (`VEVENT`, `VTIMEZONE`, …).
+    public var name: String {
+        switch self {
+        case .event: return "VEVENT"
+        case .todo: return "VTODO"
+        case .journal: return "VJOURNAL"
+        case .timeZone: return "VTIMEZONE"
+        case .other(let component): return component.name
+        }
+    }
+}

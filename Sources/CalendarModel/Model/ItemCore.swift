@@ -1,0 +1,85 @@
+/// The properties events, todos and journals share (RFC 5545 §3.6.1–3.6.3). `Event`, `Todo` and `Journal` expose
+/// them directly: `event.summary` reads `event.core.summary`.
+public struct ItemCore: Sendable, Hashable {
+    public var uid: String?
+    /// DTSTAMP.
+    public var stamp: CalendarDate?
+    /// DTSTART.
+    public var start: CalendarDate?
+    public var summary: String?
+    public var description: String?
+    public var location: String?
+    public var geo: Geo?
+    public var url: String?
+    public var status: Status?
+    /// CLASS.
+    public var classification: Classification?
+    /// PRIORITY: 1 highest … 9 lowest, 0 undefined.
+    public var priority: Int?
+    public var sequence: Int?
+    public var created: CalendarDate?
+    public var lastModified: CalendarDate?
+    public var organizer: CalendarUser?
+    public var attendees: [CalendarUser] = []
+    public var categories: [Category] = []
+    /// COLOR (RFC 7986): a CSS3 colour name.
+    public var color: String?
+    /// RRULE; RFC 5545 allows one, older producers write several.
+    public var recurrenceRules: [RecurrenceRule] = []
+    /// RDATE.
+    public var recurrenceDates: [RecurrenceDate] = []
+    /// EXDATE.
+    public var exceptionDates: [CalendarDate] = []
+    public var recurrenceID: RecurrenceID?
+    /// RELATED-TO: parent tasks, linked items.
+    public var relatedTo: [Relation] = []
+
+    public init() {}
+
+    public var isRecurring: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty }
+
+    static let fields: [FieldCodec<ItemCore>] = [
+        .single("UID", \.uid, .text),
+        .single("DTSTAMP", \.stamp, .dateTime),
+        .single("DTSTART", \.start, .dateTime),
+        .single("RECURRENCE-ID", \.recurrenceID, .recurrenceID),
+        .single("SEQUENCE", \.sequence, .integer),
+        .single("SUMMARY", \.summary, .text),
+        .single("DESCRIPTION", \.description, .text),
+        .single("LOCATION", \.location, .text),
+        .single("GEO", \.geo, .geo),
+        .single("URL", \.url, .verbatim),
+        .single("STATUS", \.status, .token),
+        .single("CLASS", \.classification, .token),
+        .single("PRIORITY", \.priority, .integer),
+        .single("CREATED", \.created, .dateTime),
+        .single("LAST-MODIFIED", \.lastModified, .dateTime),
+        .single("ORGANIZER", \.organizer, .user),
+        .list("ATTENDEE", \.attendees, .user),
+        .list("CATEGORIES", \.categories, .categories),
+        .single("COLOR", \.color, .text),
+        .list("RRULE", \.recurrenceRules, .rule),
+        .list("RDATE", \.recurrenceDates, .recurrenceDates),
+        .list("EXDATE", \.exceptionDates, .dateTime),
+        .list("RELATED-TO", \.relatedTo, .relation),
+    ]
+}
+
+/// A model whose shared properties live in an `ItemCore`.
+protocol CalendarItem: ComponentModel {
+    var core: ItemCore { get set }
+}
+
+extension CalendarItem {
+    /// The shared rows of the field table, seen through `core`.
+    static var coreFields: [FieldCodec<Self>] { ItemCore.fields.map { $0.lifted(\Self.core) } }
+
+    func checkRequired(line: Int, _ context: inout DecodeContext) {
+        if core.uid == nil {
+            context.log.error(line, "\(Self.componentName) has no UID; it is read without one")
+        }
+        if core.stamp == nil {
+            context.log.warning(line, "\(Self.componentName) has no DTSTAMP")
+        }
+    }
+}

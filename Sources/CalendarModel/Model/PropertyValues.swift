@@ -1,0 +1,91 @@
+/// An ORGANIZER or ATTENDEE: a calendar address (usually `mailto:`) with its parameters (CN, ROLE, PARTSTAT …).
+public struct CalendarUser: Sendable, Hashable {
+    public var address: String
+    /// Every parameter in the order read, unknown ones included.
+    public var parameters: [Parameter]
+
+    public init(address: String, commonName: String? = nil) {
+        self.address = address
+        self.parameters = commonName.map { [Parameter("CN", $0)] } ?? []
+    }
+
+    init(address: String, parameters: [Parameter]) {
+        self.address = address
+        self.parameters = parameters
+    }
+
+    public var commonName: String? { self["CN"] }
+    public var role: String? { self["ROLE"] }
+    public var participationStatus: String? { self["PARTSTAT"] }
+    public var rsvp: Bool { self["RSVP"]?.uppercased() == "TRUE" }
+    /// The address without its `mailto:` scheme.
+    public var email: String? {
+        address.lowercased().hasPrefix("mailto:") ? String(address.dropFirst(7)) : nil
+    }
+
+    public subscript(name: String) -> String? { parameters.first { $0.name == name }?.values.first }
+}
+
+/// A category name, with the colour an application gives it. iCalendar carries no per-category colour, so the
+/// colour comes from the store, not from the file.
+public struct Category: Sendable, Hashable, ExpressibleByStringLiteral {
+    public var name: String
+    public var color: String?
+
+    public init(_ name: String, color: String? = nil) {
+        self.name = name
+        self.color = color
+    }
+
+    public init(stringLiteral value: String) { self.init(value) }
+}
+
+/// RELATED-TO: the UID of another component and how it relates (PARENT by default, CHILD, SIBLING …).
+public struct Relation: Sendable, Hashable {
+    public var uid: String
+    public var parameters: [Parameter]
+
+    public init(uid: String, type: String? = nil) {
+        self.uid = uid
+        self.parameters = type.map { [Parameter("RELTYPE", $0.uppercased())] } ?? []
+    }
+
+    init(uid: String, parameters: [Parameter]) {
+        self.uid = uid
+        self.parameters = parameters
+    }
+
+    /// RELTYPE, PARENT when absent (RFC 5545 §3.2.15).
+    public var type: String { parameters.first { $0.name == "RELTYPE" }?.value.uppercased() ?? "PARENT" }
+}
+
+/// RECURRENCE-ID: which instance of a series an override replaces, and whether it also replaces the later ones.
+public struct RecurrenceID: Sendable, Hashable {
+    public var date: CalendarDate
+    /// RANGE=THISANDFUTURE.
+    public var thisAndFuture: Bool
+
+    public init(_ date: CalendarDate, thisAndFuture: Bool = false) {
+        self.date = date
+        self.thisAndFuture = thisAndFuture
+    }
+}
+
+/// An RDATE entry: a date, a date-time, or a period.
+public enum RecurrenceDate: Sendable, Hashable {
+    case date(CalendarDate)
+    case period(Period)
+
+    public var start: CalendarDate {
+        switch self {
+        case .date(let date): return date
+        case .period(let period): return period.start
+        }
+    }
+}
+
+/// When an alarm goes off: relative to the start (or end) of its component, or at a fixed UTC time.
+public enum Trigger: Sendable, Hashable {
+    case relative(Duration, relatedToEnd: Bool)
+    case absolute(CalendarDate)
+}

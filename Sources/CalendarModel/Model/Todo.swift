@@ -1,0 +1,64 @@
+/// A VTODO: something to do, with a due date, completion and subtasks (RFC 5545 §3.6.2).
+@dynamicMemberLookup
+public struct Todo: Sendable, Hashable, CalendarItem {
+    public var core = ItemCore()
+    public var due: CalendarDate?
+    public var duration: Duration?
+    public var completed: CalendarDate?
+    /// PERCENT-COMPLETE, 0–100.
+    public var percentComplete: Int?
+    public var alarms: [Alarm] = []
+    public var otherProperties: [Property] = []
+    public var otherComponents: [Component] = []
+    var provenance = Provenance<Todo>()
+
+    public init() {}
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ItemCore, Value>) -> Value {
+        get { core[keyPath: keyPath] }
+        set { core[keyPath: keyPath] = newValue }
+    }
+
+    /// Done: STATUS:COMPLETED or a COMPLETED time.
+    public var isCompleted: Bool { core.status == .completed || completed != nil }
+
+    static var componentName: String { "VTODO" }
+    static let fields: [FieldCodec<Todo>] = coreFields + [
+        .single("DUE", \.due, .dateTime),
+        .single("DURATION", \.duration, .duration),
+        .single("COMPLETED", \.completed, .dateTime),
+        .single("PERCENT-COMPLETE", \.percentComplete, .integer),
+    ]
+
+    mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext) {
+        (alarms, otherComponents) = Alarm.split(components, &context)
+    }
+
+    func encodeChildren() -> [Component] { alarms.map { $0.encoded() } + otherComponents }
+}
+
+/// A VJOURNAL: a dated note (RFC 5545 §3.6.3).
+@dynamicMemberLookup
+public struct Journal: Sendable, Hashable, CalendarItem {
+    public var core = ItemCore()
+    public var otherProperties: [Property] = []
+    public var otherComponents: [Component] = []
+    var provenance = Provenance<Journal>()
+
+    public init() {}
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ItemCore, Value>) -> Value {
+        get { core[keyPath: keyPath] }
+        set { core[keyPath: keyPath] = newValue }
+    }
+
+    static var componentName: String { "VJOURNAL" }
+    static let fields: [FieldCodec<Journal>] = coreFields
+
+    mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext) {
+        otherComponents = components
+        for component in components { PropertyDesign.validateTree(component, &context.log) }
+    }
+
+    func encodeChildren() -> [Component] { otherComponents }
+}

@@ -1,0 +1,185 @@
+/// The codecs behind the field tables: one per kind of value, each reading and writing whole properties.
+extension ValueCodec {
+    /// A codec for one value per property.
+    static func one(_ read: @escaping @Sendable (Property) -> Result<Value, ValueError>,
+                    _ write: @escaping @Sendable (Value) -> (parameters: [Parameter], value: String)) -> ValueCodec {
+        ValueCodec(decode: { property in read(property).map { [$0] } }, encode: { name, values in
+            values.map { value in
+                let (parameters, text) = write(value)
+                return Property(name, parameters: parameters, value: text)
+            }
+        })
+    }
+}
+
+extension ValueCodec where Value == String {
+    /// TEXT: escapes undone on read, applied on write.
+    static var text: ValueCodec { .one({ .success(TextEscaping.unescape($0.value)) }, { ([], TextEscaping.escape($0)) }) }
+    /// URI and other values written without TEXT escaping.
+    static var verbatim: ValueCodec { .one({ .success($0.value) }, { ([], $0) }) }
+}
+
+extension ValueCodec where Value == Int {
+    static var integer: ValueCodec {
+        .one({ property in
+            guard ValueSyntax.isInteger(property.value), let number = Int(property.value.trimmingPlus) else {
+                return .failure(ValueError("\"\(property.value)\" is not an INTEGER"))
+            }
+            return .success(number)
+        }, { ([], String($0)) })
+    }
+}
+
+extension ValueCodec where Value: TokenValue {
+    static var token: ValueCodec { .one({ .success(Value(rawValue: TextEscaping.unescape($0.value))) }, { ([], $0.rawValue) }) }
+}
+
+extension ValueCodec where Value == CalendarDate {
+    /// DATE / DATE-TIME, a comma-separated list in one property (EXDATE) or a single value (DTSTART).
+    static var dateTime: ValueCodec {
+        ValueCodec(decode: { property in
+            let tzid = property["TZID"]
+            var dates: [CalendarDate] = []
+            for item in property.value.split(separator: ",", omittingEmptySubsequences: false) {
+                switch CalendarDate.parse(String(item), tzid: tzid) {
+                case .success(let date): dates.append(date)
+                case .failure(let error): return .failure(error)
+                }
+            }
+            return .success(dates)
+        }, encode: { name, dates in
+            groupedByForm(dates, key: { $0.form }).map { form, group in
+                Property(name, parameters: dateParameters(form), value: group.map(\.icsValue).joined(separator: ","))
+            }
+        })
+    }
+}
+
+/// TZID or VALUE=DATE for a date's form.
+func dateParameters(_ form: CalendarDate.Form) -> [Parameter] {
+    switch form {
+    case .date: return [Parameter("VALUE", "DATE")]
+    case .zoned(let tzid): return [Parameter("TZID", tzid)]
+    case .floating, .utc: return []
+    }
+}
+
+/// Splits values into runs that can share one property (same TZID / VALUE), keeping their order.
+func groupedByForm<Value, Key: Equatable>(_ values: [Value], key: (Value) -> Key) -> [(Key, [Value])] {
+    var groups: [(Key, [Value])] = []
+    for value in values {
+        if let last = groups.last, last.0 == key(value) {
+            groups[groups.count - 1].1.append(value)
+        } else {
+            groups.append((key(value), [value]))
+        }
+    }
+    return groups
+}
+
+extension ValueCodec where Value == Duration {
+    static var duration: ValueCodec { .one({ Duration.parse($0.value) }, { ([], $0.icsValue) }) }
+}
+
+extension ValueCodec where Value == Geo {
+    static var geo: ValueCodec { .one({ Geo.parse($0.value) }, { ([], $0.icsValue) }) }
+}
+
+extension ValueCodec where Value == RecurrenceRule {
+    static var rule: ValueCodec { .one({ RecurrenceRule.parse($0.value) }, { ([], $0.icsValue) }) }
+}
+
+extension ValueCodec where Value == CalendarUser {
+    static var user: ValueCodec {
+        .one({ .success(CalendarUser(address: $0.value, parameters: $0.parameters)) }, { ($0.parameters, $0.address) })
+    }
+}
+
+extension ValueCodec where Value == Relation {
+    static var relation: ValueCodec {
+        .one({ .success(Relation(uid: TextEscaping.unescape($0.value), parameters: $0.parameters)) },
+             { ($0.parameters, TextEscaping.escape($0.uid)) })
+    }
+}
+
+extension ValueCodec where Value == Category {
+    /// CATEGORIES: split on unescaped commas only, so `A\,B` stays one category (libical splits it).
+    static var categories: ValueCodec {
+        ValueCodec(decode: { property in
+            .success(TextEscaping.splitList(property.value).map { Category(TextEscaping.unescape(String($0))) })
+        }, encode: { name, categories in
+            [Property(name, value: categories.map { TextEscaping.escape($0.name) }.joined(separator: ","))]
+        })
+    }
+}
+
+extension ValueCodec where Value == RecurrenceID {
+    static var recurrenceID: ValueCodec {
+        .one({ property in
+            CalendarDate.parse(property.value, tzid: property["TZID"]).map {
+                RecurrenceID($0, thisAndFuture: property["RANGE"]?.uppercased() == "THISANDFUTURE")
+            }
+        }, { id in
+            (dateParameters(id.date.form) + (id.thisAndFuture ? [Parameter("RANGE", "THISANDFUTURE")] : []),
+             id.date.icsValue)
+        })
+    }
+}
+
+extension ValueCodec where Value == RecurrenceDate {
+    /// RDATE: dates, date-times or periods (VALUE=PERIOD), several in one property.
+    static var recurrenceDates: ValueCodec {
+        ValueCodec(decode: { property in
+            let tzid = property["TZID"]
+            var values: [RecurrenceDate] = []
+            for item in property.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                let parsed: Result<RecurrenceDate, ValueError> = item.contains("/")
+                    ? Period.parse(item, tzid: tzid).map { .period($0) }
+                    : CalendarDate.parse(item, tzid: tzid).map { .date($0) }
+                switch parsed {
+                case .success(let value): values.append(value)
+                case .failure(let error): return .failure(error)
+                }
+            }
+            return .success(values)
+        }, encode: { name, values in
+            groupedByForm(values, key: { value -> [Parameter] in
+                switch value {
+                case .date(let date): return dateParameters(date.form)
+                case .period(let period): return [Parameter("VALUE", "PERIOD")] + dateParameters(period.start.form)
+                        .filter { $0.name == "TZID" }
+                }
+            }).map { parameters, group in
+                Property(name, parameters: parameters, value: group.map { value in
+                    switch value {
+                    case .date(let date): return date.icsValue
+                    case .period(let period): return period.icsValue
+                    }
+                }.joined(separator: ","))
+            }
+        })
+    }
+}
+
+extension ValueCodec where Value == Trigger {
+    static var trigger: ValueCodec {
+        .one({ property in
+            if property["VALUE"]?.uppercased() == "DATE-TIME" {
+                return CalendarDate.parse(property.value, tzid: nil).map { .absolute($0) }
+            }
+            let relatedToEnd = property["RELATED"]?.uppercased() == "END"
+            return Duration.parse(property.value).map { .relative($0, relatedToEnd: relatedToEnd) }
+        }, { trigger in
+            switch trigger {
+            case .relative(let duration, let relatedToEnd):
+                return (relatedToEnd ? [Parameter("RELATED", "END")] : [], duration.icsValue)
+            case .absolute(let date): return ([Parameter("VALUE", "DATE-TIME")], date.icsValue)
+            }
+        })
+    }
+}
+
+extension StringProtocol {
+    /// The number text without a leading `+`, which Swift's `Int(_:)` accepts but JSON does not.
+    var trimmingPlus: SubSequence { hasPrefix("+") ? dropFirst() : self[...] }
+}

@@ -1,0 +1,46 @@
+/// A component as it stands in the file — `BEGIN:NAME`, properties, nested components, `END:NAME` — with
+/// nothing interpreted and nothing dropped. Typed models (Event, Todo, …) are built from it.
+public struct Component: Sendable {
+    /// The component name, upper-cased (`VEVENT`, `VALARM`, `X-FOO`).
+    public var name: String { didSet { (sourceName, sourceEndName) = (nil, nil) } }
+    public var properties: [Property]
+    public var components: [Component]
+    /// The line of `BEGIN:`, 0 when built in code.
+    public internal(set) var line: Int
+    /// The name as spelled on the BEGIN line, so `BEGIN:vevent` is written back as it was.
+    var sourceName: String?
+    /// The name as spelled on the END line when it differs from the BEGIN line.
+    var sourceEndName: String?
+    /// For each child, how many properties stood before it, when the file put properties after children.
+    /// The writer uses it only while it still fits the component.
+    var sourceLayout: [Int]?
+
+    public init(_ name: String, properties: [Property] = [], components: [Component] = []) {
+        self.name = name.uppercased()
+        self.properties = properties
+        self.components = components
+        self.line = 0
+        self.sourceName = nil
+    }
+
+    /// The first property with that name.
+    public func property(_ name: String) -> Property? { properties.first { $0.name == name } }
+
+    /// Every property with that name, in file order.
+    public func properties(named name: String) -> [Property] { properties.filter { $0.name == name } }
+
+    /// Every component below this one (depth first), this one first.
+    public func walk() -> [Component] { [self] + components.flatMap { $0.walk() } }
+}
+
+extension Component: Equatable, Hashable {
+    public static func == (lhs: Component, rhs: Component) -> Bool {
+        lhs.name == rhs.name && lhs.properties == rhs.properties && lhs.components == rhs.components
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(properties)
+        hasher.combine(components)
+    }
+}

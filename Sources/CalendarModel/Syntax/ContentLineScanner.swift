@@ -1,0 +1,363 @@
+/// Reads iCalendar bytes into `Component` trees: unfolds lines, keeps their line numbers, repairs encodings,
+/// checks BEGIN/END structure, and says what it found and what it did about it.
+///
+/// libical's parser does none of this: it has no line numbers, drops a whole file with a missing END and accepts
+/// `END:VTODO` closing a VEVENT. So the syntax is ours; values are handed to libical (see `LibicalValues`).
+struct ContentLineScanner {
+    private var log: DiagnosticLog
+    private var top: [Component] = []
+    private var stack: [Component] = []
+    private var nonUTF8Lines: [Int] = []
+
+    /// Properties whose value is prose, where an unescaped newline in the middle is a common exporter bug.
+    private static let freeText: Set<String> = ["DESCRIPTION", "SUMMARY", "COMMENT", "LOCATION"]
+
+    /// Components that may only stand directly inside VCALENDAR: a BEGIN of one of these inside another such
+    /// component means the previous one lost its END.
+    private static let calendarChildren: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE",
+                                                        "VAVAILABILITY"]
+
+    static func scan(_ bytes: [UInt8], log: inout DiagnosticLog) -> [Component] {
+        var scanner = ContentLineScanner(log: log)
+        bytes.withUnsafeBufferPointer { scanner.scanLines($0) }
+        scanner.finish()
+        log = scanner.log
+        return scanner.top
+    }
+
+    private init(log: DiagnosticLog) { self.log = log }
+
+    // MARK: Physical lines → logical (unfolded) lines
+
+    private mutating func scanLines(_ buffer: UnsafeBufferPointer<UInt8>) {
+        let count = buffer.count
+        var index = 0
+        if count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
+        var lineNumber = 0
+        var pendingStart = 0, pendingEnd = 0, pendingLine = 0
+        var hasPending = false
+        var folded: [UInt8] = []
+        var isFolded = false
+
+        func lineEnd(from start: Int) -> (end: Int, next: Int) {
+            var cursor = start
+            while cursor < count, buffer[cursor] != 0x0A { cursor += 1 }
+            var end = cursor
+            if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+            return (end, cursor + 1)
+        }
+
+        while index < count {
+            lineNumber += 1
+            let (end, next) = lineEnd(from: index)
+            let first: UInt8? = index < end ? buffer[index] : nil
+            if first == 0x20 || first == 0x09, hasPending {
+                if !isFolded {
+                    folded.removeAll(keepingCapacity: true)
+                    folded.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[pendingStart..<pendingEnd]))
+                    isFolded = true
+                }
+                folded.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(index + 1)..<end]))
+            } else if index == end {
+                // An empty line is skipped without ending the line before it: some exporters put blank lines
+                // between a line and its continuation.
+                log.warning(lineNumber, "empty line; ignored")
+            } else {
+                if hasPending {
+                    if isFolded {
+                        folded.withUnsafeBufferPointer { logicalLine($0, line: pendingLine) }
+                    } else {
+                        logicalLine(UnsafeBufferPointer(rebasing: buffer[pendingStart..<pendingEnd]), line: pendingLine)
+                    }
+                }
+                hasPending = false
+                isFolded = false
+                do {
+                    if first == 0x20 || first == 0x09 {
+                        log.warning(lineNumber, "continuation line with no line before it; read as a line of its own")
+                        var start = index
+                        while start < end, buffer[start] == 0x20 || buffer[start] == 0x09 { start += 1 }
+                        index = start
+                    }
+                    pendingStart = index
+                    pendingEnd = end
+                    pendingLine = lineNumber
+                    hasPending = index < end
+                }
+            }
+            index = next
+        }
+        if hasPending {
+            if isFolded {
+                folded.withUnsafeBufferPointer { logicalLine($0, line: pendingLine) }
+            } else {
+                logicalLine(UnsafeBufferPointer(rebasing: buffer[pendingStart..<pendingEnd]), line: pendingLine)
+            }
+        }
+    }
+
+    private mutating func logicalLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
+        if String(validating: bytes, as: UTF8.self) != nil {
+            contentLine(bytes, line: line)
+        } else {
+            nonUTF8Lines.append(line)
+            let repaired = Windows1252.utf8(from: bytes)
+            repaired.withUnsafeBufferPointer { contentLine($0, line: line) }
+        }
+    }
+
+    // MARK: Content line → name, parameters, value
+
+    private mutating func contentLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, repairing: Bool = false,
+                                      source original: String? = nil) {
+        let count = bytes.count
+        var cursor = 0
+        while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") { cursor += 1 }
+        let name = Self.upperASCII(bytes, 0..<cursor)
+        let source = original ?? String(decoding: bytes, as: UTF8.self)
+        guard cursor < count, bytes.contains(UInt8(ascii: ":")) else {
+            noColon(source, line: line)
+            return
+        }
+        if name.isEmpty {
+            log.error(line, "content line has no property name: \"\(Self.excerpt(source))\"; line ignored")
+            return
+        }
+        var parameters: [Parameter] = []
+        while cursor < count, bytes[cursor] == UInt8(ascii: ";") {
+            cursor += 1
+            guard let (parameter, next) = parseParameter(bytes, from: cursor, line: line, property: name) else {
+                if !repairing, let repaired = Self.quoteClosedAfterValue(bytes) {
+                    log.warning(line, "\(name) has a quoted parameter that swallows the value (the closing quote "
+                        + "comes at the end of the line); read with the quote closed before the last ':'")
+                    repaired.withUnsafeBufferPointer { contentLine($0, line: line, repairing: true, source: source) }
+                } else {
+                    log.error(line, "\(name) has a parameter list with no closing colon; line ignored")
+                }
+                return
+            }
+            parameters.append(parameter)
+            cursor = next
+        }
+        // cursor is at the colon that ends the parameters.
+        let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[(cursor + 1)...]), as: UTF8.self)
+        if !Self.isValidName(name) {
+            log.warning(line, "\"\(name)\" is not a valid property name (letters, digits and '-' only); kept as is")
+        }
+        switch name {
+        case "BEGIN": begin(value, line: line)
+        case "END": end(value, line: line)
+        default:
+            let property = Property(name: name, parameters: parameters, value: value, line: line, source: source)
+            if stack.isEmpty {
+                log.error(line, "property \(name) stands outside any component; ignored")
+            } else {
+                stack[stack.count - 1].properties.append(property)
+            }
+        }
+    }
+
+    /// A line with no colon. Right after a TEXT property it is almost always text whose newline the exporter did
+    /// not escape, so it is kept as the next line of that text; anywhere else it is dropped.
+    private mutating func noColon(_ source: String, line: Int) {
+        if let owner = stack.indices.last, let last = stack[owner].properties.indices.last,
+           Self.freeText.contains(stack[owner].properties[last].name) {
+            let name = stack[owner].properties[last].name
+            stack[owner].properties[last].value += "\\n" + TextEscaping.escape(source)
+            log.warning(line, "line has no colon; read as a further line of the \(name) text above (an unescaped "
+                + "newline)")
+            return
+        }
+        log.error(line, "not a content line (no colon): \"\(Self.excerpt(source))\"; line ignored")
+    }
+
+    /// Reads `NAME=value,"quoted value"` starting after a `;`; returns the index of the `;` or `:` after it.
+    private mutating func parseParameter(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, line: Int,
+                                         property: String) -> (Parameter, Int)? {
+        let count = bytes.count
+        var cursor = start
+        while cursor < count, ![UInt8(ascii: "="), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor]) {
+            cursor += 1
+        }
+        guard cursor < count else { return nil }
+        let name = Self.upperASCII(bytes, start..<cursor)
+        guard bytes[cursor] == UInt8(ascii: "=") else {
+            log.error(line, "\(property) has a parameter \"\(name)\" with no '=' and no value; kept as written")
+            return (Parameter(name, []), cursor)
+        }
+        if name.isEmpty { log.error(line, "\(property) has a parameter with no name; kept as written") }
+        cursor += 1
+        var values: [String] = []
+        while true {
+            if cursor < count, bytes[cursor] == UInt8(ascii: "\"") {
+                let valueStart = cursor + 1
+                cursor = valueStart
+                while cursor < count, bytes[cursor] != UInt8(ascii: "\"") { cursor += 1 }
+                if cursor == count {
+                    // No closing quote: read the value unquoted up to the next ';' or ':', so the line survives.
+                    log.warning(line, "\(property) parameter \(name) opens a quote it never closes; read up to "
+                        + "the next ':' instead")
+                    cursor = valueStart
+                    while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") {
+                        cursor += 1
+                    }
+                    guard cursor < count else { return nil }
+                    values.append(Self.decodeCaret(bytes, valueStart..<cursor))
+                    break
+                }
+                values.append(Self.decodeCaret(bytes, valueStart..<cursor))
+                cursor += 1
+            } else {
+                let valueStart = cursor
+                while cursor < count,
+                      ![UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor]) {
+                    cursor += 1
+                }
+                values.append(Self.decodeCaret(bytes, valueStart..<cursor))
+            }
+            guard cursor < count else { return nil }
+            if bytes[cursor] == UInt8(ascii: ",") { cursor += 1; continue }
+            if bytes[cursor] == UInt8(ascii: ";") || bytes[cursor] == UInt8(ascii: ":") { break }
+            // Text after a closing quote: keep reading it as part of an unquoted value.
+            log.warning(line, "\(property) parameter \(name) has text after its closing quote; kept")
+            while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") { cursor += 1 }
+            guard cursor < count else { return nil }
+            break
+        }
+        return (Parameter(name, values), cursor)
+    }
+
+    /// `DTSTART;TZID="Zone:20200609T090000"` (an Exchange bug): the last quoted parameter runs to the end of the
+    /// line and holds the colon. Returns the line with the quote closed before its last colon, or nil.
+    private static func quoteClosedAfterValue(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let last = bytes.last, last == UInt8(ascii: "\""),
+              let open = bytes.dropLast().lastIndex(of: UInt8(ascii: "\"")),
+              let colon = bytes[open..<(bytes.count - 1)].lastIndex(of: UInt8(ascii: ":")) else { return nil }
+        var repaired = Array(bytes[..<colon])
+        repaired.append(UInt8(ascii: "\""))
+        repaired.append(contentsOf: bytes[colon..<(bytes.count - 1)])
+        return repaired
+    }
+
+    // MARK: Structure
+
+    private mutating func begin(_ value: String, line: Int) {
+        let name = value.uppercased()
+        if name.isEmpty {
+            log.error(line, "BEGIN with no component name; read as an unnamed component")
+        }
+        if Self.calendarChildren.contains(name),
+           let open = stack.last, open.name != "VCALENDAR", Self.calendarChildren.contains(open.name)
+            || ["VALARM", "STANDARD", "DAYLIGHT"].contains(open.name) {
+            // A VEVENT cannot open inside a VEVENT: the one before lost its END.
+            while let open = stack.last, open.name != "VCALENDAR" {
+                log.error(open.line, "BEGIN:\(open.name) has no END before BEGIN:\(name) at line \(line); closed there")
+                closeTop()
+            }
+        }
+        var component = Component(name)
+        component.line = line
+        if value != name { component.sourceName = value }
+        stack.append(component)
+    }
+
+    private mutating func end(_ value: String, line: Int) {
+        let name = value.uppercased()
+        guard let open = stack.last else {
+            log.error(line, "END:\(name) without a matching BEGIN; ignored")
+            return
+        }
+        if open.name == name {
+            if value != open.sourceName ?? open.name { stack[stack.count - 1].sourceEndName = value }
+            closeTop()
+        } else if let index = stack.lastIndex(where: { $0.name == name }) {
+            while stack.count > index + 1 {
+                let inner = stack[stack.count - 1]
+                log.error(inner.line, "BEGIN:\(inner.name) has no END before END:\(name) at line \(line); closed there")
+                closeTop()
+            }
+            closeTop()
+        } else {
+            log.error(line, "END:\(name) does not match BEGIN:\(open.name) at line \(open.line); "
+                + "read as END:\(open.name)")
+            closeTop()
+        }
+    }
+
+    private mutating func closeTop() {
+        var closed = stack.removeLast()
+        if let layout = closed.sourceLayout, layout.allSatisfy({ $0 == closed.properties.count }) {
+            closed.sourceLayout = nil
+        }
+        guard !stack.isEmpty else { return top.append(closed) }
+        let parent = stack.count - 1
+        // Remember how many properties came before this child, for parents that mix the two.
+        stack[parent].sourceLayout.append(stack[parent].properties.count, orCreate: true)
+        stack[parent].components.append(closed)
+    }
+
+    private mutating func finish() {
+        while let open = stack.last {
+            log.error(open.line, "BEGIN:\(open.name) has no END (the file ends first); closed at the end of the file")
+            closeTop()
+        }
+        if let first = nonUTF8Lines.first {
+            let more = nonUTF8Lines.count > 1 ? " (and \(nonUTF8Lines.count - 1) more lines)" : ""
+            log.warning(first, "bytes that are not UTF-8\(more); decoded as Windows-1252")
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func upperASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        if !slice.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
+            return String(decoding: slice, as: UTF8.self)
+        }
+        return String(decoding: slice.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0 },
+                      as: UTF8.self)
+    }
+
+    /// RFC 6868: `^n` is a newline, `^'` a double quote, `^^` a caret.
+    private static func decodeCaret(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        guard slice.contains(UInt8(ascii: "^")) else { return String(decoding: slice, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(slice.count)
+        var index = 0
+        while index < slice.count {
+            let byte = slice[index]
+            if byte == UInt8(ascii: "^"), index + 1 < slice.count {
+                switch slice[index + 1] {
+                case UInt8(ascii: "n"), UInt8(ascii: "N"): out.append(0x0A); index += 2; continue
+                case UInt8(ascii: "'"): out.append(UInt8(ascii: "\"")); index += 2; continue
+                case UInt8(ascii: "^"): out.append(byte); index += 2; continue
+                default: break
+                }
+            }
+            out.append(byte)
+            index += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        name.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "0")
+                && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+        }
+    }
+
+    private static func excerpt(_ text: String) -> String {
+        let printable = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        return printable.count > 60 ? String(printable.prefix(60)) + "…" : printable
+    }
+}
+
+extension Optional where Wrapped == [Int] {
+    /// Appends in place (no copy of the whole array), creating the array on first use.
+    mutating func append(_ value: Int, orCreate: Bool) {
+        if self == nil { self = [] }
+        self!.append(value)
+    }
+}

@@ -1,0 +1,96 @@
+/// RFC 5545 / 7986 value types, as jCal and xCal name them.
+public enum ValueType: String, Sendable, Hashable {
+    case binary, boolean, calAddress = "cal-address", date, dateTime = "date-time", duration, float, integer
+    case period, recur, text, time, uri, utcOffset = "utc-offset", unknown
+}
+
+/// Which value type each property has, and whether its value is a comma-separated list: the one table the
+/// validator, jCal and xCal read instead of each keeping its own switch (ical.js calls this the design).
+enum PropertyDesign {
+    struct Entry: Sendable {
+        let type: ValueType
+        let isList: Bool
+    }
+
+    static let table: [String: Entry] = {
+        var table: [String: Entry] = [:]
+        func add(_ type: ValueType, list: Bool = false, _ names: String...) {
+            for name in names { table[name] = Entry(type: type, isList: list) }
+        }
+        add(.text, "CALSCALE", "METHOD", "PRODID", "VERSION", "CLASS", "COMMENT", "DESCRIPTION", "LOCATION",
+            "STATUS", "SUMMARY", "TRANSP", "TZID", "TZNAME", "CONTACT", "RELATED-TO", "UID", "ACTION",
+            "REQUEST-STATUS", "NAME", "COLOR")
+        add(.text, list: true, "CATEGORIES", "RESOURCES")
+        add(.float, "GEO")
+        add(.integer, "PERCENT-COMPLETE", "PRIORITY", "REPEAT", "SEQUENCE")
+        add(.dateTime, "COMPLETED", "DTEND", "DUE", "DTSTART", "RECURRENCE-ID", "CREATED", "DTSTAMP",
+            "LAST-MODIFIED")
+        add(.dateTime, list: true, "EXDATE", "RDATE")
+        add(.duration, "DURATION", "TRIGGER", "REFRESH-INTERVAL")
+        add(.period, list: true, "FREEBUSY")
+        add(.utcOffset, "TZOFFSETFROM", "TZOFFSETTO")
+        add(.uri, "TZURL", "URL", "ATTACH", "SOURCE", "IMAGE", "CONFERENCE")
+        add(.calAddress, "ATTENDEE", "ORGANIZER")
+        add(.recur, "RRULE", "EXRULE")
+        return table
+    }()
+
+    /// The property's value type: its VALUE parameter, else the table's default, else unknown.
+    static func valueType(of property: Property) -> ValueType {
+        if let declared = property["VALUE"], let type = ValueType(rawValue: declared.lowercased()) { return type }
+        return table[property.name]?.type ?? .unknown
+    }
+
+    static func isList(_ name: String) -> Bool { table[name]?.isList ?? false }
+
+    /// Checks values that libical would silently delete or misread; reports each with its line. Nothing changes.
+    static func validate(_ properties: [Property], _ log: inout DiagnosticLog) {
+        for property in properties {
+            if let problem = problem(in: property) {
+                log.error(property.line, "\(property.name) value \(problem); kept as written")
+            }
+        }
+    }
+
+    /// Validates a whole untyped component (VTIMEZONE, VFREEBUSY, unknown components).
+    static func validateTree(_ component: Component, _ log: inout DiagnosticLog) {
+        validate(component.properties, &log)
+        for child in component.components { validateTree(child, &log) }
+    }
+
+    static func problem(in property: Property) -> ValueError? {
+        let type = valueType(of: property)
+        let items: [String] = isList(property.name)
+            ? property.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            : [property.value]
+        for item in items {
+            let result: ValueError?
+            switch type {
+            case .date, .dateTime:
+                result = CalendarDate.parse(item, tzid: nil).failure
+            case .duration: result = Duration.parse(item).failure
+            case .period: result = Period.parse(item, tzid: nil).failure
+            case .recur: result = RecurrenceRule.parse(item).failure
+            case .integer: result = ValueSyntax.isInteger(item) ? nil : ValueError("\"\(item)\" is not an INTEGER")
+            case .utcOffset:
+                result = ValueSyntax.isUTCOffset(item) ? nil : ValueError("\"\(item)\" is not a UTC offset (+HHMM)")
+            case .float:
+                result = property.name == "GEO" ? Geo.parse(item).failure
+                    : Double(item) == nil ? ValueError("\"\(item)\" is not a FLOAT") : nil
+            case .boolean:
+                result = ["TRUE", "FALSE"].contains(item.uppercased()) ? nil
+                    : ValueError("\"\(item)\" is not a BOOLEAN")
+            default: result = nil
+            }
+            if let result { return result }
+        }
+        return nil
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

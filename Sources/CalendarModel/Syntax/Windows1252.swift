@@ -1,0 +1,19 @@
+/// Windows-1252, the encoding Outlook and old web exporters write when they do not write UTF-8.
+enum Windows1252 {
+    /// Code points for bytes 0x80–0x9F; the other bytes map to the same Unicode code point (Latin-1).
+    private static let high: [UInt32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,
+        0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A,
+        0x0153, 0x9D, 0x017E, 0x0178,
+    ]
+
+    /// Decodes bytes that failed UTF-8 validation, byte by byte, and returns them as UTF-8.
+    static func utf8(from bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var scalars = String.UnicodeScalarView()
+        for byte in bytes {
+            let value = (0x80...0x9F).contains(byte) ? high[Int(byte) - 0x80] : UInt32(byte)
+            scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+        }
+        return Array(String(scalars).utf8)
+    }
+}

@@ -1,0 +1,94 @@
+/// A DATE or DATE-TIME value that keeps its form: an all-day date, a floating local time, a UTC instant, or a
+/// wall-clock time in a named zone (TZID).
+public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
+    /// Which of the four forms RFC 5545 §3.3.4/§3.3.5 allows this value is in.
+    public enum Form: Sendable, Hashable {
+        case date
+        case floating
+        case utc
+        case zoned(tzid: String)
+    }
+
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+    public var form: Form
+
+    /// An all-day date.
+    public init(year: Int, month: Int, day: Int) {
+        self.init(year: year, month: month, day: day, hour: 0, minute: 0, second: 0, form: .date)
+    }
+
+    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, form: Form) {
+        (self.year, self.month, self.day) = (year, month, day)
+        (self.hour, self.minute, self.second) = form == .date ? (0, 0, 0) : (hour, minute, second)
+        self.form = form
+    }
+
+    public var isDate: Bool { form == .date }
+
+    /// The TZID for zoned times.
+    public var tzid: String? {
+        if case .zoned(let tzid) = form { return tzid }
+        return nil
+    }
+
+    /// The value as written in iCalendar: `20240101`, `20240101T090000` or `20240101T090000Z`.
+    public var icsValue: String {
+        var text = Self.pad(year, 4) + Self.pad(month, 2) + Self.pad(day, 2)
+        if form == .date { return text }
+        text += "T" + Self.pad(hour, 2) + Self.pad(minute, 2) + Self.pad(second, 2)
+        return form == .utc ? text + "Z" : text
+    }
+
+    public var description: String { tzid.map { "\(icsValue) (\($0))" } ?? icsValue }
+
+    /// Reads a value as written, with the TZID parameter if any; nil with a reason when it is not a valid value.
+    public static func parse(_ text: String, tzid: String?) -> Result<CalendarDate, ValueError> {
+        guard ValueSyntax.isDateOrDateTime(text), let time = LibicalValues.time(text) else {
+            return .failure(ValueError("\"\(text)\" is not a DATE or DATE-TIME"))
+        }
+        let date: CalendarDate
+        if time.isDate {
+            date = CalendarDate(year: time.year, month: time.month, day: time.day)
+        } else {
+            let form: Form = time.isUTC ? .utc : tzid.map { .zoned(tzid: $0) } ?? .floating
+            date = CalendarDate(year: time.year, month: time.month, day: time.day, hour: time.hour,
+                                minute: time.minute, second: time.second, form: form)
+        }
+        if let problem = date.impossibility { return .failure(ValueError("\"\(text)\" \(problem)")) }
+        return .success(date)
+    }
+
+    /// Why the fields cannot name a real date or time (20240230, T250000), or nil.
+    var impossibility: String? {
+        if !(1...12).contains(month) { return "has month \(month)" }
+        if !(1...ValueSyntax.daysIn(month: month, year: year)).contains(day) {
+            return "is not a date: \(Self.pad(year, 4))-\(Self.pad(month, 2)) has no day \(day)"
+        }
+        if hour > 23 || minute > 59 || second > 60 { return "is not a time of day" }
+        return nil
+    }
+
+    static func pad(_ number: Int, _ width: Int) -> String {
+        let digits = String(number)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
+
+extension CalendarDate: Comparable {
+    /// Orders by the written fields (wall-clock order); time zones are resolved by the time layer, not here.
+    public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day, lhs.hour, lhs.minute, lhs.second)
+            < (rhs.year, rhs.month, rhs.day, rhs.hour, rhs.minute, rhs.second)
+    }
+}
+
+/// Why a property value could not be read; the property keeps its raw text.
+public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

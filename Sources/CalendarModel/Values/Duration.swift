@@ -1,0 +1,105 @@
+/// A DURATION value (RFC 5545 §3.3.6): `-P1W`, `P1DT2H`, `PT15M`.
+public struct Duration: Sendable, Hashable, CustomStringConvertible {
+    public var isNegative: Bool
+    public var weeks: Int
+    public var days: Int
+    public var hours: Int
+    public var minutes: Int
+    public var seconds: Int
+
+    public init(isNegative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0,
+                seconds: Int = 0) {
+        self.isNegative = isNegative
+        (self.weeks, self.days, self.hours, self.minutes, self.seconds) = (weeks, days, hours, minutes, seconds)
+    }
+
+    /// Nominal length in seconds (a day counted as 86,400 s; the time layer handles DST-aware days).
+    public var totalSeconds: Int {
+        let magnitude = ((weeks * 7 + days) * 24 + hours) * 3600 + minutes * 60 + seconds
+        return isNegative ? -magnitude : magnitude
+    }
+
+    public var icsValue: String {
+        var text = isNegative ? "-P" : "P"
+        if weeks != 0 { text += "\(weeks)W" }
+        if days != 0 { text += "\(days)D" }
+        if hours != 0 || minutes != 0 || seconds != 0 {
+            text += "T"
+            if hours != 0 { text += "\(hours)H" }
+            if minutes != 0 { text += "\(minutes)M" }
+            if seconds != 0 { text += "\(seconds)S" }
+        }
+        return text.count == (isNegative ? 2 : 1) ? text + "T0S" : text
+    }
+
+    public var description: String { icsValue }
+
+    public static func parse(_ text: String) -> Result<Duration, ValueError> {
+        let body = text.drop { $0 == "+" || $0 == "-" }
+        guard body.first == "P", body.count > 1, let parts = LibicalValues.duration(text) else {
+            return .failure(ValueError("\"\(text)\" is not a DURATION"))
+        }
+        return .success(Duration(isNegative: parts.isNegative, weeks: parts.weeks, days: parts.days,
+                                 hours: parts.hours, minutes: parts.minutes, seconds: parts.seconds))
+    }
+}
+
+/// A PERIOD value (RFC 5545 §3.3.9): a start and either an end or a duration.
+public struct Period: Sendable, Hashable {
+    public enum End: Sendable, Hashable {
+        case date(CalendarDate)
+        case duration(Duration)
+    }
+
+    public var start: CalendarDate
+    public var end: End
+
+    public init(start: CalendarDate, end: End) {
+        self.start = start
+        self.end = end
+    }
+
+    public var icsValue: String {
+        switch end {
+        case .date(let date): return start.icsValue + "/" + date.icsValue
+        case .duration(let duration): return start.icsValue + "/" + duration.icsValue
+        }
+    }
+
+    public static func parse(_ text: String, tzid: String?) -> Result<Period, ValueError> {
+        let halves = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard halves.count == 2, case .success(let start) = CalendarDate.parse(String(halves[0]), tzid: tzid) else {
+            return .failure(ValueError("\"\(text)\" is not a PERIOD"))
+        }
+        let second = String(halves[1])
+        if case .success(let end) = CalendarDate.parse(second, tzid: tzid) {
+            return .success(Period(start: start, end: .date(end)))
+        }
+        if case .success(let duration) = Duration.parse(second) {
+            return .success(Period(start: start, end: .duration(duration)))
+        }
+        return .failure(ValueError("\"\(text)\" is not a PERIOD"))
+    }
+}
+
+/// A GEO value: latitude and longitude in degrees.
+public struct Geo: Sendable, Hashable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    public var icsValue: String { "\(latitude);\(longitude)" }
+
+    public static func parse(_ text: String) -> Result<Geo, ValueError> {
+        let parts = text.split(separator: ";", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ Double($0) != nil }), let geo = LibicalValues.geo(text),
+              (-90...90).contains(geo.latitude), (-180...180).contains(geo.longitude) else {
+            return .failure(ValueError("\"\(text)\" is not a GEO value (latitude;longitude)"))
+        }
+        return .success(Geo(latitude: geo.latitude, longitude: geo.longitude))
+    }
+}

@@ -1,0 +1,168 @@
+/// A day of the week as RRULE writes it.
+public enum Weekday: String, Sendable, Hashable, CaseIterable {
+    case sunday = "SU", monday = "MO", tuesday = "TU", wednesday = "WE", thursday = "TH", friday = "FR"
+    case saturday = "SA"
+}
+
+/// A typed RRULE (RFC 5545 §3.3.10) that writes back with its parts in the order they were read.
+public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
+    public enum Frequency: String, Sendable, Hashable, CaseIterable {
+        case secondly = "SECONDLY", minutely = "MINUTELY", hourly = "HOURLY", daily = "DAILY"
+        case weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY"
+    }
+
+    /// A BYDAY entry: a weekday, optionally the nth (`2MO`) or nth-from-last (`-1FR`) in the period.
+    public struct WeekdayOccurrence: Sendable, Hashable {
+        public var ordinal: Int?
+        public var weekday: Weekday
+
+        public init(_ weekday: Weekday, ordinal: Int? = nil) {
+            self.weekday = weekday
+            self.ordinal = ordinal
+        }
+
+        var icsValue: String { (ordinal.map(String.init) ?? "") + weekday.rawValue }
+    }
+
+    public var frequency: Frequency
+    public var interval: Int?
+    public var count: Int?
+    public var until: CalendarDate?
+    public var bySecond: [Int] = []
+    public var byMinute: [Int] = []
+    public var byHour: [Int] = []
+    public var byDay: [WeekdayOccurrence] = []
+    public var byMonthDay: [Int] = []
+    public var byYearDay: [Int] = []
+    public var byWeekNo: [Int] = []
+    public var byMonth: [Int] = []
+    public var bySetPos: [Int] = []
+    public var weekStart: Weekday?
+    /// Parts ICSKit does not type (RSCALE, SKIP, X-…, leap months), kept as written.
+    public var otherParts: [(name: String, value: String)] {
+        get { other.map { ($0.name, $0.value) } }
+        set { other = newValue.map { RawPart(name: $0.name.uppercased(), value: $0.value) } }
+    }
+
+    private struct RawPart: Sendable, Hashable {
+        var name: String
+        var value: String
+    }
+
+    private var other: [RawPart] = []
+    /// Part names in the order they were read; parts set later go after them in RFC order.
+    private var order: [String] = []
+
+    private static let canonicalOrder = ["FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR",
+                                         "BYDAY", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS",
+                                         "WKST"]
+
+    public init(frequency: Frequency) { self.frequency = frequency }
+
+    public var description: String { icsValue }
+
+    /// The rule as an RRULE value.
+    public var icsValue: String {
+        let present = Set(order)
+        let names = order + Self.canonicalOrder.filter { !present.contains($0) }
+            + other.map(\.name).filter { !present.contains($0) }
+        return names.compactMap { name in partValue(name).map { "\(name)=\($0)" } }.joined(separator: ";")
+    }
+
+    private func partValue(_ name: String) -> String? {
+        func list(_ values: [Int]) -> String? { values.isEmpty ? nil : values.map(String.init).joined(separator: ",") }
+        switch name {
+        case "FREQ": return frequency.rawValue
+        case "UNTIL": return until?.icsValue
+        case "COUNT": return count.map(String.init)
+        case "INTERVAL": return interval.map(String.init)
+        case "BYSECOND": return list(bySecond)
+        case "BYMINUTE": return list(byMinute)
+        case "BYHOUR": return list(byHour)
+        case "BYDAY": return byDay.isEmpty ? nil : byDay.map(\.icsValue).joined(separator: ",")
+        case "BYMONTHDAY": return list(byMonthDay)
+        case "BYYEARDAY": return list(byYearDay)
+        case "BYWEEKNO": return list(byWeekNo)
+        case "BYMONTH": return list(byMonth)
+        case "BYSETPOS": return list(bySetPos)
+        case "WKST": return weekStart?.rawValue
+        default: return other.first { $0.name == name }?.value
+        }
+    }
+
+    /// Reads an RRULE value. libical checks the grammar; ICSKit checks what libical lets through (UNTIL dates).
+    public static func parse(_ text: String) -> Result<RecurrenceRule, ValueError> {
+        func failure(_ why: String) -> Result<RecurrenceRule, ValueError> {
+            .failure(ValueError("\"\(text)\" is not a valid RRULE: \(why)"))
+        }
+        var parts: [(String, String)] = []
+        for part in text.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { return failure("part \"\(part)\" has no '='") }
+            parts.append((pair[0].uppercased(), String(pair[1])))
+        }
+        guard let freqText = parts.first(where: { $0.0 == "FREQ" })?.1,
+              let frequency = Frequency(rawValue: freqText.uppercased()) else {
+            return failure("FREQ is missing or unknown")
+        }
+        guard LibicalValues.accepts(kind: "RECUR", text) else { return failure("libical rejects it") }
+        var rule = RecurrenceRule(frequency: frequency)
+        for (name, value) in parts {
+            guard !rule.order.contains(name) else { return failure("\(name) appears twice") }
+            rule.order.append(name)
+            if let problem = rule.set(name, value) { return failure(problem) }
+        }
+        if rule.count != nil, rule.until != nil { return failure("COUNT and UNTIL together") }
+        return .success(rule)
+    }
+
+    /// Stores one part; returns why it is invalid, or nil.
+    private mutating func set(_ name: String, _ value: String) -> String? {
+        func ints() -> [Int]? {
+            let values = value.split(separator: ",").map { Int($0.hasPrefix("+") ? $0.dropFirst() : $0) }
+            return values.contains(nil) || values.isEmpty ? nil : values.compactMap { $0 }
+        }
+        func keep() { other.append(RawPart(name: name, value: value)) }
+        switch name {
+        case "FREQ": break
+        case "UNTIL":
+            switch CalendarDate.parse(value, tzid: nil) {
+            case .success(let date): until = date
+            case .failure(let error): return "UNTIL \(error)"
+            }
+        case "COUNT":
+            guard let number = Int(value), number >= 0 else { return "COUNT \(value) is not a count" }
+            count = number
+        case "INTERVAL":
+            guard let number = Int(value), number >= 1 else { return "INTERVAL \(value) is not positive" }
+            interval = number
+        case "BYSECOND": if let v = ints() { bySecond = v } else { keep() }
+        case "BYMINUTE": if let v = ints() { byMinute = v } else { keep() }
+        case "BYHOUR": if let v = ints() { byHour = v } else { keep() }
+        case "BYMONTHDAY": if let v = ints() { byMonthDay = v } else { keep() }
+        case "BYYEARDAY": if let v = ints() { byYearDay = v } else { keep() }
+        case "BYWEEKNO": if let v = ints() { byWeekNo = v } else { keep() }
+        case "BYMONTH": if let v = ints() { byMonth = v } else { keep() }
+        case "BYSETPOS": if let v = ints() { bySetPos = v } else { keep() }
+        case "BYDAY":
+            var days: [WeekdayOccurrence] = []
+            for item in value.split(separator: ",") {
+                guard let day = Weekday(rawValue: String(item.suffix(2)).uppercased()) else {
+                    return "BYDAY \(item) is not a weekday"
+                }
+                let prefix = item.dropLast(2)
+                guard prefix.isEmpty || Int(prefix.hasPrefix("+") ? prefix.dropFirst() : prefix) != nil else {
+                    return "BYDAY \(item) has a bad ordinal"
+                }
+                days.append(WeekdayOccurrence(day, ordinal: prefix.isEmpty ? nil
+                                                  : Int(prefix.hasPrefix("+") ? prefix.dropFirst() : prefix)))
+            }
+            byDay = days
+        case "WKST":
+            guard let day = Weekday(rawValue: value.uppercased()) else { return "WKST \(value) is not a weekday" }
+            weekStart = day
+        default: keep()
+        }
+        return nil
+    }
+}

@@ -1,0 +1,169 @@
+import ArgumentParser
+import CalendarModel
+import Foundation
+
+/// `icskit convert`: iCalendar ⇄ jCal, one file or a batch, never a half-written output.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert calendars between iCalendar (.ics) and jCal (.json).",
+        discussion: """
+            Formats come from --from/--to, else from file extensions, else from the content. Unchanged \
+            components are written back line for line; problems are reported as path:line: severity: message.
+            A file fails when it cannot be read, holds no calendar data, or (with --strict) has any diagnostic; \
+            the other files still convert and the exit status is 1.
+
+            Examples:
+              icskit convert google.ics -o google.json
+              icskit convert --to ics < calendar.json > calendar.ics
+              icskit convert exports/*.ics --out-dir clean/ --jobs 2 --report json
+            """
+    )
+
+    @Argument(help: "Input files; - (or none) reads standard input.")
+    var inputs: [String] = []
+
+    @Option(name: .shortAndLong, help: "Output file; - writes standard output.")
+    var output: String?
+
+    @Option(name: .customLong("out-dir"), help: "Directory for the converted files (needed with several inputs).")
+    var outDir: String?
+
+    @Option(help: "Input format: ics or jcal.")
+    var from: CalendarFormat?
+
+    @Option(help: "Output format: ics or jcal.")
+    var to: CalendarFormat?
+
+    @Flag(help: "Fail a file on any diagnostic, warnings included.")
+    var strict = false
+
+    @Option(help: "Print a machine-readable summary: json.")
+    var report: ReportFormat?
+
+    @Option(help: "Convert this many files at once.")
+    var jobs = 1
+
+    @Flag(name: .shortAndLong, help: "No progress line and no warnings on standard error (errors still show).")
+    var quiet = false
+
+    enum ReportFormat: String, ExpressibleByArgument { case json }
+
+    func validate() throws {
+        if inputs.count > 1, outDir == nil {
+            throw ValidationError("several inputs need --out-dir DIR")
+        }
+        if outDir != nil, output != nil { throw ValidationError("use either --output or --out-dir, not both") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
+    }
+
+    func run() throws {
+        let sources = inputs.isEmpty ? ["-"] : inputs
+        if let outDir {
+            try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+        }
+        let destinations = plannedDestinations(sources)
+        if jobs > 1 { ICS.prepareForConcurrentUse() }
+        let progress = Progress(total: sources.count, enabled: !quiet && sources.count > 1 && isatty(2) == 1)
+        let results = ParallelMap.run(sources.count, jobs: jobs) { index in
+            let result = convert(sources[index], to: destinations[index])
+            progress.step(sources[index])
+            return result
+        }
+        progress.finish()
+        let toStandardOutput = destinations.contains("-")
+        for result in results {
+            for diagnostic in result.diagnostics where !quiet || diagnostic.severity == .error || strict {
+                Output.standardError(diagnostic.description)
+            }
+            if let failure = result.failure { Output.standardError("\(result.input): failed: \(failure)") }
+        }
+        if report == .json {
+            let json = JSONValue.object([
+                ("ok", .bool(results.allSatisfy { $0.failure == nil })),
+                ("converted", .int(results.filter { $0.failure == nil }.count)),
+                ("failed", .int(results.filter { $0.failure != nil }.count)),
+                ("files", .array(results.map(\.json))),
+            ]).serialized(pretty: true)
+            if toStandardOutput { Output.standardError(json) } else { print(json) }
+        }
+        if results.contains(where: { $0.failure != nil }) { throw ExitCode(1) }
+    }
+
+    /// Where each input goes: `-o`, standard output, or a unique name in --out-dir.
+    private func plannedDestinations(_ sources: [String]) -> [String] {
+        guard let outDir else { return [output ?? "-"] }
+        var used: Set<String> = []
+        return sources.map { source in
+            let base = source == "-" ? "stdin" : URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
+            let format = targetFormat(destination: nil, source: source)
+            var name = base + "." + format.fileExtension
+            var counter = 2
+            while used.contains(name) {
+                name = "\(base)-\(counter).\(format.fileExtension)"
+                counter += 1
+            }
+            used.insert(name)
+            return (outDir as NSString).appendingPathComponent(name)
+        }
+    }
+
+    private func targetFormat(destination: String?, source: String) -> CalendarFormat {
+        if let to { return to }
+        if let destination, destination != "-", let format = CalendarFormat(pathExtension: destination) {
+            return format
+        }
+        return .ics
+    }
+
+    private func convert(_ source: String, to destination: String) -> FileResult {
+        let name = source == "-" ? "<stdin>" : source
+        var result = FileResult(input: name, output: destination == "-" ? "<stdout>" : destination)
+        let bytes: [UInt8]
+        do {
+            bytes = try Output.readInput(source)
+        } catch {
+            result.failure = "cannot read: \(error.localizedDescription)"
+            return result
+        }
+        let inputFormat = from ?? CalendarFormat(pathExtension: source) ?? CalendarFormat(sniffing: bytes)
+        let read = inputFormat.read(bytes, file: name)
+        result.diagnostics = read.diagnostics
+        result.counts = componentCounts(read.calendars)
+        if read.calendars.isEmpty {
+            result.failure = "no calendar data"
+        } else if strict, !read.diagnostics.isEmpty {
+            result.failure = "\(read.diagnostics.count) diagnostic(s) with --strict; not written"
+        }
+        guard result.failure == nil else { return result }
+        let written = targetFormat(destination: destination, source: source).write(read.calendars)
+        if destination == "-" {
+            Output.writeStandardOutput(written)
+        } else {
+            do {
+                try Output.writeAtomically(written, to: destination)
+            } catch {
+                result.failure = "\(error)"
+            }
+        }
+        return result
+    }
+}
+
+extension CalendarFormat: ExpressibleByArgument {}
+
+/// What converting one input gave, for the diagnostics printout and `--report json`.
+struct FileResult: Sendable {
+    var input: String
+    var output: String
+    var diagnostics: [Diagnostic] = []
+    var counts: [(key: String, value: JSONValue)] = []
+    var failure: String?
+
+    var json: JSONValue {
+        .object([("input", .string(input)), ("output", .string(output)), ("ok", .bool(failure == nil)),
+                 ("error", failure.map(JSONValue.string) ?? .null), ("counts", .object(counts)),
+                 ("diagnostics", .array(diagnostics.map(\.json)))])
+    }
+}

@@ -1,0 +1,56 @@
+import CalendarModel
+import Foundation
+
+/// Writing results where the user asked, never leaving a half-written file behind.
+enum Output {
+    /// Writes to a temporary file beside the destination, then renames it over the destination, so readers see
+    /// the old file or the new one and never a part of it.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let temporary = directory + "/." + url.lastPathComponent + ".icskit-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
+            throw OutputError(path: path, reason: "cannot create a file in \(directory)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw OutputError(path: path, reason: reason)
+        }
+    }
+
+    static func writeStandardOutput(_ bytes: [UInt8]) {
+        FileHandle.standardOutput.write(Data(bytes))
+    }
+
+    static func standardError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Reads a path, or standard input for `-`.
+    static func readInput(_ path: String) throws -> [UInt8] {
+        if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}
+
+struct OutputError: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+    var description: String { "cannot write \(path): \(reason)" }
+}
+
+extension Diagnostic {
+    var json: JSONValue {
+        .object([("line", .int(line)), ("severity", .string(severity.rawValue)), ("message", .string(message))])
+    }
+}
+
+/// Counts of components, by name, over calendars and everything nested in them.
+func componentCounts(_ calendars: [ICalendar]) -> [(key: String, value: JSONValue)] {
+    var counts: [String: Int] = [:]
+    for component in calendars.flatMap(\.topLevelComponents) {
+        for nested in component.walk() where nested.name != "VCALENDAR" { counts[nested.name, default: 0] += 1 }
+    }
+    return counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import CalendarModel
+import Foundation
+
+/// `icskit validate FILE…`: report every problem with its file and line.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check iCalendar or jCal files and report problems as path:line: severity: message.",
+        discussion: """
+            Exit status: 0 when no errors were found (warnings allowed unless --strict), 1 when there are \
+            errors (or warnings with --strict), 2 on usage errors.
+
+            Examples:
+              icskit validate calendar.ics
+              icskit validate --strict --json exports/*.ics
+            """
+    )
+
+    @Argument(help: "Files to check (.ics or jCal .json); - reads standard input.")
+    var files: [String]
+
+    @Flag(help: "Treat warnings as errors.")
+    var strict = false
+
+    @Flag(help: "Print one JSON object with every file's diagnostics instead of text lines.")
+    var json = false
+
+    func run() throws {
+        var failed = false
+        var reports: [JSONValue] = []
+        var errorCount = 0, warningCount = 0
+        for path in files {
+            let name = path == "-" ? "<stdin>" : path
+            var diagnostics: [Diagnostic]
+            do {
+                let bytes = try Output.readInput(path)
+                let format = CalendarFormat(pathExtension: path) ?? CalendarFormat(sniffing: bytes)
+                diagnostics = format.read(bytes, file: name).diagnostics
+            } catch {
+                diagnostics = [Diagnostic(.error, file: name, line: 0, "cannot read the file: \(error.localizedDescription)")]
+            }
+            let errors = diagnostics.filter { $0.severity == .error }.count
+            let warnings = diagnostics.count - errors
+            errorCount += errors
+            warningCount += warnings
+            let fileFailed = errors > 0 || (strict && warnings > 0)
+            failed = failed || fileFailed
+            if json {
+                reports.append(.object([("path", .string(name)), ("ok", .bool(!fileFailed)), ("errors", .int(errors)),
+                                        ("warnings", .int(warnings)), ("diagnostics", .array(diagnostics.map(\.json)))]))
+            } else {
+                for diagnostic in diagnostics {
+                    var shown = diagnostic
+                    if strict { shown.severity = .error }
+                    print(shown)
+                }
+            }
+        }
+        if json {
+            print(JSONValue.object([("ok", .bool(!failed)), ("errors", .int(errorCount)),
+                                    ("warnings", .int(warningCount)), ("files", .array(reports))])
+                .serialized(pretty: true))
+        } else {
+            Output.standardError("\(errorCount) error(s), \(warningCount) warning(s) in \(files.count) file(s)")
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
