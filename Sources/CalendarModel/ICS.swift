@@ -43,6 +43,8 @@ public enum ICS {
         var bare: [Component] = []
         func flushBare() {
             guard !bare.isEmpty else { return }
+            context.log.warning(bare[0].line, "\(bare[0].name) stands outside any VCALENDAR; read as if one were "
+                + "around it, and written back without one")
             var implicit = ICalendar()
             implicit.isImplicit = true
             implicit.components = bare.map { CalendarComponent(decoding: $0, &context) }

@@ -24,6 +24,7 @@ enum Output {
     }
 
     static func standardError(_ line: String) {
+        fflush(stdout)  // keep what `print` buffered ahead of this line
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 

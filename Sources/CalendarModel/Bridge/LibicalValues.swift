@@ -47,4 +47,9 @@ enum LibicalValues {
         let geo = icalvalue_get_geo(value)
         return (geo.lat, geo.lon)
     }
+
+    /// Whether libical knows the name as a built-in (tzdata) zone. Looks the name up; loads no zone data.
+    static func isBuiltinZone(_ name: String) -> Bool {
+        icaltimezone_get_builtin_timezone(name) != nil
+    }
 }

@@ -132,8 +132,8 @@ extension ComponentModel {
         otherProperties = component.properties.indices.filter { !consumed[$0] }.map { component.properties[$0] }
         PropertyDesign.validate(otherProperties, &context.log)
         decodeChildren(component.components, &context)
-        checkRequired(line: component.line, &context)
         provenance.origin = Origin(component: component, snapshot: self)
+        checkRequired(line: component.line, &context)
     }
 
     /// The component to write: as read when nothing changed, canonical otherwise.

@@ -54,6 +54,7 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     func checkRequired(line: Int, _ context: inout DecodeContext) {
         if !isImplicit, productID == nil { context.log.warning(line, "VCALENDAR has no PRODID") }
         if !isImplicit, version == nil { context.log.warning(line, "VCALENDAR has no VERSION") }
+        checkTimeZonesDefined(&context)
         var seen: [String: Int] = [:]
         for component in components {
             let item: (core: ItemCore, line: Int, name: String)?
@@ -76,6 +77,45 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
                 context.log.warning(item.line, "duplicate \(what) \"\(uid)\" (first at line \(first)); both kept")
             } else {
                 seen[key] = item.line
+            }
+        }
+    }
+
+    /// RFC 5545 §3.2.19: every TZID used needs a VTIMEZONE, and times before a VTIMEZONE's first onset have no
+    /// offset. Names that are not IANA zones are reported too: apps that ignore VTIMEZONE (Google among them)
+    /// turn such times floating. One warning per TZID.
+    private func checkTimeZonesDefined(_ context: inout DecodeContext) {
+        var firstOnset: [String: Substring] = [:]
+        for zone in timeZones {
+            guard let tzid = zone.tzid else { continue }
+            let onsets = zone.component.components.compactMap { $0.property("DTSTART")?.value.prefix(8) }
+            if let earliest = onsets.min() { firstOnset[tzid] = earliest }
+        }
+        var reported: Set<String> = []
+        for component in components where component.name != "VTIMEZONE" {
+            for nested in component.encoded.walk() {
+                for property in nested.properties {
+                    guard let tzid = property["TZID"], !reported.contains(tzid) else { continue }
+                    let isIANA = LibicalValues.isBuiltinZone(tzid)
+                    guard let onset = firstOnset[tzid] else {
+                        reported.insert(tzid)
+                        context.log.warning(property.line, isIANA
+                            ? "TZID \"\(tzid)\" has no VTIMEZONE in this calendar (RFC 5545 §3.2.19); the IANA zone "
+                                + "of that name applies"
+                            : "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and is not an IANA zone name")
+                        continue
+                    }
+                    if !isIANA {
+                        reported.insert(tzid)
+                        context.log.warning(property.line, "TZID \"\(tzid)\" is not an IANA zone name; its VTIMEZONE "
+                            + "applies here, but apps that ignore VTIMEZONE may read these times as floating")
+                    } else if let used = property.value.split(separator: ",").map({ $0.prefix(8) }).min(),
+                              used < onset {
+                        reported.insert(tzid)
+                        context.log.warning(property.line, "TZID \"\(tzid)\" is used on \(used), before the first "
+                            + "onset its VTIMEZONE defines (\(onset)); the offset there is undefined")
+                    }
+                }
             }
         }
     }
@@ -108,6 +148,23 @@ public struct TimeZoneDefinition: Sendable, Hashable {
     public init(_ component: Component) { self.component = component }
 
     public var tzid: String? { component.property("TZID").map { TextEscaping.unescape($0.value) } }
+
+    /// RFC 5545 §3.6.5: a TZID, at least one observance, and each observance starting at a local DATE-TIME.
+    static func check(_ component: Component, _ log: inout DiagnosticLog) {
+        if component.property("TZID") == nil { log.error(component.line, "VTIMEZONE has no TZID") }
+        let observances = component.components.filter { $0.name == "STANDARD" || $0.name == "DAYLIGHT" }
+        if observances.isEmpty { log.error(component.line, "VTIMEZONE has no STANDARD or DAYLIGHT part") }
+        for observance in observances {
+            for required in ["DTSTART", "TZOFFSETFROM", "TZOFFSETTO"] where observance.property(required) == nil {
+                log.error(observance.line, "\(observance.name) has no \(required)")
+            }
+            guard let start = observance.property("DTSTART") else { continue }
+            if start["TZID"] != nil || start.value.hasSuffix("Z") || start["VALUE"]?.uppercased() == "DATE"
+                || start.value.count == 8 {
+                log.warning(start.line, "\(observance.name) DTSTART must be a local DATE-TIME (no Z, TZID or DATE)")
+            }
+        }
+    }
 }
 
 /// One component of a calendar, typed where ICSKit knows the kind.
@@ -126,9 +183,7 @@ public enum CalendarComponent: Sendable, Hashable {
         case Journal.componentName: self = .journal(Journal(decoding: component, &context))
         case "VTIMEZONE":
             PropertyDesign.validateTree(component, &context.log)
-            if component.property("TZID") == nil {
-                context.log.error(component.line, "VTIMEZONE has no TZID")
-            }
+            TimeZoneDefinition.check(component, &context.log)
             self = .timeZone(TimeZoneDefinition(component))
         default:
             PropertyDesign.validateTree(component, &context.log)

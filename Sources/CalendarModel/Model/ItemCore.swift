@@ -68,18 +68,11 @@ public struct ItemCore: Sendable, Hashable {
 /// A model whose shared properties live in an `ItemCore`.
 protocol CalendarItem: ComponentModel {
     var core: ItemCore { get set }
+    /// Checks DTEND, DUE and what else closes the item against its DTSTART.
+    func checkEnd(start: CalendarDate, line: Int, _ context: inout DecodeContext)
 }
 
 extension CalendarItem {
     /// The shared rows of the field table, seen through `core`.
     static var coreFields: [FieldCodec<Self>] { ItemCore.fields.map { $0.lifted(\Self.core) } }
-
-    func checkRequired(line: Int, _ context: inout DecodeContext) {
-        if core.uid == nil {
-            context.log.error(line, "\(Self.componentName) has no UID; it is read without one")
-        }
-        if core.stamp == nil {
-            context.log.warning(line, "\(Self.componentName) has no DTSTAMP")
-        }
-    }
 }

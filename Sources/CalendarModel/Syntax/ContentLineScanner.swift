@@ -205,7 +205,12 @@ struct ContentLineScanner {
                     values.append(Self.decodeCaret(bytes, valueStart..<cursor))
                     break
                 }
-                values.append(Self.decodeCaret(bytes, valueStart..<cursor))
+                let value = Self.decodeCaret(bytes, valueStart..<cursor)
+                if value.contains("\\,") || value.contains("\\;") {
+                    log.warning(line, "\(property) parameter \(name) uses backslash escapes, which parameter values "
+                        + "do not have (RFC 6868 uses ^); kept literally")
+                }
+                values.append(value)
                 cursor += 1
             } else {
                 let valueStart = cursor

@@ -1,0 +1,86 @@
+/// RFC 5545 rules that hold between properties, where producers most often go wrong. Each finding is a warning:
+/// the data is kept as read and the later layers decide how to interpret it.
+extension CalendarItem {
+    func checkRequired(line: Int, _ context: inout DecodeContext) {
+        let name = Self.componentName
+        if core.uid == nil { context.log.error(line, "\(name) has no UID; it is read without one") }
+        if core.stamp == nil { context.log.warning(line, "\(name) has no DTSTAMP") }
+        for (label, date) in [("DTSTAMP", core.stamp), ("CREATED", core.created), ("LAST-MODIFIED", core.lastModified)]
+        where date.map({ $0.form != .utc }) ?? false {
+            context.log.warning(lineOf(label, line), "\(label) must be a UTC time (…Z); read as \(formName(date!))")
+        }
+        guard let start = core.start else { return }
+        for rule in core.recurrenceRules {
+            guard let until = rule.until else { continue }
+            if until.isDate != start.isDate {
+                context.log.warning(lineOf("RRULE", line), "RRULE UNTIL is a \(until.isDate ? "DATE" : "DATE-TIME") "
+                    + "but DTSTART is a \(start.isDate ? "DATE" : "DATE-TIME") (RFC 5545 §3.3.10)")
+            } else if !start.isDate, start.form != .floating, until.form != .utc {
+                context.log.warning(lineOf("RRULE", line), "RRULE UNTIL must be in UTC (…Z) when DTSTART has a "
+                    + "time zone (RFC 5545 §3.3.10)")
+            }
+        }
+        let related: [(String, [CalendarDate])] = [
+            ("EXDATE", core.exceptionDates), ("RDATE", core.recurrenceDates.map(\.start)),
+            ("RECURRENCE-ID", core.recurrenceID.map { [$0.date] } ?? []),
+        ]
+        for (label, dates) in related where dates.contains(where: { $0.isDate != start.isDate }) {
+            context.log.warning(lineOf(label, line), "\(label) is a \(start.isDate ? "DATE-TIME" : "DATE") but "
+                + "DTSTART is a \(start.isDate ? "DATE" : "DATE-TIME"); instances may not match")
+        }
+        checkEnd(start: start, line: line, &context)
+        if let priority = core.priority, !(0...9).contains(priority) {
+            context.log.warning(lineOf("PRIORITY", line), "PRIORITY \(priority) is outside 0–9")
+        }
+    }
+
+    /// The line of the first property with that name in the component as read.
+    func lineOf(_ name: String, _ fallback: Int) -> Int {
+        provenance.origin?.component.property(name)?.line ?? fallback
+    }
+
+    private func formName(_ date: CalendarDate) -> String {
+        switch date.form {
+        case .date: return "a DATE"
+        case .floating: return "a floating time"
+        case .utc: return "UTC"
+        case .zoned(let tzid): return "a time in \(tzid)"
+        }
+    }
+}
+
+extension Event {
+    func checkEnd(start: CalendarDate, line: Int, _ context: inout DecodeContext) {
+        if end != nil, duration != nil {
+            context.log.error(lineOf("DURATION", line), "VEVENT has both DTEND and DURATION (RFC 5545 allows one); "
+                + "DTEND is used")
+        }
+        checkEndDate(end, label: "DTEND", start: start, line: line, &context)
+    }
+}
+
+extension Todo {
+    func checkEnd(start: CalendarDate, line: Int, _ context: inout DecodeContext) {
+        checkEndDate(due, label: "DUE", start: start, line: line, &context)
+        if let percent = percentComplete, !(0...100).contains(percent) {
+            context.log.warning(lineOf("PERCENT-COMPLETE", line), "PERCENT-COMPLETE \(percent) is outside 0–100")
+        }
+    }
+}
+
+extension Journal {
+    /// A journal has no end.
+    func checkEnd(start: CalendarDate, line: Int, _ context: inout DecodeContext) {}
+}
+
+extension CalendarItem {
+    func checkEndDate(_ end: CalendarDate?, label: String, start: CalendarDate, line: Int,
+                      _ context: inout DecodeContext) {
+        guard let end else { return }
+        if end.isDate != start.isDate {
+            context.log.warning(lineOf(label, line), "\(label) and DTSTART differ in type (DATE vs DATE-TIME)")
+        } else if end.form == start.form, end < start {
+            context.log.warning(lineOf(label, line), "\(label) \(end.icsValue) is before DTSTART \(start.icsValue)")
+        }
+    }
+}
