@@ -24,7 +24,7 @@ enum Output {
     }
 
     static func standardError(_ line: String) {
-        fflush(stdout)  // keep what `print` buffered ahead of this line
+        fflush(nil)  // flush every C stream, so what `print` buffered comes before this line
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
