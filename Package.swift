@@ -27,7 +27,7 @@ let package = Package(
         ),
         .executableTarget(name: "ICSKitBench", dependencies: ["CalendarModel"], path: "Benchmarks/ICSKitBench"),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
-        .testTarget(name: "ICSKitCLITests", dependencies: ["CalendarModel"]),
+        .testTarget(name: "ICSKitCLITests", dependencies: ["CalendarModel", "icskit"]),
     ],
     swiftLanguageModes: [.v6]
 )

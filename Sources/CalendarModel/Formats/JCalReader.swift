@@ -54,12 +54,10 @@ public enum JCalReader {
         }
         var property = Property(name, parameters: parameters, value: "")
         let type = ValueType(rawValue: typeName) ?? .unknown
-        if typeName != ValueType.unknown.rawValue, type != (PropertyDesign.table[property.name]?.type ?? .unknown),
-           property["VALUE"] == nil {
+        if type != .unknown, type != (PropertyDesign.table[property.name]?.type ?? .unknown), property["VALUE"] == nil {
             property.parameters.insert(Parameter("VALUE", typeName.uppercased()), at: 0)
         }
-        property.value = try text(Array(parts[3...]), type: typeName == "unknown" ? .unknown : type,
-                                  name: property.name, path: path)
+        property.value = try text(Array(parts[3...]), type: type, name: property.name, path: path)
         return property
     }
 

@@ -12,23 +12,25 @@ public enum JCalWriter {
     }
 
     public static func property(_ property: Property) -> JSONValue {
-        var type = PropertyDesign.valueType(of: property)
-        var parameters: [(key: String, value: JSONValue)] = []
-        for parameter in property.parameters where !(parameter.name == "VALUE" && type != .unknown) {
+        let name = JSONValue.string(property.name.lowercased())
+        let declared = property["VALUE"]
+        let type = declared.map { ValueType(rawValue: $0.lowercased()) ?? .unknown } ?? PropertyDesign.valueType(of: property)
+        if type != .unknown, let values = values(property, type) {
+            // The type slot carries VALUE, so the parameter itself is left out (RFC 7265 §3.4.1).
+            let parameters = property.parameters.filter { $0.name != "VALUE" }
+            return .array([name, self.parameters(parameters), .string(type.rawValue)] + values)
+        }
+        // Unknown properties, unknown VALUE types and values that do not fit their type travel as "unknown"
+        // with their raw text and every parameter, so nothing is lost.
+        return .array([name, self.parameters(property.parameters), .string(ValueType.unknown.rawValue),
+                       .string(property.value)])
+    }
+
+    static func parameters(_ parameters: [Parameter]) -> JSONValue {
+        .object(parameters.map { parameter in
             let values = parameter.values.map(JSONValue.string)
-            parameters.append((parameter.name.lowercased(), values.count == 1 ? values[0] : .array(values)))
-        }
-        var values = self.values(property, type)
-        if values == nil, type != .unknown {
-            // A value that does not fit its type travels as "unknown" with its raw text, so nothing is lost.
-            type = .unknown
-            values = [.string(property.value)]
-            if let declared = property["VALUE"] { parameters.insert(("value", .string(declared)), at: 0) }
-        }
-        let typeName = property["VALUE"].flatMap { ValueType(rawValue: $0.lowercased()) == nil ? $0.lowercased() : nil }
-            ?? type.rawValue
-        return .array([.string(property.name.lowercased()), .object(parameters), .string(type == .unknown
-            ? ValueType.unknown.rawValue : typeName)] + (values ?? [.string(property.value)]))
+            return (parameter.name.lowercased(), values.count == 1 ? values[0] : .array(values))
+        })
     }
 
     /// The jCal values of a property, or nil when the text does not fit the type.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A property parameter (`TZID=Europe/Berlin`, `MEMBER="a","b"`): its name and its values, unquoted and with
 /// RFC 6868 caret escapes decoded.
 public struct Parameter: Sendable, Hashable {
@@ -71,7 +73,15 @@ public struct Property: Sendable {
             line += ";" + parameter.name + "="
             line += parameter.values.map(Self.quotedParameterValue).joined(separator: ",")
         }
-        return line + ":" + value
+        return line + ":" + Self.withoutLineBreaks(value)
+    }
+
+    /// A content line cannot hold a line break; one that reached a value (from code or jCal) is written as the
+    /// `\n` escape rather than breaking the file.
+    static func withoutLineBreaks(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return value }
+        return value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\r", with: "\\n")
     }
 
     /// Quotes a parameter value when it holds `:`, `;` or `,` (RFC 5545 §3.2) and caret-escapes what a quoted
