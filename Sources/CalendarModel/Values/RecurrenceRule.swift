@@ -90,6 +90,25 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Rules are equal when they recur the same way; the order their parts were written in does not count.
+    public static func == (lhs: RecurrenceRule, rhs: RecurrenceRule) -> Bool {
+        lhs.frequency == rhs.frequency && lhs.interval == rhs.interval && lhs.count == rhs.count
+            && lhs.until == rhs.until && lhs.bySecond == rhs.bySecond && lhs.byMinute == rhs.byMinute
+            && lhs.byHour == rhs.byHour && lhs.byDay == rhs.byDay && lhs.byMonthDay == rhs.byMonthDay
+            && lhs.byYearDay == rhs.byYearDay && lhs.byWeekNo == rhs.byWeekNo && lhs.byMonth == rhs.byMonth
+            && lhs.bySetPos == rhs.bySetPos && lhs.weekStart == rhs.weekStart && lhs.other == rhs.other
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(frequency)
+        hasher.combine(interval)
+        hasher.combine(count)
+        hasher.combine(until)
+        hasher.combine(byDay)
+        hasher.combine(byMonth)
+        hasher.combine(byMonthDay)
+    }
+
     /// Reads an RRULE value. libical checks the grammar; ICSKit checks what libical lets through (UNTIL dates).
     public static func parse(_ text: String) -> Result<RecurrenceRule, ValueError> {
         func failure(_ why: String) -> Result<RecurrenceRule, ValueError> {

@@ -1,0 +1,137 @@
+import CalendarModel
+import XCTest
+
+/// Bad input gets a diagnostic with its line, and what can be recovered is.
+final class ReaderDiagnosticsTests: XCTestCase {
+    func testUnparseableValuesAreKeptRawAndReported() throws {
+        let result = try readFixture("hand/bad-values.ics")
+        let events = result.calendars[0].events
+        XCTAssertEqual(events.count, 2)
+        XCTAssertNil(events[0].start, "DTSTART:foo is not typed")
+        XCTAssertEqual(events[0].otherProperties.first { $0.name == "DTSTART" }?.value, "foo", "raw text kept")
+        let expectations: [(line: Int, text: String)] = [
+            (7, "DTSTART value \"foo\" is not a DATE or DATE-TIME; kept as written"),
+            (8, "2024-02 has no day 30"),
+            (14, "is not a time of day"),
+            (15, "RRULE value \"FREQ=SOMETIMES\" is not a valid RRULE"),
+            (16, "\"P1X\" is not a DURATION"),
+            (17, "\"north;east\" is not a GEO value"),
+            (18, "\"high\" is not an INTEGER"),
+        ]
+        for expected in expectations {
+            let found = result.diagnostics.first { $0.message.contains(expected.text) }
+            XCTAssertEqual(found?.line, expected.line, expected.text)
+            XCTAssertEqual(found?.severity, .error, expected.text)
+        }
+        // Written back, every raw value is still there: libical would have deleted these properties.
+        let written = text(ICS.write(result.calendars))
+        for line in ["DTSTART:foo", "DTEND:20240230T100000", "RRULE:FREQ=SOMETIMES", "DURATION:P1X", "GEO:north;east"] {
+            XCTAssertTrue(written.contains(line + "\r\n"), line)
+        }
+    }
+
+    func testStructureErrorsAreRecovered() throws {
+        let result = try readFixture("hand/broken-structure.ics")
+        let events = result.calendars.first?.events ?? []
+        XCTAssertEqual(events.map(\.uid), ["struct-1", "struct-2", "struct-3"], "every event recovered")
+        XCTAssertEqual(events[2].summary, "Truncated download")
+        XCTAssertEqual(result.diagnostic(containing: "END:VTODO does not match BEGIN:VEVENT")?.line, 9)
+        XCTAssertEqual(result.diagnostic(containing: "BEGIN:VEVENT has no END before BEGIN:VEVENT")?.line, 10)
+        XCTAssertEqual(result.diagnostic(containing: "no colon")?.line, 19)
+        XCTAssertEqual(result.diagnostic(containing: "BEGIN:VCALENDAR has no END")?.line, 1)
+        XCTAssertEqual(result.diagnostic(containing: "BEGIN:VEVENT has no END (the file ends first)")?.line, 15)
+        let rewritten = ICS.read(ICS.write(result.calendars))
+        XCTAssertEqual(rewritten.messages(.error), [], "the repaired output is well-formed")
+    }
+
+    func testWindows1252IsDecodedAndReported() throws {
+        let result = try readFixture("hand/windows-1252.ics")
+        XCTAssertEqual(result.calendars.first?.events.first?.summary, "Café € 5 – Grüße")
+        let warning = result.diagnostic(containing: "not UTF-8")
+        XCTAssertEqual(warning?.line, 8)
+        XCTAssertEqual(warning?.severity, .warning)
+        XCTAssertTrue(text(ICS.write(result.calendars)).contains("SUMMARY:Café € 5 – Grüße\r\n"), "written as UTF-8")
+    }
+
+    func testMissingAndDuplicateUIDsAndMissingStart() throws {
+        let result = try readFixture("hand/uids.ics")
+        XCTAssertEqual(result.diagnostic(containing: "VEVENT has no UID")?.line, 4)
+        let duplicate = result.diagnostic(containing: "duplicate UID \"dup@example.com\"")
+        XCTAssertEqual(duplicate?.line, 15)
+        XCTAssertTrue(duplicate?.message.contains("first at line 9") ?? false)
+        XCTAssertEqual(result.diagnostic(containing: "no DTSTART")?.line, 21)
+        XCTAssertEqual(result.calendars[0].events.count, 4, "nothing dropped")
+    }
+
+    func testImpossibleDatesThatLibicalAccepts() {
+        for (text, reason) in [("20240230", "has no day 30"), ("20230229", "has no day 29"), ("20241345", "month 13"),
+                               ("20240101T250000", "not a time of day"), ("20240101T106000", "not a time of day"),
+                               ("2006717T080000Z", "not a DATE")] {
+            guard case .failure(let error) = CalendarDate.parse(text, tzid: nil) else {
+                XCTFail("\(text) accepted")
+                continue
+            }
+            XCTAssertTrue(error.description.contains(reason), "\(text): \(error)")
+        }
+        XCTAssertEqual(try CalendarDate.parse("20240229", tzid: nil).get(), CalendarDate(year: 2024, month: 2, day: 29))
+    }
+
+    func testDiagnosticFormatIsPathLineSeverityMessage() {
+        let result = ICS.read(Array("BEGIN:VCALENDAR\nnonsense\nEND:VCALENDAR\n".utf8), file: "in.ics")
+        XCTAssertTrue(result.diagnostics.map(\.description).contains("in.ics:2: error: not a content line (no colon): "
+            + "\"nonsense\"; line ignored"))
+    }
+
+    func testNothingToReadIsAnError() {
+        let result = ICS.read(Array("hello\n".utf8), file: "x")
+        XCTAssertTrue(result.calendars.isEmpty)
+        XCTAssertNotNil(result.diagnostic(containing: "no iCalendar data"))
+    }
+
+    func testConsistencyWarnings() throws {
+        let source = """
+            BEGIN:VCALENDAR
+            VERSION:2.0
+            PRODID:x
+            BEGIN:VEVENT
+            UID:c
+            DTSTAMP:20240101T000000
+            DTSTART;TZID=Europe/Berlin:20240110T100000
+            DTEND;TZID=Europe/Berlin:20240110T090000
+            RRULE:FREQ=DAILY;UNTIL=20240120T100000
+            EXDATE;VALUE=DATE:20240112
+            END:VEVENT
+            END:VCALENDAR
+            """
+        let result = ICS.read(Array(source.utf8))
+        XCTAssertEqual(result.diagnostic(containing: "DTSTAMP must be a UTC time")?.line, 6)
+        XCTAssertEqual(result.diagnostic(containing: "DTEND 20240110T090000 is before DTSTART")?.line, 8)
+        XCTAssertEqual(result.diagnostic(containing: "UNTIL must be in UTC")?.line, 9)
+        XCTAssertEqual(result.diagnostic(containing: "EXDATE is a DATE")?.line, 10)
+        XCTAssertEqual(result.diagnostic(containing: "TZID \"Europe/Berlin\" has no VTIMEZONE")?.line, 7)
+        XCTAssertEqual(result.messages(.error), [])
+    }
+
+    func testUnclosedQuoteAndLinesWithoutSpaceAreRecovered() {
+        let source = """
+            BEGIN:VCALENDAR
+            VERSION:2.0
+            PRODID:x
+            BEGIN:VEVENT
+            UID:q
+            DTSTAMP:20240101T000000Z
+            DTSTART;TZID="W. Europe Standard Time:20200609T090000"
+            DESCRIPTION:Dear team,
+            see you Monday.
+            END:VEVENT
+            END:VCALENDAR
+            """
+        let result = ICS.read(Array(source.utf8))
+        let event = result.calendars.first?.events.first
+        XCTAssertEqual(event?.start?.tzid, "W. Europe Standard Time")
+        XCTAssertEqual(event?.start?.icsValue, "20200609T090000")
+        XCTAssertEqual(event?.description, "Dear team,\nsee you Monday.")
+        XCTAssertEqual(result.diagnostic(containing: "swallows the value")?.line, 7)
+        XCTAssertEqual(result.diagnostic(containing: "further line of the DESCRIPTION")?.line, 9)
+    }
+}
