@@ -1,1 +1,65 @@
+import Foundation
 import XCTest
+
+/// Runs the built `icskit` binary as users do: arguments, standard input, exit status, both output streams.
+enum CLI {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let corpus = package.deletingLastPathComponent().appendingPathComponent("shared/fixtures/corpus")
+
+    static func fixture(_ name: String) -> String { package.appendingPathComponent("Fixtures/" + name).path }
+
+    /// The `icskit` executable SwiftPM built beside this test bundle (override with ICSKIT_BIN).
+    static let binary: String = {
+        if let path = ProcessInfo.processInfo.environment["ICSKIT_BIN"] { return path }
+        let candidates = [Bundle.main.bundleURL] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        for directory in candidates {
+            let path = directory.appendingPathComponent("icskit").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return package.appendingPathComponent(".build/debug/icskit").path
+    }()
+
+    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        // Output goes to files, not pipes, so a large output can never block the child.
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
+        try Data().write(to: outURL)
+        try Data().write(to: errURL)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus,
+                   stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                   stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("icskit-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func requireCorpus() throws -> URL {
+        guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("PROVENANCE.tsv").path) else {
+            throw XCTSkip("../shared/fixtures/corpus is not beside this checkout (CI puts it there)")
+        }
+        return corpus
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import XCTest
+
+/// `icskit validate`, run as a subprocess.
+final class ValidateCLITests: XCTestCase {
+    /// Every intentionally malformed corpus file: no crash (status below 128) and at least one path:line: line.
+    func testEveryMalformedCorpusFileGetsALocatedDiagnostic() throws {
+        let corpus = try CLI.requireCorpus()
+        let provenance = try String(contentsOf: corpus.appendingPathComponent("PROVENANCE.tsv"), encoding: .utf8)
+        let malformed = provenance.split(whereSeparator: \.isNewline).dropFirst().compactMap { row -> String? in
+            let columns = row.split(separator: "\t", omittingEmptySubsequences: false)
+            guard columns.count > 4 else { return nil }
+            let notes = columns[4]
+            let broken = (notes.contains("intentionally malformed") || notes.contains("intentionally invalid"))
+                && !notes.contains("not intentionally malformed")
+            return broken ? String(columns[0]) : nil
+        }
+        XCTAssertGreaterThan(malformed.count, 30)
+        for path in malformed {
+            let file = corpus.appendingPathComponent(path).path
+            let run = try CLI.run(["validate", file])
+            XCTAssertLessThan(run.status, 128, "\(path) crashed the validator")
+            XCTAssertTrue(run.stdout.split(separator: "\n").contains { $0.hasPrefix(file + ":") && $0.contains(": ") },
+                          "\(path): no path:line: diagnostic in \(run.stdout)")
+        }
+    }
+
+    func testExitStatusFollowsSeverity() throws {
+        let clean = try CLI.run(["validate", CLI.fixture("corpus-copies/google-issue52.ics")])
+        XCTAssertEqual(clean.status, 0, clean.stdout + clean.stderr)
+        let errors = try CLI.run(["validate", CLI.fixture("hand/bad-values.ics")])
+        XCTAssertEqual(errors.status, 1)
+        XCTAssertTrue(errors.stdout.contains("hand/bad-values.ics:7: error: DTSTART value \"foo\""), errors.stdout)
+        let warningsOnly = try CLI.run(["validate", CLI.fixture("hand/windows-1252.ics")])
+        XCTAssertEqual(warningsOnly.status, 0)
+        let strict = try CLI.run(["validate", "--strict", CLI.fixture("hand/windows-1252.ics")])
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertTrue(strict.stdout.contains(":8: error: bytes that are not UTF-8"), strict.stdout)
+        XCTAssertEqual(try CLI.run(["validate"]).status, 2, "no files is a usage error")
+        XCTAssertEqual(try CLI.run(["validate", "--no-such-flag", "x.ics"]).status, 2)
+    }
+
+    func testJSONReport() throws {
+        let run = try CLI.run(["validate", "--json", CLI.fixture("hand/uids.ics"), CLI.fixture("hand/tasks.ics")])
+        XCTAssertEqual(run.status, 1)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["ok"] as? Bool, false)
+        let files = try XCTUnwrap(json["files"] as? [[String: Any]])
+        XCTAssertEqual(files.count, 2)
+        XCTAssertEqual(files[0]["errors"] as? Int, 2)
+        let diagnostics = try XCTUnwrap(files[0]["diagnostics"] as? [[String: Any]])
+        XCTAssertTrue(diagnostics.contains { $0["line"] as? Int == 15 && ($0["message"] as? String)?.contains("duplicate") == true })
+        XCTAssertEqual(files[1]["ok"] as? Bool, true)
+    }
+
+    func testStandardInput() throws {
+        let run = try CLI.run(["validate", "-"], stdin: Data("BEGIN:VCALENDAR\nbroken\nEND:VCALENDAR\n".utf8))
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stdout.contains("<stdin>:2: error:"), run.stdout)
+    }
+}
