@@ -50,8 +50,6 @@ extension Diagnostic {
 /// Counts of components, by name, over calendars and everything nested in them.
 func componentCounts(_ calendars: [ICalendar]) -> [(key: String, value: JSONValue)] {
     var counts: [String: Int] = [:]
-    for component in calendars.flatMap(\.topLevelComponents) {
-        for nested in component.walk() where nested.name != "VCALENDAR" { counts[nested.name, default: 0] += 1 }
-    }
+    for calendar in calendars { counts.merge(calendar.componentCounts, uniquingKeysWith: +) }
     return counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }
 }

@@ -25,7 +25,7 @@ public struct Alarm: Sendable, Hashable, ComponentModel {
     }
 
     static var componentName: String { "VALARM" }
-    static let fields: [FieldCodec<Alarm>] = [
+    static let table = FieldTable<Alarm>([
         .single("ACTION", \.action, .token),
         .single("TRIGGER", \.trigger, .trigger),
         .single("DURATION", \.duration, .duration),
@@ -33,7 +33,12 @@ public struct Alarm: Sendable, Hashable, ComponentModel {
         .single("DESCRIPTION", \.description, .text),
         .single("SUMMARY", \.summary, .text),
         .list("ATTENDEE", \.attendees, .user),
-    ]
+    ])
+    static var fields: [FieldCodec<Alarm>] { table.fields }
+
+    mutating func decodeProperties(_ properties: [Property], consumed: inout [Bool], _ context: inout DecodeContext) {
+        Self.table.decode(properties, into: &self, consumed: &consumed, &context)
+    }
 
     mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext) {
         otherComponents = components

@@ -1,6 +1,6 @@
 /// A VEVENT: something that happens at a time (RFC 5545 §3.6.1).
 @dynamicMemberLookup
-public struct Event: Sendable, Hashable, CalendarItem {
+public struct Event: Sendable, Hashable, CalendarItem, CalendarItemFields {
     public var core = ItemCore()
     /// DTEND; an event has DTEND or DURATION, not both.
     public var end: CalendarDate?
@@ -22,11 +22,11 @@ public struct Event: Sendable, Hashable, CalendarItem {
     }
 
     static var componentName: String { "VEVENT" }
-    static let fields: [FieldCodec<Event>] = coreFields + [
+    static let ownTable = FieldTable<Event>([
         .single("DTEND", \.end, .dateTime),
         .single("DURATION", \.duration, .duration),
         .single("TRANSP", \.transparency, .token),
-    ]
+    ])
 
     mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext) {
         (alarms, otherComponents) = Alarm.split(components, &context)

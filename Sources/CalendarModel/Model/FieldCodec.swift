@@ -81,6 +81,41 @@ struct FieldCodec<Model>: Sendable {
     }
 }
 
+/// A field table with a name index, built once per model type.
+struct FieldTable<Model>: Sendable {
+    let fields: [FieldCodec<Model>]
+    private let index: [String: Int]
+
+    init(_ fields: [FieldCodec<Model>]) {
+        self.fields = fields
+        var index: [String: Int] = [:]
+        for (position, field) in fields.enumerated() { index[field.name] = position }
+        self.index = index
+    }
+
+    /// Reads the properties this table knows into the model and marks them consumed; the others are left alone.
+    func decode(_ properties: [Property], into model: inout Model, consumed: inout [Bool],
+                _ context: inout DecodeContext) {
+        var slots: [(field: Int, property: Int)] = []
+        for (position, property) in properties.enumerated() {
+            if let field = index[property.name] { slots.append((field, position)) }
+        }
+        guard !slots.isEmpty else { return }
+        slots.sort { ($0.field, $0.property) < ($1.field, $1.property) }
+        var start = 0
+        while start < slots.count {
+            var end = start + 1
+            while end < slots.count, slots[end].field == slots[start].field { end += 1 }
+            let group = slots[start..<end].map { properties[$0.property] }
+            let rejected = fields[slots[start].field].decode(&model, group, &context)
+            for (offset, slot) in slots[start..<end].enumerated() where !rejected.contains(offset) {
+                consumed[slot.property] = true
+            }
+            start = end
+        }
+    }
+}
+
 /// The component a model was read from and the model as first read, so an unchanged model is written back
 /// line for line, and a changed one keeps the original lines of the fields that did not change.
 final class Origin<Model: Sendable>: Sendable {
@@ -105,7 +140,10 @@ struct Provenance<Model: Sendable>: Sendable, Hashable {
 /// A typed model of one iCalendar component kind, described by its field table.
 protocol ComponentModel: Sendable, Equatable {
     static var componentName: String { get }
+    /// Every typed field, in the order a canonical component writes them.
     static var fields: [FieldCodec<Self>] { get }
+    /// Reads the typed properties into the model, marking those it used.
+    mutating func decodeProperties(_ properties: [Property], consumed: inout [Bool], _ context: inout DecodeContext)
     var otherProperties: [Property] { get set }
     var provenance: Provenance<Self> { get set }
     init()
@@ -119,16 +157,8 @@ protocol ComponentModel: Sendable, Equatable {
 extension ComponentModel {
     init(decoding component: Component, _ context: inout DecodeContext) {
         self.init()
-        var indicesByName: [String: [Int]] = [:]
-        for (index, property) in component.properties.enumerated() {
-            indicesByName[property.name, default: []].append(index)
-        }
         var consumed = [Bool](repeating: false, count: component.properties.count)
-        for field in Self.fields {
-            guard let indices = indicesByName[field.name] else { continue }
-            let rejected = field.decode(&self, indices.map { component.properties[$0] }, &context)
-            for (position, index) in indices.enumerated() where !rejected.contains(position) { consumed[index] = true }
-        }
+        decodeProperties(component.properties, consumed: &consumed, &context)
         otherProperties = component.properties.indices.filter { !consumed[$0] }.map { component.properties[$0] }
         PropertyDesign.validate(otherProperties, &context.log)
         decodeChildren(component.components, &context)

@@ -34,7 +34,7 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     }
 
     static var componentName: String { "VCALENDAR" }
-    static let fields: [FieldCodec<ICalendar>] = [
+    static let table = FieldTable<ICalendar>([
         .single("PRODID", \.productID, .text),
         .single("VERSION", \.version, .text),
         .single("CALSCALE", \.scale, .text),
@@ -43,7 +43,12 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
         .single("X-WR-CALNAME", \.wrCalendarName, .text),
         .single("COLOR", \.color, .text),
         .single("X-WR-TIMEZONE", \.wrTimeZone, .text),
-    ]
+    ])
+    static var fields: [FieldCodec<ICalendar>] { table.fields }
+
+    mutating func decodeProperties(_ properties: [Property], consumed: inout [Bool], _ context: inout DecodeContext) {
+        Self.table.decode(properties, into: &self, consumed: &consumed, &context)
+    }
 
     mutating func decodeChildren(_ children: [Component], _ context: inout DecodeContext) {
         components = children.map { CalendarComponent(decoding: $0, &context) }
@@ -55,7 +60,12 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
         if !isImplicit, productID == nil { context.log.warning(line, "VCALENDAR has no PRODID") }
         if !isImplicit, version == nil { context.log.warning(line, "VCALENDAR has no VERSION") }
         checkTimeZonesDefined(&context)
-        var seen: [String: Int] = [:]
+        struct Identity: Hashable {
+            var kind: String
+            var uid: String
+            var recurrenceID: RecurrenceID?
+        }
+        var seen: [Identity: Int] = [:]
         for component in components {
             let item: (core: ItemCore, line: Int, name: String)?
             switch component {
@@ -71,7 +81,7 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
             default: item = nil
             }
             guard let item, let uid = item.core.uid else { continue }
-            let key = item.name + "\u{0}" + uid + "\u{0}" + (item.core.recurrenceID?.date.icsValue ?? "")
+            let key = Identity(kind: item.name, uid: uid, recurrenceID: item.core.recurrenceID)
             if let first = seen[key] {
                 let what = item.core.recurrenceID == nil ? "UID" : "UID and RECURRENCE-ID"
                 context.log.warning(item.line, "duplicate \(what) \"\(uid)\" (first at line \(first)); both kept")
@@ -85,39 +95,76 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     /// offset. Names that are not IANA zones are reported too: apps that ignore VTIMEZONE (Google among them)
     /// turn such times floating. One warning per TZID.
     private func checkTimeZonesDefined(_ context: inout DecodeContext) {
-        var firstOnset: [String: Substring] = [:]
+        var firstOnset: [String: String] = [:]
         for zone in timeZones {
             guard let tzid = zone.tzid else { continue }
-            let onsets = zone.component.components.compactMap { $0.property("DTSTART")?.value.prefix(8) }
+            let onsets = zone.component.components.compactMap { $0.property("DTSTART").map { String($0.value.prefix(8)) } }
             if let earliest = onsets.min() { firstOnset[tzid] = earliest }
         }
-        var reported: Set<String> = []
+        // One pass collects, per TZID, the first line that uses it and the earliest date used with it.
+        var usage: [String: (line: Int, earliest: String, earliestLine: Int)] = [:]
         for component in components where component.name != "VTIMEZONE" {
-            for nested in component.encoded.walk() {
-                for property in nested.properties {
-                    guard let tzid = property["TZID"], !reported.contains(tzid) else { continue }
-                    let isIANA = LibicalValues.isBuiltinZone(tzid)
-                    guard let onset = firstOnset[tzid] else {
-                        reported.insert(tzid)
-                        context.log.warning(property.line, isIANA
-                            ? "TZID \"\(tzid)\" has no VTIMEZONE in this calendar (RFC 5545 §3.2.19); the IANA zone "
-                                + "of that name applies"
-                            : "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and is not an IANA zone name")
-                        continue
-                    }
-                    if !isIANA {
-                        reported.insert(tzid)
-                        context.log.warning(property.line, "TZID \"\(tzid)\" is not an IANA zone name; its VTIMEZONE "
-                            + "applies here, but apps that ignore VTIMEZONE may read these times as floating")
-                    } else if let used = property.value.split(separator: ",").map({ $0.prefix(8) }).min(),
-                              used < onset {
-                        reported.insert(tzid)
-                        context.log.warning(property.line, "TZID \"\(tzid)\" is used on \(used), before the first "
-                            + "onset its VTIMEZONE defines (\(onset)); the offset there is undefined")
+            component.asRead.forEach { nested in
+                for property in nested.properties where !property.parameters.isEmpty {
+                    guard let tzid = property["TZID"] else { continue }
+                    let earliest = Self.earliestDate(in: property.value)
+                    if let seen = usage[tzid] {
+                        if earliest < seen.earliest { usage[tzid] = (seen.line, earliest, property.line) }
+                    } else {
+                        usage[tzid] = (property.line, earliest, property.line)
                     }
                 }
             }
         }
+        for (tzid, use) in usage.sorted(by: { $0.value.line < $1.value.line }) {
+            let isIANA = LibicalValues.isBuiltinZone(tzid)
+            if let onset = firstOnset[tzid] {
+                if !isIANA {
+                    context.log.warning(use.line, "TZID \"\(tzid)\" is not an IANA zone name; its VTIMEZONE applies "
+                        + "here, but apps that ignore VTIMEZONE may read these times as floating")
+                } else if use.earliest < onset {
+                    context.log.warning(use.earliestLine, "TZID \"\(tzid)\" is used on \(use.earliest), before the "
+                        + "first onset its VTIMEZONE defines (\(onset)); the offset there is undefined")
+                }
+            } else {
+                context.log.warning(use.line, isIANA
+                    ? "TZID \"\(tzid)\" has no VTIMEZONE in this calendar (RFC 5545 §3.2.19); the IANA zone of that "
+                        + "name applies"
+                    : "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and is not an IANA zone name")
+            }
+        }
+    }
+
+    /// The `YYYYMMDD` part of the earliest date in a value (a list for EXDATE and RDATE).
+    private static func earliestDate(in value: String) -> String {
+        guard value.utf8.contains(UInt8(ascii: ",")) else { return String(value.utf8.prefix(8)) ?? value }
+        return ValueSyntax.split(value, on: ",").map { String($0.utf8.prefix(8)) ?? $0 }.min() ?? value
+    }
+
+    /// How many components of each kind the calendar holds, nested ones (VALARM, STANDARD …) included.
+    public var componentCounts: [String: Int] {
+        var counts: [String: Int] = [:]
+        func count(_ component: Component) { component.forEach { counts[$0.name, default: 0] += 1 } }
+        for component in components {
+            switch component {
+            case .event(let event):
+                counts["VEVENT", default: 0] += 1
+                counts["VALARM", default: 0] += event.alarms.count
+                event.otherComponents.forEach(count)
+                for alarm in event.alarms { alarm.otherComponents.forEach(count) }
+            case .todo(let todo):
+                counts["VTODO", default: 0] += 1
+                counts["VALARM", default: 0] += todo.alarms.count
+                todo.otherComponents.forEach(count)
+                for alarm in todo.alarms { alarm.otherComponents.forEach(count) }
+            case .journal(let journal):
+                counts["VJOURNAL", default: 0] += 1
+                journal.otherComponents.forEach(count)
+            case .timeZone(let zone): count(zone.component)
+            case .other(let other): count(other)
+            }
+        }
+        return counts.filter { $0.value > 0 }
     }
 
     /// Written as read when its own properties did not change; each component decides for itself.
@@ -196,6 +243,17 @@ public enum CalendarComponent: Sendable, Hashable {
         case .event(let event): return event.encoded()
         case .todo(let todo): return todo.encoded()
         case .journal(let journal): return journal.encoded()
+        case .timeZone(let zone): return zone.component
+        case .other(let component): return component
+        }
+    }
+
+    /// The component as it was read, or as it would be written when it was made in code.
+    var asRead: Component {
+        switch self {
+        case .event(let event): return event.provenance.origin?.component ?? event.encoded()
+        case .todo(let todo): return todo.provenance.origin?.component ?? todo.encoded()
+        case .journal(let journal): return journal.provenance.origin?.component ?? journal.encoded()
         case .timeZone(let zone): return zone.component
         case .other(let component): return component
         }

@@ -38,7 +38,7 @@ public struct ItemCore: Sendable, Hashable {
 
     public var isRecurring: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty }
 
-    static let fields: [FieldCodec<ItemCore>] = [
+    static let table = FieldTable<ItemCore>([
         .single("UID", \.uid, .text),
         .single("DTSTAMP", \.stamp, .dateTime),
         .single("DTSTART", \.start, .dateTime),
@@ -62,7 +62,7 @@ public struct ItemCore: Sendable, Hashable {
         .list("RDATE", \.recurrenceDates, .recurrenceDates),
         .list("EXDATE", \.exceptionDates, .dateTime),
         .list("RELATED-TO", \.relatedTo, .relation),
-    ]
+    ])
 }
 
 /// A model whose shared properties live in an `ItemCore`.
@@ -72,7 +72,21 @@ protocol CalendarItem: ComponentModel {
     func checkEnd(start: CalendarDate, line: Int, _ context: inout DecodeContext)
 }
 
-extension CalendarItem {
-    /// The shared rows of the field table, seen through `core`.
-    static var coreFields: [FieldCodec<Self>] { ItemCore.fields.map { $0.lifted(\Self.core) } }
+/// The rows of a calendar item's own table (DTEND, DUE …), besides the shared `ItemCore` rows.
+protocol CalendarItemFields {
+    associatedtype Item
+    static var ownTable: FieldTable<Item> { get }
+}
+
+extension CalendarItem where Self: CalendarItemFields, Self.Item == Self {
+    /// The shared rows seen through `core`, then the item's own rows: the order a canonical item is written in.
+    static var fields: [FieldCodec<Self>] { ItemCore.table.fields.map { $0.lifted(\Self.core) } + ownTable.fields }
+
+    /// The shared rows are read into a local `ItemCore` first: writing each one through `\.core` would copy it.
+    mutating func decodeProperties(_ properties: [Property], consumed: inout [Bool], _ context: inout DecodeContext) {
+        var core = ItemCore()
+        ItemCore.table.decode(properties, into: &core, consumed: &consumed, &context)
+        self.core = core
+        Self.ownTable.decode(properties, into: &self, consumed: &consumed, &context)
+    }
 }

@@ -1,6 +1,6 @@
 /// A VTODO: something to do, with a due date, completion and subtasks (RFC 5545 §3.6.2).
 @dynamicMemberLookup
-public struct Todo: Sendable, Hashable, CalendarItem {
+public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemFields {
     public var core = ItemCore()
     public var due: CalendarDate?
     public var duration: Duration?
@@ -23,12 +23,12 @@ public struct Todo: Sendable, Hashable, CalendarItem {
     public var isCompleted: Bool { core.status == .completed || completed != nil }
 
     static var componentName: String { "VTODO" }
-    static let fields: [FieldCodec<Todo>] = coreFields + [
+    static let ownTable = FieldTable<Todo>([
         .single("DUE", \.due, .dateTime),
         .single("DURATION", \.duration, .duration),
         .single("COMPLETED", \.completed, .dateTime),
         .single("PERCENT-COMPLETE", \.percentComplete, .integer),
-    ]
+    ])
 
     mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext) {
         (alarms, otherComponents) = Alarm.split(components, &context)
@@ -39,7 +39,7 @@ public struct Todo: Sendable, Hashable, CalendarItem {
 
 /// A VJOURNAL: a dated note (RFC 5545 §3.6.3).
 @dynamicMemberLookup
-public struct Journal: Sendable, Hashable, CalendarItem {
+public struct Journal: Sendable, Hashable, CalendarItem, CalendarItemFields {
     public var core = ItemCore()
     public var otherProperties: [Property] = []
     public var otherComponents: [Component] = []
@@ -53,7 +53,7 @@ public struct Journal: Sendable, Hashable, CalendarItem {
     }
 
     static var componentName: String { "VJOURNAL" }
-    static let fields: [FieldCodec<Journal>] = coreFields
+    static let ownTable = FieldTable<Journal>([])
 
     mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext) {
         otherComponents = components

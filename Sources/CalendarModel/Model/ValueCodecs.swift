@@ -38,10 +38,13 @@ extension ValueCodec where Value == CalendarDate {
     /// DATE / DATE-TIME, a comma-separated list in one property (EXDATE) or a single value (DTSTART).
     static var dateTime: ValueCodec {
         ValueCodec(decode: { property in
-            let tzid = property["TZID"]
+            let tzid = property.parameters.isEmpty ? nil : property["TZID"]
+            if !property.value.utf8.contains(UInt8(ascii: ",")) {
+                return CalendarDate.parse(property.value, tzid: tzid).map { [$0] }
+            }
             var dates: [CalendarDate] = []
-            for item in property.value.split(separator: ",", omittingEmptySubsequences: false) {
-                switch CalendarDate.parse(String(item), tzid: tzid) {
+            for item in ValueSyntax.split(property.value, on: ",") {
+                switch CalendarDate.parse(item, tzid: tzid) {
                 case .success(let date): dates.append(date)
                 case .failure(let error): return .failure(error)
                 }
@@ -132,7 +135,7 @@ extension ValueCodec where Value == RecurrenceDate {
         ValueCodec(decode: { property in
             let tzid = property["TZID"]
             var values: [RecurrenceDate] = []
-            for item in property.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            for item in ValueSyntax.split(property.value, on: ",") {
                 let parsed: Result<RecurrenceDate, ValueError> = item.contains("/")
                     ? Period.parse(item, tzid: tzid).map { .period($0) }
                     : CalendarDate.parse(item, tzid: tzid).map { .date($0) }

@@ -30,7 +30,17 @@ public struct Component: Sendable {
     public func properties(named name: String) -> [Property] { properties.filter { $0.name == name } }
 
     /// Every component below this one (depth first), this one first.
-    public func walk() -> [Component] { [self] + components.flatMap { $0.walk() } }
+    public func walk() -> [Component] {
+        var all: [Component] = []
+        forEach { all.append($0) }
+        return all
+    }
+
+    /// Visits this component and every one below it, depth first, without building an array.
+    public func forEach(_ body: (Component) -> Void) {
+        body(self)
+        for child in components { child.forEach(body) }
+    }
 }
 
 extension Component: Equatable, Hashable {

@@ -8,6 +8,8 @@ struct ContentLineScanner {
     private var top: [Component] = []
     private var stack: [Component] = []
     private var nonUTF8Lines: [Int] = []
+    /// Set when the whole input is valid UTF-8 (the usual case), so lines need no validation of their own.
+    private var inputIsUTF8 = false
 
     /// Properties whose value is prose, where an unescaped newline in the middle is a common exporter bug.
     private static let freeText: Set<String> = ["DESCRIPTION", "SUMMARY", "COMMENT", "LOCATION"]
@@ -19,7 +21,10 @@ struct ContentLineScanner {
 
     static func scan(_ bytes: [UInt8], log: inout DiagnosticLog) -> [Component] {
         var scanner = ContentLineScanner(log: log)
-        bytes.withUnsafeBufferPointer { scanner.scanLines($0) }
+        bytes.withUnsafeBufferPointer { buffer in
+            scanner.inputIsUTF8 = String(validating: buffer, as: UTF8.self) != nil
+            scanner.scanLines(buffer)
+        }
         scanner.finish()
         log = scanner.log
         return scanner.top
@@ -97,7 +102,7 @@ struct ContentLineScanner {
     }
 
     private mutating func logicalLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
-        if String(validating: bytes, as: UTF8.self) != nil {
+        if inputIsUTF8 || String(validating: bytes, as: UTF8.self) != nil {
             contentLine(bytes, line: line)
         } else {
             nonUTF8Lines.append(line)
@@ -114,13 +119,14 @@ struct ContentLineScanner {
         var cursor = 0
         while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") { cursor += 1 }
         let name = Self.upperASCII(bytes, 0..<cursor)
-        let source = original ?? String(decoding: bytes, as: UTF8.self)
+        let nameEnd = cursor
         guard cursor < count, bytes.contains(UInt8(ascii: ":")) else {
-            noColon(source, line: line)
+            noColon(original ?? String(decoding: bytes, as: UTF8.self), line: line)
             return
         }
+        let source = { original ?? String(decoding: bytes, as: UTF8.self) }
         if name.isEmpty {
-            log.error(line, "content line has no property name: \"\(Self.excerpt(source))\"; line ignored")
+            log.error(line, "content line has no property name: \"\(Self.excerpt(source()))\"; line ignored")
             return
         }
         var parameters: [Parameter] = []
@@ -130,7 +136,8 @@ struct ContentLineScanner {
                 if !repairing, let repaired = Self.quoteClosedAfterValue(bytes) {
                     log.warning(line, "\(name) has a quoted parameter that swallows the value (the closing quote "
                         + "comes at the end of the line); read with the quote closed before the last ':'")
-                    repaired.withUnsafeBufferPointer { contentLine($0, line: line, repairing: true, source: source) }
+                    let text = source()
+                    repaired.withUnsafeBufferPointer { contentLine($0, line: line, repairing: true, source: text) }
                 } else {
                     log.error(line, "\(name) has a parameter list with no closing colon; line ignored")
                 }
@@ -141,14 +148,26 @@ struct ContentLineScanner {
         }
         // cursor is at the colon that ends the parameters.
         let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[(cursor + 1)...]), as: UTF8.self)
-        if !Self.isValidName(name) {
+        // Keep the spelling of name and parameters only where writing them canonically would change it.
+        var prefix: String?
+        if parameters.isEmpty {
+            if name.utf8.count != nameEnd || !bytes.prefix(nameEnd).elementsEqual(name.utf8) {
+                prefix = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<nameEnd]), as: UTF8.self)
+            }
+        } else {
+            let raw = UnsafeBufferPointer(rebasing: bytes[..<cursor])
+            var canonical = Property(name: name, parameters: parameters, value: "", line: 0, sourcePrefix: nil)
+                .canonicalPrefix
+            if !canonical.withUTF8({ $0.elementsEqual(raw) }) { prefix = String(decoding: raw, as: UTF8.self) }
+        }
+        if !Self.isValidName(UnsafeBufferPointer(rebasing: bytes[..<nameEnd])) {
             log.warning(line, "\"\(name)\" is not a valid property name (letters, digits and '-' only); kept as is")
         }
         switch name {
         case "BEGIN": begin(value, line: line)
         case "END": end(value, line: line)
         default:
-            let property = Property(name: name, parameters: parameters, value: value, line: line, source: source)
+            let property = Property(name: name, parameters: parameters, value: value, line: line, sourcePrefix: prefix)
             if stack.isEmpty {
                 log.error(line, "property \(name) stands outside any component; ignored")
             } else {
@@ -346,10 +365,12 @@ struct ContentLineScanner {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func isValidName(_ name: String) -> Bool {
-        name.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "0")
-                && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+    /// Letters, digits and '-' (RFC 5545 §3.1 iana-token / x-name), either case.
+    static func isValidName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.allSatisfy { byte in
+            let upper = byte & 0xDF
+            return (upper >= UInt8(ascii: "A") && upper <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
         }
     }
 

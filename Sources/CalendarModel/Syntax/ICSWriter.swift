@@ -1,7 +1,9 @@
 /// Writes components as RFC 5545 text: CRLF line ends, lines folded at 75 octets without splitting a UTF-8
-/// sequence, properties written as read while unchanged.
+/// sequence, name and parameters as read while unchanged.
 struct ICSWriter {
     private(set) var bytes: [UInt8] = []
+    /// Octets on the current physical line.
+    private var column = 0
 
     init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
@@ -12,37 +14,52 @@ struct ICSWriter {
             // Properties and children interleaved as they were read.
             var written = 0
             for (child, before) in zip(component.components, layout) {
-                for property in component.properties[written..<min(before, component.properties.count)] {
-                    contentLine(property.contentLine)
-                }
-                written = max(written, min(before, component.properties.count))
+                for property in component.properties[written..<before] { write(property) }
+                written = before
                 write(child)
             }
-            for property in component.properties[written...] { contentLine(property.contentLine) }
+            for property in component.properties[written...] { write(property) }
         } else {
-            for property in component.properties { contentLine(property.contentLine) }
+            for property in component.properties { write(property) }
             for child in component.components { write(child) }
         }
         contentLine("END:" + (component.sourceEndName ?? component.sourceName ?? component.name))
     }
 
+    mutating func write(_ property: Property) {
+        append(property.sourcePrefix ?? property.canonicalPrefix)
+        append(":")
+        append(property.value)
+        endLine()
+    }
+
     /// Appends one unfolded content line, folded and terminated with CRLF.
     mutating func contentLine(_ line: String) {
-        var line = line
-        line.withUTF8 { utf8 in
+        append(line)
+        endLine()
+    }
+
+    private mutating func endLine() {
+        bytes.append(contentsOf: [0x0D, 0x0A])
+        column = 0
+    }
+
+    /// Appends text to the current line, folding before the 76th octet of a physical line.
+    private mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
             var start = 0
-            var limit = 75
-            while utf8.count - start > limit {
-                var cut = start + limit
-                // Never start a fold inside a multi-byte character: step back over continuation bytes.
+            while utf8.count - start > 75 - column {
+                var cut = start + (75 - column)
+                // Never fold inside a multi-byte character: step back over continuation bytes.
                 while cut > start, utf8[cut] & 0xC0 == 0x80 { cut -= 1 }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<cut]))
                 bytes.append(contentsOf: [0x0D, 0x0A, 0x20])
+                column = 1
                 start = cut
-                limit = 74
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-            bytes.append(contentsOf: [0x0D, 0x0A])
+            column += utf8.count - start
         }
     }
 }

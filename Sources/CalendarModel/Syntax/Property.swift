@@ -23,29 +23,31 @@ public struct Parameter: Sendable, Hashable {
 /// so nothing is lost whether or not ICSKit knows the property.
 public struct Property: Sendable {
     /// The property name, upper-cased.
-    public var name: String { didSet { source = nil } }
-    public var parameters: [Parameter] { didSet { source = nil } }
-    /// The value exactly as it stands after the colon (iCalendar escaping intact).
-    public var value: String { didSet { source = nil } }
+    public var name: String { didSet { sourcePrefix = nil } }
+    public var parameters: [Parameter] { didSet { sourcePrefix = nil } }
+    /// The value exactly as it stands after the colon (iCalendar escaping intact). A content line cannot hold a
+    /// line break, so one set here (from code or jCal) becomes the `\n` escape.
+    public var value: String { didSet { value = Self.withoutLineBreaks(value) } }
     /// The line the property was read from (first physical line when folded), 0 when built in code.
     public internal(set) var line: Int
-    /// The unfolded content line as read; written back as it was while the property is unchanged.
-    var source: String?
+    /// Name and parameters as read (everything before the value's colon), kept only when they were not written
+    /// canonically (`dtstart;tzid="x"`), so the line is written back as it was while they stay unchanged.
+    var sourcePrefix: String?
 
     public init(_ name: String, parameters: [Parameter] = [], value: String) {
         self.name = name.uppercased()
         self.parameters = parameters
-        self.value = value
+        self.value = Self.withoutLineBreaks(value)
         self.line = 0
-        self.source = nil
+        self.sourcePrefix = nil
     }
 
-    init(name: String, parameters: [Parameter], value: String, line: Int, source: String?) {
+    init(name: String, parameters: [Parameter], value: String, line: Int, sourcePrefix: String?) {
         self.name = name
         self.parameters = parameters
         self.value = value
         self.line = line
-        self.source = source
+        self.sourcePrefix = sourcePrefix
     }
 
     /// The first value of the named parameter, if present: `property["TZID"]`.
@@ -63,21 +65,25 @@ public struct Property: Sendable {
         }
     }
 
-    /// The content line as it will be written: as read when unchanged, canonical otherwise.
-    public var contentLine: String { source ?? canonicalContentLine }
+    /// The content line as it will be written: name and parameters as read while unchanged, canonical otherwise.
+    public var contentLine: String { (sourcePrefix ?? canonicalPrefix) + ":" + value }
 
     /// The canonical form: upper-case names, parameter values quoted where RFC 5545 requires it.
-    public var canonicalContentLine: String {
+    public var canonicalContentLine: String { canonicalPrefix + ":" + value }
+
+    /// Name and parameters in canonical form.
+    var canonicalPrefix: String {
+        guard !parameters.isEmpty else { return name }
         var line = name
         for parameter in parameters {
-            line += ";" + parameter.name + "="
-            line += parameter.values.map(Self.quotedParameterValue).joined(separator: ",")
+            line += ";" + parameter.name
+            if parameter.values.isEmpty { continue }  // a malformed `;NAME` with no '=' is kept as it was
+            line += "=" + parameter.values.map(Self.quotedParameterValue).joined(separator: ",")
         }
-        return line + ":" + Self.withoutLineBreaks(value)
+        return line
     }
 
-    /// A content line cannot hold a line break; one that reached a value (from code or jCal) is written as the
-    /// `\n` escape rather than breaking the file.
+    /// The value with any line break written as the `\n` escape.
     static func withoutLineBreaks(_ value: String) -> String {
         guard value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return value }
         return value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")

@@ -60,9 +60,7 @@ enum PropertyDesign {
 
     static func problem(in property: Property) -> ValueError? {
         let type = valueType(of: property)
-        let items: [String] = isList(property.name)
-            ? property.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            : [property.value]
+        let items = isList(property.name) ? ValueSyntax.split(property.value, on: ",") : [property.value]
         for item in items {
             let result: ValueError?
             switch type {

@@ -1,23 +1,27 @@
 /// TEXT values (RFC 5545 §3.3.11): backslash escapes, and lists separated by unescaped commas.
 public enum TextEscaping {
-    /// `a\,b\nc` → "a,b" newline "c". Unknown escapes keep the character after the backslash.
+    /// `a\,b\nc` → "a,b" newline "c". Unknown escapes keep the character after the backslash. Works on UTF-8
+    /// bytes: every escape is ASCII, so no character boundary is ever split.
     public static func unescape(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "\\")) else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        var escaped = false
-        for character in text {
-            if escaped {
-                out.append(character == "n" || character == "N" ? "\n" : character)
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else {
-                out.append(character)
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard let first = utf8.firstIndex(of: UInt8(ascii: "\\")) else { return String(decoding: utf8, as: UTF8.self) }
+            var out = [UInt8](utf8[..<first])
+            out.reserveCapacity(utf8.count)
+            var index = first
+            while index < utf8.count {
+                let byte = utf8[index]
+                if byte == UInt8(ascii: "\\"), index + 1 < utf8.count {
+                    let next = utf8[index + 1]
+                    out.append(next == UInt8(ascii: "n") || next == UInt8(ascii: "N") ? 0x0A : next)
+                    index += 2
+                } else {
+                    out.append(byte)
+                    index += 1
+                }
             }
+            return String(decoding: out, as: UTF8.self)
         }
-        if escaped { out.append("\\") }
-        return out
     }
 
     /// "a,b" newline "c" → `a\,b\nc`.

@@ -35,8 +35,11 @@ public struct Duration: Sendable, Hashable, CustomStringConvertible {
     public var description: String { icsValue }
 
     public static func parse(_ text: String) -> Result<Duration, ValueError> {
-        let body = text.drop { $0 == "+" || $0 == "-" }
-        guard body.first == "P", body.count > 1, let parts = LibicalValues.duration(text) else {
+        let shaped = ValueSyntax.withBytes(text) { bytes in
+            let body = bytes.drop { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
+            return body.first == UInt8(ascii: "P") && body.count > 1 && bytes.count - body.count <= 1
+        }
+        guard shaped, let parts = LibicalValues.duration(text) else {
             return .failure(ValueError("\"\(text)\" is not a DURATION"))
         }
         return .success(Duration(isNegative: parts.isNegative, weeks: parts.weeks, days: parts.days,

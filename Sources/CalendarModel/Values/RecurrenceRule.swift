@@ -115,10 +115,11 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
             .failure(ValueError("\"\(text)\" is not a valid RRULE: \(why)"))
         }
         var parts: [(String, String)] = []
-        for part in text.split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2 else { return failure("part \"\(part)\" has no '='") }
-            parts.append((pair[0].uppercased(), String(pair[1])))
+        for part in ValueSyntax.split(text, on: ";") where !part.isEmpty {
+            guard let equals = part.utf8.firstIndex(of: UInt8(ascii: "=")) else {
+                return failure("part \"\(part)\" has no '='")
+            }
+            parts.append((String(part[..<equals]).uppercased(), String(part[part.utf8.index(after: equals)...])))
         }
         guard let freqText = parts.first(where: { $0.0 == "FREQ" })?.1,
               let frequency = Frequency(rawValue: freqText.uppercased()) else {
@@ -138,7 +139,7 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     /// Stores one part; returns why it is invalid, or nil.
     private mutating func set(_ name: String, _ value: String) -> String? {
         func ints() -> [Int]? {
-            let values = value.split(separator: ",").map { Int($0.hasPrefix("+") ? $0.dropFirst() : $0) }
+            let values = ValueSyntax.split(value, on: ",").map { Int($0.trimmingPlus) }
             return values.contains(nil) || values.isEmpty ? nil : values.compactMap { $0 }
         }
         func keep() { other.append(RawPart(name: name, value: value)) }

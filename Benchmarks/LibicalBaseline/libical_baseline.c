@@ -1,0 +1,34 @@
+/* The C baseline for ICSKit's benchmarks: libical alone reading, parsing, serializing and writing a calendar.
+ * Usage: libical-baseline INPUT.ics OUTPUT.ics
+ * Built by `make bench` against the same libical ICSKit links (pkg-config libical). */
+#include <libical/ical.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s INPUT.ics OUTPUT.ics\n", argv[0]);
+        return 2;
+    }
+    FILE *in = fopen(argv[1], "rb");
+    if (!in) { perror(argv[1]); return 1; }
+    fseek(in, 0, SEEK_END);
+    long size = ftell(in);
+    fseek(in, 0, SEEK_SET);
+    char *text = malloc((size_t)size + 1);
+    if (!text || fread(text, 1, (size_t)size, in) != (size_t)size) { fclose(in); return 1; }
+    text[size] = '\0';
+    fclose(in);
+
+    icalcomponent *root = icalparser_parse_string(text);
+    free(text);
+    if (!root) { fprintf(stderr, "%s: libical parsed nothing\n", argv[1]); return 1; }
+    char *out = icalcomponent_as_ical_string_r(root);
+    FILE *dest = fopen(argv[2], "wb");
+    if (!dest) { perror(argv[2]); return 1; }
+    fputs(out, dest);
+    fclose(dest);
+    icalmemory_free_buffer(out);
+    icalcomponent_free(root);
+    return 0;
+}
