@@ -1,17 +1,17 @@
 /// A VALARM: a reminder inside an event or todo (RFC 5545 §3.6.6).
 public struct Alarm: Sendable, Hashable, ComponentModel {
-    public var action: AlarmAction?
-    public var trigger: Trigger?
+    public var action: AlarmAction? { didSet { provenance.isModified = true } }
+    public var trigger: Trigger? { didSet { provenance.isModified = true } }
     /// DURATION between repeats; goes with `repeatCount`.
-    public var duration: Duration?
+    public var duration: Duration? { didSet { provenance.isModified = true } }
     /// REPEAT.
-    public var repeatCount: Int?
-    public var description: String?
-    public var summary: String?
-    public var attendees: [CalendarUser] = []
-    public var otherProperties: [Property] = []
-    public var otherComponents: [Component] = []
-    var provenance = Provenance<Alarm>()
+    public var repeatCount: Int? { didSet { provenance.isModified = true } }
+    public var description: String? { didSet { provenance.isModified = true } }
+    public var summary: String? { didSet { provenance.isModified = true } }
+    public var attendees: [CalendarUser] = [] { didSet { provenance.isModified = true } }
+    public var otherProperties: [Property] = [] { didSet { provenance.isModified = true } }
+    public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
+    var provenance = Provenance()
 
     public init() {}
 

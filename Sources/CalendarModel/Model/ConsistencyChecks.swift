@@ -36,7 +36,7 @@ extension CalendarItem {
 
     /// The line of the first property with that name in the component as read.
     func lineOf(_ name: String, _ fallback: Int) -> Int {
-        provenance.origin?.component.property(name)?.line ?? fallback
+        provenance.source?.property(name)?.line ?? fallback
     }
 
     private func formName(_ date: CalendarDate) -> String {

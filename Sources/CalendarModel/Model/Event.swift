@@ -1,18 +1,18 @@
 /// A VEVENT: something that happens at a time (RFC 5545 §3.6.1).
 @dynamicMemberLookup
 public struct Event: Sendable, Hashable, CalendarItem, CalendarItemFields {
-    public var core = ItemCore()
+    public var core = ItemCore() { didSet { provenance.isModified = true } }
     /// DTEND; an event has DTEND or DURATION, not both.
-    public var end: CalendarDate?
-    public var duration: Duration?
+    public var end: CalendarDate? { didSet { provenance.isModified = true } }
+    public var duration: Duration? { didSet { provenance.isModified = true } }
     /// TRANSP.
-    public var transparency: Transparency?
-    public var alarms: [Alarm] = []
+    public var transparency: Transparency? { didSet { provenance.isModified = true } }
+    public var alarms: [Alarm] = [] { didSet { provenance.isModified = true } }
     /// Properties ICSKit does not type (X-, IANA, unreadable values), in file order.
-    public var otherProperties: [Property] = []
+    public var otherProperties: [Property] = [] { didSet { provenance.isModified = true } }
     /// Nested components other than VALARM.
-    public var otherComponents: [Component] = []
-    var provenance = Provenance<Event>()
+    public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
+    var provenance = Provenance()
 
     public init() {}
 

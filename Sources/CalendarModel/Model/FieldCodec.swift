@@ -7,15 +7,34 @@ struct DecodeContext {
 struct ValueCodec<Value: Sendable & Equatable>: Sendable {
     /// Reads every value a property holds (EXDATE and CATEGORIES hold lists).
     let decode: @Sendable (Property) -> Result<[Value], ValueError>
+    /// Reads the one value of a property that holds one; nil when the codec has no such fast path.
+    let decodeOne: (@Sendable (Property) -> Result<Value, ValueError>)?
     /// Writes values as properties of the given name.
     let encode: @Sendable (String, [Value]) -> [Property]
+
+    init(decode: @escaping @Sendable (Property) -> Result<[Value], ValueError>,
+         decodeOne: (@Sendable (Property) -> Result<Value, ValueError>)? = nil,
+         encode: @escaping @Sendable (String, [Value]) -> [Property]) {
+        self.decode = decode
+        self.decodeOne = decodeOne
+        self.encode = encode
+    }
+
+    /// Reads a property that must hold exactly one value.
+    func single(_ property: Property) -> Result<Value, ValueError> {
+        if let decodeOne { return decodeOne(property) }
+        return decode(property).flatMap { values in
+            values.count == 1 ? .success(values[0]) : .failure(ValueError("holds \(values.count) values, not one"))
+        }
+    }
 }
 
 /// One typed field of a model and the property it comes from: the table rows behind `Event`, `Todo` …
 struct FieldCodec<Model>: Sendable {
     let name: String
-    /// Reads the properties with this name into the model; returns the indices of those it could not use.
-    let decode: @Sendable (inout Model, [Property], inout DecodeContext) -> [Int]
+    /// Reads one property with this name into the model (called in file order); false when it was not used,
+    /// so it stays among the model's other properties.
+    let decode: @Sendable (inout Model, Property, inout DecodeContext) -> Bool
     let encode: @Sendable (Model) -> [Property]
     let isUnchanged: @Sendable (Model, Model) -> Bool
 
@@ -27,26 +46,22 @@ struct FieldCodec<Model>: Sendable {
     /// A field that holds at most one value.
     static func single<Value>(_ name: String, _ keyPath: WritableKeyPath<Model, Value?> & Sendable,
                               _ codec: ValueCodec<Value>) -> FieldCodec {
-        FieldCodec(name: name, decode: { model, properties, context in
-            var rejected: [Int] = []
-            for (index, property) in properties.enumerated() {
-                guard model[keyPath: keyPath] == nil else {
-                    if singular.contains(name) {
-                        context.log.warning(property.line, "\(name) appears more than once; the first is used, "
-                            + "this one is kept as written")
-                    }
-                    rejected.append(index)
-                    continue
+        FieldCodec(name: name, decode: { model, property, context in
+            guard model[keyPath: keyPath] == nil else {
+                if singular.contains(name) {
+                    context.log.warning(property.line, "\(name) appears more than once; the first is used, "
+                        + "this one is kept as written")
                 }
-                switch codec.decode(property) {
-                case .success(let values) where values.count == 1: model[keyPath: keyPath] = values[0]
-                case .success: rejected.append(index)
-                case .failure(let error):
-                    context.log.error(property.line, "\(name) value \(error); kept as written")
-                    rejected.append(index)
-                }
+                return false
             }
-            return rejected
+            switch codec.single(property) {
+            case .success(let value):
+                model[keyPath: keyPath] = value
+                return true
+            case .failure(let error):
+                context.log.error(property.line, "\(name) value \(error); kept as written")
+                return false
+            }
         }, encode: { model in
             model[keyPath: keyPath].map { codec.encode(name, [$0]) } ?? []
         }, isUnchanged: { $0[keyPath: keyPath] == $1[keyPath: keyPath] })
@@ -55,17 +70,15 @@ struct FieldCodec<Model>: Sendable {
     /// A field that collects every value of every property with that name.
     static func list<Value>(_ name: String, _ keyPath: WritableKeyPath<Model, [Value]> & Sendable,
                             _ codec: ValueCodec<Value>) -> FieldCodec {
-        FieldCodec(name: name, decode: { model, properties, context in
-            var rejected: [Int] = []
-            for (index, property) in properties.enumerated() {
-                switch codec.decode(property) {
-                case .success(let values): model[keyPath: keyPath].append(contentsOf: values)
-                case .failure(let error):
-                    context.log.error(property.line, "\(name) value \(error); kept as written")
-                    rejected.append(index)
-                }
+        FieldCodec(name: name, decode: { model, property, context in
+            switch codec.decode(property) {
+            case .success(let values):
+                model[keyPath: keyPath].append(contentsOf: values)
+                return true
+            case .failure(let error):
+                context.log.error(property.line, "\(name) value \(error); kept as written")
+                return false
             }
-            return rejected
         }, encode: { model in
             let values = model[keyPath: keyPath]
             return values.isEmpty ? [] : codec.encode(name, values)
@@ -84,54 +97,33 @@ struct FieldCodec<Model>: Sendable {
 /// A field table with a name index, built once per model type.
 struct FieldTable<Model>: Sendable {
     let fields: [FieldCodec<Model>]
-    private let index: [String: Int]
+    /// Field names in table order. A table has a few dozen short names, so a linear search of small strings beats
+    /// hashing each property name.
+    private let names: [String]
 
     init(_ fields: [FieldCodec<Model>]) {
         self.fields = fields
-        var index: [String: Int] = [:]
-        for (position, field) in fields.enumerated() { index[field.name] = position }
-        self.index = index
+        self.names = fields.map(\.name)
     }
 
     /// Reads the properties this table knows into the model and marks them consumed; the others are left alone.
     func decode(_ properties: [Property], into model: inout Model, consumed: inout [Bool],
                 _ context: inout DecodeContext) {
-        var slots: [(field: Int, property: Int)] = []
-        for (position, property) in properties.enumerated() {
-            if let field = index[property.name] { slots.append((field, position)) }
-        }
-        guard !slots.isEmpty else { return }
-        slots.sort { ($0.field, $0.property) < ($1.field, $1.property) }
-        var start = 0
-        while start < slots.count {
-            var end = start + 1
-            while end < slots.count, slots[end].field == slots[start].field { end += 1 }
-            let group = slots[start..<end].map { properties[$0.property] }
-            let rejected = fields[slots[start].field].decode(&model, group, &context)
-            for (offset, slot) in slots[start..<end].enumerated() where !rejected.contains(offset) {
-                consumed[slot.property] = true
-            }
-            start = end
+        for position in properties.indices {
+            guard let field = names.firstIndex(of: properties[position].name) else { continue }
+            if fields[field].decode(&model, properties[position], &context) { consumed[position] = true }
         }
     }
 }
 
-/// The component a model was read from and the model as first read, so an unchanged model is written back
-/// line for line, and a changed one keeps the original lines of the fields that did not change.
-final class Origin<Model: Sendable>: Sendable {
-    let component: Component
-    let snapshot: Model
-
-    init(component: Component, snapshot: Model) {
-        self.component = component
-        self.snapshot = snapshot
-    }
-}
-
-/// Provenance never takes part in a model's equality: two events with the same fields are equal wherever
-/// they came from.
-struct Provenance<Model: Sendable>: Sendable, Hashable {
-    var origin: Origin<Model>?
+/// Where a model came from: the component as read, and whether any field changed since. An unchanged model is
+/// written back line for line; a changed one is written canonically, keeping the lines of the fields that did not
+/// change. Provenance never takes part in equality: two events with the same fields are equal wherever they came
+/// from.
+struct Provenance: Sendable, Hashable {
+    var source: Component?
+    /// Set by every stored field's `didSet`; reset when the model has just been read.
+    var isModified = false
 
     static func == (lhs: Provenance, rhs: Provenance) -> Bool { true }
     func hash(into hasher: inout Hasher) {}
@@ -145,7 +137,7 @@ protocol ComponentModel: Sendable, Equatable {
     /// Reads the typed properties into the model, marking those it used.
     mutating func decodeProperties(_ properties: [Property], consumed: inout [Bool], _ context: inout DecodeContext)
     var otherProperties: [Property] { get set }
-    var provenance: Provenance<Self> { get set }
+    var provenance: Provenance { get set }
     init()
     /// Reads nested components (alarms, unknown components).
     mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext)
@@ -162,23 +154,31 @@ extension ComponentModel {
         otherProperties = component.properties.indices.filter { !consumed[$0] }.map { component.properties[$0] }
         PropertyDesign.validate(otherProperties, &context.log)
         decodeChildren(component.components, &context)
-        provenance.origin = Origin(component: component, snapshot: self)
+        provenance = Provenance(source: component)
         checkRequired(line: component.line, &context)
     }
 
     /// The component to write: as read when nothing changed, canonical otherwise.
     func encoded() -> Component {
-        guard let origin = provenance.origin else { return encodedCanonically(origin: nil) }
-        return self == origin.snapshot ? origin.component : encodedCanonically(origin: origin)
+        if let source = provenance.source, !provenance.isModified { return source }
+        return encodedCanonically()
+    }
+
+    /// The model as it was read, for telling which fields changed; nil for a model made in code.
+    var asOriginallyRead: Self? {
+        guard let source = provenance.source else { return nil }
+        var scratch = DecodeContext(log: DiagnosticLog(file: nil))
+        return Self(decoding: source, &scratch)
     }
 
     /// Properties in table order; a field that did not change keeps the lines it was read from.
-    func encodedCanonically(origin: Origin<Self>?) -> Component {
+    func encodedCanonically() -> Component {
+        let original = asOriginallyRead
         var component = Component(Self.componentName)
         for field in Self.fields {
-            if let origin, field.isUnchanged(self, origin.snapshot) {
-                let rejectedLines = Set(origin.snapshot.otherProperties.filter { $0.name == field.name }.map(\.line))
-                component.properties += origin.component.properties.filter {
+            if let original, let source = provenance.source, field.isUnchanged(self, original) {
+                let rejectedLines = Set(original.otherProperties.filter { $0.name == field.name }.map(\.line))
+                component.properties += source.properties.filter {
                     $0.name == field.name && !rejectedLines.contains($0.line)
                 }
             } else {

@@ -1,25 +1,25 @@
 /// A VCALENDAR: its own properties and its components in file order (RFC 5545 §3.4, RFC 7986).
 public struct ICalendar: Sendable, Hashable, ComponentModel {
     /// PRODID.
-    public var productID: String?
-    public var version: String?
+    public var productID: String? { didSet { provenance.isModified = true } }
+    public var version: String? { didSet { provenance.isModified = true } }
     /// CALSCALE.
-    public var scale: String?
+    public var scale: String? { didSet { provenance.isModified = true } }
     /// METHOD (PUBLISH, REQUEST …); without it every VEVENT needs a DTSTART.
-    public var method: String?
+    public var method: String? { didSet { provenance.isModified = true } }
     /// NAME (RFC 7986).
-    public var name: String?
+    public var name: String? { didSet { provenance.isModified = true } }
     /// X-WR-CALNAME, the name Google and Apple write.
-    public var wrCalendarName: String?
+    public var wrCalendarName: String? { didSet { provenance.isModified = true } }
     /// COLOR (RFC 7986).
-    public var color: String?
+    public var color: String? { didSet { provenance.isModified = true } }
     /// X-WR-TIMEZONE, Google's default zone for floating times.
-    public var wrTimeZone: String?
+    public var wrTimeZone: String? { didSet { provenance.isModified = true } }
     public var components: [CalendarComponent] = []
-    public var otherProperties: [Property] = []
+    public var otherProperties: [Property] = [] { didSet { provenance.isModified = true } }
     /// True when the input had components with no VCALENDAR around them; they are written back the same way.
     public var isImplicit = false
-    var provenance = Provenance<ICalendar>()
+    var provenance = Provenance()
 
     public init() {}
 
@@ -70,14 +70,14 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
             let item: (core: ItemCore, line: Int, name: String)?
             switch component {
             case .event(let event):
-                let line = event.provenance.origin?.component.line ?? 0
+                let line = event.provenance.source?.line ?? 0
                 if method == nil, event.start == nil {
                     context.log.error(line, "VEVENT has no DTSTART (required when the calendar has no METHOD)")
                 }
                 item = (event.core, line, "VEVENT")
-            case .todo(let todo): item = (todo.core, todo.provenance.origin?.component.line ?? 0, "VTODO")
+            case .todo(let todo): item = (todo.core, todo.provenance.source?.line ?? 0, "VTODO")
             case .journal(let journal):
-                item = (journal.core, journal.provenance.origin?.component.line ?? 0, "VJOURNAL")
+                item = (journal.core, journal.provenance.source?.line ?? 0, "VJOURNAL")
             default: item = nil
             }
             guard let item, let uid = item.core.uid else { continue }
@@ -169,19 +169,15 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
 
     /// Written as read when its own properties did not change; each component decides for itself.
     func encoded() -> Component {
-        var own = self
-        own.components = []
         var component: Component
-        if let origin = provenance.origin {
-            var read = origin.snapshot
-            read.components = []
-            if own == read {
-                component = origin.component
-            } else {
-                component = own.encodedCanonically(origin: origin)
-            }
+        if let source = provenance.source, !provenance.isModified {
+            component = source
         } else {
-            component = own.encodedCanonically(origin: nil)
+            // Only the calendar's own properties are written here: read back its source without the children.
+            var own = self
+            own.components = []
+            own.provenance.source?.components = []
+            component = own.encodedCanonically()
         }
         component.components = encodeChildren()
         return component
@@ -191,7 +187,6 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
 /// A VTIMEZONE, kept as read; the time layer interprets it.
 public struct TimeZoneDefinition: Sendable, Hashable {
     public var component: Component
-
     public init(_ component: Component) { self.component = component }
 
     public var tzid: String? { component.property("TZID").map { TextEscaping.unescape($0.value) } }
@@ -251,9 +246,9 @@ public enum CalendarComponent: Sendable, Hashable {
     /// The component as it was read, or as it would be written when it was made in code.
     var asRead: Component {
         switch self {
-        case .event(let event): return event.provenance.origin?.component ?? event.encoded()
-        case .todo(let todo): return todo.provenance.origin?.component ?? todo.encoded()
-        case .journal(let journal): return journal.provenance.origin?.component ?? journal.encoded()
+        case .event(let event): return event.provenance.source ?? event.encoded()
+        case .todo(let todo): return todo.provenance.source ?? todo.encoded()
+        case .journal(let journal): return journal.provenance.source ?? journal.encoded()
         case .timeZone(let zone): return zone.component
         case .other(let component): return component
         }

@@ -1,16 +1,16 @@
 /// A VTODO: something to do, with a due date, completion and subtasks (RFC 5545 §3.6.2).
 @dynamicMemberLookup
 public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemFields {
-    public var core = ItemCore()
-    public var due: CalendarDate?
-    public var duration: Duration?
-    public var completed: CalendarDate?
+    public var core = ItemCore() { didSet { provenance.isModified = true } }
+    public var due: CalendarDate? { didSet { provenance.isModified = true } }
+    public var duration: Duration? { didSet { provenance.isModified = true } }
+    public var completed: CalendarDate? { didSet { provenance.isModified = true } }
     /// PERCENT-COMPLETE, 0–100.
-    public var percentComplete: Int?
-    public var alarms: [Alarm] = []
-    public var otherProperties: [Property] = []
-    public var otherComponents: [Component] = []
-    var provenance = Provenance<Todo>()
+    public var percentComplete: Int? { didSet { provenance.isModified = true } }
+    public var alarms: [Alarm] = [] { didSet { provenance.isModified = true } }
+    public var otherProperties: [Property] = [] { didSet { provenance.isModified = true } }
+    public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
+    var provenance = Provenance()
 
     public init() {}
 
@@ -40,10 +40,10 @@ public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemFields {
 /// A VJOURNAL: a dated note (RFC 5545 §3.6.3).
 @dynamicMemberLookup
 public struct Journal: Sendable, Hashable, CalendarItem, CalendarItemFields {
-    public var core = ItemCore()
-    public var otherProperties: [Property] = []
-    public var otherComponents: [Component] = []
-    var provenance = Provenance<Journal>()
+    public var core = ItemCore() { didSet { provenance.isModified = true } }
+    public var otherProperties: [Property] = [] { didSet { provenance.isModified = true } }
+    public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
+    var provenance = Provenance()
 
     public init() {}
 

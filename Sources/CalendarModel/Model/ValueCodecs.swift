@@ -3,7 +3,7 @@ extension ValueCodec {
     /// A codec for one value per property.
     static func one(_ read: @escaping @Sendable (Property) -> Result<Value, ValueError>,
                     _ write: @escaping @Sendable (Value) -> (parameters: [Parameter], value: String)) -> ValueCodec {
-        ValueCodec(decode: { property in read(property).map { [$0] } }, encode: { name, values in
+        ValueCodec(decode: { property in read(property).map { [$0] } }, decodeOne: read, encode: { name, values in
             values.map { value in
                 let (parameters, text) = write(value)
                 return Property(name, parameters: parameters, value: text)
@@ -50,6 +50,8 @@ extension ValueCodec where Value == CalendarDate {
                 }
             }
             return .success(dates)
+        }, decodeOne: { property in
+            CalendarDate.parse(property.value, tzid: property.parameters.isEmpty ? nil : property["TZID"])
         }, encode: { name, dates in
             groupedByForm(dates, key: { $0.form }).map { form, group in
                 Property(name, parameters: dateParameters(form), value: group.map(\.icsValue).joined(separator: ","))

@@ -22,7 +22,7 @@ struct ContentLineScanner {
     static func scan(_ bytes: [UInt8], log: inout DiagnosticLog) -> [Component] {
         var scanner = ContentLineScanner(log: log)
         bytes.withUnsafeBufferPointer { buffer in
-            scanner.inputIsUTF8 = String(validating: buffer, as: UTF8.self) != nil
+            scanner.inputIsUTF8 = UTF8Check.isValid(buffer)
             scanner.scanLines(buffer)
         }
         scanner.finish()
@@ -102,7 +102,7 @@ struct ContentLineScanner {
     }
 
     private mutating func logicalLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
-        if inputIsUTF8 || String(validating: bytes, as: UTF8.self) != nil {
+        if inputIsUTF8 || UTF8Check.isValid(bytes) {
             contentLine(bytes, line: line)
         } else {
             nonUTF8Lines.append(line)
@@ -130,9 +130,12 @@ struct ContentLineScanner {
             return
         }
         var parameters: [Parameter] = []
+        // Whether name and parameters are spelled as the canonical writer would spell them.
+        var canonical = !Self.hasLowercase(bytes, 0..<nameEnd)
         while cursor < count, bytes[cursor] == UInt8(ascii: ";") {
             cursor += 1
-            guard let (parameter, next) = parseParameter(bytes, from: cursor, line: line, property: name) else {
+            guard let (parameter, next) = parseParameter(bytes, from: cursor, line: line, property: name,
+                                                         canonical: &canonical) else {
                 if !repairing, let repaired = Self.quoteClosedAfterValue(bytes) {
                     log.warning(line, "\(name) has a quoted parameter that swallows the value (the closing quote "
                         + "comes at the end of the line); read with the quote closed before the last ':'")
@@ -149,17 +152,7 @@ struct ContentLineScanner {
         // cursor is at the colon that ends the parameters.
         let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[(cursor + 1)...]), as: UTF8.self)
         // Keep the spelling of name and parameters only where writing them canonically would change it.
-        var prefix: String?
-        if parameters.isEmpty {
-            if name.utf8.count != nameEnd || !bytes.prefix(nameEnd).elementsEqual(name.utf8) {
-                prefix = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<nameEnd]), as: UTF8.self)
-            }
-        } else {
-            let raw = UnsafeBufferPointer(rebasing: bytes[..<cursor])
-            var canonical = Property(name: name, parameters: parameters, value: "", line: 0, sourcePrefix: nil)
-                .canonicalPrefix
-            if !canonical.withUTF8({ $0.elementsEqual(raw) }) { prefix = String(decoding: raw, as: UTF8.self) }
-        }
+        let prefix = canonical ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[..<cursor]), as: UTF8.self)
         if !Self.isValidName(UnsafeBufferPointer(rebasing: bytes[..<nameEnd])) {
             log.warning(line, "\"\(name)\" is not a valid property name (letters, digits and '-' only); kept as is")
         }
@@ -192,7 +185,7 @@ struct ContentLineScanner {
 
     /// Reads `NAME=value,"quoted value"` starting after a `;`; returns the index of the `;` or `:` after it.
     private mutating func parseParameter(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, line: Int,
-                                         property: String) -> (Parameter, Int)? {
+                                         property: String, canonical: inout Bool) -> (Parameter, Int)? {
         let count = bytes.count
         var cursor = start
         while cursor < count, ![UInt8(ascii: "="), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor]) {
@@ -200,6 +193,7 @@ struct ContentLineScanner {
         }
         guard cursor < count else { return nil }
         let name = Self.upperASCII(bytes, start..<cursor)
+        if Self.hasLowercase(bytes, start..<cursor) { canonical = false }
         guard bytes[cursor] == UInt8(ascii: "=") else {
             log.error(line, "\(property) has a parameter \"\(name)\" with no '=' and no value; kept as written")
             return (Parameter(name, []), cursor)
@@ -212,7 +206,13 @@ struct ContentLineScanner {
                 let valueStart = cursor + 1
                 cursor = valueStart
                 while cursor < count, bytes[cursor] != UInt8(ascii: "\"") { cursor += 1 }
+                let raw = UnsafeBufferPointer(rebasing: bytes[valueStart..<cursor])
+                // The writer quotes exactly the values holding ':', ';' or ',' and caret-escapes anew.
+                if raw.contains(UInt8(ascii: "^")) || !raw.contains(where: { $0 == 0x3A || $0 == 0x3B || $0 == 0x2C }) {
+                    canonical = false
+                }
                 if cursor == count {
+                    canonical = false
                     // No closing quote: read the value unquoted up to the next ';' or ':', so the line survives.
                     log.warning(line, "\(property) parameter \(name) opens a quote it never closes; read up to "
                         + "the next ':' instead")
@@ -235,6 +235,7 @@ struct ContentLineScanner {
                 let valueStart = cursor
                 while cursor < count,
                       ![UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor]) {
+                    if bytes[cursor] == UInt8(ascii: "^") { canonical = false }
                     cursor += 1
                 }
                 values.append(Self.decodeCaret(bytes, valueStart..<cursor))
@@ -243,6 +244,7 @@ struct ContentLineScanner {
             if bytes[cursor] == UInt8(ascii: ",") { cursor += 1; continue }
             if bytes[cursor] == UInt8(ascii: ";") || bytes[cursor] == UInt8(ascii: ":") { break }
             // Text after a closing quote: keep reading it as part of an unquoted value.
+            canonical = false
             log.warning(line, "\(property) parameter \(name) has text after its closing quote; kept")
             while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") { cursor += 1 }
             guard cursor < count else { return nil }
@@ -332,6 +334,10 @@ struct ContentLineScanner {
     }
 
     // MARK: Helpers
+
+    private static func hasLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        UnsafeBufferPointer(rebasing: bytes[range]).contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+    }
 
     private static func upperASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])

@@ -3,9 +3,10 @@ public enum TextEscaping {
     /// `a\,b\nc` → "a,b" newline "c". Unknown escapes keep the character after the backslash. Works on UTF-8
     /// bytes: every escape is ASCII, so no character boundary is ever split.
     public static func unescape(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { utf8 in
-            guard let first = utf8.firstIndex(of: UInt8(ascii: "\\")) else { return String(decoding: utf8, as: UTF8.self) }
+        var copy = text
+        return copy.withUTF8 { utf8 in
+            // Most values have no escape: hand back the same string, sharing its storage.
+            guard let first = utf8.firstIndex(of: UInt8(ascii: "\\")) else { return text }
             var out = [UInt8](utf8[..<first])
             out.reserveCapacity(utf8.count)
             var index = first

@@ -1,0 +1,93 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One timed thing: its median wall time over the runs and the largest peak RSS seen.
+struct Measurement {
+    var name: String
+    var seconds: [Double]
+    var peakKB: Int
+
+    var median: Double {
+        let sorted = seconds.sorted()
+        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+    }
+}
+
+enum Measure {
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Times a closure in this process.
+    static func inProcess(_ name: String, runs: Int, _ body: () -> Void) -> Measurement {
+        var seconds: [Double] = []
+        for _ in 0..<runs {
+            let start = now()
+            body()
+            seconds.append(now() - start)
+        }
+        return Measurement(name: name, seconds: seconds, peakKB: selfPeakKB())
+    }
+
+    /// Runs a command `runs` times; wall time from spawn to exit, peak RSS from the kernel's rusage of the child.
+    static func process(_ name: String, runs: Int, _ arguments: [String]) throws -> Measurement {
+        var seconds: [Double] = []
+        var peak = 0
+        for _ in 0..<runs {
+            let start = now()
+            let (status, usage) = try spawnAndWait(arguments)
+            seconds.append(now() - start)
+            guard status == 0 else { throw BenchError("\(arguments.joined(separator: " ")) exited \(status)") }
+            peak = max(peak, Int(usage.ru_maxrss))
+        }
+        return Measurement(name: name, seconds: seconds, peakKB: peak)
+    }
+
+    static func spawnAndWait(_ arguments: [String]) throws -> (Int32, rusage) {
+        var pid: pid_t = 0
+        var fileActions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&fileActions)
+        defer { posix_spawn_file_actions_destroy(&fileActions) }
+        posix_spawn_file_actions_addopen(&fileActions, 1, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let result = posix_spawnp(&pid, arguments[0], &fileActions, nil, argv, environ)
+        guard result == 0 else { throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(result)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = wait4(pid, &status, 0, &usage)
+        let exitCode = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitCode, usage)
+    }
+
+    static func selfPeakKB() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss)
+    }
+
+    /// Output of a command, for version strings; nil when it cannot run.
+    static func output(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
