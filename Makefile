@@ -22,7 +22,7 @@ build: deps
 
 test: deps
 	swift build --build-tests
-	swift test
+	swift test --disable-swift-testing
 
 ## The main job: build, then read, check and convert a real Outlook calendar.
 demo: deps

@@ -52,19 +52,20 @@ struct ICSKitBench {
 
         // Whole processes first: a spawned child starts with this process's peak RSS as its own, so this
         // process must still be small when they run.
-        let convert = try Measure.process("icskit convert ics → ics", runs: runs,
-                                          [icskit, "convert", "-q", input, "-o", out("o.ics")])
-        let toJCal = try Measure.process("icskit convert ics → jCal", runs: runs,
-                                         [icskit, "convert", "-q", input, "-o", out("o.json")])
-        let cBaseline = try Measure.process("libical C: read, parse, serialize, write", runs: runs,
-                                            [baseline, input, out("c.ics")])
-        var python: Measurement?
+        var commands: [(name: String, arguments: [String], runs: Int)] = [
+            ("icskit convert ics → ics", [icskit, "convert", "-q", input, "-o", out("o.ics")], runs),
+            ("icskit convert ics → jCal", [icskit, "convert", "-q", input, "-o", out("o.json")], runs),
+            ("libical C: read, parse, serialize, write", [baseline, input, out("c.ics")], runs),
+        ]
         if Measure.output(["python3", "-c", "import icalendar"]) != nil {
             let script = "import sys, icalendar; data = open(sys.argv[1], 'rb').read(); "
                 + "cal = icalendar.Calendar.from_ical(data); open(sys.argv[2], 'wb').write(cal.to_ical())"
-            python = try Measure.process("python icalendar from_ical + to_ical", runs: min(runs, 3),
-                                         ["python3", "-c", script, input, out("p.ics")])
+            commands.append(("python icalendar from_ical + to_ical", ["python3", "-c", script, input, out("p.ics")],
+                             min(runs, 3)))
         }
+        let measured = try Measure.processes(commands)
+        let (convert, toJCal, cBaseline) = (measured[0], measured[1], measured[2])
+        let python = measured.count > 3 ? measured[3] : nil
 
         // In-process phases.
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))

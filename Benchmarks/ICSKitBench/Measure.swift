@@ -34,18 +34,22 @@ enum Measure {
         return Measurement(name: name, seconds: seconds, peakKB: selfPeakKB())
     }
 
-    /// Runs a command `runs` times; wall time from spawn to exit, peak RSS from the kernel's rusage of the child.
-    static func process(_ name: String, runs: Int, _ arguments: [String]) throws -> Measurement {
-        var seconds: [Double] = []
-        var peak = 0
-        for _ in 0..<runs {
-            let start = now()
-            let (status, usage) = try spawnAndWait(arguments)
-            seconds.append(now() - start)
-            guard status == 0 else { throw BenchError("\(arguments.joined(separator: " ")) exited \(status)") }
-            peak = max(peak, Int(usage.ru_maxrss))
+    /// Runs each command `runs` times, taking turns (A B C A B C …) so that a machine that speeds up or slows down
+    /// during the run affects every command alike. Wall time from spawn to exit; peak RSS from the child's rusage.
+    static func processes(_ commands: [(name: String, arguments: [String], runs: Int)]) throws -> [Measurement] {
+        var measurements = commands.map { Measurement(name: $0.name, seconds: [], peakKB: 0) }
+        for round in 0..<(commands.map(\.runs).max() ?? 0) {
+            for (index, command) in commands.enumerated() where round < command.runs {
+                let start = now()
+                let (status, usage) = try spawnAndWait(command.arguments)
+                measurements[index].seconds.append(now() - start)
+                guard status == 0 else {
+                    throw BenchError("\(command.arguments.joined(separator: " ")) exited \(status)")
+                }
+                measurements[index].peakKB = max(measurements[index].peakKB, Int(usage.ru_maxrss))
+            }
         }
-        return Measurement(name: name, seconds: seconds, peakKB: peak)
+        return measurements
     }
 
     static func spawnAndWait(_ arguments: [String]) throws -> (Int32, rusage) {

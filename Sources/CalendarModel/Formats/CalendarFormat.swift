@@ -52,8 +52,7 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
         switch self {
         case .ics: return ICS.write(calendars)
         case .jcal:
-            let json = JCalWriter.json(calendars.flatMap(\.topLevelComponents)).serialized()
-            return Array(json.utf8) + [0x0A]
+            return JCalWriter.json(calendars.flatMap(\.topLevelComponents)).serializedBytes() + [0x0A]
         }
     }
 }

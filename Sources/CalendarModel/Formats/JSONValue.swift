@@ -48,58 +48,73 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Compact JSON text, or indented with `pretty`.
     public func serialized(pretty: Bool = false) -> String {
-        var out = ""
+        String(decoding: serializedBytes(pretty: pretty), as: UTF8.self)
+    }
+
+    /// The JSON text as UTF-8 bytes.
+    public func serializedBytes(pretty: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
         write(into: &out, pretty: pretty, indent: 0)
         return out
     }
 
-    private func write(into out: inout String, pretty: Bool, indent: Int) {
+    private func write(into out: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .number(let text): out += text
+        case .null: out += Array("null".utf8)
+        case .bool(let value): out += Array((value ? "true" : "false").utf8)
+        case .number(let text): out += text.utf8
         case .string(let text): Self.writeString(text, into: &out)
         case .array(let values):
-            writeContainer("[", "]", values.count, into: &out, pretty: pretty, indent: indent) { index, out in
+            writeContainer(UInt8(ascii: "["), UInt8(ascii: "]"), values.count, into: &out, pretty: pretty,
+                           indent: indent) { index, out in
                 values[index].write(into: &out, pretty: pretty, indent: indent + 1)
             }
         case .object(let members):
-            writeContainer("{", "}", members.count, into: &out, pretty: pretty, indent: indent) { index, out in
+            writeContainer(UInt8(ascii: "{"), UInt8(ascii: "}"), members.count, into: &out, pretty: pretty,
+                           indent: indent) { index, out in
                 Self.writeString(members[index].key, into: &out)
-                out += pretty ? ": " : ":"
+                out.append(UInt8(ascii: ":"))
+                if pretty { out.append(UInt8(ascii: " ")) }
                 members[index].value.write(into: &out, pretty: pretty, indent: indent + 1)
             }
         }
     }
 
-    private func writeContainer(_ open: String, _ close: String, _ count: Int, into out: inout String, pretty: Bool,
-                                indent: Int, element: (Int, inout String) -> Void) {
-        out += open
-        guard count > 0 else { return out += close }
-        let inner = pretty ? "\n" + String(repeating: "  ", count: indent + 1) : ""
+    private func writeContainer(_ open: UInt8, _ close: UInt8, _ count: Int, into out: inout [UInt8], pretty: Bool,
+                                indent: Int, element: (Int, inout [UInt8]) -> Void) {
+        out.append(open)
+        guard count > 0 else { return out.append(close) }
+        func newline(_ depth: Int) {
+            guard pretty else { return }
+            out.append(0x0A)
+            out += repeatElement(UInt8(ascii: " "), count: 2 * depth)
+        }
         for index in 0..<count {
-            out += (index > 0 ? "," : "") + inner
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            newline(indent + 1)
             element(index, &out)
         }
-        out += (pretty ? "\n" + String(repeating: "  ", count: indent) : "") + close
+        newline(indent)
+        out.append(close)
     }
 
-    private static func writeString(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let s where s.value < 0x20:
-                let hex = String(s.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+    /// Escapes `"`, `\` and control characters; every other byte (UTF-8 included) is copied as it is.
+    private static func writeString(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += [0x5C, UInt8(ascii: "\"")]
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+            case 0x09: out += [0x5C, UInt8(ascii: "t")]
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 
