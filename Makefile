@@ -31,7 +31,7 @@ demo: deps
 	-$(RELEASE)/icskit validate Fixtures/corpus-copies/outlook-2010.ics
 	@echo "== icskit convert to jCal (RFC 7265)"
 	$(RELEASE)/icskit convert Fixtures/corpus-copies/outlook-2010.ics -o /tmp/icskit-demo.json --report json
-	@echo "== and back to iCalendar: unchanged content lines come back as they were"
+	@echo "== and back from jCal to iCalendar"
 	$(RELEASE)/icskit convert /tmp/icskit-demo.json -o /tmp/icskit-demo.ics
 	@head -n 12 /tmp/icskit-demo.ics
 
