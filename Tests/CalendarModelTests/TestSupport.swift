@@ -27,6 +27,12 @@ struct Oracle {
         var parses: Bool
         var counts: [String: Int]
         var uids: [String]
+        /// UIDs of the series that recur, and their instance starts 2000–2030 (`…Z`, floating, or dates).
+        var recurringUIDs: [String]
+        var occurrences: [(start: String, uid: String)]
+        var truncated: Bool
+        /// "strict", "skip_bad_series" (python dropped series it could not read), or nil (python failed).
+        var recurrenceMode: String?
     }
 
     let files: [File]
@@ -39,8 +45,15 @@ struct Oracle {
         let files = entries.keys.sorted().map { path -> File in
             let entry = entries[path] ?? [:]
             let icalendar = entry["icalendar"] as? [String: Any]
+            let recurring = entry["recurring"] as? [String: Any] ?? [:]
+            let occurrences = (recurring["occurrences"] as? [[String: Any]] ?? []).map {
+                (start: $0["start"] as? String ?? "", uid: $0["uid"] as? String ?? "")
+            }
             return File(path: path, parses: icalendar?["parse_ok"] as? Bool ?? false,
-                        counts: entry["counts"] as? [String: Int] ?? [:], uids: entry["uids"] as? [String] ?? [])
+                        counts: entry["counts"] as? [String: Int] ?? [:], uids: entry["uids"] as? [String] ?? [],
+                        recurringUIDs: recurring["recurring_uids"] as? [String] ?? [], occurrences: occurrences,
+                        truncated: recurring["truncated"] as? Bool ?? false,
+                        recurrenceMode: recurring["mode"] as? String)
         }
         return Oracle(files: files)
     }

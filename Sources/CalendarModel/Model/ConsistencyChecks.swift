@@ -9,6 +9,12 @@ extension CalendarItem {
         where date.map({ $0.form != .utc }) ?? false {
             context.log.warning(lineOf(label, line), "\(label) must be a UTC time (…Z); read as \(formName(date!))")
         }
+        for label in ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID"] {
+            guard let property = provenance.source?.property(label), property["TZID"] != nil,
+                  property.value.utf8.count == 8 else { continue }
+            context.log.warning(property.line, "\(label) has a TZID but a DATE value; read as midnight in that zone, "
+                + "as python icalendar does (write VALUE=DATE without TZID for an all-day date)")
+        }
         guard let start = core.start else { return }
         for rule in core.recurrenceRules {
             guard let until = rule.until else { continue }

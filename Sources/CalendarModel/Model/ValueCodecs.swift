@@ -38,7 +38,7 @@ extension ValueCodec where Value == CalendarDate {
     /// DATE / DATE-TIME, a comma-separated list in one property (EXDATE) or a single value (DTSTART).
     static var dateTime: ValueCodec {
         ValueCodec(decode: { property in
-            let tzid = property.parameters.isEmpty ? nil : property["TZID"]
+            let tzid = zoneParameter(property)
             if !property.value.utf8.contains(UInt8(ascii: ",")) {
                 return CalendarDate.parse(property.value, tzid: tzid).map { [$0] }
             }
@@ -51,13 +51,19 @@ extension ValueCodec where Value == CalendarDate {
             }
             return .success(dates)
         }, decodeOne: { property in
-            CalendarDate.parse(property.value, tzid: property.parameters.isEmpty ? nil : property["TZID"])
+            CalendarDate.parse(property.value, tzid: zoneParameter(property))
         }, encode: { name, dates in
             groupedByForm(dates, key: { $0.form }).map { form, group in
                 Property(name, parameters: dateParameters(form), value: group.map(\.icsValue).joined(separator: ","))
             }
         })
     }
+}
+
+/// The TZID a date value is read in. A DATE that carries one (Mozilla and Apple wrote all-day events so) is read as
+/// midnight in that zone, as python icalendar reads it; the consistency checks warn about it.
+func zoneParameter(_ property: Property) -> String? {
+    property.parameters.isEmpty ? nil : property["TZID"]
 }
 
 /// TZID or VALUE=DATE for a date's form.
@@ -121,7 +127,7 @@ extension ValueCodec where Value == Category {
 extension ValueCodec where Value == RecurrenceID {
     static var recurrenceID: ValueCodec {
         .one({ property in
-            CalendarDate.parse(property.value, tzid: property["TZID"]).map {
+            CalendarDate.parse(property.value, tzid: zoneParameter(property)).map {
                 RecurrenceID($0, thisAndFuture: property["RANGE"]?.uppercased() == "THISANDFUTURE")
             }
         }, { id in
@@ -135,7 +141,7 @@ extension ValueCodec where Value == RecurrenceDate {
     /// RDATE: dates, date-times or periods (VALUE=PERIOD), several in one property.
     static var recurrenceDates: ValueCodec {
         ValueCodec(decode: { property in
-            let tzid = property["TZID"]
+            let tzid = zoneParameter(property)
             var values: [RecurrenceDate] = []
             for item in ValueSyntax.split(property.value, on: ",") {
                 let parsed: Result<RecurrenceDate, ValueError> = item.contains("/")

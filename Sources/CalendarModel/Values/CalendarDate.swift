@@ -52,7 +52,12 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
             return .failure(ValueError("\"\(text)\" is not a DATE or DATE-TIME"))
         }
         let date: CalendarDate
-        if time.isDate {
+        if time.isDate, let tzid {
+            // A date written with a TZID (Apple iCal 1.x, Mozilla): midnight in that zone, as python icalendar
+            // reads it.
+            date = CalendarDate(year: time.year, month: time.month, day: time.day, hour: 0, minute: 0, second: 0,
+                                form: .zoned(tzid: tzid))
+        } else if time.isDate {
             date = CalendarDate(year: time.year, month: time.month, day: time.day)
         } else {
             let form: Form = time.isUTC ? .utc : tzid.map { .zoned(tzid: $0) } ?? .floating

@@ -1,0 +1,140 @@
+internal import CLibical
+
+/// A time zone as libical knows it: a tzdata zone, or one built from a VTIMEZONE in the file.
+///
+/// Not thread-safe: libical fills a zone's table of changes lazily. Each reader keeps its own zones.
+final class LibicalZone {
+    private let zone: OpaquePointer
+    /// Zones built from a VTIMEZONE belong to us; tzdata zones belong to libical.
+    private let owned: Bool
+    /// The bare IANA name for tzdata zones (libical's own TZID carries a prefix).
+    let ianaName: String?
+
+    private init(zone: OpaquePointer, owned: Bool, ianaName: String?) {
+        self.zone = zone
+        self.owned = owned
+        self.ianaName = ianaName
+    }
+
+    deinit {
+        if owned { icaltimezone_free(zone, 1) }
+    }
+
+    /// The tzdata zone of that name (`Europe/Berlin`), if libical has it.
+    static func builtin(_ name: String) -> LibicalZone? {
+        guard !name.isEmpty, let zone = icaltimezone_get_builtin_timezone(name) else { return nil }
+        return LibicalZone(zone: zone, owned: false, ianaName: name)
+    }
+
+    static func utc() -> LibicalZone {
+        LibicalZone(zone: icaltimezone_get_utc_timezone(), owned: false, ianaName: "UTC")
+    }
+
+    /// A zone from VTIMEZONE text; nil when libical cannot read it.
+    static func fromVTIMEZONE(_ text: String) -> LibicalZone? {
+        guard let component = icalcomponent_new_from_string(text) else { return nil }
+        guard icalcomponent_isa(component) == ICAL_VTIMEZONE_COMPONENT, let zone = icaltimezone_new() else {
+            icalcomponent_free(component)
+            return nil
+        }
+        guard icaltimezone_set_component(zone, component) != 0 else {
+            icaltimezone_free(zone, 1)
+            return nil
+        }
+        return LibicalZone(zone: zone, owned: true, ianaName: nil)
+    }
+
+    /// Seconds to add to UTC to get the wall clock at that UTC instant.
+    func offset(atUTC seconds: Int64) -> Int {
+        var time = Self.icalTime(LocalDateTime(wallSeconds: seconds), isDate: false)
+        time.zone = icaltimezone_get_utc_timezone()
+        var isDaylight: Int32 = 0
+        return Int(icaltimezone_get_utc_offset_of_utc_time(zone, &time, &isDaylight))
+    }
+
+    /// The UTC instant of a wall-clock time (RFC 5545 §3.3.5): in an overlap the first occurrence, in a gap the
+    /// offset from before the gap.
+    func utcSeconds(of local: LocalDateTime) -> Int64 {
+        let wall = local.wallSeconds
+        let before = Int64(offset(atUTC: wall - 86_400))
+        let after = Int64(offset(atUTC: wall + 86_400))
+        let early = wall - before, late = wall - after
+        let earlyValid = Int64(offset(atUTC: early)) == before
+        let lateValid = Int64(offset(atUTC: late)) == after
+        switch (earlyValid, lateValid) {
+        case (true, true): return min(early, late)
+        case (false, true): return late
+        default: return early  // valid before, or a gap: the offset from before the gap
+        }
+    }
+
+    /// The wall clock at a UTC instant.
+    func local(atUTC seconds: Int64) -> LocalDateTime {
+        LocalDateTime(wallSeconds: seconds + Int64(offset(atUTC: seconds)))
+    }
+
+    /// The VTIMEZONE text libical has for a tzdata zone, limited to the years given, with the bare IANA TZID.
+    static func vtimezoneText(iana name: String, fromYear: Int, toYear: Int) -> String? {
+        guard let zone = icaltimezone_get_builtin_timezone(name), let source = icaltimezone_get_component(zone),
+              let copy = icalcomponent_new_clone(source) else { return nil }
+        defer { icalcomponent_free(copy) }
+        var start = icaltime_null_time()
+        (start.year, start.month, start.day) = (Int32(fromYear), 1, 1)
+        start.zone = icaltimezone_get_utc_timezone()
+        var end = start
+        end.year = Int32(toYear + 1)
+        icaltimezone_truncate_vtimezone(copy, start, end, 0)
+        guard let text = icalcomponent_as_ical_string_r(copy) else { return nil }
+        defer { icalmemory_free_buffer(text) }
+        return String(cString: text)
+    }
+
+    /// Every tzdata zone name libical knows.
+    static var builtinNames: [String] {
+        guard let zones = icaltimezone_get_builtin_timezones() else { return [] }
+        return (0..<zones.pointee.num_elements).compactMap { index in
+            let zone = OpaquePointer(icalarray_element_at(zones, index))
+            return icaltimezone_get_location(zone).map { String(cString: $0) }
+        }
+    }
+
+    static func icalTime(_ local: LocalDateTime, isDate: Bool) -> icaltimetype {
+        var time = icaltime_null_time()
+        (time.year, time.month, time.day) = (Int32(local.year), Int32(local.month), Int32(local.day))
+        if isDate {
+            time.is_date = 1
+        } else {
+            (time.hour, time.minute, time.second) = (Int32(local.hour), Int32(local.minute), Int32(local.second))
+        }
+        return time
+    }
+}
+
+/// libical's RRULE iterator over wall-clock times (zones are applied afterwards, per instance).
+final class LibicalRecurrenceIterator {
+    private let iterator: OpaquePointer
+
+    /// nil when libical rejects the rule (unknown RSCALE, BYWEEKNO with BYMONTH …).
+    init?(rule: String, start: LocalDateTime, isDate: Bool) {
+        let recurrence = icalrecurrencetype_from_string(rule)
+        guard recurrence.freq != ICAL_NO_RECURRENCE,
+              let iterator = icalrecur_iterator_new(recurrence, LibicalZone.icalTime(start, isDate: isDate)) else {
+            return nil
+        }
+        self.iterator = iterator
+    }
+
+    deinit { icalrecur_iterator_free(iterator) }
+
+    /// Jumps ahead to the first instance at or after `start`; false when the rule has COUNT (libical cannot).
+    func skip(to start: LocalDateTime, isDate: Bool) -> Bool {
+        icalrecur_iterator_set_start(iterator, LibicalZone.icalTime(start, isDate: isDate)) != 0
+    }
+
+    func next() -> LocalDateTime? {
+        let time = icalrecur_iterator_next(iterator)
+        if icaltime_is_null_time(time) != 0 { return nil }
+        return LocalDateTime(year: Int(time.year), month: Int(time.month), day: Int(time.day), hour: Int(time.hour),
+                             minute: Int(time.minute), second: Int(time.second))
+    }
+}

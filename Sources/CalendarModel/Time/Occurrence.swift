@@ -1,0 +1,80 @@
+import Foundation
+
+/// One instance of an event, todo or journal in time.
+public struct Occurrence: Sendable, Hashable {
+    /// The component that describes an instance: the series' master, or the override for that instance.
+    public enum Item: Sendable, Hashable {
+        case event(Event)
+        case todo(Todo)
+        case journal(Journal)
+
+        public var core: ItemCore {
+            switch self {
+            case .event(let event): return event.core
+            case .todo(let todo): return todo.core
+            case .journal(let journal): return journal.core
+            }
+        }
+
+        /// `VEVENT`, `VTODO` or `VJOURNAL`.
+        public var componentName: String {
+            switch self {
+            case .event: return "VEVENT"
+            case .todo: return "VTODO"
+            case .journal: return "VJOURNAL"
+            }
+        }
+    }
+
+    public var item: Item
+    /// The instance's start in the series' rule (its RECURRENCE-ID); nil for a component that does not recur.
+    public var recurrenceID: CalendarDate?
+    /// Start and end as wall-clock values in the component's own form and zone.
+    public var start: CalendarDate
+    public var end: CalendarDate
+    /// The instants. Zoned and UTC times are absolute; floating times and dates are placed in the viewer's zone.
+    public var startDate: Date
+    public var endDate: Date
+
+    public var uid: String? { item.core.uid }
+    public var summary: String? { item.core.summary }
+    /// An all-day instance (DATE values): it stays on its date in every zone.
+    public var isAllDay: Bool { start.isDate }
+}
+
+/// What to expand and how.
+public struct ExpansionOptions: Sendable {
+    /// Which components to expand.
+    public var components: Set<String> = ["VEVENT"]
+    /// The most rule instances one series may produce before it is stopped with a warning (hostile input such as
+    /// `FREQ=SECONDLY` with no end).
+    public var limitPerSeries = 100_000
+    /// Reads X-WR-TIMEZONE as the x-wr-timezone tool does: UTC and floating times of events move into that zone.
+    public var applyWRTimeZone = true
+    /// The zone that floating times and dates are placed in: the viewer's zone.
+    public var viewerZone = "UTC"
+
+    public init() {}
+}
+
+/// The instances of a calendar in a window, sorted by start, and what was worth telling about them.
+public struct Expansion: Sendable {
+    public var occurrences: [Occurrence]
+    public var diagnostics: [Diagnostic]
+}
+
+extension ICalendar {
+    /// The instances that overlap [from, to): recurrence rules, RDATE, EXDATE, RECURRENCE-ID overrides (moved into
+    /// and out of the window, RANGE=THISANDFUTURE) with DTSTART always the first instance (RFC 5545 §3.8.5.3).
+    /// Rules are walked lazily: nothing past the window is computed.
+    public func occurrences(from: Date, to: Date, options: ExpansionOptions = ExpansionOptions(),
+                            file: String? = nil) -> Expansion {
+        let expander = Expander(calendar: self, options: options, file: file)
+        let window = Int64(from.timeIntervalSince1970.rounded(.down))..<Int64(to.timeIntervalSince1970.rounded(.up))
+        var occurrences = expander.series().flatMap { expander.expand($0, window: window) }
+        occurrences.sort {
+            ($0.startDate, $0.uid ?? "", $0.item.componentName) < ($1.startDate, $1.uid ?? "", $1.item.componentName)
+        }
+        return Expansion(occurrences: occurrences, diagnostics: expander.diagnostics)
+    }
+}

@@ -1,0 +1,75 @@
+/// Time-zone names that are not IANA names but say which zone they mean: Windows IDs (`W. Europe Standard Time`,
+/// CLDR's mapping), Outlook display names (`(UTC+01:00) Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna`), and
+/// prefixed names (`/mozilla.org/20070129_1/Europe/Berlin`).
+enum WindowsZones {
+    /// Windows ID (lower-cased) → IANA name.
+    static let byWindowsID: [String: String] = {
+        var map: [String: String] = [:]
+        for line in table.split(separator: "\n") {
+            let columns = line.split(separator: "\t")
+            if columns.count == 2 { map[columns[0].lowercased()] = String(columns[1]) }
+        }
+        return map
+    }()
+
+    /// Outlook display names that name no city, and the Windows ID they stand for.
+    static let displayNamesWithoutCity: [String: String] = [
+        "eastern time (us & canada)": "Eastern Standard Time", "central time (us & canada)": "Central Standard Time",
+        "mountain time (us & canada)": "Mountain Standard Time", "pacific time (us & canada)": "Pacific Standard Time",
+        "atlantic time (canada)": "Atlantic Standard Time", "alaska": "Alaskan Standard Time",
+        "hawaii": "Hawaiian Standard Time", "arizona": "US Mountain Standard Time",
+        "indiana (east)": "US Eastern Standard Time", "saskatchewan": "Canada Central Standard Time",
+        "coordinated universal time": "UTC", "brasilia": "E. South America Standard Time",
+        "mid-atlantic": "UTC-02", "international date line west": "Dateline Standard Time",
+    ]
+
+    /// The IANA zone a Windows ID names.
+    static func iana(windowsID: String) -> String? { byWindowsID[windowsID.lowercased()] }
+
+    /// The IANA zone an Outlook display name names: the first listed city that is a tzdata location whose
+    /// standard offset is the one the name states, or the Windows zone of a display name without a city.
+    static func iana(displayName: String, knownZones: [String: [String]],
+                     standardOffset: (String) -> Int?) -> String? {
+        var text = Substring(displayName.trimmingCharacters(in: .whitespaces))
+        var stated: Int?
+        if text.hasPrefix("("), let close = text.firstIndex(of: ")") {
+            stated = offsetSeconds(text[text.index(after: text.startIndex)..<close])
+            text = text[text.index(after: close)...]
+        }
+        let places = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if let windows = displayNamesWithoutCity[places.joined(separator: ", ").lowercased()] {
+            return iana(windowsID: windows)
+        }
+        for place in places {
+            for zone in knownZones[place.lowercased()] ?? [] {
+                if let stated, let offset = standardOffset(zone), offset != stated { continue }
+                return zone
+            }
+        }
+        return nil
+    }
+
+    /// `UTC+01:00`, `GMT-05:30`, `UTC` → seconds east of UTC.
+    static func offsetSeconds(_ text: Substring) -> Int? {
+        var rest = text
+        guard rest.hasPrefix("UTC") || rest.hasPrefix("GMT") else { return nil }
+        rest = rest.dropFirst(3)
+        if rest.isEmpty { return 0 }
+        guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
+        let parts = rest.dropFirst().split(separator: ":")
+        guard let hours = parts.first.flatMap({ Int($0) }) else { return nil }
+        let minutes = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+    }
+
+    /// `/mozilla.org/20070129_1/Europe/Berlin` → the shortest trailing part that is a known zone.
+    static func unprefixed(_ tzid: String, isKnown: (String) -> Bool) -> String? {
+        guard tzid.contains("/") else { return nil }
+        let parts = tzid.split(separator: "/")
+        for start in 1..<max(1, parts.count) {
+            let candidate = parts[start...].joined(separator: "/")
+            if isKnown(candidate) { return candidate }
+        }
+        return nil
+    }
+}
