@@ -1,7 +1,13 @@
 /// Walks one RRULE through libical, in wall-clock time, with UNTIL applied here: libical compares UNTIL with
 /// instances as written, while RFC 5545 compares instants (a UTC UNTIL against a zoned DTSTART).
 struct RuleCursor {
-    private let iterator: LibicalRecurrenceIterator
+    /// Gregorian rules are walked by ICSKit's engine; other calendar scales by libical (with ICU).
+    private enum Walker {
+        case engine(RecurrenceEngine)
+        case libical(LibicalRecurrenceIterator)
+    }
+
+    private var walker: Walker
     private let isDate: Bool
     private let pastUntil: (LocalDateTime) -> Bool
     private(set) var finished = false
@@ -10,19 +16,39 @@ struct RuleCursor {
     init?(_ rule: RecurrenceRule, start: LocalDateTime, isDate: Bool, pastUntil: @escaping (LocalDateTime) -> Bool) {
         var unbounded = rule
         unbounded.until = nil
-        guard let iterator = LibicalRecurrenceIterator(rule: unbounded.icsValue, start: start, isDate: isDate) else {
+        if let engine = RecurrenceEngine(unbounded, start: start, isDate: isDate) {
+            walker = .engine(engine)
+        } else if unbounded.otherParts.contains(where: { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" }),
+                  let iterator = LibicalRecurrenceIterator(rule: unbounded.icsValue, start: start, isDate: isDate) {
+            walker = .libical(iterator)  // another calendar scale: libical with ICU
+        } else {
             return nil
         }
-        self.iterator = iterator
         self.isDate = isDate
         self.pastUntil = pastUntil
     }
 
-    /// Moves to the first instance at or after `wall`, where the rule allows it (not with COUNT).
-    func skip(to wall: LocalDateTime) -> Bool { iterator.skip(to: wall, isDate: isDate) }
+    /// Moves near the first instance at or after `wall`, where the rule allows it (not with COUNT).
+    mutating func skip(to wall: LocalDateTime) -> Bool {
+        switch walker {
+        case .engine(var engine):
+            let moved = engine.skip(to: wall)
+            walker = .engine(engine)
+            return moved
+        case .libical(let iterator): return iterator.skip(to: wall, isDate: isDate)
+        }
+    }
 
     mutating func next() -> LocalDateTime? {
-        guard !finished, let instance = iterator.next(), !pastUntil(instance) else {
+        guard !finished else { return nil }
+        let instance: LocalDateTime?
+        switch walker {
+        case .engine(var engine):
+            instance = engine.next()
+            walker = .engine(engine)
+        case .libical(let iterator): instance = iterator.next()
+        }
+        guard let instance, !pastUntil(instance) else {
             finished = true
             return nil
         }

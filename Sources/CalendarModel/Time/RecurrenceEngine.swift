@@ -1,0 +1,337 @@
+/// RFC 5545 §3.3.10 recurrence, period by period: each period of the rule's frequency (a year, a month, a WKST
+/// week, a day, an hour …) gives its candidate days, then their times, then BYSETPOS picks among them.
+///
+/// Debian 12's libical 3.0.16 iterator gets BYSETPOS on weekly rules, BYWEEKNO across year ends, unsorted BYSECOND
+/// lists and DATE starts with time parts wrong (its own later test vectors say so), so Gregorian rules are walked
+/// here; libical still checks their grammar and walks non-Gregorian RSCALE rules (it has ICU).
+struct RecurrenceEngine {
+    private let rule: RecurrenceRule
+    private let start: LocalDateTime
+    private let isDate: Bool
+    private let interval: Int
+    private let weekStart: Int
+    private let skip: Skip
+    private let hours: [Int], minutes: [Int], seconds: [Int]
+    private let days: [(weekday: Int, ordinal: Int?)]
+    private let monthDays: [Int]
+    private let months: [Int]
+    /// The year period 0 stands for: DTSTART's week-year for BYWEEKNO rules (2010-01-02 is in week 53 of 2009).
+    private var baseYear = 0
+    private var last: LocalDateTime?
+    private var period = 0
+    private var buffer: [LocalDateTime] = []
+    private var emitted = 0
+    private var emptyPeriods = 0
+    private var finished = false
+
+    enum Skip { case omit, backward, forward }
+
+    /// nil when the rule needs another calendar scale (RSCALE other than GREGORIAN).
+    init?(_ rule: RecurrenceRule, start: LocalDateTime, isDate: Bool) {
+        let parts = Dictionary(rule.otherParts.map { ($0.name, $0.value.uppercased()) }, uniquingKeysWith: { a, _ in a })
+        if let scale = parts["RSCALE"], scale != "GREGORIAN" { return nil }
+        // libical refuses BYWEEKNO together with BYMONTH or BYMONTHDAY ("not implemented"); so does ICSKit.
+        if !rule.byWeekNo.isEmpty, !rule.byMonth.isEmpty || !rule.byMonthDay.isEmpty { return nil }
+        if rule.otherParts.contains(where: { !["RSCALE", "SKIP"].contains($0.name) && !$0.name.hasPrefix("X-") }) {
+            return nil  // a part ICSKit does not type (a leap month, say): leave it to libical
+        }
+        skip = parts["SKIP"] == "BACKWARD" ? .backward : parts["SKIP"] == "FORWARD" ? .forward : .omit
+        self.rule = rule
+        self.start = start
+        self.isDate = isDate
+        interval = max(1, rule.interval ?? 1)
+        weekStart = Self.weekdayIndex(rule.weekStart ?? .monday)
+        let freq = rule.frequency
+        let dateOnly = isDate
+        // Parts a rule leaves out come from DTSTART (RFC 5545 §3.3.10); a DATE start has no time parts at all.
+        func unique(_ values: [Int]) -> [Int] { Array(Set(values)).sorted() }
+        hours = dateOnly ? [0] : !rule.byHour.isEmpty ? unique(rule.byHour)
+            : (freq == .hourly || freq == .minutely || freq == .secondly) ? [] : [start.hour]
+        minutes = dateOnly ? [0] : !rule.byMinute.isEmpty ? unique(rule.byMinute)
+            : (freq == .minutely || freq == .secondly) ? [] : [start.minute]
+        seconds = dateOnly ? [0] : !rule.bySecond.isEmpty ? unique(rule.bySecond)
+            : freq == .secondly ? [] : [start.second]
+        let startWeekday = Self.weekday(start.dayNumber)
+        var days = rule.byDay.map { (Self.weekdayIndex($0.weekday), $0.ordinal) }
+        var monthDays = rule.byMonthDay
+        var months = rule.byMonth
+        switch freq {
+        case .yearly where rule.byWeekNo.isEmpty && rule.byYearDay.isEmpty && rule.byDay.isEmpty:
+            // Yearly on DTSTART's date, or on the given month days of DTSTART's month.
+            if months.isEmpty { months = [start.month] }
+            if monthDays.isEmpty { monthDays = [start.day] }
+        case .yearly where !rule.byWeekNo.isEmpty && rule.byDay.isEmpty && rule.byMonthDay.isEmpty
+            && rule.byYearDay.isEmpty:
+            days = [(startWeekday, nil)]  // in the given weeks, on DTSTART's weekday
+        case .monthly where rule.byDay.isEmpty && rule.byMonthDay.isEmpty && rule.byYearDay.isEmpty:
+            monthDays = [start.day]
+        case .weekly where rule.byDay.isEmpty:
+            days = [(startWeekday, nil)]
+        default: break
+        }
+        self.days = days
+        self.monthDays = monthDays
+        self.months = months
+        baseYear = start.year
+        if freq == .yearly, !rule.byWeekNo.isEmpty {
+            // Weeks belong to week-years: DTSTART in week 53 of the year before counts from that year, provided
+            // DTSTART is itself an instance (libical's vectors pin this down).
+            var weekYear = start.year
+            if start.dayNumber < Self.weekYearStart(start.year, weekStart: weekStart) { weekYear -= 1 }
+            if start.dayNumber >= Self.weekYearStart(start.year + 1, weekStart: weekStart) { weekYear += 1 }
+            if weekYear != start.year, matchesDay(start.dayNumber, year: weekYear, inYearly: true) {
+                baseYear = weekYear
+            }
+        }
+    }
+
+    static func weekdayIndex(_ day: Weekday) -> Int {
+        switch day {
+        case .sunday: return 0
+        case .monday: return 1
+        case .tuesday: return 2
+        case .wednesday: return 3
+        case .thursday: return 4
+        case .friday: return 5
+        case .saturday: return 6
+        }
+    }
+
+    /// 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday).
+    static func weekday(_ dayNumber: Int) -> Int { ((dayNumber + 4) % 7 + 7) % 7 }
+
+    // MARK: Walking
+
+    mutating func next() -> LocalDateTime? {
+        while !finished {
+            if !buffer.isEmpty {
+                let instance = buffer.removeFirst()
+                if let count = rule.count, emitted >= count {
+                    finished = true
+                    return nil
+                }
+                emitted += 1
+                return instance
+            }
+            fillNextPeriod()
+        }
+        return nil
+    }
+
+    /// Moves ahead so the next instances are near `target` (never past one at or after it). Not with COUNT.
+    mutating func skip(to target: LocalDateTime) -> Bool {
+        guard rule.count == nil, target > start else { return false }
+        let steps: Int
+        switch rule.frequency {
+        case .yearly: steps = (target.year - baseYear) / interval
+        case .monthly: steps = ((target.year - start.year) * 12 + target.month - start.month) / interval
+        case .weekly: steps = (weekStartDay(target.dayNumber) - weekStartDay(start.dayNumber)) / 7 / interval
+        case .daily: steps = (target.dayNumber - start.dayNumber) / interval
+        case .hourly: steps = Int((target.wallSeconds - start.wallSeconds) / 3600) / interval
+        case .minutely: steps = Int((target.wallSeconds - start.wallSeconds) / 60) / interval
+        case .secondly: steps = Int(target.wallSeconds - start.wallSeconds) / interval
+        }
+        if steps - 1 > period {
+            period = steps - 1
+            buffer = []
+        }
+        return true
+    }
+
+    /// Most periods in a row with no instance before a rule is taken to have no more (a 400-year cycle).
+    private var emptyLimit: Int {
+        switch rule.frequency {
+        case .yearly: return 400
+        case .monthly: return 4800
+        case .weekly: return 20_871
+        default: return 146_097
+        }
+    }
+
+    private mutating func fillNextPeriod() {
+        let instances = instancesOfPeriod(period)
+        period += 1
+        // Strictly after the last instance: a day SKIP moves into the next period is not given twice.
+        let fresh = instances.filter { instance in instance >= start && last.map { instance > $0 } ?? true }
+        last = fresh.last ?? last
+        if fresh.isEmpty {
+            emptyPeriods += 1
+            if emptyPeriods > emptyLimit || periodYear(period) > 9999 { finished = true }
+        } else {
+            emptyPeriods = 0
+            buffer = fresh
+        }
+    }
+
+    private func periodYear(_ index: Int) -> Int {
+        switch rule.frequency {
+        case .yearly: return baseYear + index * interval
+        case .monthly: return start.year + (start.month - 1 + index * interval) / 12
+        default: return start.year + index * interval / 366
+        }
+    }
+
+    // MARK: One period
+
+    private func instancesOfPeriod(_ index: Int) -> [LocalDateTime] {
+        let candidates: [LocalDateTime]
+        switch rule.frequency {
+        case .yearly, .monthly, .weekly, .daily:
+            candidates = daysOfPeriod(index).flatMap(times)
+        case .hourly, .minutely, .secondly:
+            candidates = subDailyInstances(index)
+        }
+        return Self.bySetPos(Array(Set(candidates)).sorted(), rule.bySetPos)
+    }
+
+    private static func bySetPos(_ sorted: [LocalDateTime], _ positions: [Int]) -> [LocalDateTime] {
+        guard !positions.isEmpty, !sorted.isEmpty else { return sorted }
+        var picked: [LocalDateTime] = []
+        for position in positions {
+            let index = position > 0 ? position - 1 : sorted.count + position
+            if sorted.indices.contains(index) { picked.append(sorted[index]) }
+        }
+        return Array(Set(picked)).sorted()
+    }
+
+    /// The days (day numbers) a YEARLY/MONTHLY/WEEKLY/DAILY period holds after every BYxxx part.
+    private func daysOfPeriod(_ index: Int) -> [Int] {
+        switch rule.frequency {
+        case .yearly:
+            let year = baseYear + index * interval
+            let range = rule.byWeekNo.isEmpty ? Self.yearRange(year) : weekYearRange(year)
+            let moved = (1...12).flatMap { skippedMonthDays(year, $0) } + skippedYearDays(year)
+            return Array(Set(range.filter { matchesDay($0, year: year, inYearly: true) } + moved)).sorted()
+        case .monthly:
+            let monthIndex = start.month - 1 + index * interval
+            let (year, month) = (start.year + monthIndex / 12, monthIndex % 12 + 1)
+            let first = LocalDateTime.days(fromCivil: year, month, 1)
+            let range = first..<(first + ValueSyntax.daysIn(month: month, year: year))
+            let moved = skippedMonthDays(year, month)
+            return Array(Set(range.filter { matchesDay($0, year: year, inYearly: false) } + moved)).sorted()
+        case .weekly:
+            let first = weekStartDay(start.dayNumber) + index * interval * 7
+            return (first..<(first + 7)).filter { matchesDay($0, year: nil, inYearly: false) }
+        default:
+            let day = start.dayNumber + index * interval
+            return matchesDay(day, year: nil, inYearly: false) ? [day] : []
+        }
+    }
+
+    /// Whether a day passes every day-level part: BYMONTH, BYWEEKNO, BYYEARDAY, BYMONTHDAY, BYDAY.
+    private func matchesDay(_ day: Int, year periodYear: Int?, inYearly: Bool) -> Bool {
+        let (year, month, dayOfMonth) = LocalDateTime.civil(fromDays: day)
+        if !months.isEmpty, !months.contains(month) { return false }
+        if !rule.byWeekNo.isEmpty {
+            let weekYear = periodYear ?? year
+            let firstWeek = weekYearStart(weekYear)
+            let weeks = (weekYearStart(weekYear + 1) - firstWeek) / 7
+            let week = (day - firstWeek) / 7 + 1
+            guard day >= firstWeek, week <= weeks,
+                  rule.byWeekNo.contains(where: { $0 == week || $0 == week - weeks - 1 }) else { return false }
+        }
+        if !rule.byYearDay.isEmpty {
+            let jan1 = LocalDateTime.days(fromCivil: year, 1, 1)
+            let length = LocalDateTime.days(fromCivil: year + 1, 1, 1) - jan1
+            let yearDay = day - jan1 + 1
+            guard rule.byYearDay.contains(where: { $0 == yearDay || $0 == yearDay - length - 1 }) else { return false }
+        }
+        if !monthDays.isEmpty {
+            let length = ValueSyntax.daysIn(month: month, year: year)
+            guard monthDays.contains(where: { $0 == dayOfMonth || $0 == dayOfMonth - length - 1 }) else { return false }
+        }
+        if !days.isEmpty {
+            let weekday = Self.weekday(day)
+            // Ordinals count within the month for monthly rules and yearly rules with BYMONTH, else the year.
+            let inMonth = rule.frequency == .monthly || (inYearly && !months.isEmpty)
+            let useOrdinals = (rule.frequency == .monthly || rule.frequency == .yearly) && rule.byWeekNo.isEmpty
+            let first = inMonth ? LocalDateTime.days(fromCivil: year, month, 1) : LocalDateTime.days(fromCivil: year, 1, 1)
+            let last = inMonth ? first + ValueSyntax.daysIn(month: month, year: year) - 1
+                : LocalDateTime.days(fromCivil: year + 1, 1, 1) - 1
+            let matched = days.contains { entry in
+                guard entry.weekday == weekday else { return false }
+                guard let ordinal = entry.ordinal, useOrdinals else { return true }
+                return ordinal > 0 ? (day - first) / 7 + 1 == ordinal : -((last - day) / 7 + 1) == ordinal
+            }
+            if !matched { return false }
+        }
+        return true
+    }
+
+    /// RFC 7529: with SKIP=BACKWARD or FORWARD a day that does not exist (the 31st of a 30-day month, day 366 of a
+    /// common year) moves to the day before or after the gap instead of being left out.
+    private func skippedMonthDays(_ year: Int, _ month: Int) -> [Int] {
+        guard skip != .omit, rule.byDay.isEmpty, rule.byYearDay.isEmpty, rule.byWeekNo.isEmpty,
+              months.isEmpty || months.contains(month) else { return [] }
+        let length = ValueSyntax.daysIn(month: month, year: year)
+        let first = LocalDateTime.days(fromCivil: year, month, 1)
+        return monthDays.filter { abs($0) > length }.map { day in
+            // Past the end: the gap is after the last day; before the start (negative): before the first.
+            let gapAfter = day > 0 ? first + length - 1 : first - 1
+            return skip == .backward ? gapAfter : gapAfter + 1
+        }
+    }
+
+    private func skippedYearDays(_ year: Int) -> [Int] {
+        guard skip != .omit, rule.byWeekNo.isEmpty else { return [] }
+        let jan1 = LocalDateTime.days(fromCivil: year, 1, 1)
+        let length = LocalDateTime.days(fromCivil: year + 1, 1, 1) - jan1
+        return rule.byYearDay.filter { abs($0) > length }.map { day in
+            let gapAfter = day > 0 ? jan1 + length - 1 : jan1 - 1
+            return skip == .backward ? gapAfter : gapAfter + 1
+        }
+    }
+
+    /// Each day at every BYHOUR × BYMINUTE × BYSECOND time.
+    private func times(_ day: Int) -> [LocalDateTime] {
+        let (year, month, dayOfMonth) = LocalDateTime.civil(fromDays: day)
+        var result: [LocalDateTime] = []
+        for hour in hours where (0...23).contains(hour) {
+            for minute in minutes where (0...59).contains(minute) {
+                for second in seconds where (0...60).contains(second) {
+                    result.append(LocalDateTime(year: year, month: month, day: dayOfMonth, hour: hour, minute: minute,
+                                                second: second))
+                }
+            }
+        }
+        return result
+    }
+
+    /// HOURLY / MINUTELY / SECONDLY: the period's own hour, minute or second, limited by every coarser part.
+    private func subDailyInstances(_ index: Int) -> [LocalDateTime] {
+        let unit: Int64 = rule.frequency == .hourly ? 3600 : rule.frequency == .minutely ? 60 : 1
+        let moment = start.adding(seconds: Int64(index * interval) * unit)
+        guard matchesDay(moment.dayNumber, year: nil, inYearly: false) else { return [] }
+        if !rule.byHour.isEmpty, !rule.byHour.contains(moment.hour) { return [] }
+        if rule.frequency != .hourly, !rule.byMinute.isEmpty, !rule.byMinute.contains(moment.minute) { return [] }
+        if rule.frequency == .secondly, !rule.bySecond.isEmpty, !rule.bySecond.contains(moment.second) { return [] }
+        let minuteList = rule.frequency == .hourly ? (minutes.isEmpty ? [moment.minute] : minutes) : [moment.minute]
+        let secondList = rule.frequency == .secondly ? [moment.second] : (seconds.isEmpty ? [moment.second] : seconds)
+        return minuteList.flatMap { minute in
+            secondList.map { second in
+                LocalDateTime(year: moment.year, month: moment.month, day: moment.day, hour: moment.hour,
+                              minute: minute, second: second)
+            }
+        }
+    }
+
+    // MARK: Weeks
+
+    /// The first day of the WKST-week that holds `day`.
+    private func weekStartDay(_ day: Int) -> Int { day - ((Self.weekday(day) - weekStart + 7) % 7) }
+
+    /// The first day of week 1 of a year: the week (from WKST) holding at least four days of that year.
+    private func weekYearStart(_ year: Int) -> Int { Self.weekYearStart(year, weekStart: weekStart) }
+
+    static func weekYearStart(_ year: Int, weekStart: Int) -> Int {
+        let jan1 = LocalDateTime.days(fromCivil: year, 1, 1)
+        let start = jan1 - ((weekday(jan1) - weekStart + 7) % 7)
+        return jan1 - start >= 4 ? start + 7 : start
+    }
+
+    private func weekYearRange(_ year: Int) -> Range<Int> { weekYearStart(year)..<weekYearStart(year + 1) }
+
+    private static func yearRange(_ year: Int) -> Range<Int> {
+        LocalDateTime.days(fromCivil: year, 1, 1)..<LocalDateTime.days(fromCivil: year + 1, 1, 1)
+    }
+}
