@@ -21,6 +21,9 @@ public struct Event: Sendable, Hashable, CalendarItem, CalendarItemFields {
         set { core[keyPath: keyPath] = newValue }
     }
 
+    /// Read-only members of the core (`isRecurring`).
+    public subscript<Value>(dynamicMember keyPath: KeyPath<ItemCore, Value>) -> Value { core[keyPath: keyPath] }
+
     static var componentName: String { "VEVENT" }
     static let ownTable = FieldTable<Event>([
         .single("DTEND", \.end, .dateTime),

@@ -19,6 +19,9 @@ public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemFields {
         set { core[keyPath: keyPath] = newValue }
     }
 
+    /// Read-only members of the core (`isRecurring`).
+    public subscript<Value>(dynamicMember keyPath: KeyPath<ItemCore, Value>) -> Value { core[keyPath: keyPath] }
+
     /// Done: STATUS:COMPLETED or a COMPLETED time.
     public var isCompleted: Bool { core.status == .completed || completed != nil }
 
@@ -51,6 +54,9 @@ public struct Journal: Sendable, Hashable, CalendarItem, CalendarItemFields {
         get { core[keyPath: keyPath] }
         set { core[keyPath: keyPath] = newValue }
     }
+
+    /// Read-only members of the core (`isRecurring`).
+    public subscript<Value>(dynamicMember keyPath: KeyPath<ItemCore, Value>) -> Value { core[keyPath: keyPath] }
 
     static var componentName: String { "VJOURNAL" }
     static let ownTable = FieldTable<Journal>([])

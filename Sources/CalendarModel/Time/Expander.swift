@@ -381,7 +381,10 @@ final class Expander {
         guard overlaps else { return nil }
         return Occurrence(item: member.item, recurrenceID: recurrenceID, start: start, end: end,
                           startDate: Date(timeIntervalSince1970: TimeInterval(startInstant)),
-                          endDate: Date(timeIntervalSince1970: TimeInterval(endInstant)))
+                          endDate: Date(timeIntervalSince1970: TimeInterval(endInstant)),
+                          recurrenceDate: recurrenceID.map {
+                              Date(timeIntervalSince1970: TimeInterval(instant($0, line: member.line)))
+                          })
     }
 }
 

@@ -35,6 +35,8 @@ public struct Occurrence: Sendable, Hashable {
     /// The instants. Zoned and UTC times are absolute; floating times and dates are placed in the viewer's zone.
     public var startDate: Date
     public var endDate: Date
+    /// The instant of `recurrenceID`, placed the same way.
+    public var recurrenceDate: Date?
 
     public var uid: String? { item.core.uid }
     public var summary: String? { item.core.summary }

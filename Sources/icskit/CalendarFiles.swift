@@ -1,0 +1,43 @@
+import ArgumentParser
+import CalendarModel
+import Foundation
+
+/// Calendars read from the files a command was given, each with the name it is shown under.
+struct CalendarFiles {
+    struct Source {
+        var name: String
+        var path: String
+        var calendars: [ICalendar]
+    }
+
+    var sources: [Source] = []
+    var diagnostics: [Diagnostic] = []
+
+    /// Reads every path (`-` for standard input); a file that cannot be read is a usage error (exit 2).
+    static func read(_ paths: [String]) throws -> CalendarFiles {
+        var files = CalendarFiles()
+        for path in paths {
+            let name = path == "-" ? "<stdin>" : path
+            let bytes: [UInt8]
+            do {
+                bytes = try Output.readInput(path)
+            } catch {
+                throw ValidationError("cannot read \(name): \(error.localizedDescription)")
+            }
+            let format = CalendarFormat(pathExtension: path) ?? CalendarFormat(sniffing: bytes)
+            let result = format.read(bytes, file: name)
+            files.diagnostics += result.diagnostics
+            let fallback = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
+            files.sources += result.calendars.map {
+                Source(name: $0.displayName ?? fallback, path: name, calendars: [$0])
+            }
+        }
+        return files
+    }
+
+    /// Prints warnings and errors found while reading or expanding, unless `quiet`.
+    static func report(_ diagnostics: [Diagnostic], quiet: Bool) {
+        guard !quiet else { return }
+        for diagnostic in diagnostics { Output.standardError(diagnostic.description) }
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import CalendarModel
+import Foundation
+
+/// The window options `agenda` and `export` share: `--from`, `--to`, `--today`, `--week`, `--tz`.
+struct WindowOptions: ParsableArguments {
+    @Option(help: "First day (YYYY-MM-DD or YYYY-MM-DDTHH:MM), in --tz. Default: today.")
+    var from: String?
+
+    @Option(help: "End, exclusive: a date, or +N days/weeks after --from (+7d, +2w). Default: +7d.")
+    var to: String?
+
+    @Flag(help: "Just today.")
+    var today = false
+
+    @Option(help: "An ISO week: this, next, or YYYY-Www (2026-W48).")
+    var week: String?
+
+    @Option(help: "The zone to show times in (IANA, e.g. Europe/Berlin). Default: the system's.")
+    var tz: String?
+
+    func zone() throws -> ZoneClock {
+        guard let name = tz else { return ZoneClock.system() }
+        guard let zone = ZoneClock(identifier: name) else { throw ValidationError("unknown time zone \(name)") }
+        return zone
+    }
+
+    /// The window [start, end) as wall-clock times in the zone.
+    func window(in zone: ZoneClock, now: Date = Date()) throws -> (start: LocalDateTime, end: LocalDateTime) {
+        let todayStart = zone.wallClock(at: now).startOfDay
+        if today { return (todayStart, todayStart.adding(days: 1)) }
+        if let week {
+            let monday: LocalDateTime
+            switch week.lowercased() {
+            case "this": monday = todayStart.adding(days: 1 - todayStart.isoWeekday)
+            case "next": monday = todayStart.adding(days: 8 - todayStart.isoWeekday)
+            default:
+                let parts = week.uppercased().split(separator: "-W")
+                guard parts.count == 2, let year = Int(parts[0]), let number = Int(parts[1]), (1...53).contains(number)
+                else { throw ValidationError("--week takes this, next or YYYY-Www, not \(week)") }
+                monday = LocalDateTime.mondayOf(isoWeek: number, year: year)
+            }
+            return (monday, monday.adding(days: 7))
+        }
+        let start = try from.map { try Self.parse($0, option: "--from") } ?? todayStart
+        guard let to else { return (start, start.adding(days: 7)) }
+        if to.hasPrefix("+") {
+            let count = Int(to.dropFirst().dropLast())
+            switch (count, to.last) {
+            case (let count?, "d"): return (start, start.adding(days: count))
+            case (let count?, "w"): return (start, start.adding(days: 7 * count))
+            default: throw ValidationError("--to takes a date or +Nd / +Nw, not \(to)")
+            }
+        }
+        let end = try Self.parse(to, option: "--to")
+        guard end > start else { throw ValidationError("--to must come after --from") }
+        return (start, end)
+    }
+
+    static func parse(_ text: String, option: String) throws -> LocalDateTime {
+        let compact = text.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        let padded = compact.count == 13 ? compact + "00" : compact
+        guard let date = try? CalendarDate.parse(padded, tzid: nil).get() else {
+            throw ValidationError("\(option) takes YYYY-MM-DD or YYYY-MM-DDTHH:MM, not \(text)")
+        }
+        return LocalDateTime(date)
+    }
+}
+
+extension LocalDateTime {
+    var startOfDay: LocalDateTime { LocalDateTime(year: year, month: month, day: day) }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import CalendarModel
+import Foundation
+
+/// `icskit todo`: todos by due date, subtasks under their parents, overdue ones flagged.
+struct TodoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "todo",
+        abstract: "List todos by due date, with subtasks nested under their parent (RELATED-TO).",
+        discussion: """
+            Filters: open (default: not completed), today, upcoming, overdue, completed, all. Time slots: morning \
+            06–12, afternoon 12–18, evening 18–24 in --tz. --stats prints completion rates per day and per week.
+
+            Examples:
+              icskit todo tasks.ics
+              icskit todo tasks.ics --filter overdue --category Home
+              icskit todo tasks.ics --slot morning --json
+              icskit todo tasks.ics --stats
+            """
+    )
+
+    @Argument(help: "Calendar files (.ics or jCal); - reads standard input.")
+    var files: [String]
+
+    @Option(help: "open, today, upcoming, completed, overdue or all.")
+    var filter: TodoFilter = .open
+
+    @Option(help: "Only todos with this category.")
+    var category: String?
+
+    @Option(help: "Only todos due in this part of the day: morning, afternoon or evening.")
+    var slot: DaySlot?
+
+    @Flag(help: "Completion rates per day and per ISO week instead of the list.")
+    var stats = false
+
+    @Option(help: "The zone to show times in (IANA). Default: the system's.")
+    var tz: String?
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "No warnings on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one calendar file (- reads standard input)") }
+    }
+
+    func run() throws {
+        let zone: ZoneClock
+        if let tz {
+            guard let clock = ZoneClock(identifier: tz) else { throw ValidationError("unknown time zone \(tz)") }
+            zone = clock
+        } else {
+            zone = ZoneClock.system()
+        }
+        let input = try CalendarFiles.read(files)
+        CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
+        let list = TodoList(calendars: input.sources.flatMap { source in source.calendars.map { ($0, source.name) } },
+                            zone: zone)
+        if stats {
+            printStats(list.completion(category: category))
+        } else if json {
+            print(JSONValue.array(list.tree(filter: filter, category: category, slot: slot).map { entryJSON($0, zone) })
+                .serialized(pretty: true))
+        } else {
+            let tree = list.tree(filter: filter, category: category, slot: slot)
+            if tree.isEmpty { print("no \(filter == .all ? "" : filter.rawValue + " ")todos") }
+            for entry in tree { printEntry(entry, depth: 0, zone: zone) }
+        }
+    }
+
+    private func dueText(_ entry: TodoEntry, _ zone: ZoneClock) -> String? {
+        guard let value = entry.dueValue, let due = entry.due else { return nil }
+        if value.isDate { return LocalDateTime(value).isoDate }
+        if value.form == .floating { return String(LocalDateTime(value).iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") }
+        return String(zone.wallClock(at: due).iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+    }
+
+    private func printEntry(_ entry: TodoEntry, depth: Int, zone: ZoneClock) {
+        let todo = entry.todo
+        var line = String(repeating: "    ", count: depth) + (todo.isCompleted ? "[x] " : "[ ] ")
+        if let priority = todo.priority, priority > 0 { line += "P\(priority) " }
+        line += todo.summary ?? "(no summary)"
+        if let due = dueText(entry, zone) { line += "  due \(due)" }
+        if entry.isOverdue { line += "  OVERDUE" }
+        if let percent = todo.percentComplete, !todo.isCompleted, percent > 0 { line += "  \(percent)%" }
+        if !todo.categories.isEmpty { line += "  [" + todo.categories.map(\.name).joined(separator: ", ") + "]" }
+        line += "  (\(entry.calendar))"
+        print(line)
+        for child in entry.children { printEntry(child, depth: depth + 1, zone: zone) }
+    }
+
+    private func entryJSON(_ entry: TodoEntry, _ zone: ZoneClock) -> JSONValue {
+        let todo = entry.todo
+        let format = InstanceFormat(zone: zone)
+        return .object([
+            ("uid", todo.uid.map(JSONValue.string) ?? .null),
+            ("summary", todo.summary.map(JSONValue.string) ?? .null),
+            ("due", zip2(entry.dueValue, entry.due).map { .string(format.time($0, at: $1)) } ?? .null),
+            ("status", todo.status.map { .string($0.rawValue) } ?? .null),
+            ("completed", .bool(todo.isCompleted)),
+            ("overdue", .bool(entry.isOverdue)),
+            ("priority", todo.priority.map { .int($0) } ?? .null),
+            ("percent_complete", todo.percentComplete.map { .int($0) } ?? .null),
+            ("categories", .array(todo.categories.map { .string($0.name) })),
+            ("calendar", .string(entry.calendar)),
+            ("children", .array(entry.children.map { entryJSON($0, zone) })),
+        ])
+    }
+
+    private func printStats(_ stats: (days: [CompletionStats], weeks: [CompletionStats])) {
+        func row(_ item: CompletionStats) -> JSONValue {
+            .object([("period", .string(item.period)), ("due", .int(item.due)), ("completed", .int(item.completed)),
+                     ("rate", .number(String(format: "%.2f", item.rate)))])
+        }
+        if json {
+            print(JSONValue.object([("days", .array(stats.days.map(row))), ("weeks", .array(stats.weeks.map(row)))])
+                .serialized(pretty: true))
+            return
+        }
+        for (title, items) in [("per day", stats.days), ("per week", stats.weeks)] {
+            print("completion \(title):")
+            if items.isEmpty { print("  (no todos with a due date)") }
+            for item in items {
+                print("  \(item.period)  \(item.completed)/\(item.due) done  \(Int((item.rate * 100).rounded()))%")
+            }
+        }
+    }
+}
+
+extension TodoFilter: ExpressibleByArgument {}
+extension DaySlot: ExpressibleByArgument {}
+
+private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}
