@@ -38,6 +38,10 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Fail a file on any diagnostic, warnings included.")
     var strict = false
 
+    @Flag(name: .customLong("normalize-timezones"),
+          help: "Give every TZID its bare IANA name and a VTIMEZONE from tzdata (for Outlook, Google and others).")
+    var normalizeTimezones = false
+
     @Option(help: "Print a machine-readable summary: json.")
     var report: ReportFormat?
 
@@ -128,7 +132,14 @@ struct ConvertCommand: ParsableCommand {
             return result
         }
         let inputFormat = from ?? CalendarFormat(pathExtension: source) ?? CalendarFormat(sniffing: bytes)
-        let read = inputFormat.read(bytes, file: name)
+        var read = inputFormat.read(bytes, file: name)
+        if normalizeTimezones {
+            read.calendars = read.calendars.map { calendar in
+                let normalized = calendar.normalizingTimeZones(file: name)
+                read.diagnostics += normalized.diagnostics
+                return normalized.calendar
+            }
+        }
         result.diagnostics = read.diagnostics
         result.counts = componentCounts(read.calendars)
         if read.calendars.isEmpty {

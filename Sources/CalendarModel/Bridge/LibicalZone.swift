@@ -73,17 +73,16 @@ final class LibicalZone {
         LocalDateTime(wallSeconds: seconds + Int64(offset(atUTC: seconds)))
     }
 
-    /// The VTIMEZONE text libical has for a tzdata zone, limited to the years given, with the bare IANA TZID.
-    static func vtimezoneText(iana name: String, fromYear: Int, toYear: Int) -> String? {
+    /// The VTIMEZONE text libical has for a tzdata zone, from the start of `fromYear` on (its TZID still carries
+    /// libical's prefix; the caller renames it).
+    static func vtimezoneText(iana name: String, fromYear: Int) -> String? {
         guard let zone = icaltimezone_get_builtin_timezone(name), let source = icaltimezone_get_component(zone),
               let copy = icalcomponent_new_clone(source) else { return nil }
         defer { icalcomponent_free(copy) }
         var start = icaltime_null_time()
         (start.year, start.month, start.day) = (Int32(fromYear), 1, 1)
         start.zone = icaltimezone_get_utc_timezone()
-        var end = start
-        end.year = Int32(toYear + 1)
-        icaltimezone_truncate_vtimezone(copy, start, end, 0)
+        icaltimezone_truncate_vtimezone(copy, start, icaltime_null_time(), 0)
         guard let text = icalcomponent_as_ical_string_r(copy) else { return nil }
         defer { icalmemory_free_buffer(text) }
         return String(cString: text)

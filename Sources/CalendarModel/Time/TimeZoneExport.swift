@@ -1,0 +1,95 @@
+/// Time zones made fit for other apps: every TZID a bare IANA name (`Europe/Berlin`, never libical's
+/// `/freeassociation.sourceforge.net/…`, Mozilla's prefixes or Windows names) with a VTIMEZONE from tzdata, trimmed
+/// to the years in use. Outlook needs a VTIMEZONE for every TZID; Google ignores names it does not know.
+extension ICalendar {
+    /// This calendar with its time zones normalised; what could not be normalised is reported and left as it was.
+    public func normalizingTimeZones(file: String? = nil) -> (calendar: ICalendar, diagnostics: [Diagnostic]) {
+        var log = DiagnosticLog(file: file)
+        // Each TZID in use, with the earliest year it is used in.
+        var firstYear: [String: Int] = [:]
+        var order: [String] = []
+        for component in components where component.name != "VTIMEZONE" {
+            component.asRead.forEach { nested in
+                for property in nested.properties where !property.parameters.isEmpty {
+                    guard let tzid = property["TZID"] else { continue }
+                    let year = Int(property.value.prefix(4)) ?? 9999
+                    if firstYear[tzid] == nil { order.append(tzid) }
+                    firstYear[tzid] = min(firstYear[tzid] ?? year, year)
+                }
+            }
+        }
+        var rename: [String: String] = [:]
+        var ianaFirstYear: [String: Int] = [:]
+        var ianaOrder: [String] = []
+        for tzid in order {
+            guard let iana = TimeZoneResolver.ianaName(for: tzid)?.iana else {
+                if timeZones.contains(where: { $0.tzid == tzid }) { continue }  // a custom zone the file defines
+                log.warning(0, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; left as it is")
+                continue
+            }
+            if iana != tzid { rename[tzid] = iana }
+            if ianaFirstYear[iana] == nil { ianaOrder.append(iana) }
+            ianaFirstYear[iana] = min(ianaFirstYear[iana] ?? 9999, firstYear[tzid] ?? 9999)
+        }
+        var result = self
+        var context = DecodeContext(log: DiagnosticLog(file: file))
+        result.components = components.compactMap { component -> CalendarComponent? in
+            if case .timeZone(let zone) = component, let tzid = zone.tzid,
+               rename[tzid] != nil || ianaFirstYear[tzid] != nil {
+                return nil  // replaced by the tzdata definition below
+            }
+            guard !rename.isEmpty, component.name != "VTIMEZONE" else { return component }
+            var changed = false
+            let renamed = Self.renamingTZIDs(component.asRead, rename, &changed)
+            return changed ? CalendarComponent(decoding: renamed, &context) : component
+        }
+        let definitions = ianaOrder.compactMap { iana -> CalendarComponent? in
+            guard let zone = Self.vtimezone(iana: iana, fromYear: ianaFirstYear[iana] ?? 1970) else {
+                log.warning(0, "no tzdata VTIMEZONE could be made for \(iana)")
+                return nil
+            }
+            return .timeZone(TimeZoneDefinition(zone))
+        }
+        result.components = definitions + result.components
+        return (result, log.entries)
+    }
+
+    private static func renamingTZIDs(_ component: Component, _ rename: [String: String],
+                                      _ changed: inout Bool) -> Component {
+        var component = component
+        for index in component.properties.indices {
+            guard let tzid = component.properties[index]["TZID"], let iana = rename[tzid] else { continue }
+            component.properties[index].setParameter("TZID", iana)
+            changed = true
+        }
+        component.components = component.components.map { renamingTZIDs($0, rename, &changed) }
+        return component
+    }
+
+    /// tzdata's VTIMEZONE for a zone from the start of `fromYear`, with the bare IANA name as its TZID.
+    static func vtimezone(iana: String, fromYear: Int) -> Component? {
+        if iana == "UTC" {
+            let standard = Component("STANDARD", properties: [
+                Property("DTSTART", value: "19700101T000000"), Property("TZOFFSETFROM", value: "+0000"),
+                Property("TZOFFSETTO", value: "+0000"), Property("TZNAME", value: "UTC"),
+            ])
+            return Component("VTIMEZONE", properties: [Property("TZID", value: "UTC")], components: [standard])
+        }
+        guard let text = LibicalZone.vtimezoneText(iana: iana, fromYear: fromYear),
+              var zone = ContentLineScanner.components(of: text).first(where: { $0.name == "VTIMEZONE" }) else {
+            return nil
+        }
+        for index in zone.properties.indices where zone.properties[index].name == "TZID" {
+            zone.properties[index].value = iana
+        }
+        return zone
+    }
+}
+
+extension ContentLineScanner {
+    /// The components of trusted text (libical's own output), diagnostics dropped.
+    static func components(of text: String) -> [Component] {
+        var log = DiagnosticLog(file: nil)
+        return scan(Array(text.utf8), log: &log)
+    }
+}
