@@ -44,6 +44,8 @@ bench: deps $(BENCH_INPUT)
 	swift build -c release
 	cc -O2 Benchmarks/LibicalBaseline/libical_baseline.c $$(pkg-config --cflags --libs libical) \
 	  -o $(RELEASE)/libical-baseline
+	cc -O2 Benchmarks/LibicalBaseline/libical_recurrence_baseline.c $$(pkg-config --cflags --libs libical) \
+	  -o $(RELEASE)/libical-recurrence-baseline
 	$(RELEASE)/ICSKitBench --input $(BENCH_INPUT) --runs 5 --write BENCHMARKS.md
 
 clean:

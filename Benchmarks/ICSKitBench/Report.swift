@@ -1,64 +1,64 @@
 import Foundation
 
-/// The figures of one benchmark run, as Markdown with ratios against the baselines.
+/// One comparison in BENCHMARKS.md: ICSKit's whole-process runs against a C baseline and python, as ratios.
 struct Report {
-    var input: String
-    var bytes: Int
-    var events: Int
+    var key: String
+    var title: String
+    var command: String
     var runs: Int
-    var phases: [Measurement]
-    var convert: Measurement
-    var toJCal: Measurement
+    var subjects: [Measurement]
     var baseline: Measurement
     var python: Measurement?
-
-    static let begin = "<!-- icskit-bench:convert:begin -->"
-    static let end = "<!-- icskit-bench:convert:end -->"
+    var inProcess: [Measurement] = []
+    /// ICSKit's first subject must stay within this many times the baseline …
+    var maxVsBaseline: Double
+    /// … and be at least this many times faster than python.
+    var minVsPython: Double
+    var notes: [String] = []
 
     var markdown: String {
-        var lines: [String] = []
-        lines.append("### Convert: `gen_ics.py 20000` (\(events) events, \(bytes / 1_000_000) MB)")
-        lines.append("")
-        lines.append("- date: \(ISO8601DateFormatter().string(from: Date()))")
-        lines.append("- machine: \(Self.machine)")
-        lines.append("- command: `make bench` (= `swift build -c release` + `.build/release/ICSKitBench --runs \(runs)`), "
-            + "median of \(runs) runs")
-        lines.append("")
-        lines.append("| whole process | median s | peak RSS MB | vs libical C | vs python icalendar |")
-        lines.append("|---|---:|---:|---:|---:|")
-        for measurement in [convert, toJCal, baseline] + (python.map { [$0] } ?? []) {
+        var lines = ["### \(title)", "",
+                     "- date: \(ISO8601DateFormatter().string(from: Date()))",
+                     "- machine: \(Self.machine)",
+                     "- command: `\(command)`; whole processes interleaved, median of \(runs) runs (python: "
+                        + "\(python?.seconds.count ?? 0))", "",
+                     "| whole process | median s | peak RSS MB | vs libical C | vs python |", "|---|---:|---:|---:|---:|"]
+        for measurement in subjects + [baseline] + (python.map { [$0] } ?? []) {
             lines.append("| \(measurement.name) | \(Self.format(measurement.median)) | \(measurement.peakKB / 1024) | "
                 + "\(Self.ratio(measurement.median, baseline.median)) | "
                 + "\(python.map { Self.ratio(measurement.median, $0.median) } ?? "not installed") |")
         }
-        lines.append("")
-        lines.append("| in process | median s | vs libical C whole process |")
-        lines.append("|---|---:|---:|")
-        for phase in phases {
-            lines.append("| \(phase.name) | \(Self.format(phase.median)) | \(Self.ratio(phase.median, baseline.median)) |")
+        if !inProcess.isEmpty {
+            lines += ["", "| in process | median s | vs libical C whole process |", "|---|---:|---:|"]
+            for phase in inProcess {
+                lines.append("| \(phase.name) | \(Self.format(phase.median)) | \(Self.ratio(phase.median, baseline.median)) |")
+            }
         }
+        let subject = subjects[0]
+        let ratio = subject.median / baseline.median
         lines.append("")
-        let cRatio = convert.median / baseline.median
-        lines.append("- `icskit convert` ics → ics takes **\(Self.format(cRatio))×** the time of libical alone "
-            + "(goal ≤ 1.5×): \(cRatio <= 1.5 ? "met" : "NOT met").")
+        lines.append("- \(subject.name) takes **\(Self.format(ratio))×** the time of the libical C baseline "
+            + "(goal ≤ \(Self.format(maxVsBaseline))×): \(ratio <= maxVsBaseline ? "met" : "NOT met").")
         if let python {
-            let speedup = python.median / convert.median
-            lines.append("- It is **\(Self.format(speedup))×** faster than python icalendar from_ical + to_ical "
-                + "(goal ≥ 20×): \(speedup >= 20 ? "met" : "NOT met").")
+            let speedup = python.median / subject.median
+            lines.append("- It is **\(Self.format(speedup))×** faster than python (goal ≥ \(Self.format(minVsPython))×): "
+                + "\(speedup >= minVsPython ? "met" : "NOT met").")
         } else {
-            lines.append("- python icalendar is not installed (`pip install icalendar==7.3.0`): no second baseline.")
+            lines.append("- python is not installed (`pip install icalendar==7.3.0 recurring-ical-events==3.8.2`).")
         }
-        lines.append("- Peak memory: icskit \(convert.peakKB / 1024) MB, libical C \(baseline.peakKB / 1024) MB "
-            + "(\(Self.ratio(Double(convert.peakKB), Double(baseline.peakKB))))"
-            + (python.map { ", python \($0.peakKB / 1024) MB" } ?? "") + "; the input is \(bytes / 1_000_000) MB.")
+        lines.append("- Peak memory: \(subject.peakKB / 1024) MB against \(baseline.peakKB / 1024) MB for libical "
+            + "(\(Self.ratio(Double(subject.peakKB), Double(baseline.peakKB))))"
+            + (python.map { ", \($0.peakKB / 1024) MB for python" } ?? "") + ".")
+        lines += notes.map { "- " + $0 }
         return lines.joined(separator: "\n")
     }
 
-    /// Replaces this benchmark's section of the file (or appends it), leaving the rest alone.
+    /// Replaces this comparison's section of the file (or appends it), leaving the rest alone.
     func write(into path: String) throws {
-        let section = Self.begin + "\n" + markdown + "\n" + Self.end
+        let begin = "<!-- icskit-bench:\(key):begin -->", end = "<!-- icskit-bench:\(key):end -->"
+        let section = begin + "\n" + markdown + "\n" + end
         var text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "# Benchmarks\n"
-        if let start = text.range(of: Self.begin), let stop = text.range(of: Self.end) {
+        if let start = text.range(of: begin), let stop = text.range(of: end) {
             text.replaceSubrange(start.lowerBound..<stop.upperBound, with: section)
         } else {
             text += "\n" + section + "\n"
@@ -77,9 +77,10 @@ struct Report {
         let memory = ProcessInfo.processInfo.physicalMemory / 1_073_741_824
         let swift = Measure.output(["swift", "--version"])?.split(separator: "\n").first.map(String.init) ?? "swift ?"
         let libical = Measure.output(["pkg-config", "--modversion", "libical"]) ?? "?"
-        let python = Measure.output(["python3", "-c", "import icalendar, platform; "
-            + "print('python', platform.python_version(), 'icalendar', icalendar.__version__)"]) ?? "no python icalendar"
-        return "\(cpu ?? "unknown CPU"), \(cores) cores, \(memory) GiB; Linux \(ProcessInfo.processInfo.operatingSystemVersionString); "
-            + "\(swift); libical \(libical); \(python)"
+        let python = Measure.output(["python3", "-c", "import icalendar, recurring_ical_events as r, platform; "
+            + "print('python', platform.python_version(), 'icalendar', icalendar.__version__, "
+            + "'recurring-ical-events', r.__version__)"]) ?? "no python icalendar"
+        return "\(cpu ?? "unknown CPU"), \(cores) cores, \(memory) GiB; "
+            + "\(ProcessInfo.processInfo.operatingSystemVersionString); \(swift); libical \(libical); \(python)"
     }
 }

@@ -62,7 +62,14 @@ struct AgendaCommand: ParsableCommand {
         CalendarFiles.report(diagnostics, quiet: quiet)
         let format = InstanceFormat(zone: zone)
         if json {
-            print(JSONValue.array(rows.map { format.json($0.occurrence, calendar: $0.calendar) }).serialized(pretty: true))
+            var writer = JSONWriter(pretty: true)
+            writer.beginArray()
+            for row in rows {
+                format.write(row.occurrence, calendar: row.calendar, to: &writer)
+                if writer.bytes.count > 1 << 20 { Output.writeStandardOutput(writer.takeBytes()) }
+            }
+            writer.endArray()
+            Output.writeStandardOutput(writer.takeBytes() + [0x0A])
         } else {
             format.printDays(rows, from: start, to: end)
         }
@@ -74,27 +81,43 @@ struct InstanceFormat {
     let zone: ZoneClock
 
     func time(_ value: CalendarDate, at instant: Date) -> String {
-        if value.isDate { return LocalDateTime(value).isoDate }
-        if value.form == .floating { return LocalDateTime(value).iso8601 }
-        return zone.iso8601(instant)
+        var bytes: [UInt8] = []
+        append(value, at: instant, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    func json(_ occurrence: Occurrence, calendar: String) -> JSONValue {
-        let core = occurrence.item.core
-        return .object([
-            ("uid", core.uid.map(JSONValue.string) ?? .null),
-            ("recurrence_id", zip(occurrence.recurrenceID, occurrence.recurrenceDate).map { .string(time($0, at: $1)) }
-                ?? .null),
-            ("summary", core.summary.map(JSONValue.string) ?? .null),
-            ("start", .string(time(occurrence.start, at: occurrence.startDate))),
-            ("end", .string(time(occurrence.end, at: occurrence.endDate))),
-            ("all_day", .bool(occurrence.isAllDay)),
-            ("calendar", .string(calendar)),
-            ("component", .string(occurrence.item.componentName)),
-            ("location", core.location.map(JSONValue.string) ?? .null),
-            ("status", core.status.map { .string($0.rawValue) } ?? .null),
-            ("categories", .array(core.categories.map { .string($0.name) })),
-        ])
+    func append(_ value: CalendarDate, at instant: Date, to bytes: inout [UInt8]) {
+        if value.isDate || value.form == .floating {
+            LocalDateTime(value).appendISO8601(to: &bytes, withTime: !value.isDate)
+        } else {
+            zone.appendISO8601(instant, to: &bytes)
+        }
+    }
+
+    /// One instance as a JSON object, written straight out (agendas can hold hundreds of thousands).
+    func write(_ occurrence: Occurrence, calendar: String, to json: inout JSONWriter) {
+        let core = occurrence.core
+        json.beginObject()
+        json.key("uid"); json.string(core.uid)
+        json.key("recurrence_id")
+        if let (id, date) = both(occurrence.recurrenceID, occurrence.recurrenceDate) {
+            json.string { append(id, at: date, to: &$0) }
+        } else {
+            json.null()
+        }
+        json.key("summary"); json.string(core.summary)
+        json.key("start"); json.string { append(occurrence.start, at: occurrence.startDate, to: &$0) }
+        json.key("end"); json.string { append(occurrence.end, at: occurrence.endDate, to: &$0) }
+        json.key("all_day"); json.bool(occurrence.isAllDay)
+        json.key("calendar"); json.string(calendar)
+        json.key("component"); json.string(occurrence.item.componentName)
+        json.key("location"); json.string(core.location)
+        json.key("status"); json.string(core.status?.rawValue)
+        json.key("categories")
+        json.beginArray()
+        for category in core.categories { json.string(category.name) }
+        json.endArray()
+        json.endObject()
     }
 
     /// Text: a heading per day, then `09:00–10:00  Summary  (calendar)` or `all day`.
@@ -134,7 +157,8 @@ struct InstanceFormat {
     }
 }
 
-private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+/// Both values, when both are there.
+func both<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
     guard let a, let b else { return nil }
     return (a, b)
 }

@@ -19,8 +19,20 @@ enum Output {
         }
     }
 
+    /// Writes bytes to standard output as they are (no copy into `Data`), retrying short writes.
     static func writeStandardOutput(_ bytes: [UInt8]) {
-        FileHandle.standardOutput.write(Data(bytes))
+        fflush(nil)
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // a closed pipe: nothing more to do
+                }
+                offset += written
+            }
+        }
     }
 
     static func standardError(_ line: String) {

@@ -98,7 +98,7 @@ struct TodoCommand: ParsableCommand {
         return .object([
             ("uid", todo.uid.map(JSONValue.string) ?? .null),
             ("summary", todo.summary.map(JSONValue.string) ?? .null),
-            ("due", zip2(entry.dueValue, entry.due).map { .string(format.time($0, at: $1)) } ?? .null),
+            ("due", both(entry.dueValue, entry.due).map { .string(format.time($0, at: $1)) } ?? .null),
             ("status", todo.status.map { .string($0.rawValue) } ?? .null),
             ("completed", .bool(todo.isCompleted)),
             ("overdue", .bool(entry.isOverdue)),
@@ -132,8 +132,3 @@ struct TodoCommand: ParsableCommand {
 
 extension TodoFilter: ExpressibleByArgument {}
 extension DaySlot: ExpressibleByArgument {}
-
-private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
-    guard let a, let b else { return nil }
-    return (a, b)
-}

@@ -46,6 +46,25 @@ final class LibicalZone {
 
     /// Seconds to add to UTC to get the wall clock at that UTC instant.
     func offset(atUTC seconds: Int64) -> Int {
+        if ianaName == "UTC" { return 0 }
+        // Offsets hold for months at a time: remember them per UTC day, for days with no change inside
+        // (a change day asks libical each time).
+        let day = seconds.floorDivided(by: 86_400)
+        let slot = Int(UInt64(bitPattern: day) % UInt64(Self.cacheSize))
+        if cachedDays[slot] == day { return Int(cachedOffsets[slot]) }
+        let offset = libicalOffset(atUTC: seconds)
+        if libicalOffset(atUTC: day * 86_400) == offset, libicalOffset(atUTC: day * 86_400 + 86_399) == offset {
+            cachedDays[slot] = day
+            cachedOffsets[slot] = Int32(offset)
+        }
+        return offset
+    }
+
+    private static let cacheSize = 4096
+    private var cachedDays = [Int64](repeating: .min, count: cacheSize)
+    private var cachedOffsets = [Int32](repeating: 0, count: cacheSize)
+
+    private func libicalOffset(atUTC seconds: Int64) -> Int {
         var time = Self.icalTime(LocalDateTime(wallSeconds: seconds), isDate: false)
         time.zone = icaltimezone_get_utc_timezone()
         var isDaylight: Int32 = 0
@@ -58,6 +77,7 @@ final class LibicalZone {
         let wall = local.wallSeconds
         let before = Int64(offset(atUTC: wall - 86_400))
         let after = Int64(offset(atUTC: wall + 86_400))
+        if before == after, Int64(offset(atUTC: wall - before)) == before { return wall - before }  // no change near
         let early = wall - before, late = wall - after
         let earlyValid = Int64(offset(atUTC: early)) == before
         let lateValid = Int64(offset(atUTC: late)) == after

@@ -53,54 +53,142 @@ public enum JSONValue: Sendable, Hashable {
 
     /// The JSON text as UTF-8 bytes.
     public func serializedBytes(pretty: Bool = false) -> [UInt8] {
-        var out: [UInt8] = []
-        write(into: &out, pretty: pretty, indent: 0)
-        return out
+        var writer = JSONWriter(pretty: pretty)
+        writer.write(self)
+        return writer.bytes
+    }
+}
+
+/// Writes JSON text straight into bytes, value by value, with no tree in between; indented with `pretty`.
+///
+/// ```swift
+/// var json = JSONWriter(pretty: true)
+/// json.beginObject(); json.key("uid"); json.string("a@b"); json.endObject()
+/// ```
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+    private let pretty: Bool
+    /// Per open container: whether it has an element yet.
+    private var filled: [Bool] = []
+    private var afterKey = false
+
+    public init(pretty: Bool = false) { self.pretty = pretty }
+
+    /// Hands over what was written so far and starts an empty buffer, so long output can go out in pieces.
+    public mutating func takeBytes() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
     }
 
-    private func write(into out: inout [UInt8], pretty: Bool, indent: Int) {
-        switch self {
-        case .null: out += Array("null".utf8)
-        case .bool(let value): out += Array((value ? "true" : "false").utf8)
-        case .number(let text): out += text.utf8
-        case .string(let text): Self.writeString(text, into: &out)
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+
+    public mutating func key(_ name: String) {
+        separate()
+        Self.quote(name, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+        afterKey = true
+    }
+
+    /// A key known to need no escaping (a literal), copied as it is.
+    public mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+        afterKey = true
+    }
+
+    /// A string value whose bytes the caller writes (digits, dates: nothing to escape).
+    public mutating func string(writing body: (inout [UInt8]) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        body(&bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func string(_ text: String?) {
+        guard let text else { return literal("null") }
+        separate()
+        Self.quote(text, into: &bytes)
+    }
+
+    public mutating func number(_ text: String) { literal(text) }
+    public mutating func int(_ value: Int?) { value.map { literal(String($0)) } ?? literal("null") }
+    public mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
+    public mutating func null() { literal("null") }
+
+    /// Writes a whole value.
+    public mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .number(let text): number(text)
+        case .string(let text): string(text)
         case .array(let values):
-            writeContainer(UInt8(ascii: "["), UInt8(ascii: "]"), values.count, into: &out, pretty: pretty,
-                           indent: indent) { index, out in
-                values[index].write(into: &out, pretty: pretty, indent: indent + 1)
-            }
+            beginArray()
+            for element in values { write(element) }
+            endArray()
         case .object(let members):
-            writeContainer(UInt8(ascii: "{"), UInt8(ascii: "}"), members.count, into: &out, pretty: pretty,
-                           indent: indent) { index, out in
-                Self.writeString(members[index].key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                if pretty { out.append(UInt8(ascii: " ")) }
-                members[index].value.write(into: &out, pretty: pretty, indent: indent + 1)
+            beginObject()
+            for member in members {
+                key(member.key)
+                write(member.value)
             }
+            endObject()
         }
     }
 
-    private func writeContainer(_ open: UInt8, _ close: UInt8, _ count: Int, into out: inout [UInt8], pretty: Bool,
-                                indent: Int, element: (Int, inout [UInt8]) -> Void) {
-        out.append(open)
-        guard count > 0 else { return out.append(close) }
-        func newline(_ depth: Int) {
-            guard pretty else { return }
-            out.append(0x0A)
-            out += repeatElement(UInt8(ascii: " "), count: 2 * depth)
+    private mutating func literal(_ text: String) {
+        separate()
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        separate()
+        bytes.append(bracket)
+        filled.append(false)
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        let hadElements = filled.removeLast()
+        if pretty, hadElements { newline() }
+        bytes.append(bracket)
+    }
+
+    /// Comma and indentation before an element (none right after a key).
+    private mutating func separate() {
+        if afterKey {
+            afterKey = false
+            return
         }
-        for index in 0..<count {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            newline(indent + 1)
-            element(index, &out)
-        }
-        newline(indent)
-        out.append(close)
+        guard !filled.isEmpty else { return }
+        if filled[filled.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        filled[filled.count - 1] = true
+        if pretty { newline() }
+    }
+
+    private mutating func newline() {
+        bytes.append(0x0A)
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * filled.count))
     }
 
     /// Escapes `"`, `\` and control characters; every other byte (UTF-8 included) is copied as it is.
-    private static func writeString(_ text: String, into out: inout [UInt8]) {
+    static func quote(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            // Most strings need no escape: copy them whole.
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == 0x5C }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain { return out.append(UInt8(ascii: "\"")) }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out += [0x5C, UInt8(ascii: "\"")]

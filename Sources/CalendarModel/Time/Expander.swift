@@ -12,12 +12,20 @@ enum InstanceLength {
 
 /// One component of a series as the expander sees it.
 struct SeriesMember {
-    var item: Occurrence.Item
+    var source: Occurrence.Source
     var start: CalendarDate?
     var length: InstanceLength
     var line: Int
 
-    var core: ItemCore { item.core }
+    init(item: Occurrence.Item, start: CalendarDate?, length: InstanceLength, line: Int) {
+        source = Occurrence.Source(item)
+        self.start = start
+        self.length = length
+        self.line = line
+    }
+
+    var item: Occurrence.Item { source.item }
+    var core: ItemCore { source.core }
 }
 
 /// A master and its overrides, sharing a UID.
@@ -169,12 +177,24 @@ final class Expander {
     // MARK: Time
 
     /// The UTC instant of a value: zoned through its zone, floating times and dates in the viewer's zone.
-    func instant(_ date: CalendarDate, line: Int) -> Int64 {
-        let wall = LocalDateTime(date)
-        switch date.form {
-        case .utc: return wall.wallSeconds
-        case .zoned(let tzid): return (resolver.zone(for: tzid, line: line) ?? viewer).utcSeconds(of: wall)
-        case .floating, .date: return viewer.utcSeconds(of: wall)
+    func instant(_ date: CalendarDate, line: Int) -> Int64 { clock(for: date.form, line: line).instant(LocalDateTime(date)) }
+
+    /// The zone wall-clock values of one form are read in, resolved once (a series has thousands of instances).
+    func clock(for form: CalendarDate.Form, line: Int) -> Clock {
+        switch form {
+        case .utc: return Clock(zone: nil)
+        case .zoned(let tzid): return Clock(zone: resolver.zone(for: tzid, line: line) ?? viewer)
+        case .floating, .date: return Clock(zone: viewer)
+        }
+    }
+
+    /// Wall clock ⇄ instant in one zone (nil: UTC).
+    struct Clock {
+        let zone: LibicalZone?
+
+        func instant(_ wall: LocalDateTime) -> Int64 { zone?.utcSeconds(of: wall) ?? wall.wallSeconds }
+        func wall(_ instant: Int64) -> LocalDateTime {
+            zone?.local(atUTC: instant) ?? LocalDateTime(wallSeconds: instant)
         }
     }
 
@@ -239,7 +259,7 @@ final class Expander {
         }
         let startWall = LocalDateTime(start)
         let untils = rules.compactMap(\.until)
-        if let latest = untils.max(by: { untilInstant($0, start) < untilInstant($1, start) }),
+        if let latest = untils.max(by: { untilInstant($0) < untilInstant($1) }),
            isPast(startWall, until: latest, start: start, line: master.line) {
             // DTSTART after every UNTIL is no instance (as recurring-ical-events decides).
         } else {
@@ -264,17 +284,20 @@ final class Expander {
         }
 
         var result: [Occurrence] = []
+        let matchesNothing = excludedKeys.isEmpty && overrideByKey.isEmpty
         for candidate in candidates {
             let original = candidate.wall.calendarDate(start.form)
-            let candidateKeys = keys(original, line: master.line)
-            if excludedDays.contains(candidate.wall.dayNumber) || candidateKeys.contains(where: excludedKeys.contains)
-                || candidateKeys.contains(where: { overrideByKey[$0] != nil }) {
-                continue
+            if !matchesNothing {
+                let candidateKeys = keys(original, line: master.line)
+                if candidateKeys.contains(where: excludedKeys.contains)
+                    || candidateKeys.contains(where: { overrideByKey[$0] != nil }) {
+                    continue
+                }
             }
+            if !excludedDays.isEmpty, excludedDays.contains(candidate.wall.dayNumber) { continue }
             var member = master
             var wall = candidate.wall
-            let originalInstant = instant(original, line: master.line)
-            if let future = futures.last(where: { $0.from < originalInstant }) {
+            if !futures.isEmpty, let future = futures.last(where: { $0.from < instant(original, line: master.line) }) {
                 member = future.member
                 wall = wall.adding(seconds: future.move)
             }
@@ -301,7 +324,8 @@ final class Expander {
                 + "are used")
             return
         }
-        let spanStartWall = wallInSeriesZone(span.lowerBound, start: start, line: master.line)
+        let clock = self.clock(for: start.form, line: master.line)
+        let spanStartWall = clock.wall(span.lowerBound)
         if rule.count == nil, spanStartWall > startWall { _ = cursor.skip(to: spanStartWall) }
         var steps = 0
         while let wall = cursor.next() {
@@ -311,18 +335,9 @@ final class Expander {
                     + "\(options.limitPerSeries) instances before the end of the window; stopped there")
                 return
             }
-            let at = instant(wall.calendarDate(start.form), line: master.line)
+            let at = clock.instant(wall)
             if at >= span.upperBound { return }
             if at >= span.lowerBound { body(wall) }
-        }
-    }
-
-    /// The wall clock of an instant in the zone the series' DTSTART lives in.
-    private func wallInSeriesZone(_ seconds: Int64, start: CalendarDate, line: Int) -> LocalDateTime {
-        switch start.form {
-        case .utc: return LocalDateTime(wallSeconds: seconds)
-        case .zoned(let tzid): return (resolver.zone(for: tzid, line: line) ?? viewer).local(atUTC: seconds)
-        case .floating, .date: return viewer.local(atUTC: seconds)
         }
     }
 
@@ -331,7 +346,7 @@ final class Expander {
         if date.form == start.form || start.form == .floating || start.isDate || date.isDate || date.form == .floating {
             return LocalDateTime(date)
         }
-        return wallInSeriesZone(instant(date, line: line), start: start, line: line)
+        return clock(for: start.form, line: line).wall(instant(date, line: line))
     }
 
     /// Whether an instance lies after UNTIL: dates by day, floating times as written, zoned times by instant
@@ -340,11 +355,12 @@ final class Expander {
         switch start.form {
         case .date: return wall.dayNumber > until.dayNumber
         case .floating: return wall > LocalDateTime(until)
-        case .utc, .zoned: return instant(wall.calendarDate(start.form), line: line) > untilInstant(until, start)
+        case .utc, .zoned: return instant(wall.calendarDate(start.form), line: line) > untilInstant(until)
         }
     }
 
-    private func untilInstant(_ until: CalendarDate, _ start: CalendarDate) -> Int64 { LocalDateTime(until).wallSeconds }
+    /// UNTIL as an instant: its wall clock read as UTC (a non-UTC UNTIL with a zoned DTSTART is read so too).
+    private func untilInstant(_ until: CalendarDate) -> Int64 { LocalDateTime(until).wallSeconds }
 
     private func maxDuration(_ member: SeriesMember) -> Int64 {
         switch member.length {
@@ -357,19 +373,23 @@ final class Expander {
     private func occurrence(_ member: SeriesMember, start: CalendarDate, recurrenceID: CalendarDate?,
                             window: Range<Int64>) -> Occurrence? {
         var start = start
-        var startInstant = instant(start, line: member.line)
+        let clock = self.clock(for: start.form, line: member.line)
+        let startWall = LocalDateTime(start)
+        var startInstant = clock.instant(startWall)
         var end: CalendarDate
         var endInstant: Int64
         switch member.length {
         case .days(let days):
-            end = LocalDateTime(start).adding(days: days).calendarDate(start.form)
-            endInstant = instant(end, line: member.line)
+            let endWall = startWall.adding(days: days)
+            end = endWall.calendarDate(start.form)
+            endInstant = clock.instant(endWall)
         case .wall(let seconds):
-            end = LocalDateTime(start).adding(seconds: seconds).calendarDate(start.form)
-            endInstant = instant(end, line: member.line)
+            let endWall = startWall.adding(seconds: seconds)
+            end = endWall.calendarDate(start.form)
+            endInstant = seconds == 0 ? startInstant : clock.instant(endWall)
         case .exact(let seconds):
             endInstant = startInstant + seconds
-            end = wallInSeriesZone(endInstant, start: start, line: member.line).calendarDate(start.form)
+            end = clock.wall(endInstant).calendarDate(start.form)
         }
         if endInstant < startInstant {
             // An end before the start (reported when read): the earlier one starts, as recurring-ical-events does.
@@ -379,7 +399,7 @@ final class Expander {
             ? startInstant < window.upperBound && endInstant > window.lowerBound
             : window.contains(startInstant)
         guard overlaps else { return nil }
-        return Occurrence(item: member.item, recurrenceID: recurrenceID, start: start, end: end,
+        return Occurrence(source: member.source, recurrenceID: recurrenceID, start: start, end: end,
                           startDate: Date(timeIntervalSince1970: TimeInterval(startInstant)),
                           endDate: Date(timeIntervalSince1970: TimeInterval(endInstant)),
                           recurrenceDate: recurrenceID.map {

@@ -26,7 +26,25 @@ public struct Occurrence: Sendable, Hashable {
         }
     }
 
-    public var item: Item
+    /// The component describing the instance, shared by every instance it describes (a series can have
+    /// thousands): copying an occurrence copies a reference, not an event.
+    final class Source: Sendable, Hashable {
+        let item: Item
+        let core: ItemCore
+
+        init(_ item: Item) {
+            self.item = item
+            core = item.core
+        }
+
+        static func == (lhs: Source, rhs: Source) -> Bool { lhs === rhs || lhs.item == rhs.item }
+        func hash(into hasher: inout Hasher) { hasher.combine(item) }
+    }
+
+    let source: Source
+    public var item: Item { source.item }
+    /// The shared properties of `item` (UID, SUMMARY, LOCATION …).
+    public var core: ItemCore { source.core }
     /// The instance's start in the series' rule (its RECURRENCE-ID); nil for a component that does not recur.
     public var recurrenceID: CalendarDate?
     /// Start and end as wall-clock values in the component's own form and zone.
@@ -38,8 +56,8 @@ public struct Occurrence: Sendable, Hashable {
     /// The instant of `recurrenceID`, placed the same way.
     public var recurrenceDate: Date?
 
-    public var uid: String? { item.core.uid }
-    public var summary: String? { item.core.summary }
+    public var uid: String? { source.core.uid }
+    public var summary: String? { source.core.summary }
     /// An all-day instance (DATE values): it stays on its date in every zone.
     public var isAllDay: Bool { start.isDate }
 }
@@ -73,10 +91,15 @@ extension ICalendar {
                             file: String? = nil) -> Expansion {
         let expander = Expander(calendar: self, options: options, file: file)
         let window = Int64(from.timeIntervalSince1970.rounded(.down))..<Int64(to.timeIntervalSince1970.rounded(.up))
-        var occurrences = expander.series().flatMap { expander.expand($0, window: window) }
-        occurrences.sort {
-            ($0.startDate, $0.uid ?? "", $0.item.componentName) < ($1.startDate, $1.uid ?? "", $1.item.componentName)
+        let occurrences = expander.series().flatMap { expander.expand($0, window: window) }
+        // Sort small keys, then gather: sorting the instances themselves would move them around again and again.
+        let keys = occurrences.indices.map { (start: occurrences[$0].startDate, index: $0) }
+        let order = keys.sorted { lhs, rhs in
+            if lhs.start != rhs.start { return lhs.start < rhs.start }
+            let (a, b) = (occurrences[lhs.index].source, occurrences[rhs.index].source)
+            if a === b { return lhs.index < rhs.index }
+            return (a.core.uid ?? "", a.item.componentName, lhs.index) < (b.core.uid ?? "", b.item.componentName, rhs.index)
         }
-        return Expansion(occurrences: occurrences, diagnostics: expander.diagnostics)
+        return Expansion(occurrences: order.map { occurrences[$0.index] }, diagnostics: expander.diagnostics)
     }
 }

@@ -28,14 +28,20 @@ struct RecurrenceEngine {
 
     /// nil when the rule needs another calendar scale (RSCALE other than GREGORIAN).
     init?(_ rule: RecurrenceRule, start: LocalDateTime, isDate: Bool) {
-        let parts = Dictionary(rule.otherParts.map { ($0.name, $0.value.uppercased()) }, uniquingKeysWith: { a, _ in a })
-        if let scale = parts["RSCALE"], scale != "GREGORIAN" { return nil }
+        var skipPart: String?
+        if rule.hasOtherParts {
+            let parts = rule.otherParts
+            if let scale = parts.first(where: { $0.name == "RSCALE" })?.value.uppercased(), scale != "GREGORIAN" {
+                return nil
+            }
+            if parts.contains(where: { !["RSCALE", "SKIP"].contains($0.name) && !$0.name.hasPrefix("X-") }) {
+                return nil  // a part ICSKit does not type (a leap month, say): leave it to libical
+            }
+            skipPart = parts.first { $0.name == "SKIP" }?.value.uppercased()
+        }
         // libical refuses BYWEEKNO together with BYMONTH or BYMONTHDAY ("not implemented"); so does ICSKit.
         if !rule.byWeekNo.isEmpty, !rule.byMonth.isEmpty || !rule.byMonthDay.isEmpty { return nil }
-        if rule.otherParts.contains(where: { !["RSCALE", "SKIP"].contains($0.name) && !$0.name.hasPrefix("X-") }) {
-            return nil  // a part ICSKit does not type (a leap month, say): leave it to libical
-        }
-        skip = parts["SKIP"] == "BACKWARD" ? .backward : parts["SKIP"] == "FORWARD" ? .forward : .omit
+        skip = skipPart == "BACKWARD" ? .backward : skipPart == "FORWARD" ? .forward : .omit
         self.rule = rule
         self.start = start
         self.isDate = isDate
@@ -181,7 +187,19 @@ struct RecurrenceEngine {
         case .hourly, .minutely, .secondly:
             candidates = subDailyInstances(index)
         }
-        return Self.bySetPos(Array(Set(candidates)).sorted(), rule.bySetPos)
+        return Self.bySetPos(Self.sortedUnique(candidates), rule.bySetPos)
+    }
+
+    private static func sortedUnique(_ values: [LocalDateTime]) -> [LocalDateTime] {
+        guard values.count > 1 else { return values }
+        var sorted = values.sorted()
+        var write = 1
+        for read in 1..<sorted.count where sorted[read] != sorted[write - 1] {
+            sorted[write] = sorted[read]
+            write += 1
+        }
+        sorted.removeLast(sorted.count - write)
+        return sorted
     }
 
     private static func bySetPos(_ sorted: [LocalDateTime], _ positions: [Int]) -> [LocalDateTime] {
@@ -199,12 +217,16 @@ struct RecurrenceEngine {
         switch rule.frequency {
         case .yearly:
             let year = baseYear + index * interval
+            if onlyMonthDays { return directDays(year: year, months: months.isEmpty ? Array(1...12) : months) }
             let range = rule.byWeekNo.isEmpty ? Self.yearRange(year) : weekYearRange(year)
             let moved = (1...12).flatMap { skippedMonthDays(year, $0) } + skippedYearDays(year)
             return Array(Set(range.filter { matchesDay($0, year: year, inYearly: true) } + moved)).sorted()
         case .monthly:
             let monthIndex = start.month - 1 + index * interval
             let (year, month) = (start.year + monthIndex / 12, monthIndex % 12 + 1)
+            if onlyMonthDays {
+                return months.isEmpty || months.contains(month) ? directDays(year: year, months: [month]) : []
+            }
             let first = LocalDateTime.days(fromCivil: year, month, 1)
             let range = first..<(first + ValueSyntax.daysIn(month: month, year: year))
             let moved = skippedMonthDays(year, month)
@@ -216,6 +238,25 @@ struct RecurrenceEngine {
             let day = start.dayNumber + index * interval
             return matchesDay(day, year: nil, inYearly: false) ? [day] : []
         }
+    }
+
+    /// Rules whose days are just month days (yearly on a date, monthly on the 15th): no day needs testing.
+    private var onlyMonthDays: Bool {
+        days.isEmpty && rule.byYearDay.isEmpty && rule.byWeekNo.isEmpty && skip == .omit && !monthDays.isEmpty
+    }
+
+    /// The month days of the given months of a year, in order; days a month does not have are left out.
+    private func directDays(year: Int, months: [Int]) -> [Int] {
+        var result: [Int] = []
+        for month in months.sorted() {
+            let length = ValueSyntax.daysIn(month: month, year: year)
+            let first = LocalDateTime.days(fromCivil: year, month, 1)
+            for day in monthDays {
+                let dayOfMonth = day > 0 ? day : length + day + 1
+                if (1...length).contains(dayOfMonth) { result.append(first + dayOfMonth - 1) }
+            }
+        }
+        return result.count > 1 ? Array(Set(result)).sorted() : result
     }
 
     /// Whether a day passes every day-level part: BYMONTH, BYWEEKNO, BYYEARDAY, BYMONTHDAY, BYDAY.

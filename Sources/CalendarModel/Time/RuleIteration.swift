@@ -1,13 +1,10 @@
 /// Walks one RRULE through libical, in wall-clock time, with UNTIL applied here: libical compares UNTIL with
 /// instances as written, while RFC 5545 compares instants (a UTC UNTIL against a zoned DTSTART).
 struct RuleCursor {
-    /// Gregorian rules are walked by ICSKit's engine; other calendar scales by libical (with ICU).
-    private enum Walker {
-        case engine(RecurrenceEngine)
-        case libical(LibicalRecurrenceIterator)
-    }
-
-    private var walker: Walker
+    /// Gregorian rules are walked by ICSKit's engine; other calendar scales by libical (with ICU). The engine is
+    /// kept as an optional, not an enum payload, so stepping it mutates it in place instead of copying it.
+    private var engine: RecurrenceEngine?
+    private let iterator: LibicalRecurrenceIterator?
     private let isDate: Bool
     private let pastUntil: (LocalDateTime) -> Bool
     private(set) var finished = false
@@ -16,38 +13,27 @@ struct RuleCursor {
     init?(_ rule: RecurrenceRule, start: LocalDateTime, isDate: Bool, pastUntil: @escaping (LocalDateTime) -> Bool) {
         var unbounded = rule
         unbounded.until = nil
-        if let engine = RecurrenceEngine(unbounded, start: start, isDate: isDate) {
-            walker = .engine(engine)
-        } else if unbounded.otherParts.contains(where: { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" }),
-                  let iterator = LibicalRecurrenceIterator(rule: unbounded.icsValue, start: start, isDate: isDate) {
-            walker = .libical(iterator)  // another calendar scale: libical with ICU
+        engine = RecurrenceEngine(unbounded, start: start, isDate: isDate)
+        if engine == nil,
+           unbounded.otherParts.contains(where: { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" }) {
+            iterator = LibicalRecurrenceIterator(rule: unbounded.icsValue, start: start, isDate: isDate)
         } else {
-            return nil
+            iterator = nil
         }
+        guard engine != nil || iterator != nil else { return nil }
         self.isDate = isDate
         self.pastUntil = pastUntil
     }
 
     /// Moves near the first instance at or after `wall`, where the rule allows it (not with COUNT).
     mutating func skip(to wall: LocalDateTime) -> Bool {
-        switch walker {
-        case .engine(var engine):
-            let moved = engine.skip(to: wall)
-            walker = .engine(engine)
-            return moved
-        case .libical(let iterator): return iterator.skip(to: wall, isDate: isDate)
-        }
+        if engine != nil { return engine!.skip(to: wall) }
+        return iterator?.skip(to: wall, isDate: isDate) ?? false
     }
 
     mutating func next() -> LocalDateTime? {
         guard !finished else { return nil }
-        let instance: LocalDateTime?
-        switch walker {
-        case .engine(var engine):
-            instance = engine.next()
-            walker = .engine(engine)
-        case .libical(let iterator): instance = iterator.next()
-        }
+        let instance = engine != nil ? engine!.next() : iterator?.next()
         guard let instance, !pastUntil(instance) else {
             finished = true
             return nil

@@ -37,28 +37,64 @@ public final class ZoneClock {
 
     /// ISO 8601 in this zone: `2026-11-23T09:00:00+01:00`, or `…Z` when the zone is UTC.
     public func iso8601(_ date: Date) -> String {
-        let wall = wallClock(at: date)
+        var bytes: [UInt8] = []
+        appendISO8601(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the ISO 8601 text of an instant in this zone as bytes.
+    public func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
         let offset = self.offset(at: date)
-        let suffix: String
-        if identifier == "UTC" || identifier == "Etc/UTC" {
-            suffix = "Z"
-        } else {
-            let magnitude = abs(offset)
-            suffix = (offset < 0 ? "-" : "+") + CalendarDate.pad(magnitude / 3600, 2) + ":"
-                + CalendarDate.pad(magnitude / 60 % 60, 2)
-        }
-        return wall.iso8601 + suffix
+        LocalDateTime(wallSeconds: Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset))
+            .appendISO8601(to: &bytes, withTime: true)
+        if identifier == "UTC" || identifier == "Etc/UTC" { return bytes.append(UInt8(ascii: "Z")) }
+        let magnitude = abs(offset)
+        bytes.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+        LocalDateTime.appendDigits(magnitude / 3600, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        LocalDateTime.appendDigits(magnitude / 60 % 60, width: 2, to: &bytes)
     }
 }
 
 extension LocalDateTime {
     /// `2026-11-23T09:00:00`, no offset (a floating time).
-    public var iso8601: String { isoDate + "T" + CalendarDate.pad(hour, 2) + ":" + CalendarDate.pad(minute, 2) + ":"
-        + CalendarDate.pad(second, 2) }
+    public var iso8601: String {
+        var bytes: [UInt8] = []
+        appendISO8601(to: &bytes, withTime: true)
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// `2026-11-23`.
     public var isoDate: String {
-        CalendarDate.pad(year, 4) + "-" + CalendarDate.pad(month, 2) + "-" + CalendarDate.pad(day, 2)
+        var bytes: [UInt8] = []
+        appendISO8601(to: &bytes, withTime: false)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `2026-11-23` or `2026-11-23T09:00:00` as bytes: agendas write hundreds of thousands of these.
+    public func appendISO8601(to bytes: inout [UInt8], withTime: Bool) {
+        Self.appendDigits(year, width: max(4, year.digitCount), to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        Self.appendDigits(month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        Self.appendDigits(day, width: 2, to: &bytes)
+        guard withTime else { return }
+        bytes.append(UInt8(ascii: "T"))
+        Self.appendDigits(hour, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        Self.appendDigits(minute, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        Self.appendDigits(second, width: 2, to: &bytes)
+    }
+
+    static func appendDigits(_ number: Int, width: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<max(1, width) { divisor *= 10 }
+        let value = abs(number)
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// Monday = 1 … Sunday = 7 (ISO 8601).
@@ -75,5 +111,13 @@ extension LocalDateTime {
         let thursday = adding(days: 4 - isoWeekday)
         let jan1 = LocalDateTime(year: thursday.year, month: 1, day: 1)
         return (thursday.year, (thursday.dayNumber - jan1.dayNumber) / 7 + 1)
+    }
+}
+
+extension Int {
+    var digitCount: Int {
+        var count = 1, rest = abs(self)
+        while rest >= 10 { rest /= 10; count += 1 }
+        return count
     }
 }

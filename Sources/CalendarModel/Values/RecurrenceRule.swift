@@ -44,6 +44,9 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         set { other = newValue.map { RawPart(name: $0.name.uppercased(), value: $0.value) } }
     }
 
+    /// Whether the rule has parts ICSKit does not type (cheaper than building `otherParts`).
+    var hasOtherParts: Bool { !other.isEmpty }
+
     private struct RawPart: Sendable, Hashable {
         var name: String
         var value: String
