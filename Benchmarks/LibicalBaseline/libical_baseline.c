@@ -4,22 +4,15 @@
 #include <libical/ical.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "read_file.h"
 
 int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: %s INPUT.ics OUTPUT.ics\n", argv[0]);
         return 2;
     }
-    FILE *in = fopen(argv[1], "rb");
-    if (!in) { perror(argv[1]); return 1; }
-    fseek(in, 0, SEEK_END);
-    long size = ftell(in);
-    fseek(in, 0, SEEK_SET);
-    char *text = malloc((size_t)size + 1);
-    if (!text || fread(text, 1, (size_t)size, in) != (size_t)size) { fclose(in); return 1; }
-    text[size] = '\0';
-    fclose(in);
-
+    char *text = read_file(argv[1]);
+    if (!text) return 1;
     icalcomponent *root = icalparser_parse_string(text);
     free(text);
     if (!root) { fprintf(stderr, "%s: libical parsed nothing\n", argv[1]); return 1; }

@@ -2,6 +2,18 @@ import ArgumentParser
 import CalendarModel
 import Foundation
 
+/// `--tz`: the zone times are shown in.
+struct ZoneOption: ParsableArguments {
+    @Option(help: "The zone to show times in (IANA, e.g. Europe/Berlin). Default: the system's.")
+    var tz: String?
+
+    func zone() throws -> ZoneClock {
+        guard let name = tz else { return ZoneClock.system() }
+        guard let zone = ZoneClock(identifier: name) else { throw ValidationError("unknown time zone \(name)") }
+        return zone
+    }
+}
+
 /// The window options `agenda` and `export` share: `--from`, `--to`, `--today`, `--week`, `--tz`.
 struct WindowOptions: ParsableArguments {
     @Option(help: "First day (YYYY-MM-DD or YYYY-MM-DDTHH:MM), in --tz. Default: today.")
@@ -16,14 +28,9 @@ struct WindowOptions: ParsableArguments {
     @Option(help: "An ISO week: this, next, or YYYY-Www (2026-W48).")
     var week: String?
 
-    @Option(help: "The zone to show times in (IANA, e.g. Europe/Berlin). Default: the system's.")
-    var tz: String?
+    @OptionGroup var zoneOption: ZoneOption
 
-    func zone() throws -> ZoneClock {
-        guard let name = tz else { return ZoneClock.system() }
-        guard let zone = ZoneClock(identifier: name) else { throw ValidationError("unknown time zone \(name)") }
-        return zone
-    }
+    func zone() throws -> ZoneClock { try zoneOption.zone() }
 
     /// The window [start, end) as wall-clock times in the zone.
     func window(in zone: ZoneClock, now: Date = Date()) throws -> (start: LocalDateTime, end: LocalDateTime) {

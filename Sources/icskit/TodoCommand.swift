@@ -34,8 +34,7 @@ struct TodoCommand: ParsableCommand {
     @Flag(help: "Completion rates per day and per ISO week instead of the list.")
     var stats = false
 
-    @Option(help: "The zone to show times in (IANA). Default: the system's.")
-    var tz: String?
+    @OptionGroup var zoneOption: ZoneOption
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -48,13 +47,7 @@ struct TodoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let zone: ZoneClock
-        if let tz {
-            guard let clock = ZoneClock(identifier: tz) else { throw ValidationError("unknown time zone \(tz)") }
-            zone = clock
-        } else {
-            zone = ZoneClock.system()
-        }
+        let zone = try zoneOption.zone()
         let input = try CalendarFiles.read(files)
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
         let list = TodoList(calendars: input.sources.flatMap { source in source.calendars.map { ($0, source.name) } },

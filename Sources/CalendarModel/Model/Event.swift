@@ -1,6 +1,6 @@
 /// A VEVENT: something that happens at a time (RFC 5545 §3.6.1).
 @dynamicMemberLookup
-public struct Event: Sendable, Hashable, CalendarItem, CalendarItemFields {
+public struct Event: Sendable, Hashable, CalendarItem, CalendarItemModel, CalendarItemFields {
     public var core = ItemCore() { didSet { provenance.isModified = true } }
     /// DTEND; an event has DTEND or DURATION, not both.
     public var end: CalendarDate? { didSet { provenance.isModified = true } }
@@ -15,14 +15,6 @@ public struct Event: Sendable, Hashable, CalendarItem, CalendarItemFields {
     var provenance = Provenance()
 
     public init() {}
-
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ItemCore, Value>) -> Value {
-        get { core[keyPath: keyPath] }
-        set { core[keyPath: keyPath] = newValue }
-    }
-
-    /// Read-only members of the core (`isRecurring`).
-    public subscript<Value>(dynamicMember keyPath: KeyPath<ItemCore, Value>) -> Value { core[keyPath: keyPath] }
 
     static var componentName: String { "VEVENT" }
     static let ownTable = FieldTable<Event>([

@@ -65,8 +65,24 @@ public struct ItemCore: Sendable, Hashable {
     ])
 }
 
+/// An event, todo or journal: a component whose shared properties live in an `ItemCore` and read as its own
+/// (`event.summary` is `event.core.summary`).
+public protocol CalendarItemModel {
+    var core: ItemCore { get set }
+}
+
+extension CalendarItemModel {
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ItemCore, Value>) -> Value {
+        get { core[keyPath: keyPath] }
+        set { core[keyPath: keyPath] = newValue }
+    }
+
+    /// Read-only members of the core (`isRecurring`).
+    public subscript<Value>(dynamicMember keyPath: KeyPath<ItemCore, Value>) -> Value { core[keyPath: keyPath] }
+}
+
 /// A model whose shared properties live in an `ItemCore`.
-protocol CalendarItem: ComponentModel {
+protocol CalendarItem: ComponentModel, CalendarItemModel {
     var core: ItemCore { get set }
     /// Checks DTEND, DUE and what else closes the item against its DTSTART.
     func checkEnd(start: CalendarDate, line: Int, _ context: inout DecodeContext)

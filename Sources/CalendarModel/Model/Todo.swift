@@ -1,6 +1,6 @@
 /// A VTODO: something to do, with a due date, completion and subtasks (RFC 5545 §3.6.2).
 @dynamicMemberLookup
-public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemFields {
+public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemModel, CalendarItemFields {
     public var core = ItemCore() { didSet { provenance.isModified = true } }
     public var due: CalendarDate? { didSet { provenance.isModified = true } }
     public var duration: Duration? { didSet { provenance.isModified = true } }
@@ -13,14 +13,6 @@ public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemFields {
     var provenance = Provenance()
 
     public init() {}
-
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ItemCore, Value>) -> Value {
-        get { core[keyPath: keyPath] }
-        set { core[keyPath: keyPath] = newValue }
-    }
-
-    /// Read-only members of the core (`isRecurring`).
-    public subscript<Value>(dynamicMember keyPath: KeyPath<ItemCore, Value>) -> Value { core[keyPath: keyPath] }
 
     /// Done: STATUS:COMPLETED or a COMPLETED time.
     public var isCompleted: Bool { core.status == .completed || completed != nil }
@@ -42,21 +34,13 @@ public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemFields {
 
 /// A VJOURNAL: a dated note (RFC 5545 §3.6.3).
 @dynamicMemberLookup
-public struct Journal: Sendable, Hashable, CalendarItem, CalendarItemFields {
+public struct Journal: Sendable, Hashable, CalendarItem, CalendarItemModel, CalendarItemFields {
     public var core = ItemCore() { didSet { provenance.isModified = true } }
     public var otherProperties: [Property] = [] { didSet { provenance.isModified = true } }
     public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
     var provenance = Provenance()
 
     public init() {}
-
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ItemCore, Value>) -> Value {
-        get { core[keyPath: keyPath] }
-        set { core[keyPath: keyPath] = newValue }
-    }
-
-    /// Read-only members of the core (`isRecurring`).
-    public subscript<Value>(dynamicMember keyPath: KeyPath<ItemCore, Value>) -> Value { core[keyPath: keyPath] }
 
     static var componentName: String { "VJOURNAL" }
     static let ownTable = FieldTable<Journal>([])
