@@ -103,3 +103,22 @@ final class ConvertCLITests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("/nonexistent/calendar.ics: failed: cannot read"), run.stderr)
     }
 }
+
+extension ConvertCLITests {
+    /// Outlook's Windows zone names become bare IANA names, each with one tzdata VTIMEZONE.
+    func testNormalizeTimezonesGivesBareIANANames() throws {
+        let run = try CLI.run(["convert", "--normalize-timezones", CLI.fixture("hand/windows-zone-names.ics")])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdout.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("TZID:") }.sorted(), ["TZID:America/New_York", "TZID:Europe/Berlin"])
+        XCTAssertTrue(lines.contains("DTSTART;TZID=Europe/Berlin:20260710T090000"), run.stdout)
+        XCTAssertTrue(lines.contains("DTSTART;TZID=Europe/Berlin:20260115T090000"), "display name → Europe/Berlin")
+        XCTAssertTrue(lines.contains("DTSTART;TZID=America/New_York:20261101T013000"))
+        XCTAssertFalse(run.stdout.contains("Standard Time") || run.stdout.contains("freeassociation"))
+        // The zone nothing can name stays as it was, and says so.
+        XCTAssertTrue(lines.contains("DTSTART;TZID=Customized Time Zone:20260115T090000"))
+        XCTAssertTrue(run.stderr.contains(":29: warning: TZID \"Customized Time Zone\" names no known zone"), run.stderr)
+        XCTAssertTrue(run.stderr.contains(":8: warning: TZID \"W. Europe Standard Time\" has no VTIMEZONE in this "
+            + "calendar and is a Windows time-zone name; read as Europe/Berlin"), run.stderr)
+    }
+}

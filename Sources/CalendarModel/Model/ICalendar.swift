@@ -126,11 +126,15 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
                     context.log.warning(use.earliestLine, "TZID \"\(tzid)\" is used on \(use.earliest), before the "
                         + "first onset its VTIMEZONE defines (\(onset)); the offset there is undefined")
                 }
+            } else if isIANA {
+                context.log.warning(use.line, "TZID \"\(tzid)\" has no VTIMEZONE in this calendar (RFC 5545 §3.2.19); "
+                    + "the IANA zone of that name applies")
+            } else if let mapped = TimeZoneResolver.ianaName(for: tzid) {
+                context.log.warning(use.line, "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and is "
+                    + "\(mapped.note ?? "a prefixed name"); read as \(mapped.iana)")
             } else {
-                context.log.warning(use.line, isIANA
-                    ? "TZID \"\(tzid)\" has no VTIMEZONE in this calendar (RFC 5545 §3.2.19); the IANA zone of that "
-                        + "name applies"
-                    : "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and is not an IANA zone name")
+                context.log.warning(use.line, "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and names no known "
+                    + "zone; its times are floating")
             }
         }
     }

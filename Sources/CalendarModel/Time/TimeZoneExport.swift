@@ -7,13 +7,17 @@ extension ICalendar {
         var log = DiagnosticLog(file: file)
         // Each TZID in use, with the earliest year it is used in.
         var firstYear: [String: Int] = [:]
+        var firstLine: [String: Int] = [:]
         var order: [String] = []
         for component in components where component.name != "VTIMEZONE" {
             component.asRead.forEach { nested in
                 for property in nested.properties where !property.parameters.isEmpty {
                     guard let tzid = property["TZID"] else { continue }
                     let year = Int(property.value.prefix(4)) ?? 9999
-                    if firstYear[tzid] == nil { order.append(tzid) }
+                    if firstYear[tzid] == nil {
+                        order.append(tzid)
+                        firstLine[tzid] = property.line
+                    }
                     firstYear[tzid] = min(firstYear[tzid] ?? year, year)
                 }
             }
@@ -24,7 +28,7 @@ extension ICalendar {
         for tzid in order {
             guard let iana = TimeZoneResolver.ianaName(for: tzid)?.iana else {
                 if timeZones.contains(where: { $0.tzid == tzid }) { continue }  // a custom zone the file defines
-                log.warning(0, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; left as it is")
+                log.warning(firstLine[tzid] ?? 0, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; left as it is")
                 continue
             }
             if iana != tzid { rename[tzid] = iana }

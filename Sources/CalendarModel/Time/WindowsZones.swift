@@ -40,14 +40,16 @@ enum WindowsZones {
         if let windows = displayNamesWithoutCity[places.joined(separator: ", ").lowercased()] {
             return iana(windowsID: windows)
         }
-        for place in places {
-            for zone in knownZones[place.lowercased()] ?? [] {
-                if let stated, let offset = standardOffset(zone), offset != stated { continue }
-                return zone
-            }
+        // Prefer a city CLDR uses for a Windows zone ("Amsterdam, Berlin, …" is W. Europe: Europe/Berlin).
+        let candidates = places.flatMap { knownZones[$0.lowercased()] ?? [] }.filter { zone in
+            guard let stated, let offset = standardOffset(zone) else { return true }
+            return offset == stated
         }
-        return nil
+        return candidates.first(where: primaryZones.contains) ?? candidates.first
     }
+
+    /// The IANA zones CLDR maps Windows zones to.
+    static let primaryZones = Set(byWindowsID.values)
 
     /// `UTC+01:00`, `GMT-05:30`, `UTC` → seconds east of UTC.
     static func offsetSeconds(_ text: Substring) -> Int? {
