@@ -6,10 +6,13 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "CalendarModel", targets: ["CalendarModel"]),
+        .library(name: "CalendarStore", targets: ["CalendarStore"]),
+        .library(name: "CalendarMerge", targets: ["CalendarMerge"]),
         .executable(name: "icskit", targets: ["icskit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -18,15 +21,18 @@ let package = Package(
             providers: [.apt(["libical-dev"]), .brew(["libical"])]
         ),
         .target(name: "CalendarModel", dependencies: ["CLibical"]),
+        .target(name: "CalendarStore", dependencies: ["CalendarModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "CalendarMerge", dependencies: ["CalendarModel", "CalendarStore"]),
         .executableTarget(
             name: "icskit",
             dependencies: [
-                "CalendarModel",
+                "CalendarModel", "CalendarStore", "CalendarMerge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "ICSKitBench", dependencies: ["CalendarModel"], path: "Benchmarks/ICSKitBench"),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
+        .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarModel", "CalendarStore", "CalendarMerge"]),
         .testTarget(name: "ICSKitCLITests", dependencies: ["CalendarModel", "icskit"]),
     ],
     swiftLanguageModes: [.v6]

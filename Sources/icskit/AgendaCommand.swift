@@ -18,8 +18,13 @@ struct AgendaCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Calendar files (.ics or jCal); - reads standard input.")
-    var files: [String]
+    @Argument(help: "Calendar files (.ics or jCal); - reads standard input. None: the store.")
+    var files: [String] = []
+
+    @Option(help: "With the store: only this calendar.")
+    var calendar: String?
+
+    @OptionGroup var store: StoreOption
 
     @OptionGroup var window: WindowOptions
 
@@ -36,14 +41,14 @@ struct AgendaCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("give at least one calendar file (- reads standard input)") }
         if maxInstances < 1 { throw ValidationError("--max-instances must be at least 1") }
     }
 
     func run() throws {
         let zone = try window.zone()
         let (start, end) = try window.window(in: zone)
-        let input = try CalendarFiles.read(files)
+        let input = try CalendarFiles.readOrStore(files, store: store, calendar: calendar,
+                                                  window: zone.date(of: start)..<zone.date(of: end))
         var options = ExpansionOptions()
         options.viewerZone = zone.identifier
         options.applyWRTimeZone = !noXWRTimezone

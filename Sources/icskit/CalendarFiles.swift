@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarModel
+import CalendarStore
 import Foundation
 
 /// Calendars read from the files a command was given, each with the name it is shown under.
@@ -31,6 +32,18 @@ struct CalendarFiles {
             files.sources += result.calendars.map {
                 Source(name: $0.displayName ?? fallback, path: name, calendars: [$0])
             }
+        }
+        return files
+    }
+
+    /// The files given, or the store's calendars when there are none (limited to what can touch `window`).
+    static func readOrStore(_ paths: [String], store: StoreOption, calendar: String?,
+                            window: Range<Date>?) throws -> CalendarFiles {
+        guard paths.isEmpty else { return try read(paths) }
+        let opened = try store.open()
+        var files = CalendarFiles()
+        files.sources = try opened.loadCalendars(named: calendar, window: window).map {
+            Source(name: $0.name, path: opened.path, calendars: [$0.calendar])
         }
         return files
     }

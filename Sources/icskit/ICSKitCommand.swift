@@ -11,7 +11,8 @@ struct ICSKitCommand: ParsableCommand {
             Exit status: 0 success, 1 problems found in the data (or a file failed), 2 usage errors.
             """,
         version: "0.1.0",
-        subcommands: [ConvertCommand.self, ValidateCommand.self, AgendaCommand.self, TodoCommand.self]
+        subcommands: [ConvertCommand.self, ValidateCommand.self, AgendaCommand.self, TodoCommand.self,
+                      ImportCommand.self, ExportCommand.self, MergeCommand.self]
     )
 
     /// ArgumentParser exits 64 on usage errors; ICSKit promises 2, as grep, diff and khal do.

@@ -19,8 +19,13 @@ struct TodoCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Calendar files (.ics or jCal); - reads standard input.")
-    var files: [String]
+    @Argument(help: "Calendar files (.ics or jCal); - reads standard input. None: the store.")
+    var files: [String] = []
+
+    @Option(name: .customLong("calendar"), help: "With the store: only this calendar.")
+    var calendarName: String?
+
+    @OptionGroup var store: StoreOption
 
     @Option(help: "open, today, upcoming, completed, overdue or all.")
     var filter: TodoFilter = .open
@@ -42,13 +47,9 @@ struct TodoCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No warnings on standard error.")
     var quiet = false
 
-    func validate() throws {
-        if files.isEmpty { throw ValidationError("give at least one calendar file (- reads standard input)") }
-    }
-
     func run() throws {
         let zone = try zoneOption.zone()
-        let input = try CalendarFiles.read(files)
+        let input = try CalendarFiles.readOrStore(files, store: store, calendar: calendarName, window: nil)
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
         let list = TodoList(calendars: input.sources.flatMap { source in source.calendars.map { ($0, source.name) } },
                             zone: zone)

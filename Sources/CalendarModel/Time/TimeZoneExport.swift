@@ -39,8 +39,8 @@ extension ICalendar {
         var context = DecodeContext(log: DiagnosticLog(file: file))
         result.components = components.compactMap { component -> CalendarComponent? in
             if case .timeZone(let zone) = component, let tzid = zone.tzid,
-               rename[tzid] != nil || ianaFirstYear[tzid] != nil {
-                return nil  // replaced by the tzdata definition below
+               rename[tzid] != nil || ianaFirstYear[tzid] != nil || firstYear[tzid] == nil {
+                return nil  // replaced by the tzdata definition below, or used by nothing
             }
             guard !rename.isEmpty, component.name != "VTIMEZONE" else { return component }
             var changed = false

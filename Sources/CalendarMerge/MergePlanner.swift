@@ -1,0 +1,165 @@
+/// An item's identity across a store and an external calendar.
+public struct MergeKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var uid: String
+    /// RECURRENCE-ID as written, or "" for a master or single item.
+    public var recurrenceID: String
+
+    public init(uid: String, recurrenceID: String = "") {
+        self.uid = uid
+        self.recurrenceID = recurrenceID
+    }
+
+    public static func < (lhs: MergeKey, rhs: MergeKey) -> Bool {
+        (lhs.uid, lhs.recurrenceID) < (rhs.uid, rhs.recurrenceID)
+    }
+
+    public var description: String { recurrenceID.isEmpty ? uid : "\(uid) @ \(recurrenceID)" }
+}
+
+/// One side's version of an item: its fingerprint and what says how new it is.
+public struct ItemVersion: Sendable, Hashable {
+    public var fingerprint: String
+    public var sequence: Int
+    /// LAST-MODIFIED and DTSTAMP as seconds since 1970, when present.
+    public var lastModified: Int64?
+    public var stamp: Int64?
+
+    public init(fingerprint: String, sequence: Int = 0, lastModified: Int64? = nil, stamp: Int64? = nil) {
+        self.fingerprint = fingerprint
+        self.sequence = sequence
+        self.lastModified = lastModified
+        self.stamp = stamp
+    }
+
+    /// Newer by SEQUENCE, then LAST-MODIFIED, then DTSTAMP (RFC 5546's order of precedence).
+    func isNewer(than other: ItemVersion) -> Bool {
+        if sequence != other.sequence { return sequence > other.sequence }
+        if let a = lastModified, let b = other.lastModified, a != b { return a > b }
+        if let a = stamp, let b = other.stamp, a != b { return a > b }
+        return false
+    }
+}
+
+/// Everything the planner looks at: the external calendar, the store's calendar, and the merge base.
+public struct MergeState: Sendable {
+    public var external: [MergeKey: ItemVersion]
+    public var local: [MergeKey: ItemVersion]
+    /// What the external source said at the last merge (fingerprints).
+    public var base: [MergeKey: String]
+    /// Items deleted in the store.
+    public var tombstones: Set<MergeKey>
+
+    public init(external: [MergeKey: ItemVersion], local: [MergeKey: ItemVersion], base: [MergeKey: String],
+                tombstones: Set<MergeKey> = []) {
+        self.external = external
+        self.local = local
+        self.base = base
+        self.tombstones = tombstones
+    }
+}
+
+/// Which side wins when both changed an item.
+public enum MergePreference: String, Sendable, CaseIterable {
+    /// Higher SEQUENCE, then later LAST-MODIFIED, then later DTSTAMP; the local version on a tie.
+    case newest
+    case external
+    case local
+}
+
+/// What to do with conflicts instead of resolving them by preference.
+public enum ConflictHandling: String, Sendable, CaseIterable {
+    /// Leave them unresolved and report them (exit 1).
+    case fail
+    /// Keep the local version and add the external one beside it, linked by RELATED-TO.
+    case keepBoth = "keep-both"
+}
+
+/// One decision of a merge.
+public struct MergeAction: Sendable, Hashable {
+    public enum Kind: String, Sendable {
+        /// New in the external calendar: added to the store.
+        case add
+        /// Changed externally (or won a conflict): the store takes the external version.
+        case update
+        /// Gone from the external calendar and unchanged in the store: deleted.
+        case delete
+        /// Changed only in the store, or only there, or a conflict the store's version won: kept as it is.
+        case keepLocal = "keep-local"
+        /// Deleted in the store and not changed externally since: stays deleted.
+        case stayDeleted = "stay-deleted"
+        /// The same on both sides.
+        case unchanged
+        /// Changed on both sides: the local version stays, the external one is added beside it.
+        case keepBoth = "keep-both"
+        /// Changed on both sides and left unresolved (`--on-conflict fail`).
+        case conflict
+    }
+
+    public var key: MergeKey
+    public var kind: Kind
+    /// One line on why.
+    public var reason: String
+    /// Whether both sides had changed it.
+    public var wasConflict: Bool
+}
+
+/// The merge decision table (vdirsyncer-style three-way merge), as a pure function of the state.
+public enum MergePlanner {
+    public static func plan(_ state: MergeState, prefer: MergePreference = .newest,
+                            onConflict: ConflictHandling? = nil) -> [MergeAction] {
+        let keys = Set(state.external.keys).union(state.local.keys).union(state.base.keys).union(state.tombstones)
+        return keys.sorted().compactMap { key in
+            decide(key, external: state.external[key], local: state.local[key], base: state.base[key],
+                   deleted: state.tombstones.contains(key), prefer: prefer, onConflict: onConflict)
+        }
+    }
+
+    static func decide(_ key: MergeKey, external: ItemVersion?, local: ItemVersion?, base: String?, deleted: Bool,
+                       prefer: MergePreference, onConflict: ConflictHandling?) -> MergeAction? {
+        func action(_ kind: MergeAction.Kind, _ reason: String, conflict: Bool = false) -> MergeAction {
+            MergeAction(key: key, kind: kind, reason: reason, wasConflict: conflict)
+        }
+        switch (external, local) {
+        case (let external?, nil):
+            if deleted || base != nil {
+                // Deleted here: it stays deleted unless the external side changed it since (modify beats delete).
+                if let base, base != external.fingerprint { return action(.update, "changed externally after it was deleted here") }
+                return action(.stayDeleted, "deleted here, unchanged externally")
+            }
+            return action(.add, "new in the external calendar")
+        case (nil, let local?):
+            guard let base else { return action(.keepLocal, "only in the store") }
+            return base == local.fingerprint ? action(.delete, "gone from the external calendar, unchanged here")
+                : action(.keepLocal, "gone from the external calendar but changed here (a change beats a delete)")
+        case (nil, nil):
+            return base == nil ? nil : action(.unchanged, "gone from both sides")
+        case (let external?, let local?):
+            if external.fingerprint == local.fingerprint { return action(.unchanged, "the same on both sides") }
+            if let base {
+                if base == local.fingerprint { return action(.update, "changed externally") }
+                if base == external.fingerprint { return action(.keepLocal, "changed here") }
+            }
+            return resolve(action, external: external, local: local, hadBase: base != nil, prefer: prefer,
+                           onConflict: onConflict)
+        }
+    }
+
+    private static func resolve(_ action: (MergeAction.Kind, String, Bool) -> MergeAction, external: ItemVersion,
+                                local: ItemVersion, hadBase: Bool, prefer: MergePreference,
+                                onConflict: ConflictHandling?) -> MergeAction {
+        let why = hadBase ? "changed on both sides" : "different on both sides with no merge before"
+        switch onConflict {
+        case .fail?: return action(.conflict, why, true)
+        case .keepBoth?: return action(.keepBoth, why + "; both kept", true)
+        case nil:
+            switch prefer {
+            case .external: return action(.update, why + "; the external version wins (--prefer external)", true)
+            case .local: return action(.keepLocal, why + "; the local version wins (--prefer local)", true)
+            case .newest:
+                return external.isNewer(than: local)
+                    ? action(.update, why + "; the external version is newer", true)
+                    : action(.keepLocal, why + "; the local version is as new or newer", true)
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// A stable 64-bit fingerprint (FNV-1a) of what a component says, for telling whether it changed between two
+/// reads: unfolded, name and parameters canonical, DTSTAMP and LAST-MODIFIED left out (exporters rewrite them on
+/// every export without changing anything). Nested components (alarms) count.
+extension Component {
+    public var fingerprint: String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func mix(_ text: String) {
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01B3
+            }
+            hash ^= 0x0A
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        func visit(_ component: Component) {
+            mix("BEGIN:" + component.name)
+            for property in component.properties where property.name != "DTSTAMP" && property.name != "LAST-MODIFIED" {
+                mix(property.canonicalContentLine)
+            }
+            component.components.forEach(visit)
+            mix("END:" + component.name)
+        }
+        visit(self)
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+extension CalendarComponent {
+    /// The component as it will be written (as read when unchanged).
+    public var component: Component { encoded }
+
+    /// UID and RECURRENCE-ID (as written, or ""): what identifies an item across calendars and syncs.
+    public var identity: (uid: String?, recurrenceID: String) {
+        switch self {
+        case .event(let event): return (event.uid, event.recurrenceID?.date.icsValue ?? "")
+        case .todo(let todo): return (todo.uid, todo.recurrenceID?.date.icsValue ?? "")
+        case .journal(let journal): return (journal.uid, journal.recurrenceID?.date.icsValue ?? "")
+        case .timeZone, .other(_): return (nil, "")
+        }
+    }
+
+    /// The first line of the component in its file, 0 when it was made in code.
+    public var line: Int { asRead.line }
+}

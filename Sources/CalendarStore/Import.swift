@@ -1,0 +1,81 @@
+import CalendarModel
+import Foundation
+import GRDB
+
+/// What an import did, item by item counted.
+public struct ImportReport: Sendable {
+    public var calendar: String
+    public var added = 0
+    public var updated = 0
+    public var unchanged = 0
+    public var skipped = 0
+    public var diagnostics: [Diagnostic] = []
+
+    public init(calendar: String) { self.calendar = calendar }
+}
+
+extension CalendarStore {
+    /// Imports the events, todos and journals of calendars into a store calendar (created if missing), in one
+    /// transaction. An item already there (same UID and RECURRENCE-ID) is updated when it differs; importing the
+    /// same file again changes nothing. Items without UID get one derived from their content.
+    public func importCalendars(_ calendars: [ICalendar], into name: String, file: String?,
+                                viewerZone: String = "UTC") throws -> ImportReport {
+        var report = ImportReport(calendar: name)
+        var rows: [ItemRow] = []
+        var zones: [(tzid: String, content: String)] = []
+        var seen: [String: Int] = [:]
+        for calendar in calendars {
+            let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
+            for zone in calendar.timeZones {
+                guard let tzid = zone.tzid else { continue }
+                zones.append((tzid, String(decoding: ICS.write(components: [zone.component]), as: UTF8.self)))
+            }
+            for component in calendar.components where ["VEVENT", "VTODO", "VJOURNAL"].contains(component.name) {
+                let identity = component.identity
+                let uid = identity.uid ?? derivedUID(component.component)
+                guard let row = ItemRow(component, uid: uid, time: time) else { continue }
+                let key = uid + "\u{0}" + identity.recurrenceID
+                if let first = seen[key] {
+                    report.skipped += 1
+                    report.diagnostics.append(Diagnostic(.warning, file: file, line: component.line,
+                        "duplicate UID \"\(uid)\"\(identity.recurrenceID.isEmpty ? "" : " with the same RECURRENCE-ID")"
+                            + " (first at line \(first)); this one is skipped"))
+                    continue
+                }
+                seen[key] = component.line
+                rows.append(row)
+            }
+        }
+        try transaction { db in
+            let calendarID = try calendarID(db, named: name, create: true)!
+            if let product = calendars.first?.productID {
+                try db.execute(sql: "UPDATE calendar SET productID = ?, source = coalesce(source, ?) WHERE id = ?",
+                               arguments: [product, file, calendarID])
+            }
+            if let color = calendars.first?.color {
+                try db.execute(sql: "UPDATE calendar SET color = coalesce(color, ?) WHERE id = ?",
+                               arguments: [color, calendarID])
+            }
+            for zone in zones {
+                try db.execute(sql: "INSERT OR REPLACE INTO timeZone (calendarID, tzid, content) VALUES (?, ?, ?)",
+                               arguments: [calendarID, zone.tzid, zone.content])
+            }
+            let existing = try Dictionary(Row.fetchAll(db, sql: """
+                SELECT uid, recurrenceID, fingerprint FROM item WHERE calendarID = ?
+                """, arguments: [calendarID]).map { row -> (String, String) in
+                    ((row["uid"] as String) + "\u{0}" + (row["recurrenceID"] as String), row["fingerprint"])
+                }, uniquingKeysWith: { a, _ in a })
+            for row in rows {
+                switch existing[row.uid + "\u{0}" + row.recurrenceID] {
+                case nil: report.added += 1
+                case row.fingerprint?:
+                    report.unchanged += 1
+                    continue
+                default: report.updated += 1
+                }
+                try row.save(db, calendarID: calendarID)
+            }
+        }
+        return report
+    }
+}

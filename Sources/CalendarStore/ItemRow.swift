@@ -1,0 +1,123 @@
+import CalendarModel
+import Foundation
+import GRDB
+
+/// One item as the store keeps it: the component's text as read, and columns derived from it for queries.
+struct ItemRow {
+    var uid: String
+    var recurrenceID: String
+    var kind: String
+    var summary: String?
+    var startUTC: Int64?
+    var endUTC: Int64?
+    var startValue: String?
+    var startTZID: String?
+    var dueUTC: Int64?
+    var status: String?
+    var completedUTC: Int64?
+    var priority: Int?
+    var sequence: Int?
+    var lastModifiedUTC: Int64?
+    var stampUTC: Int64?
+    var isRecurring: Bool
+    var rangeEndUTC: Int64?
+    var content: String
+    var fingerprint: String
+    var categories: [String]
+    var relations: [Relation]
+
+    /// Derives the columns of an event, todo or journal; nil for other components.
+    init?(_ component: CalendarComponent, uid: String, time: CalendarTime) {
+        let core: ItemCore
+        var end: CalendarDate?, due: CalendarDate?, completed: CalendarDate?, duration: Duration?
+        switch component {
+        case .event(let event):
+            (core, end, duration) = (event.core, event.end, event.duration)
+        case .todo(let todo):
+            (core, due, duration, completed) = (todo.core, todo.due, todo.duration, todo.completed)
+        case .journal(let journal): core = journal.core
+        default: return nil
+        }
+        func seconds(_ date: CalendarDate?) -> Int64? { date.map { Int64(time.date(of: $0).timeIntervalSince1970) } }
+        let generic = component.component
+        self.uid = uid
+        recurrenceID = core.recurrenceID?.date.icsValue ?? ""
+        kind = generic.name
+        summary = core.summary
+        let start = core.start ?? due
+        startUTC = seconds(start)
+        startValue = start?.icsValue
+        startTZID = start?.tzid
+        if let end {
+            endUTC = seconds(end)
+        } else if let duration, let startUTC {
+            endUTC = startUTC + Int64(duration.totalSeconds)
+        } else if let start, start.isDate, let startUTC {
+            endUTC = startUTC + 86_400
+        } else {
+            endUTC = due.flatMap { _ in seconds(due) } ?? startUTC
+        }
+        dueUTC = seconds(due)
+        status = core.status?.rawValue
+        completedUTC = seconds(completed)
+        priority = core.priority
+        sequence = core.sequence
+        lastModifiedUTC = seconds(core.lastModified)
+        stampUTC = seconds(core.stamp)
+        isRecurring = core.isRecurring
+        if isRecurring {
+            // The last instant a series can reach, when its rules end by UNTIL (else open: nil).
+            let untils = core.recurrenceRules.map { $0.until.map { LocalDateTime($0).wallSeconds } }
+            let dates = core.recurrenceDates.map { seconds($0.start) ?? 0 }
+            let length = max(0, (endUTC ?? 0) - (startUTC ?? 0))
+            rangeEndUTC = untils.contains(where: { $0 == nil }) || core.recurrenceRules.contains { $0.count != nil }
+                ? nil : (untils.compactMap { $0 } + dates + [startUTC ?? 0]).max().map { $0 + length + 86_400 }
+        } else {
+            rangeEndUTC = endUTC
+        }
+        var withUID = generic
+        if generic.property("UID") == nil { withUID.properties.insert(Property("UID", value: uid), at: 0) }
+        content = String(decoding: ICS.write(components: [withUID]), as: UTF8.self)
+        fingerprint = withUID.fingerprint
+        categories = core.categories.map(\.name)
+        relations = core.relatedTo
+    }
+
+    /// Inserts or replaces the row (and its categories and relations) in a calendar.
+    func save(_ db: Database, calendarID: Int64) throws {
+        try db.execute(sql: """
+            INSERT INTO item (calendarID, uid, recurrenceID, kind, summary, startUTC, endUTC, startValue, startTZID,
+                dueUTC, status, completedUTC, priority, sequence, lastModifiedUTC, stampUTC, isRecurring, rangeEndUTC,
+                content, fingerprint)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(calendarID, uid, recurrenceID) DO UPDATE SET kind = excluded.kind, summary = excluded.summary,
+                startUTC = excluded.startUTC, endUTC = excluded.endUTC, startValue = excluded.startValue,
+                startTZID = excluded.startTZID, dueUTC = excluded.dueUTC, status = excluded.status,
+                completedUTC = excluded.completedUTC, priority = excluded.priority, sequence = excluded.sequence,
+                lastModifiedUTC = excluded.lastModifiedUTC, stampUTC = excluded.stampUTC,
+                isRecurring = excluded.isRecurring, rangeEndUTC = excluded.rangeEndUTC, content = excluded.content,
+                fingerprint = excluded.fingerprint
+            """, arguments: [calendarID, uid, recurrenceID, kind, summary, startUTC, endUTC, startValue, startTZID,
+                             dueUTC, status, completedUTC, priority, sequence, lastModifiedUTC, stampUTC, isRecurring,
+                             rangeEndUTC, content, fingerprint])
+        let itemID = try Int64.fetchOne(db, sql: """
+            SELECT id FROM item WHERE calendarID = ? AND uid = ? AND recurrenceID = ?
+            """, arguments: [calendarID, uid, recurrenceID])!
+        try db.execute(sql: "DELETE FROM itemCategory WHERE itemID = ?", arguments: [itemID])
+        for name in Set(categories.map { $0.lowercased() }).sorted() {
+            let spelled = categories.first { $0.lowercased() == name } ?? name
+            try db.execute(sql: "INSERT OR IGNORE INTO itemCategory (itemID, name) VALUES (?, ?)",
+                           arguments: [itemID, spelled])
+        }
+        try db.execute(sql: "DELETE FROM relation WHERE itemID = ?", arguments: [itemID])
+        for relation in relations {
+            try db.execute(sql: "INSERT INTO relation (itemID, relatedUID, relationType) VALUES (?, ?, ?)",
+                           arguments: [itemID, relation.uid, relation.type])
+        }
+        try db.execute(sql: "DELETE FROM tombstone WHERE calendarID = ? AND uid = ? AND recurrenceID = ?",
+                       arguments: [calendarID, uid, recurrenceID])
+    }
+}
+
+/// UID for an item that has none: derived from its content, so importing the same file again finds it again.
+func derivedUID(_ component: Component) -> String { "icskit-" + component.fingerprint + "@derived" }

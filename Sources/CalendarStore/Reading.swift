@@ -1,0 +1,53 @@
+import CalendarModel
+import Foundation
+import GRDB
+
+extension CalendarStore {
+    /// The store's calendars as calendars again: every item as it was read, with the VTIMEZONEs they came with.
+    /// `name` limits it to one calendar; `window` to the items that can touch [start, end) (series whose range
+    /// reaches it, with all their overrides).
+    public func loadCalendars(named name: String? = nil, window: Range<Date>? = nil) throws
+        -> [(calendar: ICalendar, name: String)] {
+        let stored = try pool.read { db -> [(id: Int64, name: String, color: String?, product: String?,
+                                              zones: [String], items: [String])] in
+            var calendars: [(id: Int64, name: String, color: String?, product: String?, zones: [String],
+                             items: [String])] = []
+            for row in try Row.fetchAll(db, sql: "SELECT id, name, color, productID FROM calendar "
+                                            + "WHERE ? IS NULL OR name = ? ORDER BY name", arguments: [name, name]) {
+                let id: Int64 = row["id"]
+                let zones = try String.fetchAll(db, sql: "SELECT content FROM timeZone WHERE calendarID = ? "
+                                                    + "ORDER BY tzid", arguments: [id])
+                let items: [String]
+                if let window {
+                    let (from, to) = (Int64(window.lowerBound.timeIntervalSince1970),
+                                      Int64(window.upperBound.timeIntervalSince1970))
+                    // Series and items whose span can reach the window (a day's slack for floating times), and
+                    // every component of those UIDs, so overrides travel with their series.
+                    items = try String.fetchAll(db, sql: """
+                        SELECT content FROM item WHERE calendarID = ?1 AND uid IN (
+                            SELECT uid FROM item WHERE calendarID = ?1 AND (
+                                (startUTC IS NULL AND dueUTC IS NULL) OR
+                                (coalesce(startUTC, dueUTC) < ?3 + 86400 AND
+                                 (rangeEndUTC IS NULL AND isRecurring OR coalesce(rangeEndUTC, endUTC, startUTC) >= ?2 - 86400))))
+                        ORDER BY startUTC
+                        """, arguments: [id, from, to])
+                } else {
+                    items = try String.fetchAll(db, sql: "SELECT content FROM item WHERE calendarID = ? ORDER BY id",
+                                                arguments: [id])
+                }
+                calendars.append((id, row["name"], row["color"], row["productID"], zones, items))
+            }
+            return calendars
+        }
+        return stored.map { entry in
+            var calendar = ICalendar()
+            calendar.productID = "-//ICSKit//icskit 0.1//EN"
+            calendar.version = "2.0"
+            calendar.name = entry.name
+            calendar.color = entry.color
+            let text = entry.zones.joined() + entry.items.joined()
+            calendar.components = ICS.read(Array(text.utf8)).calendars.flatMap(\.components)
+            return (calendar, entry.name)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import CalendarModel
+import Foundation
+import GRDB
+
+/// What the store holds for one calendar and one external source: the items and the merge base.
+public struct SyncSnapshot: Sendable {
+    /// Items by (UID, RECURRENCE-ID): fingerprint, SEQUENCE and the component text.
+    public var items: [String: [String: StoredItemVersion]]
+    /// Fingerprints the source had at the last merge, by UID then RECURRENCE-ID.
+    public var base: [String: [String: String]]
+    public var tombstones: [(uid: String, recurrenceID: String)]
+}
+
+/// One stored item's version.
+public struct StoredItemVersion: Sendable, Hashable {
+    public var fingerprint: String
+    public var sequence: Int
+    public var lastModified: Int64?
+    public var stamp: Int64?
+}
+
+/// A change to apply to a calendar in one transaction.
+public enum StoreChange: Sendable {
+    /// Add or replace an item (the component as read, its UID).
+    case upsert(CalendarComponent, uid: String)
+    case delete(uid: String, recurrenceID: String)
+}
+
+extension CalendarStore {
+    /// The calendar's items, merge base for `source`, and tombstones; empty when the calendar does not exist.
+    public func syncSnapshot(calendar name: String, source: String) throws -> SyncSnapshot {
+        try pool.read { db in
+            var snapshot = SyncSnapshot(items: [:], base: [:], tombstones: [])
+            guard let id = try calendarID(db, named: name, create: false) else { return snapshot }
+            for row in try Row.fetchAll(db, sql: "SELECT uid, recurrenceID, fingerprint, sequence, lastModifiedUTC, "
+                                            + "stampUTC FROM item WHERE calendarID = ?", arguments: [id]) {
+                snapshot.items[row["uid"], default: [:]][row["recurrenceID"]] = StoredItemVersion(
+                    fingerprint: row["fingerprint"], sequence: row["sequence"] ?? 0, lastModified: row["lastModifiedUTC"],
+                    stamp: row["stampUTC"])
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT uid, recurrenceID, fingerprint FROM syncState "
+                                            + "WHERE calendarID = ? AND source = ?", arguments: [id, source]) {
+                snapshot.base[row["uid"], default: [:]][row["recurrenceID"]] = row["fingerprint"]
+            }
+            snapshot.tombstones = try Row.fetchAll(db, sql: "SELECT uid, recurrenceID FROM tombstone WHERE calendarID = ?",
+                                                   arguments: [id]).map { ($0["uid"], $0["recurrenceID"]) }
+            return snapshot
+        }
+    }
+
+    /// Applies changes to a calendar (created if missing) and records the source's new merge base, all in one
+    /// transaction. `base` replaces the source's base entirely.
+    public func apply(_ changes: [StoreChange], to name: String, source: String, base: [(uid: String,
+                      recurrenceID: String, fingerprint: String)], timeZones: [TimeZoneDefinition] = [],
+                      viewerZone: String = "UTC") throws {
+        var zoneSource = ICalendar()
+        zoneSource.components = timeZones.map { .timeZone($0) }
+        let time = CalendarTime(calendar: zoneSource, viewerZone: viewerZone)
+        let rows = changes.compactMap { change -> ItemRow? in
+            guard case .upsert(let component, let uid) = change else { return nil }
+            return ItemRow(component, uid: uid, time: time)
+        }
+        try transaction { db in
+            let id = try calendarID(db, named: name, create: true)!
+            try db.execute(sql: "UPDATE calendar SET source = coalesce(source, ?) WHERE id = ?", arguments: [source, id])
+            for zone in timeZones {
+                guard let tzid = zone.tzid else { continue }
+                try db.execute(sql: "INSERT OR REPLACE INTO timeZone (calendarID, tzid, content) VALUES (?, ?, ?)",
+                               arguments: [id, tzid, String(decoding: ICS.write(components: [zone.component]),
+                                                            as: UTF8.self)])
+            }
+            for row in rows { try row.save(db, calendarID: id) }
+            for change in changes {
+                guard case .delete(let uid, let recurrenceID) = change else { continue }
+                try db.execute(sql: "DELETE FROM item WHERE calendarID = ? AND uid = ? AND recurrenceID = ?",
+                               arguments: [id, uid, recurrenceID])
+            }
+            try db.execute(sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ?", arguments: [id, source])
+            for entry in base {
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint)
+                    VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [id, source, entry.uid, entry.recurrenceID, entry.fingerprint])
+            }
+        }
+    }
+
+    /// Deletes every item with this UID (a series with its overrides), leaving tombstones so merges keep them
+    /// deleted. Returns how many items went.
+    @discardableResult
+    public func delete(uid: String, calendar: String? = nil) throws -> Int {
+        try transaction { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT i.id, i.calendarID, i.recurrenceID FROM item i JOIN calendar c ON c.id = i.calendarID
+                WHERE i.uid = ? AND (? IS NULL OR c.name = ?)
+                """, arguments: [uid, calendar, calendar])
+            let now = Int64(Date().timeIntervalSince1970)
+            for row in rows {
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO tombstone (calendarID, uid, recurrenceID, deletedAt) VALUES (?, ?, ?, ?)
+                    """, arguments: [row["calendarID"] as Int64, uid, row["recurrenceID"] as String, now])
+                try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [row["id"] as Int64])
+            }
+            return rows.count
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import ArgumentParser
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `icskit export`: the store (or a week of it) as one file any calendar app accepts.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export calendars from the store as RFC 5545 (a VTIMEZONE for every TZID, bare IANA names).",
+        discussion: """
+            With a window (--week, --today, --from/--to) only the items that touch it are written: series with \
+            all their overrides. --expand writes each instance as an event of its own, for apps that do not \
+            understand RRULE.
+
+            Examples:
+              icskit export --week this -o week.ics
+              icskit export --calendar Work --from 2026-12-01 --to +31d --expand -o december.ics
+            """
+    )
+
+    @Option(help: "Only this store calendar.")
+    var calendar: String?
+
+    @OptionGroup var window: WindowOptions
+
+    @Flag(help: "Write every instance in the window as a standalone event (its own UID, no RRULE).")
+    var expand = false
+
+    @Option(name: .shortAndLong, help: "Output file; - writes standard output (the default).")
+    var output = "-"
+
+    @OptionGroup var store: StoreOption
+
+    var hasWindow: Bool { window.today || window.week != nil || window.from != nil || window.to != nil }
+
+    func validate() throws {
+        if expand, !hasWindow { throw ValidationError("--expand needs a window (--week, --today or --from/--to)") }
+    }
+
+    func run() throws {
+        let store = try store.open()
+        if let calendar, try !store.calendars().contains(where: { $0.name == calendar }) {
+            throw ValidationError("no calendar \"\(calendar)\" in the store \(store.path)")
+        }
+        let zone = try window.zone()
+        var range: Range<Date>?
+        if hasWindow {
+            let (start, end) = try window.window(in: zone)
+            range = zone.date(of: start)..<zone.date(of: end)
+        }
+        let loaded = try store.loadCalendars(named: calendar, window: range)
+        // One VCALENDAR for everything: several in one file trip up some apps.
+        var combined = ICalendar()
+        combined.productID = "-//ICSKit//icskit 0.1//EN"
+        combined.version = "2.0"
+        combined.name = loaded.count == 1 ? loaded[0].name : "ICSKit export"
+        combined.color = loaded.count == 1 ? loaded[0].calendar.color : nil
+        for (calendar, _) in loaded {
+            var chosen = calendar
+            if let range {
+                chosen = expand ? Self.expanded(calendar, range, zone) : Self.touching(calendar, range, zone)
+            }
+            combined.components += chosen.normalizingTimeZones().calendar.components
+        }
+        // The same zone from two calendars once.
+        var seenZones: Set<String> = []
+        combined.components = combined.components.filter { component in
+            guard case .timeZone(let definition) = component, let tzid = definition.tzid else { return true }
+            return seenZones.insert(tzid).inserted
+        }
+        let bytes = ICS.write([combined])
+        if output == "-" {
+            Output.writeStandardOutput(bytes)
+        } else {
+            try Output.writeAtomically(bytes, to: output)
+        }
+    }
+
+    /// The calendar's items that have an instance in the window, every component of their UID included.
+    static func touching(_ calendar: ICalendar, _ range: Range<Date>, _ zone: ZoneClock) -> ICalendar {
+        var options = ExpansionOptions()
+        options.components = ["VEVENT", "VTODO", "VJOURNAL"]
+        options.viewerZone = zone.identifier
+        let uids = Set(calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)
+            .occurrences.compactMap(\.uid))
+        var result = calendar
+        result.components = calendar.components.filter { component in
+            component.identity.uid.map(uids.contains) ?? (component.name == "VTIMEZONE")
+        }
+        return result
+    }
+
+    /// Every instance in the window as an event of its own: UID `<uid>-<start>`, no recurrence properties.
+    static func expanded(_ calendar: ICalendar, _ range: Range<Date>, _ zone: ZoneClock) -> ICalendar {
+        var options = ExpansionOptions()
+        options.viewerZone = zone.identifier
+        var result = calendar
+        result.components = calendar.components.filter { $0.name == "VTIMEZONE" }
+        for occurrence in calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options).occurrences {
+            guard case .event(var event) = occurrence.item else { continue }
+            let instance = occurrence.recurrenceID.map { $0.icsValue } ?? occurrence.start.icsValue
+            event.uid = (event.uid ?? "icskit") + "-" + instance
+            event.start = occurrence.start
+            event.end = occurrence.end
+            event.duration = nil
+            event.recurrenceRules = []
+            event.recurrenceDates = []
+            event.exceptionDates = []
+            event.recurrenceID = nil
+            result.components.append(.event(event))
+        }
+        return result
+    }
+}

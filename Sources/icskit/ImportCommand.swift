@@ -1,0 +1,67 @@
+import ArgumentParser
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `icskit import`: calendar files into the store, without duplicates.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import calendar files into the store; importing the same file again changes nothing.",
+        discussion: """
+            Items are keyed by UID and RECURRENCE-ID; one that is already there is updated when it differs. Items \
+            without UID get one derived from their content. Each file is imported in one transaction.
+
+            Examples:
+              icskit import google-export.ics --calendar Work
+              icskit import *.ics --json
+            """
+    )
+
+    @Argument(help: "Calendar files (.ics or jCal); - reads standard input.")
+    var files: [String]
+
+    @Option(help: "The store calendar to import into (default: the file's calendar name, else its file name).")
+    var calendar: String?
+
+    @Flag(help: "Print one JSON object with the counts.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "No warnings on standard error.")
+    var quiet = false
+
+    @OptionGroup var store: StoreOption
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one calendar file (- reads standard input)") }
+    }
+
+    func run() throws {
+        let store = try store.open()
+        let input = try CalendarFiles.read(files)
+        CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
+        var totals = ImportReport(calendar: "")
+        var reports: [ImportReport] = []
+        for source in input.sources {
+            let report = try store.importCalendars(source.calendars, into: calendar ?? source.name, file: source.path)
+            CalendarFiles.report(report.diagnostics, quiet: quiet)
+            totals.added += report.added
+            totals.updated += report.updated
+            totals.unchanged += report.unchanged
+            totals.skipped += report.skipped
+            reports.append(report)
+        }
+        if json {
+            print(JSONValue.object([
+                ("added", .int(totals.added)), ("updated", .int(totals.updated)),
+                ("unchanged", .int(totals.unchanged)), ("skipped", .int(totals.skipped)),
+                ("calendars", .array(reports.map { .string($0.calendar) })),
+            ]).serialized(pretty: true))
+        } else {
+            for report in reports {
+                print("\(report.calendar): \(report.added) added, \(report.updated) updated, \(report.unchanged) "
+                    + "unchanged, \(report.skipped) skipped")
+            }
+        }
+    }
+}
