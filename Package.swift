@@ -32,7 +32,9 @@ let package = Package(
         ),
         .executableTarget(name: "ICSKitBench", dependencies: ["CalendarModel"], path: "Benchmarks/ICSKitBench"),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
-        .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarModel", "CalendarStore", "CalendarMerge"]),
+        .testTarget(name: "CalendarStoreTests", dependencies: [
+            "CalendarModel", "CalendarStore", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "ICSKitCLITests", dependencies: ["CalendarModel", "icskit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -103,3 +103,10 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
+
+extension CalendarStore {
+    /// SQLite's own check of the file: ["ok"] when sound, else what is wrong.
+    public func integrityCheck() throws -> [String] {
+        try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+}

@@ -52,6 +52,9 @@ extension CalendarStore {
                 try db.execute(sql: "UPDATE calendar SET productID = ?, source = coalesce(source, ?) WHERE id = ?",
                                arguments: [product, file, calendarID])
             }
+            if let zone = calendars.first?.wrTimeZone {
+                try db.execute(sql: "UPDATE calendar SET wrTimeZone = ? WHERE id = ?", arguments: [zone, calendarID])
+            }
             if let color = calendars.first?.color {
                 try db.execute(sql: "UPDATE calendar SET color = coalesce(color, ?) WHERE id = ?",
                                arguments: [color, calendarID])

@@ -51,8 +51,8 @@ extension CalendarStore {
     /// Applies changes to a calendar (created if missing) and records the source's new merge base, all in one
     /// transaction. `base` replaces the source's base entirely.
     public func apply(_ changes: [StoreChange], to name: String, source: String, base: [(uid: String,
-                      recurrenceID: String, fingerprint: String)], timeZones: [TimeZoneDefinition] = [],
-                      viewerZone: String = "UTC") throws {
+                      recurrenceID: String, fingerprint: String)], keepBase: Bool = false,
+                      timeZones: [TimeZoneDefinition] = [], viewerZone: String = "UTC") throws {
         var zoneSource = ICalendar()
         zoneSource.components = timeZones.map { .timeZone($0) }
         let time = CalendarTime(calendar: zoneSource, viewerZone: viewerZone)
@@ -62,7 +62,10 @@ extension CalendarStore {
         }
         try transaction { db in
             let id = try calendarID(db, named: name, create: true)!
-            try db.execute(sql: "UPDATE calendar SET source = coalesce(source, ?) WHERE id = ?", arguments: [source, id])
+            if !keepBase {
+                try db.execute(sql: "UPDATE calendar SET source = coalesce(source, ?) WHERE id = ?",
+                               arguments: [source, id])
+            }
             for zone in timeZones {
                 guard let tzid = zone.tzid else { continue }
                 try db.execute(sql: "INSERT OR REPLACE INTO timeZone (calendarID, tzid, content) VALUES (?, ?, ?)",
@@ -75,6 +78,7 @@ extension CalendarStore {
                 try db.execute(sql: "DELETE FROM item WHERE calendarID = ? AND uid = ? AND recurrenceID = ?",
                                arguments: [id, uid, recurrenceID])
             }
+            if keepBase { return }  // a local edit: the merge base stays what the source last said
             try db.execute(sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ?", arguments: [id, source])
             for entry in base {
                 try db.execute(sql: """
@@ -103,5 +107,34 @@ extension CalendarStore {
             }
             return rows.count
         }
+    }
+}
+
+extension CalendarStore {
+    /// Marks every todo with this UID done: STATUS:COMPLETED, COMPLETED now, PERCENT-COMPLETE:100 (the rest of the
+    /// todo stays as it was read). Returns how many todos changed.
+    @discardableResult
+    public func complete(uid: String, at date: Date = Date()) throws -> Int {
+        let rows = try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT c.name, i.content FROM item i JOIN calendar c ON c.id = i.calendarID
+                WHERE i.uid = ? AND i.kind = 'VTODO'
+                """, arguments: [uid])
+        }
+        var changed = 0
+        for row in rows {
+            let calendarName: String = row["name"]
+            let content: String = row["content"]
+            guard case .todo(var todo)? = ICS.read(Array(content.utf8)).calendars.first?.components.first else { continue }
+            let now = LocalDateTime(wallSeconds: Int64(date.timeIntervalSince1970)).calendarDate(.utc)
+            todo.status = .completed
+            todo.completed = now
+            todo.percentComplete = 100
+            todo.sequence = (todo.sequence ?? 0) + 1
+            todo.lastModified = now
+            try apply([.upsert(.todo(todo), uid: uid)], to: calendarName, source: "", base: [], keepBase: true)
+            changed += 1
+        }
+        return changed
     }
 }

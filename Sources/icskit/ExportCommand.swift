@@ -56,6 +56,7 @@ struct ExportCommand: ParsableCommand {
         combined.version = "2.0"
         combined.name = loaded.count == 1 ? loaded[0].name : "ICSKit export"
         combined.color = loaded.count == 1 ? loaded[0].calendar.color : nil
+        combined.wrTimeZone = loaded.count == 1 ? loaded[0].calendar.wrTimeZone : nil
         for (calendar, _) in loaded {
             var chosen = calendar
             if let range {

@@ -24,7 +24,11 @@ struct MergeCommand: ParsableCommand {
     )
 
     @Argument(help: "The external calendar file.")
-    var source: String
+    var file: String
+
+    @Option(help: ArgumentHelp("The name this external source is remembered by between merges.",
+                               discussion: "Default: the calendar's name. Give one per source when several feed a calendar."))
+    var source: String?
 
     @Option(help: "The store calendar to merge into (created if missing).")
     var into: String
@@ -51,9 +55,9 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let store = try store.open()
-        let input = try CalendarFiles.read([source])
+        let input = try CalendarFiles.read([file])
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
-        let identity = source == "-" ? "<stdin>" : URL(fileURLWithPath: source).standardizedFileURL.path
+        let identity = source ?? into
         let result: MergeResult
         do {
             result = try CalendarMerger.merge(input.sources.flatMap(\.calendars), into: into, source: identity,

@@ -1,0 +1,185 @@
+import Foundation
+import XCTest
+
+/// The store through the built binary: import, export, merge, rm, done.
+final class StoreCLITests: XCTestCase {
+    var directory: URL!
+    var store: String { directory.appendingPathComponent("store.sqlite").path }
+
+    override func setUpWithError() throws { directory = try CLI.temporaryDirectory() }
+
+    @discardableResult
+    func icskit(_ arguments: [String], status expected: Int32 = 0, stdin: Data? = nil) throws -> CLI.Run {
+        let run = try CLI.run(arguments + ["--store", store], stdin: stdin)
+        XCTAssertEqual(run.status, expected, "icskit \(arguments.joined(separator: " ")): \(run.stderr)")
+        return run
+    }
+
+    func json(_ run: CLI.Run) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stdout)
+    }
+
+    func write(_ name: String, _ events: String) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + events + "END:VCALENDAR\r\n").utf8)
+            .write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func event(_ uid: String, _ summary: String, sequence: Int = 0, day: Int = 10) -> String {
+        "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nSEQUENCE:\(sequence)\r\n"
+            + "DTSTART:202612\(day)T090000Z\r\nDTEND:202612\(day)T100000Z\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\n"
+    }
+
+    func testImportExportReimportChangesNothing() throws {
+        let files = ["corpus-copies/google-issue52.ics", "corpus-copies/khal-recuid-no-master.ics", "hand/tasks.ics",
+                     "hand/all-day-and-tasks.ics", "hand/google-x-wr-timezone.ics", "hand/uids.ics"]
+        var first: [String: Any] = [:]
+        for file in files {
+            first = try json(icskit(["import", CLI.fixture(file), "--calendar", "Mixed", "--json", "-q"]))
+        }
+        XCTAssertEqual(first["added"] as? Int, 3, "the last file: 4 events, one a duplicate UID (skipped)")
+        XCTAssertEqual(first["skipped"] as? Int, 1)
+        // Importing the same files again changes nothing.
+        for file in files {
+            let again = try json(icskit(["import", CLI.fixture(file), "--calendar", "Mixed", "--json", "-q"]))
+            XCTAssertEqual(again["added"] as? Int, 0, file)
+            XCTAssertEqual(again["updated"] as? Int, 0, file)
+        }
+        // The export, imported back into the same calendar, changes nothing either: no duplicates, no updates.
+        let exported = directory.appendingPathComponent("export.ics").path
+        try icskit(["export", "--calendar", "Mixed", "-o", exported])
+        let round = try json(icskit(["import", exported, "--calendar", "Mixed", "--json", "-q"]))
+        XCTAssertEqual(round["added"] as? Int, 0)
+        XCTAssertEqual(round["updated"] as? Int, 0)
+        XCTAssertGreaterThan(round["unchanged"] as? Int ?? 0, 10)
+        // Items without a UID got the same derived UID every time.
+        let text = try String(contentsOfFile: exported, encoding: .utf8)
+        XCTAssertEqual(text.components(separatedBy: "@derived").count - 1, 1, "one derived UID, once")
+        XCTAssertTrue(text.contains("X-WR-TIMEZONE") == false || text.contains("NAME:Mixed"))
+    }
+
+    func testMergeFollowsTheDecisionTable() throws {
+        let v1 = try write("v1.ics", Self.event("a", "A") + Self.event("b", "B") + Self.event("c", "C"))
+        var result = try json(icskit(["merge", v1, "--into", "Work", "--json"]))
+        XCTAssertEqual(result["added"] as? Int, 3)
+        result = try json(icskit(["merge", v1, "--into", "Work", "--json"]))
+        XCTAssertEqual([result["added"], result["updated"], result["deleted"]].map { $0 as? Int }, [0, 0, 0],
+                       "merging the same file twice changes nothing")
+        // Local edit of C (an import into the store), local deletion of B.
+        let local = try write("local.ics", Self.event("c", "C edited here", sequence: 1))
+        try icskit(["import", local, "--calendar", "Work", "-q"])
+        try icskit(["rm", "b"])
+        // External: A changed, B unchanged, C gone, D new.
+        let v2 = try write("v2.ics", Self.event("a", "A changed", sequence: 1) + Self.event("b", "B")
+            + Self.event("d", "D"))
+        let dry = try icskit(["merge", v2, "--into", "Work", "--dry-run", "--json"])
+        let before = try icskit(["export", "--calendar", "Work"]).stdout
+        result = try json(dry)
+        XCTAssertEqual(try icskit(["export", "--calendar", "Work"]).stdout, before, "--dry-run writes nothing")
+        let kinds = Dictionary(uniqueKeysWithValues: (result["actions"] as? [[String: Any]] ?? []).map {
+            ($0["uid"] as? String ?? "", $0["action"] as? String ?? "")
+        })
+        XCTAssertEqual(kinds, ["a": "update", "b": "stay-deleted", "c": "keep-local", "d": "add"])
+        result = try json(icskit(["merge", v2, "--into", "Work", "--json"]))
+        XCTAssertEqual(result["updated"] as? Int, 1)
+        XCTAssertEqual(result["added"] as? Int, 1)
+        let after = try icskit(["export", "--calendar", "Work"]).stdout
+        XCTAssertTrue(after.contains("SUMMARY:A changed") && after.contains("SUMMARY:C edited here"))
+        XCTAssertFalse(after.contains("UID:b\r\n"), "deleted locally, stays deleted")
+        // A gone externally and unchanged locally → deleted; both sides change D → conflict handling.
+        try icskit(["import", try write("d-local.ics", Self.event("d", "D local", sequence: 5)), "--calendar", "Work",
+                    "-q"])
+        let v3 = try write("v3.ics", Self.event("b", "B") + Self.event("d", "D external", sequence: 2))
+        result = try json(icskit(["merge", v3, "--into", "Work", "--on-conflict", "fail", "--json"], status: 1))
+        XCTAssertEqual(result["conflicts"] as? Int, 1)
+        XCTAssertEqual(result["deleted"] as? Int, 1)
+        result = try json(icskit(["merge", v3, "--into", "Work", "--on-conflict", "keep-both", "--json"]))
+        XCTAssertEqual(result["added"] as? Int, 1)
+        let kept = try icskit(["export", "--calendar", "Work"]).stdout
+        XCTAssertTrue(kept.contains("SUMMARY:D local") && kept.contains("SUMMARY:D external"))
+        XCTAssertTrue(kept.contains("RELATED-TO;RELTYPE=SIBLING:d"), kept)
+        // An external file that suddenly holds nothing is refused, unless --force-delete.
+        try icskit(["merge", v1, "--into", "Other"])
+        let empty = try write("empty.ics", "")
+        let refused = try icskit(["merge", empty, "--into", "Other"], status: 1)
+        XCTAssertTrue(refused.stderr.contains("refusing to delete"), refused.stderr)
+        XCTAssertEqual(try icskit(["export", "--calendar", "Other"]).stdout.components(separatedBy: "BEGIN:VEVENT").count,
+                       4, "refused: nothing deleted")
+        result = try json(icskit(["merge", empty, "--into", "Other", "--force-delete", "--json"]))
+        XCTAssertEqual(result["deleted"] as? Int, 3)
+    }
+
+    func testNewestWinsByDefaultAndDoneMarksTodos() throws {
+        let v1 = try write("v1.ics", Self.event("x", "X"))
+        try icskit(["merge", v1, "--into", "Home"])
+        try icskit(["import", try write("l.ics", Self.event("x", "X local", sequence: 1)), "--calendar", "Home", "-q"])
+        let newer = try write("v2.ics", Self.event("x", "X external", sequence: 3))
+        let result = try json(icskit(["merge", newer, "--into", "Home", "--json"]))
+        XCTAssertEqual(result["updated"] as? Int, 1)
+        XCTAssertEqual(result["conflicts"] as? Int, 1)
+        let todo = try write("t.ics", "BEGIN:VTODO\r\nUID:t1\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Call\r\nEND:VTODO\r\n")
+        try icskit(["import", todo, "--calendar", "Home", "-q"])
+        try icskit(["done", "t1"])
+        XCTAssertTrue(try icskit(["todo", "--filter", "completed", "--tz", "UTC"]).stdout.contains("[x] Call"))
+        try icskit(["done", "nope"], status: 2)
+    }
+
+    /// A big calendar made here, so the test needs nothing beside the checkout.
+    func bigCalendar(_ count: Int, prefix: String) throws -> String {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
+        for index in 0..<count {
+            text += "BEGIN:VEVENT\r\nUID:\(prefix)-\(index)\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "DTSTART;TZID=Europe/Berlin:20260\(1 + index % 9)1\(index % 10)T090000\r\nDURATION:PT1H\r\n"
+                + "RRULE:FREQ=WEEKLY;COUNT=\(1 + index % 20)\r\nSUMMARY:Event \(index) with some text\r\nEND:VEVENT\r\n"
+        }
+        let path = directory.appendingPathComponent("\(prefix).ics").path
+        try Data((text + "END:VCALENDAR\r\n").utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func itemCount() throws -> Int {
+        let run = try icskit(["export"])
+        return run.stdout.components(separatedBy: "BEGIN:VEVENT").count - 1
+    }
+
+    /// SIGKILL in the middle of an import leaves a consistent store with all of that import or none of it.
+    func testAKilledImportLeavesAllOrNothing() throws {
+        let big = try bigCalendar(12_000, prefix: "big")
+        for delay in [0.2, 0.6, 1.2, 2.0] {
+            try? FileManager.default.removeItem(atPath: store)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = ["import", big, "--calendar", "Big", "-q", "--store", store]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let check = try CLI.run(["check-store", "--store", store])
+            if check.status == 0 { XCTAssertTrue(check.stdout.contains("integrity: ok"), check.stdout) }
+            let count = FileManager.default.fileExists(atPath: store) ? try itemCount() : 0
+            XCTAssertTrue(count == 0 || count == 12_000, "after a kill at \(delay) s the store holds \(count) items")
+        }
+        let report = try json(icskit(["import", big, "--calendar", "Big", "--json", "-q"]))
+        XCTAssertEqual((report["added"] as? Int ?? 0) + (report["unchanged"] as? Int ?? 0), 12_000)
+    }
+
+    /// Two imports into the same store at once both land whole.
+    func testConcurrentImportsLoseNothing() throws {
+        let first = try bigCalendar(3000, prefix: "left"), second = try bigCalendar(3000, prefix: "right")
+        let processes = [first, second].map { file -> Process in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = ["import", file, "--calendar", "Shared", "-q", "--store", store]
+            process.standardOutput = FileHandle.nullDevice
+            return process
+        }
+        try icskit(["import", try write("seed.ics", Self.event("seed", "Seed")), "--calendar", "Shared", "-q"])
+        for process in processes { try process.run() }
+        for process in processes { process.waitUntilExit() }
+        XCTAssertEqual(processes.map(\.terminationStatus), [0, 0])
+        XCTAssertEqual(try itemCount(), 6001)
+    }
+}
