@@ -56,11 +56,10 @@ struct ExportCommand: ParsableCommand {
         combined.version = "2.0"
         combined.name = loaded.count == 1 ? loaded[0].name : "ICSKit export"
         combined.color = loaded.count == 1 ? loaded[0].calendar.color : nil
-        combined.wrTimeZone = loaded.count == 1 ? loaded[0].calendar.wrTimeZone : nil
         for (calendar, _) in loaded {
-            var chosen = calendar
+            var chosen = calendar.resolvingWRTimeZone()
             if let range {
-                chosen = expand ? Self.expanded(calendar, range, zone) : Self.touching(calendar, range, zone)
+                chosen = expand ? Self.expanded(chosen, range, zone) : Self.touching(chosen, range, zone)
             }
             combined.components += chosen.normalizingTimeZones().calendar.components
         }

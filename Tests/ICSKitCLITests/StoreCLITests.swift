@@ -183,3 +183,71 @@ final class StoreCLITests: XCTestCase {
         XCTAssertEqual(try itemCount(), 6001)
     }
 }
+
+extension StoreCLITests {
+    /// A week exported from the store reads in python icalendar and gives the instances the store's agenda gives.
+    func testAnExportedWeekMatchesTheAgendaInPythonIcalendar() throws {
+        guard try CLI.run(["--version"]).status == 0,
+              Self.python(["-c", "import icalendar, recurring_ical_events"]).status == 0 else {
+            throw XCTSkip("python icalendar is not installed (pip install icalendar==7.3.0 recurring-ical-events==3.8.2; "
+                + ".ci/run installs it)")
+        }
+        for file in ["hand/google-x-wr-timezone.ics", "hand/all-day-and-tasks.ics", "corpus-copies/outlook-2010.ics",
+                     "hand/windows-zone-names.ics"] {
+            try icskit(["import", CLI.fixture(file), "-q"])
+        }
+        for week in ["2026-W13", "2026-W48"] {
+            let exported = directory.appendingPathComponent("\(week).ics").path
+            try icskit(["export", "--week", week, "--tz", "UTC", "-o", exported])
+            let agenda = try icskit(["agenda", "--week", week, "--tz", "UTC", "--json", "-q"])
+            let ours = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(agenda.stdout.utf8)) as? [[String: Any]])
+                .map { "\($0["uid"] as? String ?? "") \($0["start"] as? String ?? "")" }.sorted()
+            XCTAssertFalse(ours.isEmpty, week)
+            let monday = LocalDate.monday(week)
+            let script = """
+                import sys, datetime, icalendar, recurring_ical_events
+                cal = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
+                start = datetime.datetime.fromisoformat(sys.argv[2] + 'T00:00:00+00:00')
+                for e in recurring_ical_events.of(cal).between(start, start + datetime.timedelta(days=7)):
+                    s = e['DTSTART'].dt
+                    if isinstance(s, datetime.datetime):
+                        s = s.astimezone(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+                    else:
+                        s = s.isoformat()
+                    print(e['UID'], s)
+                """
+            let python = Self.python(["-c", script, exported, monday])
+            XCTAssertEqual(python.status, 0, python.stderr)
+            let theirs = python.stdout.split(separator: "\n").map(String.init).sorted()
+            XCTAssertEqual(theirs, ours, week)
+        }
+    }
+
+    static func python(_ arguments: [String]) -> CLI.Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        guard (try? process.run()) != nil else { return CLI.Run(status: 127, stdout: "", stderr: "no python3") }
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLI.Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                       stderr: String(decoding: err, as: UTF8.self))
+    }
+}
+
+/// ISO week → the date of its Monday, for the python side of the comparison.
+enum LocalDate {
+    static func monday(_ week: String) -> String {
+        let parts = week.split(separator: "-W")
+        let (year, number) = (Int(parts[0])!, Int(parts[1])!)
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let date = calendar.date(from: DateComponents(weekday: 2, weekOfYear: number, yearForWeekOfYear: year))!
+        let parts2 = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts2.year!, parts2.month!, parts2.day!)
+    }
+}

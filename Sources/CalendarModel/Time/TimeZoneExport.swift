@@ -97,3 +97,21 @@ extension ContentLineScanner {
         return scan(Array(text.utf8), log: &log)
     }
 }
+
+extension ICalendar {
+    /// This calendar with X-WR-TIMEZONE resolved into its events, as the x-wr-timezone tool does: UTC and
+    /// floating times become times in that zone, and the property goes. Apps that ignore X-WR-TIMEZONE then show
+    /// the same times as Google does. Unchanged when there is no (known) X-WR-TIMEZONE.
+    public func resolvingWRTimeZone() -> ICalendar {
+        guard let name = wrTimeZone, let iana = TimeZoneResolver.ianaName(for: name)?.iana,
+              let zone = LibicalZone.builtin(iana) else { return self }
+        var result = self
+        result.wrTimeZone = nil
+        result.components = components.map { component in
+            guard case .event(let event) = component else { return component }
+            let moved = Expander.applying(iana, zone, to: event)
+            return moved == event ? component : .event(moved)
+        }
+        return result
+    }
+}
