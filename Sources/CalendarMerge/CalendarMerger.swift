@@ -29,7 +29,7 @@ public enum CalendarMerger {
         var components: [MergeKey: (component: CalendarComponent, uid: String)] = [:]
         var versions: [MergeKey: ItemVersion] = [:]
         var timeZones: [TimeZoneDefinition] = []
-        for source in external {
+        for source in external.map({ $0.resolvingWRTimeZone() }) {
             timeZones += source.timeZones
             let time = CalendarTime(calendar: source, viewerZone: "UTC")
             for component in source.components where ["VEVENT", "VTODO", "VJOURNAL"].contains(component.name) {

@@ -16,7 +16,7 @@ public struct ImportReport: Sendable {
 
 extension CalendarStore {
     /// Imports the events, todos and journals of calendars into a store calendar (created if missing), in one
-    /// transaction. An item already there (same UID and RECURRENCE-ID) is updated when it differs; importing the
+    /// transaction (X-WR-TIMEZONE resolved into the events). An item already there (same UID and RECURRENCE-ID) is updated when it differs; importing the
     /// same file again changes nothing. Items without UID get one derived from their content.
     public func importCalendars(_ calendars: [ICalendar], into name: String, file: String?,
                                 viewerZone: String = "UTC") throws -> ImportReport {
@@ -24,7 +24,9 @@ extension CalendarStore {
         var rows: [ItemRow] = []
         var zones: [(tzid: String, content: String)] = []
         var seen: [String: Int] = [:]
-        for calendar in calendars {
+        // Google's X-WR-TIMEZONE is resolved into the items (as the x-wr-timezone tool does), so each stored item
+        // means the same whichever calendar it lands in and whatever else is imported beside it.
+        for calendar in calendars.map({ $0.resolvingWRTimeZone() }) {
             let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
             for zone in calendar.timeZones {
                 guard let tzid = zone.tzid else { continue }
@@ -51,9 +53,6 @@ extension CalendarStore {
             if let product = calendars.first?.productID {
                 try db.execute(sql: "UPDATE calendar SET productID = ?, source = coalesce(source, ?) WHERE id = ?",
                                arguments: [product, file, calendarID])
-            }
-            if let zone = calendars.first?.wrTimeZone {
-                try db.execute(sql: "UPDATE calendar SET wrTimeZone = ? WHERE id = ?", arguments: [zone, calendarID])
             }
             if let color = calendars.first?.color {
                 try db.execute(sql: "UPDATE calendar SET color = coalesce(color, ?) WHERE id = ?",

@@ -8,11 +8,10 @@ extension CalendarStore {
     /// reaches it, with all their overrides).
     public func loadCalendars(named name: String? = nil, window: Range<Date>? = nil) throws
         -> [(calendar: ICalendar, name: String)] {
-        let stored = try pool.read { db -> [(id: Int64, name: String, color: String?, wrTimeZone: String?,
-                                              zones: [String], items: [String])] in
-            var calendars: [(id: Int64, name: String, color: String?, wrTimeZone: String?, zones: [String],
-                             items: [String])] = []
-            for row in try Row.fetchAll(db, sql: "SELECT id, name, color, wrTimeZone FROM calendar "
+        let stored = try pool.read { db -> [(id: Int64, name: String, color: String?, zones: [String],
+                                              items: [String])] in
+            var calendars: [(id: Int64, name: String, color: String?, zones: [String], items: [String])] = []
+            for row in try Row.fetchAll(db, sql: "SELECT id, name, color FROM calendar "
                                             + "WHERE ? IS NULL OR name = ? ORDER BY name", arguments: [name, name]) {
                 let id: Int64 = row["id"]
                 let zones = try String.fetchAll(db, sql: "SELECT content FROM timeZone WHERE calendarID = ? "
@@ -35,7 +34,7 @@ extension CalendarStore {
                     items = try String.fetchAll(db, sql: "SELECT content FROM item WHERE calendarID = ? ORDER BY id",
                                                 arguments: [id])
                 }
-                calendars.append((id, row["name"], row["color"], row["wrTimeZone"], zones, items))
+                calendars.append((id, row["name"], row["color"], zones, items))
             }
             return calendars
         }
@@ -45,8 +44,6 @@ extension CalendarStore {
             calendar.version = "2.0"
             calendar.name = entry.name
             calendar.color = entry.color
-            // Google's default zone for the UTC and floating times it wrote: kept, so they mean what they meant.
-            calendar.wrTimeZone = entry.wrTimeZone
             let text = entry.zones.joined() + entry.items.joined()
             calendar.components = ICS.read(Array(text.utf8)).calendars.flatMap(\.components)
             return (calendar, entry.name)

@@ -12,8 +12,7 @@ enum StoreSchema {
                     name TEXT NOT NULL UNIQUE,
                     color TEXT,
                     source TEXT,
-                    productID TEXT,
-                    wrTimeZone TEXT
+                    productID TEXT
                 );
                 -- One row per component, keyed as RFC 5545 keys them. `content` is the component as read, so
                 -- export writes it back line for line; the other columns are derived from it for queries.

@@ -57,7 +57,7 @@ struct ExportCommand: ParsableCommand {
         combined.name = loaded.count == 1 ? loaded[0].name : "ICSKit export"
         combined.color = loaded.count == 1 ? loaded[0].calendar.color : nil
         for (calendar, _) in loaded {
-            var chosen = calendar.resolvingWRTimeZone()
+            var chosen = calendar
             if let range {
                 chosen = expand ? Self.expanded(chosen, range, zone) : Self.touching(chosen, range, zone)
             }

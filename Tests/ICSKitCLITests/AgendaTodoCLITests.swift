@@ -46,7 +46,9 @@ final class AgendaTodoCLITests: XCTestCase {
                       run.stdout)
         XCTAssertEqual(try CLI.run(["agenda", CLI.fixture("hand/tasks.ics"), "--tz", "Mars/Olympus"]).status, 2)
         XCTAssertEqual(try CLI.run(["agenda", CLI.fixture("hand/tasks.ics"), "--week", "W99"]).status, 2)
-        XCTAssertEqual(try CLI.run(["agenda"]).status, 2)
+        let empty = try CLI.run(["agenda", "--tz", "UTC"])
+        XCTAssertEqual(empty.status, 0, "no files: the (empty, throwaway) store")
+        XCTAssertTrue(empty.stdout.hasPrefix("nothing between"), empty.stdout)
     }
 
     func testMaxInstancesStopsAFlood() throws {

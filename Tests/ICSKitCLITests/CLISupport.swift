@@ -30,6 +30,10 @@ enum CLI {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
+        // Never the user's own store: a command given no --store gets a throwaway one.
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["ICSKIT_STORE": FileManager.default.temporaryDirectory
+                .appendingPathComponent("icskit-tests-default-\(UUID().uuidString).sqlite").path]) { _, new in new }
         if let directory { process.currentDirectoryURL = directory }
         // Output goes to files, not pipes, so a large output can never block the child.
         let scratch = try temporaryDirectory()
