@@ -138,3 +138,25 @@ extension CalendarStore {
         return changed
     }
 }
+
+extension CalendarStore {
+    /// Adds an item made here (an event, todo or journal) to a store calendar, creating the calendar if needed.
+    /// Local items are no source's: merges keep them.
+    public func add(_ component: CalendarComponent, to calendar: String) throws {
+        guard let uid = component.identity.uid else { throw StoreError("an item needs a UID to be added") }
+        try apply([.upsert(component, uid: uid)], to: calendar, source: "", base: [], keepBase: true)
+    }
+
+    /// The calendar an item with this UID is in, and its component, if the store has it.
+    public func item(uid: String) throws -> (calendar: String, component: CalendarComponent)? {
+        guard let row = try pool.read({ db in
+            try Row.fetchOne(db, sql: """
+                SELECT c.name, i.content FROM item i JOIN calendar c ON c.id = i.calendarID
+                WHERE i.uid = ? ORDER BY i.recurrenceID LIMIT 1
+                """, arguments: [uid])
+        }) else { return nil }
+        let content: String = row["content"]
+        guard let component = ICS.read(Array(content.utf8)).calendars.first?.components.first else { return nil }
+        return (row["name"], component)
+    }
+}

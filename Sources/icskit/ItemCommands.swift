@@ -60,3 +60,60 @@ struct CheckStoreCommand: ParsableCommand {
         if problems != ["ok"] { throw ExitCode(1) }
     }
 }
+
+/// `icskit categories [--set-color NAME #RRGGBB]`: the store's categories and their colours.
+struct CategoriesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "categories", abstract: "List the store's categories with their colours, or set a colour.",
+        discussion: "Examples:\n  icskit categories\n  icskit categories --set-color Work \"#3366FF\"")
+
+    @Option(name: .customLong("set-color"), parsing: .upToNextOption, help: "NAME #RRGGBB")
+    var setColor: [String] = []
+
+    @OptionGroup var store: StoreOption
+
+    func validate() throws {
+        if !setColor.isEmpty, setColor.count != 2 || !AddCommand.isHexColor(setColor[1]) {
+            throw ValidationError("--set-color takes a category name and #RRGGBB")
+        }
+    }
+
+    func run() throws {
+        let store = try store.open()
+        if setColor.count == 2 { try store.setColor(setColor[1], ofCategory: setColor[0]) }
+        for (category, items) in try store.categories() {
+            print("\(category.name)  \(category.color ?? "-")  \(items) item\(items == 1 ? "" : "s")")
+        }
+    }
+}
+
+/// `icskit log UID --duration 25m`: time spent on a todo, as a VJOURNAL related to it.
+struct LogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log", abstract: "Record time spent on a todo (a VJOURNAL linked to it by RELATED-TO).",
+        discussion: "Example:\n  icskit log 1f0e…@icskit --duration 25m --interrupted")
+
+    @Argument(help: "The todo's UID.")
+    var uid: String
+
+    @Option(help: "How long: 25m, 1h, 1h30m.")
+    var duration: String
+
+    @Flag(help: "The work was cut short.")
+    var interrupted = false
+
+    @OptionGroup var store: StoreOption
+
+    func run() throws {
+        let store = try store.open()
+        guard let (calendar, component) = try store.item(uid: uid), case .todo(let todo) = component else {
+            throw ValidationError("no todo with UID \(uid) in the store")
+        }
+        guard case .success(let length) = AddCommand.duration(duration), !length.isNegative else {
+            throw ValidationError("--duration takes 25m, 1h or 1h30m, not \(duration)")
+        }
+        let entry = TimeLog.entry(for: todo, duration: length, interrupted: interrupted)
+        try store.add(.journal(entry), to: calendar)
+        print("logged \(length.totalSeconds / 60) minutes on \(todo.summary ?? uid)")
+    }
+}

@@ -54,7 +54,8 @@ struct TodoCommand: ParsableCommand {
         let list = TodoList(calendars: input.sources.flatMap { source in source.calendars.map { ($0, source.name) } },
                             zone: zone)
         if stats {
-            printStats(list.completion(category: category))
+            let logged = TimeLog.secondsPerDay(input.sources.flatMap(\.calendars), zone: zone)
+            printStats(list.completion(category: category), logged: logged)
         } else if json {
             print(JSONValue.array(list.tree(filter: filter, category: category, slot: slot).map { entryJSON($0, zone) })
                 .serialized(pretty: true))
@@ -104,15 +105,21 @@ struct TodoCommand: ParsableCommand {
         ])
     }
 
-    private func printStats(_ stats: (days: [CompletionStats], weeks: [CompletionStats])) {
+    private func printStats(_ stats: (days: [CompletionStats], weeks: [CompletionStats]), logged: [String: Int]) {
         func row(_ item: CompletionStats) -> JSONValue {
             .object([("period", .string(item.period)), ("due", .int(item.due)), ("completed", .int(item.completed)),
                      ("rate", .number(String(format: "%.2f", item.rate)))])
         }
+        let loggedRows = logged.sorted { $0.key < $1.key }
         if json {
-            print(JSONValue.object([("days", .array(stats.days.map(row))), ("weeks", .array(stats.weeks.map(row)))])
+            print(JSONValue.object([("days", .array(stats.days.map(row))), ("weeks", .array(stats.weeks.map(row))),
+                                    ("logged_minutes", .object(loggedRows.map { ($0.key, .int($0.value / 60)) }))])
                 .serialized(pretty: true))
             return
+        }
+        if !loggedRows.isEmpty {
+            print("time logged per day:")
+            for (day, seconds) in loggedRows { print("  \(day)  \(seconds / 3600)h \(seconds / 60 % 60)m") }
         }
         for (title, items) in [("per day", stats.days), ("per week", stats.weeks)] {
             print("completion \(title):")

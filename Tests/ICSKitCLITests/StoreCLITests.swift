@@ -251,3 +251,36 @@ enum LocalDate {
         return String(format: "%04d-%02d-%02d", parts2.year!, parts2.month!, parts2.day!)
     }
 }
+
+extension StoreCLITests {
+    func testAddLogAndCategoriesTravelAsICalendar() throws {
+        let parent = try icskit(["add", "todo", "Write report", "--due", "2026-11-27", "--priority", "1", "--category",
+                                 "Work", "--color", "#FF8800", "--tz", "UTC"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(parent.hasSuffix("@icskit"), parent)
+        try icskit(["add", "todo", "Charts", "--parent", parent, "--due", "2026-11-26 14:00", "--tz", "UTC"])
+        try icskit(["add", "event", "Dentist", "--start", "2026-11-24 09:30", "--duration", "45m", "--alarm", "-1h",
+                    "--tz", "Europe/Berlin", "--calendar", "Health"])
+        try icskit(["log", parent, "--duration", "25m", "--interrupted"])
+        try icskit(["log", parent, "--duration", "1h"])
+        let todos = try icskit(["todo", "--tz", "UTC"]).stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(todos[0].hasPrefix("[ ] P1 Write report  due 2026-11-27"), todos.joined(separator: "\n"))
+        XCTAssertTrue(todos[1].hasPrefix("    [ ] Charts  due 2026-11-26 14:00"))
+        let stats = try json(icskit(["todo", "--stats", "--json", "--tz", "UTC"]))
+        XCTAssertEqual((stats["logged_minutes"] as? [String: Int])?.values.reduce(0, +), 85)
+        XCTAssertTrue(try icskit(["categories"]).stdout.contains("Work  #FF8800  1 item"))
+        try icskit(["categories", "--set-color", "Work", "#3366FF"])
+        XCTAssertTrue(try icskit(["categories"]).stdout.contains("Work  #3366FF"))
+        let agenda = try icskit(["agenda", "--from", "2026-11-24", "--to", "+1d", "--tz", "Europe/Berlin"]).stdout
+        XCTAssertTrue(agenda.contains("09:30–10:15  Dentist  (Health)"), agenda)
+        // What was added is plain iCalendar: the journal links to the todo, the alarm sits in the event.
+        let exported = try icskit(["export"]).stdout.replacingOccurrences(of: "\r\n ", with: "")
+        XCTAssertTrue(exported.contains("RELATED-TO;RELTYPE=PARENT:\(parent)"))
+        XCTAssertTrue(exported.contains("X-ICSKIT-DURATION:PT25M") && exported.contains("X-ICSKIT-INTERRUPTED:TRUE"))
+        XCTAssertTrue(exported.contains("DTSTART;TZID=Europe/Berlin:20261124T093000") && exported.contains("TRIGGER:-PT1H"))
+        XCTAssertTrue(exported.contains("TZID:Europe/Berlin"), "a VTIMEZONE for the TZID used")
+        let reread = try CLI.run(["validate", "-"], stdin: Data(exported.utf8))
+        XCTAssertEqual(reread.status, 0, reread.stdout)
+        try icskit(["add", "event", "No start"], status: 2)
+        try icskit(["log", "nope@x", "--duration", "5m"], status: 2)
+    }
+}

@@ -1,0 +1,211 @@
+import ArgumentParser
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `icskit add event|todo SUMMARY …`: a new item in the store.
+struct AddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add an event or a todo to the store.",
+        discussion: """
+            WHEN is YYYY-MM-DD (all day), YYYY-MM-DDTHH:MM or "YYYY-MM-DD HH:MM" (in --tz), or today / tomorrow \
+            with an optional HH:MM. Durations: 90m, 1h, 1h30m, 2d; alarms before the start: -15m.
+
+            Examples:
+              icskit add event "Dentist" --start "tomorrow 09:30" --duration 45m --alarm -1h
+              icskit add todo "Write report" --due 2026-11-27 --priority 1 --category Work --color "#FF8800"
+              icskit add todo "Charts for the report" --parent 1f0e…@icskit
+            """
+    )
+
+    enum Kind: String, ExpressibleByArgument { case event, todo }
+
+    @Argument(help: "event or todo.")
+    var kind: Kind
+
+    @Argument(help: "What it is.")
+    var summary: String
+
+    @Option(help: "When it starts (events; todos may have one too).")
+    var start: String?
+
+    @Option(help: "When an event ends (or use --duration).")
+    var end: String?
+
+    @Option(help: "How long an event lasts: 90m, 1h, 1h30m, 2d.")
+    var duration: String?
+
+    @Option(help: "When a todo is due.")
+    var due: String?
+
+    @Option(help: "A category (repeat for several).")
+    var category: [String] = []
+
+    @Option(help: "#RRGGBB: the category's colour in the store (with --category), else the item's COLOR.")
+    var color: String?
+
+    @Option(help: "1 (highest) … 9 (lowest).")
+    var priority: Int?
+
+    @Option(help: "The UID of the parent todo.")
+    var parent: String?
+
+    @Option(parsing: .unconditional, help: "A reminder before the start (events) or due time (todos): -15m, -1h, -1d.")
+    var alarm: String?
+
+    @Option(help: "The store calendar (created if missing).")
+    var calendar = "Personal"
+
+    @OptionGroup var zoneOption: ZoneOption
+    @OptionGroup var store: StoreOption
+
+    func validate() throws {
+        if kind == .event, start == nil { throw ValidationError("an event needs --start") }
+        if let priority, !(0...9).contains(priority) { throw ValidationError("--priority takes 0–9") }
+        if let color, !Self.isHexColor(color) { throw ValidationError("--color takes #RRGGBB, not \(color)") }
+        if end != nil, duration != nil { throw ValidationError("use --end or --duration, not both") }
+    }
+
+    func run() throws {
+        let zone = try zoneOption.zone()
+        let store = try store.open()
+        if let parent, try store.item(uid: parent) == nil {
+            throw ValidationError("no item with UID \(parent) in the store")
+        }
+        let now = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).calendarDate(.utc)
+        var core = ItemCore()
+        core.uid = UUID().uuidString.lowercased() + "@icskit"
+        core.stamp = now
+        core.created = now
+        core.lastModified = now
+        core.summary = summary
+        core.start = try start.map { try Self.when($0, zone) }
+        core.priority = priority
+        core.categories = category.map { Category($0) }
+        if let parent { core.relatedTo = [Relation(uid: parent, type: "PARENT")] }
+        if let color, category.isEmpty { core.color = CSSColor.nearestName(to: color) }
+        var alarms: [Alarm] = []
+        if let alarm {
+            guard case .success(var offset) = Self.duration(alarm) else {
+                throw ValidationError("--alarm takes a duration such as -15m, not \(alarm)")
+            }
+            offset.isNegative = false
+            alarms = [Alarm(displaying: summary, before: offset)]
+        }
+        let component: CalendarComponent
+        switch kind {
+        case .event:
+            var event = Event()
+            event.core = core
+            event.end = try end.map { try Self.when($0, zone) }
+            if let duration {
+                guard case .success(let length) = Self.duration(duration) else {
+                    throw ValidationError("--duration takes 90m, 1h, 1h30m or 2d, not \(duration)")
+                }
+                event.duration = length
+            }
+            event.alarms = alarms
+            component = .event(event)
+        case .todo:
+            var todo = Todo()
+            todo.core = core
+            todo.due = try due.map { try Self.when($0, zone) }
+            todo.status = .needsAction
+            if !alarms.isEmpty, todo.due != nil {
+                for index in alarms.indices {
+                    if case .relative(let offset, _) = alarms[index].trigger {
+                        alarms[index].trigger = .relative(offset, relatedToEnd: true)  // before DUE
+                    }
+                }
+            }
+            todo.alarms = alarms
+            component = .todo(todo)
+        }
+        if let color, let name = category.first { try store.setColor(color, ofCategory: name) }
+        try store.add(component, to: calendar)
+        print(core.uid!)
+    }
+
+    static func isHexColor(_ text: String) -> Bool {
+        text.count == 7 && text.first == "#" && text.dropFirst().allSatisfy(\.isHexDigit)
+    }
+
+    /// `2026-11-23`, `2026-11-23T09:30`, `2026-11-23 09:30`, `today`, `tomorrow 09:30`.
+    static func when(_ text: String, _ zone: ZoneClock) throws -> CalendarDate {
+        let parts = text.lowercased().split(separator: " ").map(String.init)
+        var day: LocalDateTime
+        var time: String?
+        let today = zone.wallClock(at: Date()).startOfDay
+        switch parts.first {
+        case "today": day = today
+        case "tomorrow": day = today.adding(days: 1)
+        default:
+            let pieces = (parts.first ?? "").split(separator: "t").map(String.init)
+            guard let date = try? CalendarDate.parse(pieces[0].replacingOccurrences(of: "-", with: ""), tzid: nil).get(),
+                  date.isDate else { throw ValidationError("cannot read the time \(text)") }
+            day = LocalDateTime(date)
+            time = pieces.count > 1 ? pieces[1] : nil
+        }
+        if parts.count > 1 { time = parts[1] }
+        guard let time else { return CalendarDate(year: day.year, month: day.month, day: day.day) }
+        let clock = time.split(separator: ":").compactMap { Int($0) }
+        guard clock.count >= 2, (0...23).contains(clock[0]), (0...59).contains(clock[1]) else {
+            throw ValidationError("cannot read the time \(text)")
+        }
+        return CalendarDate(year: day.year, month: day.month, day: day.day, hour: clock[0], minute: clock[1],
+                            second: 0, form: zone.identifier == "UTC" ? .utc : .zoned(tzid: zone.identifier))
+    }
+
+    /// `90m`, `1h30m`, `2d`, `-15m` as a DURATION.
+    static func duration(_ text: String) -> Result<Duration, ValueError> {
+        var rest = Substring(text.lowercased())
+        let negative = rest.hasPrefix("-")
+        if negative || rest.hasPrefix("+") { rest = rest.dropFirst() }
+        var result = Duration(isNegative: negative)
+        var number = ""
+        var sawUnit = false
+        for character in rest {
+            if character.isNumber { number.append(character); continue }
+            guard let value = Int(number) else { return .failure(ValueError("\"\(text)\" is not a duration")) }
+            switch character {
+            case "w": result.weeks += value
+            case "d": result.days += value
+            case "h": result.hours += value
+            case "m": result.minutes += value
+            case "s": result.seconds += value
+            default: return .failure(ValueError("\"\(text)\" is not a duration"))
+            }
+            number = ""
+            sawUnit = true
+        }
+        guard sawUnit, number.isEmpty, result.totalSeconds != 0 else {
+            return .failure(ValueError("\"\(text)\" is not a duration"))
+        }
+        return .success(result)
+    }
+}
+
+/// RFC 7986 COLOR takes CSS3 colour names; a `#RRGGBB` is written as the nearest of them.
+enum CSSColor {
+    static let names: [(name: String, rgb: (Int, Int, Int))] = [
+        ("black", (0, 0, 0)), ("white", (255, 255, 255)), ("gray", (128, 128, 128)), ("silver", (192, 192, 192)),
+        ("red", (255, 0, 0)), ("maroon", (128, 0, 0)), ("crimson", (220, 20, 60)), ("orange", (255, 165, 0)),
+        ("darkorange", (255, 140, 0)), ("gold", (255, 215, 0)), ("yellow", (255, 255, 0)), ("olive", (128, 128, 0)),
+        ("lime", (0, 255, 0)), ("green", (0, 128, 0)), ("seagreen", (46, 139, 87)), ("teal", (0, 128, 128)),
+        ("cyan", (0, 255, 255)), ("skyblue", (135, 206, 235)), ("dodgerblue", (30, 144, 255)), ("blue", (0, 0, 255)),
+        ("navy", (0, 0, 128)), ("indigo", (75, 0, 130)), ("purple", (128, 0, 128)), ("violet", (238, 130, 238)),
+        ("magenta", (255, 0, 255)), ("pink", (255, 192, 203)), ("hotpink", (255, 105, 180)), ("brown", (165, 42, 42)),
+        ("chocolate", (210, 105, 30)), ("tan", (210, 180, 140)),
+    ]
+
+    static func nearestName(to hex: String) -> String {
+        let value = Int(hex.dropFirst(), radix: 16) ?? 0
+        let (r, g, b) = (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)
+        return names.min { lhs, rhs in
+            let a = (lhs.rgb.0 - r) * (lhs.rgb.0 - r) + (lhs.rgb.1 - g) * (lhs.rgb.1 - g) + (lhs.rgb.2 - b) * (lhs.rgb.2 - b)
+            let c = (rhs.rgb.0 - r) * (rhs.rgb.0 - r) + (rhs.rgb.1 - g) * (rhs.rgb.1 - g) + (rhs.rgb.2 - b) * (rhs.rgb.2 - b)
+            return a < c
+        }!.name
+    }
+}
