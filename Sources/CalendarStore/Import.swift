@@ -68,14 +68,15 @@ extension CalendarStore {
                     ((row["uid"] as String) + "\u{0}" + (row["recurrenceID"] as String), row["fingerprint"])
                 }, uniquingKeysWith: { a, _ in a })
             for row in rows {
-                switch existing[row.uid + "\u{0}" + row.recurrenceID] {
+                let previous = existing[row.uid + "\u{0}" + row.recurrenceID]
+                switch previous {
                 case nil: report.added += 1
                 case row.fingerprint?:
                     report.unchanged += 1
                     continue
                 default: report.updated += 1
                 }
-                try row.save(db, calendarID: calendarID)
+                try row.save(db, calendarID: calendarID, isNew: previous == nil)
             }
         }
         return report

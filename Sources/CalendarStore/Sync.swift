@@ -75,16 +75,17 @@ extension CalendarStore {
             for row in rows { try row.save(db, calendarID: id) }
             for change in changes {
                 guard case .delete(let uid, let recurrenceID) = change else { continue }
-                try db.execute(sql: "DELETE FROM item WHERE calendarID = ? AND uid = ? AND recurrenceID = ?",
-                               arguments: [id, uid, recurrenceID])
+                try db.cachedStatement(sql: "DELETE FROM item WHERE calendarID = ? AND uid = ? AND recurrenceID = ?")
+                    .execute(arguments: [id, uid, recurrenceID])
             }
             if keepBase { return }  // a local edit: the merge base stays what the source last said
             try db.execute(sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ?", arguments: [id, source])
+            let insert = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint)
+                VALUES (?, ?, ?, ?, ?)
+                """)
             for entry in base {
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint)
-                    VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [id, source, entry.uid, entry.recurrenceID, entry.fingerprint])
+                try insert.execute(arguments: [id, source, entry.uid, entry.recurrenceID, entry.fingerprint])
             }
         }
     }

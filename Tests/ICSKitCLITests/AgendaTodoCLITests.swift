@@ -79,10 +79,12 @@ final class AgendaTodoCLITests: XCTestCase {
                                    "morning", "--tz", "UTC"])
         XCTAssertTrue(morning.stdout.contains("Old report") && !morning.stdout.contains("Slides"), morning.stdout)
         let stats = try CLI.run(["todo", CLI.fixture("hand/all-day-and-tasks.ics"), "--stats", "--json", "--tz", "UTC"])
-        let table = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: [[String: Any]]])
-        let day = table["days"]?.first { $0["period"] as? String == "2026-01-05" }
+        let table = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        let days = try XCTUnwrap(table["days"] as? [[String: Any]], stats.stdout)
+        let day = days.first { $0["period"] as? String == "2026-01-05" }
         XCTAssertEqual(day?["due"] as? Int, 2)
         XCTAssertEqual(day?["completed"] as? Int, 1)
-        XCTAssertEqual(table["weeks"]?.first?["period"] as? String, "2026-W02")
+        XCTAssertEqual((table["weeks"] as? [[String: Any]])?.first?["period"] as? String, "2026-W02")
+        XCTAssertEqual((table["logged_minutes"] as? [String: Any])?.count, 0, "nothing was logged in this file")
     }
 }
