@@ -22,9 +22,26 @@ public struct MergeResult: Sendable {
 /// Reconciles an external calendar with a store calendar: plans with `MergePlanner`, then applies the plan in one
 /// transaction and records the new merge base.
 public enum CalendarMerger {
+    /// The merge of a file whose bytes have the digest the source's last merge recorded, planned from the merge
+    /// base without reading the file: every external item equals its base, so nothing can be added, updated,
+    /// deleted or in conflict, and the plan (unchanged / keep-local / stay-deleted) is the one a full merge makes.
+    /// Nil when the digest differs (or none was recorded): then the file has to be merged in full.
+    public static func mergeUnchangedFile(digest: String, into calendar: String, source: String,
+                                          store: CalendarStore) throws -> MergeResult? {
+        let snapshot = try store.syncSnapshot(calendar: calendar, source: source)
+        guard snapshot.digest == digest else { return nil }
+        let (local, base) = sides(of: snapshot)
+        let external = base.mapValues { ItemVersion(fingerprint: $0, sequence: 0, lastModified: nil, stamp: nil) }
+        let tombstones = Set(snapshot.tombstones.map { MergeKey(uid: $0.uid, recurrenceID: $0.recurrenceID) })
+        let actions = MergePlanner.plan(MergeState(external: external, local: local, base: base, tombstones: tombstones))
+        return MergeResult(actions: actions, applied: false)
+    }
+
+    /// Merges `external` (read from a file with `digest`, when known: recorded so an identical re-run is cheap).
     public static func merge(_ external: [ICalendar], into calendar: String, source: String, store: CalendarStore,
                              prefer: MergePreference = .newest, onConflict: ConflictHandling? = nil,
-                             dryRun: Bool = false, forceDelete: Bool = false) throws -> MergeResult {
+                             dryRun: Bool = false, forceDelete: Bool = false,
+                             digest: String? = nil) throws -> MergeResult {
         // The external side, keyed and fingerprinted exactly as the store keys and fingerprints what it holds.
         var components: [MergeKey: (component: CalendarComponent, uid: String)] = [:]
         var versions: [MergeKey: ItemVersion] = [:]
@@ -49,18 +66,7 @@ public enum CalendarMerger {
             }
         }
         let snapshot = try store.syncSnapshot(calendar: calendar, source: source)
-        var local: [MergeKey: ItemVersion] = [:]
-        for (uid, byID) in snapshot.items {
-            for (recurrenceID, version) in byID {
-                local[MergeKey(uid: uid, recurrenceID: recurrenceID)] = ItemVersion(
-                    fingerprint: version.fingerprint, sequence: version.sequence, lastModified: version.lastModified,
-                    stamp: version.stamp)
-            }
-        }
-        var base: [MergeKey: String] = [:]
-        for (uid, byID) in snapshot.base {
-            for (recurrenceID, fingerprint) in byID { base[MergeKey(uid: uid, recurrenceID: recurrenceID)] = fingerprint }
-        }
+        let (local, base) = sides(of: snapshot)
         if versions.isEmpty, !base.isEmpty, !forceDelete {
             throw StoreError("the external calendar holds no items while \(base.count) items of \"\(calendar)\" came "
                 + "from it; refusing to delete them all (use --force-delete if that is meant)")
@@ -90,11 +96,31 @@ public enum CalendarMerger {
         }
         let baseChanged = newBase.count != base.count || newBase.contains { base[MergeKey(uid: $0.uid,
                                                                                            recurrenceID: $0.recurrenceID)] != $0.fingerprint }
-        let apply = !dryRun && (!changes.isEmpty || baseChanged)
+        // The digest marks the base as exactly this file's; not so while conflicts keep old base entries.
+        let newDigest = unresolved.isEmpty ? digest : nil
+        let apply = !dryRun && (!changes.isEmpty || baseChanged || newDigest != snapshot.digest)
         if apply {
-            try store.apply(changes, to: calendar, source: source, base: newBase, timeZones: timeZones)
+            try store.apply(changes, to: calendar, source: source, base: newBase, digest: newDigest,
+                            timeZones: timeZones)
         }
         return MergeResult(actions: actions, applied: apply)
+    }
+
+    /// The store's items and the source's merge base, keyed for the planner.
+    private static func sides(of snapshot: SyncSnapshot) -> (local: [MergeKey: ItemVersion], base: [MergeKey: String]) {
+        var local: [MergeKey: ItemVersion] = [:]
+        for (uid, byID) in snapshot.items {
+            for (recurrenceID, version) in byID {
+                local[MergeKey(uid: uid, recurrenceID: recurrenceID)] = ItemVersion(
+                    fingerprint: version.fingerprint, sequence: version.sequence, lastModified: version.lastModified,
+                    stamp: version.stamp)
+            }
+        }
+        var base: [MergeKey: String] = [:]
+        for (uid, byID) in snapshot.base {
+            for (recurrenceID, fingerprint) in byID { base[MergeKey(uid: uid, recurrenceID: recurrenceID)] = fingerprint }
+        }
+        return (local, base)
     }
 
     private static func core(of component: CalendarComponent) -> ItemCore? {

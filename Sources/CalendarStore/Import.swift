@@ -27,20 +27,27 @@ extension CalendarStore {
         // Google's X-WR-TIMEZONE is resolved into the items (as the x-wr-timezone tool does), so each stored item
         // means the same whichever calendar it lands in and whatever else is imported beside it.
         for calendar in calendars.map({ $0.resolvingWRTimeZone() }) {
-            let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
             for zone in calendar.timeZones {
                 guard let tzid = zone.tzid else { continue }
                 zones.append((tzid, String(decoding: ICS.write(components: [zone.component]), as: UTF8.self)))
             }
-            for component in calendar.components where ["VEVENT", "VTODO", "VJOURNAL"].contains(component.name) {
-                let identity = component.identity
-                let uid = identity.uid ?? derivedUID(component.component)
-                guard let row = ItemRow(component, uid: uid, time: time) else { continue }
-                let key = uid + "\u{0}" + identity.recurrenceID
+            let items = calendar.components.filter { ["VEVENT", "VTODO", "VJOURNAL"].contains($0.name) }
+            // Deriving the columns (times in UTC, the text to keep, its fingerprint) is most of an import's CPU
+            // time and independent per item: it runs on all cores, one CalendarTime (not thread-safe) per chunk.
+            let derived = inChunks(items.count) { range in
+                let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
+                return items[range].map { component -> (ItemRow?, CalendarComponent) in
+                    (ItemRow(component, uid: component.identity.uid ?? derivedUID(component.component), time: time),
+                     component)
+                }
+            }
+            for (row, component) in derived {
+                guard let row else { continue }
+                let key = row.uid + "\u{0}" + row.recurrenceID
                 if let first = seen[key] {
                     report.skipped += 1
                     report.diagnostics.append(Diagnostic(.warning, file: file, line: component.line,
-                        "duplicate UID \"\(uid)\"\(identity.recurrenceID.isEmpty ? "" : " with the same RECURRENCE-ID")"
+                        "duplicate UID \"\(row.uid)\"\(row.recurrenceID.isEmpty ? "" : " with the same RECURRENCE-ID")"
                             + " (first at line \(first)); this one is skipped"))
                     continue
                 }
@@ -81,4 +88,29 @@ extension CalendarStore {
         }
         return report
     }
+}
+
+/// Runs `work` over consecutive chunks of `0..<count` on all cores and joins the results in order.
+func inChunks<T: Sendable>(_ count: Int, _ work: @escaping @Sendable (Range<Int>) -> [T]) -> [T] {
+    let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8, max(1, count / 500))
+    if workers == 1 { return work(0..<count) }
+    let size = (count + workers - 1) / workers
+    let results = ChunkResults<T>(count: workers)
+    DispatchQueue.concurrentPerform(iterations: workers) { index in
+        let range = (index * size)..<min(count, (index + 1) * size)
+        results.set(index, range.isEmpty ? [] : work(range))
+    }
+    return results.joined()
+}
+
+/// The chunks' results. `@unchecked Sendable`: every access goes through `lock`.
+private final class ChunkResults<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var chunks: [[T]]
+
+    init(count: Int) { chunks = Array(repeating: [], count: count) }
+
+    func set(_ index: Int, _ value: [T]) { lock.withLock { chunks[index] = value } }
+
+    func joined() -> [T] { lock.withLock { chunks.flatMap { $0 } } }
 }

@@ -81,6 +81,18 @@ enum StoreSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v2: the digest of each source's file at its last merge") { db in
+            // A merge of a file whose bytes are those of the last merge cannot change anything (every item equals
+            // the base), so it is planned from the base without parsing the file.
+            try db.execute(sql: """
+                CREATE TABLE syncSource (
+                    calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+                    source TEXT NOT NULL,
+                    digest TEXT NOT NULL,
+                    PRIMARY KEY (calendarID, source)
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -9,6 +9,27 @@ public struct SyncSnapshot: Sendable {
     /// Fingerprints the source had at the last merge, by UID then RECURRENCE-ID.
     public var base: [String: [String: String]]
     public var tombstones: [(uid: String, recurrenceID: String)]
+    /// The digest (`SourceDigest`) of the source's file at the last merge, when that merge recorded its whole base.
+    public var digest: String?
+}
+
+/// A digest of a file's bytes: two independent 64-bit hashes and the length, to tell a file that is byte for byte
+/// the one merged last time (not meant to resist a forger: the store is the user's own).
+public enum SourceDigest {
+    public static func of(_ bytes: [UInt8]) -> String {
+        var fnv: UInt64 = 0xCBF2_9CE4_8422_2325
+        var mixed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for byte in bytes {
+            fnv = (fnv ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            mixed = (mixed &+ UInt64(byte)) &* 0xBF58_476D_1CE4_E5B9
+            mixed ^= mixed >> 29
+        }
+        func hex(_ value: UInt64) -> String {
+            let text = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - text.count) + text
+        }
+        return hex(fnv) + hex(mixed) + "-" + String(bytes.count)
+    }
 }
 
 /// One stored item's version.
@@ -30,28 +51,31 @@ extension CalendarStore {
     /// The calendar's items, merge base for `source`, and tombstones; empty when the calendar does not exist.
     public func syncSnapshot(calendar name: String, source: String) throws -> SyncSnapshot {
         try pool.read { db in
-            var snapshot = SyncSnapshot(items: [:], base: [:], tombstones: [])
+            var snapshot = SyncSnapshot(items: [:], base: [:], tombstones: [], digest: nil)
             guard let id = try calendarID(db, named: name, create: false) else { return snapshot }
-            for row in try Row.fetchAll(db, sql: "SELECT uid, recurrenceID, fingerprint, sequence, lastModifiedUTC, "
-                                            + "stampUTC FROM item WHERE calendarID = ?", arguments: [id]) {
-                snapshot.items[row["uid"], default: [:]][row["recurrenceID"]] = StoredItemVersion(
-                    fingerprint: row["fingerprint"], sequence: row["sequence"] ?? 0, lastModified: row["lastModifiedUTC"],
-                    stamp: row["stampUTC"])
+            // Cursors and column indexes: a snapshot of a large calendar is tens of thousands of rows.
+            let items = try Row.fetchCursor(db, sql: "SELECT uid, recurrenceID, fingerprint, sequence, lastModifiedUTC, "
+                                                + "stampUTC FROM item WHERE calendarID = ?", arguments: [id])
+            while let row = try items.next() {
+                snapshot.items[row[0], default: [:]][row[1]] = StoredItemVersion(
+                    fingerprint: row[2], sequence: row[3] ?? 0, lastModified: row[4], stamp: row[5])
             }
-            for row in try Row.fetchAll(db, sql: "SELECT uid, recurrenceID, fingerprint FROM syncState "
-                                            + "WHERE calendarID = ? AND source = ?", arguments: [id, source]) {
-                snapshot.base[row["uid"], default: [:]][row["recurrenceID"]] = row["fingerprint"]
-            }
+            let base = try Row.fetchCursor(db, sql: "SELECT uid, recurrenceID, fingerprint FROM syncState "
+                                               + "WHERE calendarID = ? AND source = ?", arguments: [id, source])
+            while let row = try base.next() { snapshot.base[row[0], default: [:]][row[1]] = row[2] as String }
             snapshot.tombstones = try Row.fetchAll(db, sql: "SELECT uid, recurrenceID FROM tombstone WHERE calendarID = ?",
                                                    arguments: [id]).map { ($0["uid"], $0["recurrenceID"]) }
+            snapshot.digest = try String.fetchOne(db, sql: "SELECT digest FROM syncSource WHERE calendarID = ? AND "
+                                                      + "source = ?", arguments: [id, source])
             return snapshot
         }
     }
 
     /// Applies changes to a calendar (created if missing) and records the source's new merge base, all in one
-    /// transaction. `base` replaces the source's base entirely.
+    /// transaction. `base` replaces the source's base entirely; `digest` is that of the file the base is exactly
+    /// of (nil when it is not: an unresolved conflict keeps an old base entry).
     public func apply(_ changes: [StoreChange], to name: String, source: String, base: [(uid: String,
-                      recurrenceID: String, fingerprint: String)], keepBase: Bool = false,
+                      recurrenceID: String, fingerprint: String)], digest: String? = nil, keepBase: Bool = false,
                       timeZones: [TimeZoneDefinition] = [], viewerZone: String = "UTC") throws {
         var zoneSource = ICalendar()
         zoneSource.components = timeZones.map { .timeZone($0) }
@@ -86,6 +110,12 @@ extension CalendarStore {
                 """)
             for entry in base {
                 try insert.execute(arguments: [id, source, entry.uid, entry.recurrenceID, entry.fingerprint])
+            }
+            if let digest {
+                try db.execute(sql: "INSERT OR REPLACE INTO syncSource (calendarID, source, digest) VALUES (?, ?, ?)",
+                               arguments: [id, source, digest])
+            } else {
+                try db.execute(sql: "DELETE FROM syncSource WHERE calendarID = ? AND source = ?", arguments: [id, source])
             }
         }
     }

@@ -17,23 +17,27 @@ struct CalendarFiles {
     /// Reads every path (`-` for standard input); a file that cannot be read is a usage error (exit 2).
     static func read(_ paths: [String]) throws -> CalendarFiles {
         var files = CalendarFiles()
-        for path in paths {
-            let name = path == "-" ? "<stdin>" : path
-            let bytes: [UInt8]
-            do {
-                bytes = try Output.readInput(path)
-            } catch {
-                throw ValidationError("cannot read \(name): \(error.localizedDescription)")
-            }
-            let format = CalendarFormat(pathExtension: path) ?? CalendarFormat(sniffing: bytes)
-            let result = format.read(bytes, file: name)
-            files.diagnostics += result.diagnostics
-            let fallback = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
-            files.sources += result.calendars.map {
-                Source(name: $0.displayName ?? fallback, path: name, calendars: [$0])
-            }
-        }
+        for path in paths { files.add(try bytes(of: path), path: path) }
         return files
+    }
+
+    /// The bytes of a path (`-` for standard input); a file that cannot be read is a usage error (exit 2).
+    static func bytes(of path: String) throws -> [UInt8] {
+        do {
+            return try Output.readInput(path)
+        } catch {
+            throw ValidationError("cannot read \(path == "-" ? "<stdin>" : path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Parses the bytes of one file (ICS or jCal, by extension or content) and adds its calendars.
+    mutating func add(_ bytes: [UInt8], path: String) {
+        let name = path == "-" ? "<stdin>" : path
+        let format = CalendarFormat(pathExtension: path) ?? CalendarFormat(sniffing: bytes)
+        let result = format.read(bytes, file: name)
+        diagnostics += result.diagnostics
+        let fallback = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
+        sources += result.calendars.map { Source(name: $0.displayName ?? fallback, path: name, calendars: [$0]) }
     }
 
     /// The files given, or the store's calendars when there are none (limited to what can touch `window`).

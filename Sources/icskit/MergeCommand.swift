@@ -55,14 +55,23 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let store = try store.open()
-        let input = try CalendarFiles.read([file])
-        CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
+        let bytes = try CalendarFiles.bytes(of: file)
+        let digest = SourceDigest.of(bytes)
         let identity = source ?? into
         let result: MergeResult
         do {
-            result = try CalendarMerger.merge(input.sources.flatMap(\.calendars), into: into, source: identity,
-                                              store: store, prefer: prefer, onConflict: onConflict, dryRun: dryRun,
-                                              forceDelete: forceDelete)
+            // The file the last merge of this source read, byte for byte: nothing to do, and no need to parse it.
+            if let unchanged = try CalendarMerger.mergeUnchangedFile(digest: digest, into: into, source: identity,
+                                                                     store: store) {
+                result = unchanged
+            } else {
+                var input = CalendarFiles()
+                input.add(bytes, path: file)
+                CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
+                result = try CalendarMerger.merge(input.sources.flatMap(\.calendars), into: into, source: identity,
+                                                  store: store, prefer: prefer, onConflict: onConflict,
+                                                  dryRun: dryRun, forceDelete: forceDelete, digest: digest)
+            }
         } catch let error as StoreError {
             Output.standardError("merge refused: \(error)")
             throw ExitCode(1)

@@ -110,6 +110,41 @@ final class StoreCLITests: XCTestCase {
         XCTAssertEqual(result["deleted"] as? Int, 3)
     }
 
+    func testAnIdenticalFileIsPlannedFromTheBaseAsAFullMergeWould() throws {
+        let v1 = try write("v1.ics", Self.event("a", "A") + Self.event("b", "B") + Self.event("c", "C"))
+        try icskit(["merge", v1, "--into", "Sub"])
+        try icskit(["rm", "b"])
+        try icskit(["import", try write("c.ics", Self.event("c", "C edited here", sequence: 1)), "--calendar", "Sub",
+                    "-q"])
+        func kinds(_ result: [String: Any]) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: (result["actions"] as? [[String: Any]] ?? []).map {
+                ($0["uid"] as? String ?? "", $0["action"] as? String ?? "")
+            })
+        }
+        // The same bytes (planned from the base, unparsed) and the same items in other bytes (a new DTSTAMP, as
+        // Google writes on every export: parsed and merged in full) give the same plan.
+        let identical = try json(icskit(["merge", v1, "--into", "Sub", "--json"]))
+        let restamped = try write("v1-restamped.ics", (Self.event("a", "A") + Self.event("b", "B")
+            + Self.event("c", "C")).replacingOccurrences(of: "DTSTAMP:20260101", with: "DTSTAMP:20260202"))
+        let full = try json(icskit(["merge", restamped, "--into", "Sub", "--json"]))
+        XCTAssertEqual(kinds(identical), ["a": "unchanged", "b": "stay-deleted", "c": "keep-local"])
+        XCTAssertEqual(kinds(identical), kinds(full))
+        XCTAssertEqual(identical["unchanged"] as? Int, full["unchanged"] as? Int)
+        // A file whose merge left a conflict is merged in full again: the conflict is reported every time.
+        try icskit(["import", try write("a.ics", Self.event("a", "A here", sequence: 4)), "--calendar", "Sub", "-q"])
+        let conflicting = try write("v2.ics", Self.event("a", "A there", sequence: 4) + Self.event("c", "C"))
+        for _ in 0..<2 {
+            let result = try json(icskit(["merge", conflicting, "--into", "Sub", "--on-conflict", "fail", "--json"],
+                                         status: 1))
+            XCTAssertEqual(result["conflicts"] as? Int, 1)
+        }
+        // Once merged, the same bytes are recognised again, now with the new base.
+        try icskit(["merge", conflicting, "--into", "Sub", "--prefer", "external"])
+        let again = try json(icskit(["merge", conflicting, "--into", "Sub", "--json"]))
+        XCTAssertEqual(kinds(again)["a"], "unchanged")
+        XCTAssertEqual([again["added"], again["updated"], again["deleted"]].map { $0 as? Int }, [0, 0, 0])
+    }
+
     func testNewestWinsByDefaultAndDoneMarksTodos() throws {
         let v1 = try write("v1.ics", Self.event("x", "X"))
         try icskit(["merge", v1, "--into", "Home"])
