@@ -9,6 +9,9 @@ import Foundation
 struct ICSKitBench {
     static func main() {
         do {
+            if CommandLine.arguments.dropFirst().first == "--make-variants" {
+                return try StoreBench.makeVariants(Array(CommandLine.arguments.dropFirst(2)))
+            }
             try run(Options(CommandLine.arguments.dropFirst()))
         } catch {
             FileHandle.standardError.write(Data("ICSKitBench: \(error)\n".utf8))
@@ -20,6 +23,8 @@ struct ICSKitBench {
         var runs = 5
         var input = "bench-data/bench-20000.ics"
         var write: String?
+        /// Only the store section (`--only store`), for a quicker run.
+        var only: String?
 
         init(_ arguments: ArraySlice<String>) throws {
             var arguments = arguments
@@ -29,6 +34,7 @@ struct ICSKitBench {
                 case "--runs": runs = Int(value) ?? runs
                 case "--input": input = value
                 case "--write": write = value
+                case "--only": only = value
                 default: throw BenchError("unknown option \(flag)")
                 }
             }
@@ -49,6 +55,19 @@ struct ICSKitBench {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = { (name: String) in scratch.appendingPathComponent(name).path }
         let runs = options.runs
+        let command = "make bench (release; .build/release/ICSKitBench --runs \(runs))"
+        if options.only != "store" {
+            try formatBenchmarks(input: input, runs: runs, tool: tool, out: out, command: command, write: options.write)
+        }
+        let store = try StoreBench.run(icskit: tool("icskit"), input: input, runs: runs, scratch: scratch,
+                                       command: command)
+        print(store + "\n")
+        if let path = options.write { try Report.write(section: store, key: "store", into: path) }
+    }
+
+    /// Convert and agenda: whole processes against libical C and python.
+    static func formatBenchmarks(input: String, runs: Int, tool: (String) -> String, out: (String) -> String,
+                                 command: String, write: String?) throws {
         let hasPython = Measure.output(["python3", "-c", "import icalendar, recurring_ical_events"]) != nil
 
         // Whole processes first, taking turns: a spawned child starts with this process's peak RSS as its own,
@@ -84,7 +103,6 @@ struct ICSKitBench {
         let jcal = Measure.inProcess("model → jCal", runs: runs) { _ = CalendarFormat.jcal.write(result.calendars) }
         precondition(!written.isEmpty)
 
-        let command = "make bench (release; .build/release/ICSKitBench --runs \(runs))"
         let convert = Report(key: "convert", title: "Convert: gen_ics.py 20000 (\(events) events, "
                                 + "\(bytes.count / 1_000_000) MB)", command: command, runs: runs,
                              subjects: [measured[0], measured[1]], baseline: measured[2],
@@ -98,7 +116,7 @@ struct ICSKitBench {
                                 + "icalcomponent_foreach_recurrence yields (105,897: overrides ignored)."])
         for report in [convert, agenda] {
             print(report.markdown + "\n")
-            if let path = options.write { try report.write(into: path) }
+            if let path = write { try report.write(into: path) }
         }
     }
 }

@@ -37,13 +37,19 @@ enum Measure {
     /// Runs each command `runs` times, taking turns (A B C A B C …) so that a machine that speeds up or slows down
     /// during the run affects every command alike. Wall time from spawn to exit; peak RSS from the child's rusage.
     static func processes(_ commands: [(name: String, arguments: [String], runs: Int)]) throws -> [Measurement] {
+        try processes(commands.map { ($0.name, $0.arguments, $0.runs, Set([0])) })
+    }
+
+    /// As above; `accepted` lists the exit statuses that count as success (calcurse exits 1 when it skipped items).
+    static func processes(_ commands: [(name: String, arguments: [String], runs: Int, accepted: Set<Int32>)])
+        throws -> [Measurement] {
         var measurements = commands.map { Measurement(name: $0.name, seconds: [], peakKB: 0) }
         for round in 0..<(commands.map(\.runs).max() ?? 0) {
             for (index, command) in commands.enumerated() where round < command.runs {
                 let start = now()
                 let (status, usage) = try spawnAndWait(command.arguments)
                 measurements[index].seconds.append(now() - start)
-                guard status == 0 else {
+                guard command.accepted.contains(status) else {
                     throw BenchError("\(command.arguments.joined(separator: " ")) exited \(status)")
                 }
                 measurements[index].peakKB = max(measurements[index].peakKB, Int(usage.ru_maxrss))
@@ -57,6 +63,7 @@ enum Measure {
         var fileActions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fileActions)
         defer { posix_spawn_file_actions_destroy(&fileActions) }
+        posix_spawn_file_actions_addopen(&fileActions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&fileActions, 1, "/dev/null", O_WRONLY, 0)
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

@@ -53,8 +53,10 @@ struct Report {
         return lines.joined(separator: "\n")
     }
 
-    /// Replaces this comparison's section of the file (or appends it), leaving the rest alone.
-    func write(into path: String) throws {
+    func write(into path: String) throws { try Self.write(section: markdown, key: key, into: path) }
+
+    /// Replaces the section `key` of the file (or appends it), leaving the rest alone.
+    static func write(section markdown: String, key: String, into path: String) throws {
         let begin = "<!-- icskit-bench:\(key):begin -->", end = "<!-- icskit-bench:\(key):end -->"
         let section = begin + "\n" + markdown + "\n" + end
         var text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "# Benchmarks\n"
@@ -77,9 +79,9 @@ struct Report {
         let memory = ProcessInfo.processInfo.physicalMemory / 1_073_741_824
         let swift = Measure.output(["swift", "--version"])?.split(separator: "\n").first.map(String.init) ?? "swift ?"
         let libical = Measure.output(["pkg-config", "--modversion", "libical"]) ?? "?"
-        let python = Measure.output(["python3", "-c", "import icalendar, recurring_ical_events as r, platform; "
-            + "print('python', platform.python_version(), 'icalendar', icalendar.__version__, "
-            + "'recurring-ical-events', r.__version__)"]) ?? "no python icalendar"
+        let python = Measure.output(["python3", "-c", "import platform; from importlib.metadata import version as v; "
+            + "print('python', platform.python_version(), 'icalendar', v('icalendar'), "
+            + "'recurring-ical-events', v('recurring-ical-events'))"]) ?? "no python icalendar"
         return "\(cpu ?? "unknown CPU"), \(cores) cores, \(memory) GiB; "
             + "\(ProcessInfo.processInfo.operatingSystemVersionString); \(swift); libical \(libical); \(python)"
     }

@@ -100,8 +100,8 @@ public enum CalendarMerger {
         let newDigest = unresolved.isEmpty ? digest : nil
         let apply = !dryRun && (!changes.isEmpty || baseChanged || newDigest != snapshot.digest)
         if apply {
-            try store.apply(changes, to: calendar, source: source, base: newBase, digest: newDigest,
-                            timeZones: timeZones)
+            try store.apply(changes, to: calendar, source: source, base: baseChanged ? newBase : nil,
+                            digest: newDigest, timeZones: timeZones)
         }
         return MergeResult(actions: actions, applied: apply)
     }

@@ -31,15 +31,11 @@ extension CalendarStore {
                 guard let tzid = zone.tzid else { continue }
                 zones.append((tzid, String(decoding: ICS.write(components: [zone.component]), as: UTF8.self)))
             }
-            let items = calendar.components.filter { ["VEVENT", "VTODO", "VJOURNAL"].contains($0.name) }
-            // Deriving the columns (times in UTC, the text to keep, its fingerprint) is most of an import's CPU
-            // time and independent per item: it runs on all cores, one CalendarTime (not thread-safe) per chunk.
-            let derived = inChunks(items.count) { range in
-                let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
-                return items[range].map { component -> (ItemRow?, CalendarComponent) in
-                    (ItemRow(component, uid: component.identity.uid ?? derivedUID(component.component), time: time),
-                     component)
-                }
+            // One CalendarTime per calendar: it is not thread-safe (libical fills its tzdata zones' tables of
+            // changes lazily, shared between threads), so the columns are derived on this thread.
+            let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
+            let derived = calendar.components.filter { ["VEVENT", "VTODO", "VJOURNAL"].contains($0.name) }.map {
+                (ItemRow($0, uid: $0.identity.uid ?? derivedUID($0.component), time: time), $0)
             }
             for (row, component) in derived {
                 guard let row else { continue }
@@ -90,27 +86,3 @@ extension CalendarStore {
     }
 }
 
-/// Runs `work` over consecutive chunks of `0..<count` on all cores and joins the results in order.
-func inChunks<T: Sendable>(_ count: Int, _ work: @escaping @Sendable (Range<Int>) -> [T]) -> [T] {
-    let workers = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8, max(1, count / 500))
-    if workers == 1 { return work(0..<count) }
-    let size = (count + workers - 1) / workers
-    let results = ChunkResults<T>(count: workers)
-    DispatchQueue.concurrentPerform(iterations: workers) { index in
-        let range = (index * size)..<min(count, (index + 1) * size)
-        results.set(index, range.isEmpty ? [] : work(range))
-    }
-    return results.joined()
-}
-
-/// The chunks' results. `@unchecked Sendable`: every access goes through `lock`.
-private final class ChunkResults<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var chunks: [[T]]
-
-    init(count: Int) { chunks = Array(repeating: [], count: count) }
-
-    func set(_ index: Int, _ value: [T]) { lock.withLock { chunks[index] = value } }
-
-    func joined() -> [T] { lock.withLock { chunks.flatMap { $0 } } }
-}

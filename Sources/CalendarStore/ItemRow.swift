@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// One item as the store keeps it: the component's text as read, and columns derived from it for queries.
-struct ItemRow: Sendable {
+struct ItemRow {
     var uid: String
     var recurrenceID: String
     var kind: String
@@ -66,12 +66,18 @@ struct ItemRow: Sendable {
         stampUTC = seconds(core.stamp)
         isRecurring = core.isRecurring
         if isRecurring {
-            // The last instant a series can reach, when its rules end by UNTIL (else open: nil).
-            let untils = core.recurrenceRules.map { $0.until.map { LocalDateTime($0).wallSeconds } }
+            // The last instant a series can reach when every rule ends (by UNTIL, or by COUNT: its last instance),
+            // else open (nil). Wall-clock times plus a day of slack cover any zone offset.
+            let ends = core.recurrenceRules.map { rule -> Int64? in
+                if let until = rule.until { return LocalDateTime(until).wallSeconds }
+                guard let count = rule.count, count <= 10_000, let start,
+                      case .success(let dates) = rule.instances(from: start, limit: count) else { return nil }
+                return dates.last.map { LocalDateTime($0).wallSeconds } ?? LocalDateTime(start).wallSeconds
+            }
             let dates = core.recurrenceDates.map { seconds($0.start) ?? 0 }
             let length = max(0, (endUTC ?? 0) - (startUTC ?? 0))
-            rangeEndUTC = untils.contains(where: { $0 == nil }) || core.recurrenceRules.contains { $0.count != nil }
-                ? nil : (untils.compactMap { $0 } + dates + [startUTC ?? 0]).max().map { $0 + length + 86_400 }
+            rangeEndUTC = ends.contains(where: { $0 == nil })
+                ? nil : (ends.compactMap { $0 } + dates + [startUTC ?? 0]).max().map { $0 + length + 86_400 }
         } else {
             rangeEndUTC = endUTC
         }

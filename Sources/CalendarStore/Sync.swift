@@ -72,10 +72,10 @@ extension CalendarStore {
     }
 
     /// Applies changes to a calendar (created if missing) and records the source's new merge base, all in one
-    /// transaction. `base` replaces the source's base entirely; `digest` is that of the file the base is exactly
-    /// of (nil when it is not: an unresolved conflict keeps an old base entry).
+    /// transaction. `base` replaces the source's base entirely (nil: it stays as it is); `digest` is that of the
+    /// file the base is exactly of (nil when it is not: an unresolved conflict keeps an old base entry).
     public func apply(_ changes: [StoreChange], to name: String, source: String, base: [(uid: String,
-                      recurrenceID: String, fingerprint: String)], digest: String? = nil, keepBase: Bool = false,
+                      recurrenceID: String, fingerprint: String)]?, digest: String? = nil, keepBase: Bool = false,
                       timeZones: [TimeZoneDefinition] = [], viewerZone: String = "UTC") throws {
         var zoneSource = ICalendar()
         zoneSource.components = timeZones.map { .timeZone($0) }
@@ -103,13 +103,15 @@ extension CalendarStore {
                     .execute(arguments: [id, uid, recurrenceID])
             }
             if keepBase { return }  // a local edit: the merge base stays what the source last said
-            try db.execute(sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ?", arguments: [id, source])
-            let insert = try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint)
-                VALUES (?, ?, ?, ?, ?)
-                """)
-            for entry in base {
-                try insert.execute(arguments: [id, source, entry.uid, entry.recurrenceID, entry.fingerprint])
+            if let base {
+                try db.execute(sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ?", arguments: [id, source])
+                let insert = try db.cachedStatement(sql: """
+                    INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint)
+                    VALUES (?, ?, ?, ?, ?)
+                    """)
+                for entry in base {
+                    try insert.execute(arguments: [id, source, entry.uid, entry.recurrenceID, entry.fingerprint])
+                }
             }
             if let digest {
                 try db.execute(sql: "INSERT OR REPLACE INTO syncSource (calendarID, source, digest) VALUES (?, ?, ?)",

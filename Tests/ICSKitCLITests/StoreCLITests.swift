@@ -145,6 +145,27 @@ final class StoreCLITests: XCTestCase {
         XCTAssertEqual([again["added"], again["updated"], again["deleted"]].map { $0 as? Int }, [0, 0, 0])
     }
 
+    func testAWeekExportHoldsTheSeriesThatReachIt() throws {
+        func series(_ uid: String, _ rule: String) -> String {
+            "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260105T090000Z\r\n"
+                + "DTEND:20260105T100000Z\r\nRRULE:\(rule)\r\nSUMMARY:\(uid)\r\nEND:VEVENT\r\n"
+        }
+        let file = try write("series.ics", series("three-days", "FREQ=DAILY;COUNT=3")
+            + series("ten-weeks", "FREQ=WEEKLY;COUNT=10") + series("until-jan", "FREQ=DAILY;UNTIL=20260110T090000Z")
+            + series("open", "FREQ=MONTHLY") + Self.event("single", "Single", day: 10))
+        try icskit(["import", file, "--calendar", "Series", "-q"])
+        func uids(_ week: String) throws -> [String] {
+            let text = try icskit(["export", "--calendar", "Series", "--week", week]).stdout
+            return text.components(separatedBy: "\r\n").filter { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
+                .sorted()
+        }
+        XCTAssertEqual(try uids("2026-W02"), ["open", "ten-weeks", "three-days", "until-jan"])
+        XCTAssertEqual(try uids("2026-W06"), ["open", "ten-weeks"], "the series that ended stay out")
+        XCTAssertEqual(try uids("2026-W12"), [], "COUNT=10 weekly ended on 9 March; no monthly instance that week")
+        XCTAssertEqual(try uids("2026-W14"), ["open"], "5 April")
+        XCTAssertEqual(try uids("2026-W50"), ["single"])
+    }
+
     func testNewestWinsByDefaultAndDoneMarksTodos() throws {
         let v1 = try write("v1.ics", Self.event("x", "X"))
         try icskit(["merge", v1, "--into", "Home"])
