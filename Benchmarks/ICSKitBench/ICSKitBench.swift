@@ -55,14 +55,16 @@ struct ICSKitBench {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = { (name: String) in scratch.appendingPathComponent(name).path }
         let runs = options.runs
-        let command = "make bench (release; .build/release/ICSKitBench --runs \(runs))"
-        if options.only != "store" {
-            try formatBenchmarks(input: input, runs: runs, tool: tool, out: out, command: command, write: options.write)
-        }
+        let command = "make bench (release; .build/release/ICSKitBench --runs \(runs)"
+            + (options.only.map { " --only \($0)" } ?? "") + ")"
+        // The store first: its children must not inherit the peak RSS the in-process phases below leave here.
         let store = try StoreBench.run(icskit: tool("icskit"), input: input, runs: runs, scratch: scratch,
                                        command: command)
         print(store + "\n")
         if let path = options.write { try Report.write(section: store, key: "store", into: path) }
+        if options.only != "store" {
+            try formatBenchmarks(input: input, runs: runs, tool: tool, out: out, command: command, write: options.write)
+        }
     }
 
     /// Convert and agenda: whole processes against libical C and python.

@@ -16,8 +16,9 @@ public struct ImportReport: Sendable {
 
 extension CalendarStore {
     /// Imports the events, todos and journals of calendars into a store calendar (created if missing), in one
-    /// transaction (X-WR-TIMEZONE resolved into the events). An item already there (same UID and RECURRENCE-ID) is updated when it differs; importing the
-    /// same file again changes nothing. Items without UID get one derived from their content.
+    /// transaction (X-WR-TIMEZONE resolved into the events). An item already there (same UID and RECURRENCE-ID) is
+    /// updated when it differs; importing the same file again changes nothing. Items without UID get one derived
+    /// from their content.
     public func importCalendars(_ calendars: [ICalendar], into name: String, file: String?,
                                 viewerZone: String = "UTC") throws -> ImportReport {
         var report = ImportReport(calendar: name)
@@ -31,14 +32,10 @@ extension CalendarStore {
                 guard let tzid = zone.tzid else { continue }
                 zones.append((tzid, String(decoding: ICS.write(components: [zone.component]), as: UTF8.self)))
             }
-            // One CalendarTime per calendar: it is not thread-safe (libical fills its tzdata zones' tables of
-            // changes lazily, shared between threads), so the columns are derived on this thread.
             let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
-            let derived = calendar.components.filter { ["VEVENT", "VTODO", "VJOURNAL"].contains($0.name) }.map {
-                (ItemRow($0, uid: $0.identity.uid ?? derivedUID($0.component), time: time), $0)
-            }
-            for (row, component) in derived {
-                guard let row else { continue }
+            for component in calendar.components where ["VEVENT", "VTODO", "VJOURNAL"].contains(component.name) {
+                let uid = component.identity.uid ?? derivedUID(component.component)
+                guard let row = ItemRow(component, uid: uid, time: time) else { continue }
                 let key = row.uid + "\u{0}" + row.recurrenceID
                 if let first = seen[key] {
                     report.skipped += 1
