@@ -58,6 +58,15 @@ extension CalendarStore {
                 try db.execute(sql: "UPDATE calendar SET color = coalesce(color, ?) WHERE id = ?",
                                arguments: [color, calendarID])
             }
+            // Category colours another icskit store exported (the store's own choice stays when it has one).
+            for property in calendars.flatMap(\.otherProperties) where property.name == CategoryColor.propertyName {
+                guard let name = property.parameters.first(where: { $0.name == CategoryColor.parameterName })?.value,
+                      !name.isEmpty, CategoryColor.isHex(property.value) else { continue }
+                try db.execute(sql: """
+                    INSERT INTO category (name, color) VALUES (?, ?)
+                    ON CONFLICT(name) DO UPDATE SET color = coalesce(category.color, excluded.color)
+                    """, arguments: [name, property.value])
+            }
             for zone in zones {
                 try db.execute(sql: "INSERT OR REPLACE INTO timeZone (calendarID, tzid, content) VALUES (?, ?, ?)",
                                arguments: [calendarID, zone.tzid, zone.content])
@@ -83,3 +92,14 @@ extension CalendarStore {
     }
 }
 
+
+/// How a category's colour travels in a calendar file: `X-ICSKIT-CATEGORY-COLOR;X-CATEGORY=Work:#3366FF`.
+public enum CategoryColor {
+    public static let propertyName = "X-ICSKIT-CATEGORY-COLOR"
+    public static let parameterName = "X-CATEGORY"
+
+    /// Whether the text is a `#RRGGBB` colour.
+    public static func isHex(_ text: String) -> Bool {
+        text.utf8.count == 7 && text.hasPrefix("#") && text.dropFirst().allSatisfy(\.isHexDigit)
+    }
+}

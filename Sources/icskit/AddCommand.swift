@@ -63,7 +63,7 @@ struct AddCommand: ParsableCommand {
     func validate() throws {
         if kind == .event, start == nil { throw ValidationError("an event needs --start") }
         if let priority, !(0...9).contains(priority) { throw ValidationError("--priority takes 0–9") }
-        if let color, !Self.isHexColor(color) { throw ValidationError("--color takes #RRGGBB, not \(color)") }
+        if let color, !CategoryColor.isHex(color) { throw ValidationError("--color takes #RRGGBB, not \(color)") }
         if end != nil, duration != nil { throw ValidationError("use --end or --duration, not both") }
     }
 
@@ -125,10 +125,6 @@ struct AddCommand: ParsableCommand {
         if let color, let name = category.first { try store.setColor(color, ofCategory: name) }
         try store.add(component, to: calendar)
         print(core.uid!)
-    }
-
-    static func isHexColor(_ text: String) -> Bool {
-        text.count == 7 && text.first == "#" && text.dropFirst().allSatisfy(\.isHexDigit)
     }
 
     /// `2026-11-23`, `2026-11-23T09:30`, `2026-11-23 09:30`, `today`, `tomorrow 09:30`.

@@ -69,11 +69,31 @@ struct ExportCommand: ParsableCommand {
             guard case .timeZone(let definition) = component, let tzid = definition.tzid else { return true }
             return seenZones.insert(tzid).inserted
         }
+        combined.otherProperties += try Self.categoryColors(of: combined, in: store)
         let bytes = ICS.write([combined])
         if output == "-" {
             Output.writeStandardOutput(bytes)
         } else {
             try Output.writeAtomically(bytes, to: output)
+        }
+    }
+
+    /// The store's colours of the categories the exported items use, as calendar properties
+    /// (`X-ICSKIT-CATEGORY-COLOR;X-CATEGORY=Work:#3366FF`): iCalendar has no place for a category's colour, and
+    /// `icskit import` reads these back into another store.
+    static func categoryColors(of calendar: ICalendar, in store: CalendarStore) throws -> [Property] {
+        let used = Set(calendar.components.flatMap { component -> [String] in
+            switch component {
+            case .event(let event): return event.categories.map { $0.name.lowercased() }
+            case .todo(let todo): return todo.categories.map { $0.name.lowercased() }
+            case .journal(let journal): return journal.categories.map { $0.name.lowercased() }
+            default: return []
+            }
+        })
+        return try store.categories().compactMap { entry in
+            guard let color = entry.category.color, used.contains(entry.category.name.lowercased()) else { return nil }
+            return Property(CategoryColor.propertyName, parameters: [Parameter(CategoryColor.parameterName,
+                                                                               entry.category.name)], value: color)
         }
     }
 

@@ -73,7 +73,7 @@ struct CategoriesCommand: ParsableCommand {
     @OptionGroup var store: StoreOption
 
     func validate() throws {
-        if !setColor.isEmpty, setColor.count != 2 || !AddCommand.isHexColor(setColor[1]) {
+        if !setColor.isEmpty, setColor.count != 2 || !CategoryColor.isHex(setColor[1]) {
             throw ValidationError("--set-color takes a category name and #RRGGBB")
         }
     }

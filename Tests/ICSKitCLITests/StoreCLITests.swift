@@ -336,6 +336,17 @@ extension StoreCLITests {
         XCTAssertTrue(exported.contains("TZID:Europe/Berlin"), "a VTIMEZONE for the TZID used")
         let reread = try CLI.run(["validate", "-"], stdin: Data(exported.utf8))
         XCTAssertEqual(reread.status, 0, reread.stdout)
+        // Category colours travel with the export into another store (whose own choices stay).
+        XCTAssertTrue(exported.contains("X-ICSKIT-CATEGORY-COLOR;X-CATEGORY=Work:#3366FF"), exported)
+        let other = directory.appendingPathComponent("other.sqlite").path
+        XCTAssertEqual(try CLI.run(["categories", "--set-color", "Health", "#00AA00", "--store", other]).status, 0)
+        let claimsHealth = exported.replacingOccurrences(of: "X-ICSKIT-CATEGORY-COLOR;X-CATEGORY=Work",
+            with: "X-ICSKIT-CATEGORY-COLOR;X-CATEGORY=Health:#FF0000\r\nX-ICSKIT-CATEGORY-COLOR;X-CATEGORY=Work")
+        let imported = try CLI.run(["import", "-", "--calendar", "Moved", "-q", "--store", other],
+                                   stdin: Data(claimsHealth.utf8))
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let categories = try CLI.run(["categories", "--store", other]).stdout
+        XCTAssertTrue(categories.contains("Work  #3366FF") && categories.contains("Health  #00AA00"), categories)
         try icskit(["add", "event", "No start"], status: 2)
         try icskit(["log", "nope@x", "--duration", "5m"], status: 2)
     }
