@@ -13,7 +13,8 @@ struct ICSKitCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [ConvertCommand.self, ValidateCommand.self, AgendaCommand.self, TodoCommand.self,
                       ImportCommand.self, ExportCommand.self, MergeCommand.self, DoneCommand.self, RemoveCommand.self,
-                      CheckStoreCommand.self, AddCommand.self, CategoriesCommand.self, LogCommand.self]
+                      CheckStoreCommand.self, AddCommand.self, CategoriesCommand.self, LogCommand.self,
+                      FreeBusyCommand.self]
     )
 
     /// ArgumentParser exits 64 on usage errors; ICSKit promises 2, as grep, diff and khal do.
