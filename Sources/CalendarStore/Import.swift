@@ -22,44 +22,42 @@ extension CalendarStore {
     public func importCalendars(_ calendars: [ICalendar], into name: String, file: String?,
                                 viewerZone: String = "UTC") throws -> ImportReport {
         var report = ImportReport(calendar: name)
-        var rows: [ItemRow] = []
-        var zones: [(tzid: String, content: String)] = []
-        var seen: [String: Int] = [:]
         // Google's X-WR-TIMEZONE is resolved into the items (as the x-wr-timezone tool does), so each stored item
         // means the same whichever calendar it lands in and whatever else is imported beside it.
-        for calendar in calendars.map({ $0.resolvingWRTimeZone() }) {
-            for zone in calendar.timeZones {
-                guard let tzid = zone.tzid else { continue }
-                zones.append((tzid, String(decoding: ICS.write(components: [zone.component]), as: UTF8.self)))
-            }
-            let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
-            for component in calendar.components where ["VEVENT", "VTODO", "VJOURNAL"].contains(component.name) {
-                let uid = component.identity.uid ?? derivedUID(component.component)
-                guard let row = ItemRow(component, uid: uid, time: time) else { continue }
-                let key = row.uid + "\u{0}" + row.recurrenceID
-                if let first = seen[key] {
-                    report.skipped += 1
-                    report.diagnostics.append(Diagnostic(.warning, file: file, line: component.line,
-                        "duplicate UID \"\(row.uid)\"\(row.recurrenceID.isEmpty ? "" : " with the same RECURRENCE-ID")"
-                            + " (first at line \(first)); this one is skipped"))
-                    continue
-                }
-                seen[key] = component.line
-                rows.append(row)
-            }
+        let resolved = calendars.map { $0.resolvingWRTimeZone() }
+        let zones = resolved.flatMap(\.timeZones).compactMap { zone -> (tzid: String, content: String)? in
+            zone.tzid.map { ($0, String(decoding: ICS.write(components: [zone.component]), as: UTF8.self)) }
         }
+        // Deriving each item's columns (times through its zones, the text to keep, its fingerprint) runs on a
+        // second thread while this one writes the rows before it: it is the only thread using libical meanwhile.
+        let rows = RowPipeline()
+        Thread.detachNewThread {
+            for calendar in resolved {
+                let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
+                var batch: [(row: ItemRow, line: Int)] = []
+                for component in calendar.components where ["VEVENT", "VTODO", "VJOURNAL"].contains(component.name) {
+                    let uid = component.identity.uid ?? derivedUID(component.component)
+                    guard let row = ItemRow(component, uid: uid, time: time) else { continue }
+                    batch.append((row, component.line))
+                    if batch.count == 256 { rows.put(batch); batch = [] }
+                }
+                rows.put(batch)
+            }
+            rows.finish()
+        }
+        var seen: [String: Int] = [:]
         try transaction { db in
             let calendarID = try calendarID(db, named: name, create: true)!
-            if let product = calendars.first?.productID {
+            if let product = resolved.first?.productID {
                 try db.execute(sql: "UPDATE calendar SET productID = ?, source = coalesce(source, ?) WHERE id = ?",
                                arguments: [product, file, calendarID])
             }
-            if let color = calendars.first?.color {
+            if let color = resolved.first?.color {
                 try db.execute(sql: "UPDATE calendar SET color = coalesce(color, ?) WHERE id = ?",
                                arguments: [color, calendarID])
             }
             // Category colours another icskit store exported (the store's own choice stays when it has one).
-            for property in calendars.flatMap(\.otherProperties) where property.name == CategoryColor.propertyName {
+            for property in resolved.flatMap(\.otherProperties) where property.name == CategoryColor.propertyName {
                 guard let name = property.parameters.first(where: { $0.name == CategoryColor.parameterName })?.value,
                       !name.isEmpty, CategoryColor.isHex(property.value) else { continue }
                 try db.execute(sql: """
@@ -76,16 +74,27 @@ extension CalendarStore {
                 """, arguments: [calendarID]).map { row -> (String, String) in
                     ((row["uid"] as String) + "\u{0}" + (row["recurrenceID"] as String), row["fingerprint"])
                 }, uniquingKeysWith: { a, _ in a })
-            for row in rows {
-                let previous = existing[row.uid + "\u{0}" + row.recurrenceID]
-                switch previous {
-                case nil: report.added += 1
-                case row.fingerprint?:
-                    report.unchanged += 1
-                    continue
-                default: report.updated += 1
+            while let batch = rows.take() {
+                for (row, line) in batch {
+                    let key = row.uid + "\u{0}" + row.recurrenceID
+                    if let first = seen[key] {
+                        report.skipped += 1
+                        let which = row.recurrenceID.isEmpty ? "" : " with the same RECURRENCE-ID"
+                        report.diagnostics.append(Diagnostic(.warning, file: file, line: line,
+                            "duplicate UID \"\(row.uid)\"\(which) (first at line \(first)); this one is skipped"))
+                        continue
+                    }
+                    seen[key] = line
+                    let previous = existing[key]
+                    switch previous {
+                    case nil: report.added += 1
+                    case row.fingerprint?:
+                        report.unchanged += 1
+                        continue
+                    default: report.updated += 1
+                    }
+                    try row.save(db, calendarID: calendarID, isNew: previous == nil)
                 }
-                try row.save(db, calendarID: calendarID, isNew: previous == nil)
             }
         }
         return report
@@ -101,5 +110,36 @@ public enum CategoryColor {
     /// Whether the text is a `#RRGGBB` colour.
     public static func isHex(_ text: String) -> Bool {
         text.utf8.count == 7 && text.hasPrefix("#") && text.dropFirst().allSatisfy(\.isHexDigit)
+    }
+}
+
+/// Rows handed from the thread that derives them to the one that writes them, in order. `@unchecked Sendable`:
+/// every access goes through `condition`.
+private final class RowPipeline: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var batches: [[(row: ItemRow, line: Int)]] = []
+    private var finished = false
+
+    func put(_ batch: [(row: ItemRow, line: Int)]) {
+        guard !batch.isEmpty else { return }
+        condition.withLock {
+            batches.append(batch)
+            condition.signal()
+        }
+    }
+
+    func finish() {
+        condition.withLock {
+            finished = true
+            condition.signal()
+        }
+    }
+
+    /// The next batch, waiting for it; nil once all were taken.
+    func take() -> [(row: ItemRow, line: Int)]? {
+        condition.withLock {
+            while batches.isEmpty && !finished { condition.wait() }
+            return batches.isEmpty ? nil : batches.removeFirst()
+        }
     }
 }

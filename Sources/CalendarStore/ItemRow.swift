@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// One item as the store keeps it: the component's text as read, and columns derived from it for queries.
-struct ItemRow {
+struct ItemRow: Sendable {
     var uid: String
     var recurrenceID: String
     var kind: String
