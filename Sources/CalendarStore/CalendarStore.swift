@@ -84,6 +84,22 @@ public final class CalendarStore: Sendable {
         }
     }
 
+    /// The colours categories have in the store, by name.
+    public func categoryColors() throws -> [String: String] {
+        try pool.read { db in
+            var colors: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, color FROM category WHERE color IS NOT NULL") {
+                colors[row[0]] = row[1] as String
+            }
+            return colors
+        }
+    }
+
+    /// Whether the store has a calendar of that name.
+    public func hasCalendar(named name: String) throws -> Bool {
+        try pool.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM calendar WHERE name = ?", arguments: [name]) ?? false }
+    }
+
     /// Gives a category a colour (`#RRGGBB`), creating the category when needed.
     public func setColor(_ color: String?, ofCategory name: String) throws {
         try transaction { db in

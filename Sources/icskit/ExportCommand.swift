@@ -40,7 +40,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let store = try store.open()
-        if let calendar, try !store.calendars().contains(where: { $0.name == calendar }) {
+        if let calendar, try !store.hasCalendar(named: calendar) {
             throw ValidationError("no calendar \"\(calendar)\" in the store \(store.path)")
         }
         let zone = try window.zone()
@@ -90,10 +90,10 @@ struct ExportCommand: ParsableCommand {
             default: return []
             }
         })
-        return try store.categories().compactMap { entry in
-            guard let color = entry.category.color, used.contains(entry.category.name.lowercased()) else { return nil }
-            return Property(CategoryColor.propertyName, parameters: [Parameter(CategoryColor.parameterName,
-                                                                               entry.category.name)], value: color)
+        return try store.categoryColors().sorted { $0.key < $1.key }.compactMap { name, color in
+            guard used.contains(name.lowercased()) else { return nil }
+            return Property(CategoryColor.propertyName, parameters: [Parameter(CategoryColor.parameterName, name)],
+                            value: color)
         }
     }
 
