@@ -39,6 +39,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let store = try store.open()
         let input = try CalendarFiles.read(files)
+        ProcessLifetime.keepUntilExit(input)
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
         var totals = ImportReport(calendar: "")
         var reports: [ImportReport] = []

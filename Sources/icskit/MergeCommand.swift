@@ -67,6 +67,7 @@ struct MergeCommand: ParsableCommand {
             } else {
                 var input = CalendarFiles()
                 input.add(bytes, path: file)
+                ProcessLifetime.keepUntilExit(input)
                 CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
                 result = try CalendarMerger.merge(input.sources.flatMap(\.calendars), into: into, source: identity,
                                                   store: store, prefer: prefer, onConflict: onConflict,
