@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarModel
+import CalendarStore
 import Foundation
 
 /// `icskit freebusy`: a VFREEBUSY per calendar, or the free slots all of them share.
@@ -103,8 +104,7 @@ struct FreeBusyCommand: ParsableCommand {
         let stamp = utc(Date())
         for (name, periods) in busy {
             var properties = [
-                Property("UID", value: "icskit-freebusy-\(utc(from))-\(utc(to))-"
-                    + Component("X", properties: [Property("X", value: name)]).fingerprint),
+                Property("UID", value: "icskit-freebusy-\(utc(from))-\(utc(to))-" + SourceDigest.of(Array(name.utf8))),
                 Property("DTSTAMP", value: stamp),
                 Property("DTSTART", value: utc(from)),
                 Property("DTEND", value: utc(to)),
