@@ -18,7 +18,8 @@ extension CalendarStore {
     /// Imports the events, todos and journals of calendars into a store calendar (created if missing), in one
     /// transaction (X-WR-TIMEZONE resolved into the events). An item already there (same UID and RECURRENCE-ID) is
     /// updated when it differs; importing the same file again changes nothing. Items without UID get one derived
-    /// from their content.
+    /// from their content. While it runs, a helper thread uses libical's time zones: do not expand or place times
+    /// of other calendars on another thread meanwhile (libical fills its zones lazily, without locks).
     public func importCalendars(_ calendars: [ICalendar], into name: String, file: String?,
                                 viewerZone: String = "UTC") throws -> ImportReport {
         var report = ImportReport(calendar: name)
