@@ -43,25 +43,22 @@ public enum CalendarMerger {
                              dryRun: Bool = false, forceDelete: Bool = false,
                              digest: String? = nil) throws -> MergeResult {
         // The external side, keyed and fingerprinted exactly as the store keys and fingerprints what it holds.
-        var components: [MergeKey: (component: CalendarComponent, uid: String)] = [:]
+        var components: [MergeKey: CalendarComponent] = [:]
         var versions: [MergeKey: ItemVersion] = [:]
         var timeZones: [TimeZoneDefinition] = []
         for source in external.map({ $0.resolvingWRTimeZone() }) {
             timeZones += source.timeZones
             let time = CalendarTime(calendar: source, viewerZone: "UTC")
             for component in source.components where ["VEVENT", "VTODO", "VJOURNAL"].contains(component.name) {
-                let identity = component.identity
-                var generic = component.component
-                let uid = identity.uid ?? "icskit-" + generic.fingerprint + "@derived"
-                if generic.property("UID") == nil { generic.properties.insert(Property("UID", value: uid), at: 0) }
-                let key = MergeKey(uid: uid, recurrenceID: identity.recurrenceID)
+                let stored = storedForm(of: component)
+                let key = MergeKey(uid: stored.uid, recurrenceID: component.identity.recurrenceID)
                 guard components[key] == nil else { continue }  // a duplicate: the first one counts
-                components[key] = (component, uid)
+                components[key] = component
                 let core = Self.core(of: component)
                 func seconds(_ date: CalendarDate?) -> Int64? {
                     date.map { Int64(time.date(of: $0).timeIntervalSince1970) }
                 }
-                versions[key] = ItemVersion(fingerprint: generic.fingerprint, sequence: core?.sequence ?? 0,
+                versions[key] = ItemVersion(fingerprint: stored.component.fingerprint, sequence: core?.sequence ?? 0,
                                             lastModified: seconds(core?.lastModified), stamp: seconds(core?.stamp))
             }
         }
@@ -78,11 +75,11 @@ public enum CalendarMerger {
         for action in actions {
             switch action.kind {
             case .add, .update:
-                if let external = components[action.key] { changes.append(.upsert(external.component, uid: external.uid)) }
+                if let external = components[action.key] { changes.append(.upsert(external)) }
             case .delete:
                 changes.append(.delete(uid: action.key.uid, recurrenceID: action.key.recurrenceID))
             case .keepBoth:
-                if let external = components[action.key] { changes.append(copy(of: external.component, action.key)) }
+                if let external = components[action.key] { changes.append(copy(of: external, action.key)) }
             case .keepLocal, .stayDeleted, .unchanged, .conflict:
                 break
             }
@@ -141,19 +138,19 @@ public enum CalendarMerger {
             event.uid = uid
             event.recurrenceID = nil
             event.relatedTo.append(relation)
-            return .upsert(.event(event), uid: uid)
+            return .upsert(.event(event))
         case .todo(var todo):
             todo.uid = uid
             todo.recurrenceID = nil
             todo.relatedTo.append(relation)
-            return .upsert(.todo(todo), uid: uid)
+            return .upsert(.todo(todo))
         case .journal(var journal):
             journal.uid = uid
             journal.recurrenceID = nil
             journal.relatedTo.append(relation)
-            return .upsert(.journal(journal), uid: uid)
+            return .upsert(.journal(journal))
         default:
-            return .upsert(component, uid: uid)
+            return .upsert(component)
         }
     }
 }

@@ -37,8 +37,7 @@ extension CalendarStore {
                 let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
                 var batch: [(row: ItemRow, line: Int)] = []
                 for component in calendar.components where ["VEVENT", "VTODO", "VJOURNAL"].contains(component.name) {
-                    let uid = component.identity.uid ?? derivedUID(component.component)
-                    guard let row = ItemRow(component, uid: uid, time: time) else { continue }
+                    guard let row = ItemRow(component, time: time) else { continue }
                     batch.append((row, component.line))
                     if batch.count == 256 { rows.put(batch); batch = [] }
                 }

@@ -27,7 +27,7 @@ struct ItemRow: Sendable {
     var relations: [Relation]
 
     /// Derives the columns of an event, todo or journal; nil for other components.
-    init?(_ component: CalendarComponent, uid: String, time: CalendarTime) {
+    init?(_ component: CalendarComponent, time: CalendarTime) {
         let core: ItemCore
         var end: CalendarDate?, due: CalendarDate?, completed: CalendarDate?, duration: Duration?
         switch component {
@@ -39,10 +39,10 @@ struct ItemRow: Sendable {
         default: return nil
         }
         func seconds(_ date: CalendarDate?) -> Int64? { date.map { Int64(time.date(of: $0).timeIntervalSince1970) } }
-        let generic = component.component
-        self.uid = uid
+        let stored = storedForm(of: component)
+        uid = stored.uid
         recurrenceID = core.recurrenceID?.date.icsValue ?? ""
-        kind = generic.name
+        kind = stored.component.name
         summary = core.summary
         let start = core.start ?? due
         startUTC = seconds(start)
@@ -81,10 +81,8 @@ struct ItemRow: Sendable {
         } else {
             rangeEndUTC = endUTC
         }
-        var withUID = generic
-        if generic.property("UID") == nil { withUID.properties.insert(Property("UID", value: uid), at: 0) }
-        content = String(decoding: ICS.write(components: [withUID]), as: UTF8.self)
-        fingerprint = withUID.fingerprint
+        content = String(decoding: ICS.write(components: [stored.component]), as: UTF8.self)
+        fingerprint = stored.component.fingerprint
         categories = core.categories.map(\.name)
         relations = core.relatedTo
     }
@@ -129,5 +127,12 @@ struct ItemRow: Sendable {
     }
 }
 
-/// UID for an item that has none: derived from its content, so importing the same file again finds it again.
-func derivedUID(_ component: Component) -> String { "icskit-" + component.fingerprint + "@derived" }
+/// An item as the store keys, keeps and fingerprints it: its component, and its UID — for an item that has none,
+/// one derived from its content (and written into it), so importing or merging the same file again finds it again.
+public func storedForm(of component: CalendarComponent) -> (component: Component, uid: String) {
+    var generic = component.component
+    if let uid = component.identity.uid { return (generic, uid) }
+    let uid = "icskit-" + generic.fingerprint + "@derived"
+    generic.properties.insert(Property("UID", value: uid), at: 0)
+    return (generic, uid)
+}

@@ -42,8 +42,8 @@ public struct StoredItemVersion: Sendable, Hashable {
 
 /// A change to apply to a calendar in one transaction.
 public enum StoreChange: Sendable {
-    /// Add or replace an item (the component as read, its UID).
-    case upsert(CalendarComponent, uid: String)
+    /// Add or replace an item (the component as read).
+    case upsert(CalendarComponent)
     case delete(uid: String, recurrenceID: String)
 }
 
@@ -81,8 +81,8 @@ extension CalendarStore {
         zoneSource.components = timeZones.map { .timeZone($0) }
         let time = CalendarTime(calendar: zoneSource, viewerZone: viewerZone)
         let rows = changes.compactMap { change -> ItemRow? in
-            guard case .upsert(let component, let uid) = change else { return nil }
-            return ItemRow(component, uid: uid, time: time)
+            guard case .upsert(let component) = change else { return nil }
+            return ItemRow(component, time: time)
         }
         try transaction { db in
             let id = try calendarID(db, named: name, create: true)!
@@ -165,7 +165,7 @@ extension CalendarStore {
             todo.percentComplete = 100
             todo.sequence = (todo.sequence ?? 0) + 1
             todo.lastModified = now
-            try apply([.upsert(.todo(todo), uid: uid)], to: calendarName, source: "", base: [], keepBase: true)
+            try apply([.upsert(.todo(todo))], to: calendarName, source: "", base: [], keepBase: true)
             changed += 1
         }
         return changed
@@ -176,8 +176,8 @@ extension CalendarStore {
     /// Adds an item made here (an event, todo or journal) to a store calendar, creating the calendar if needed.
     /// Local items are no source's: merges keep them.
     public func add(_ component: CalendarComponent, to calendar: String) throws {
-        guard let uid = component.identity.uid else { throw StoreError("an item needs a UID to be added") }
-        try apply([.upsert(component, uid: uid)], to: calendar, source: "", base: [], keepBase: true)
+        guard component.identity.uid != nil else { throw StoreError("an item needs a UID to be added") }
+        try apply([.upsert(component)], to: calendar, source: "", base: [], keepBase: true)
     }
 
     /// The calendar an item with this UID is in, and its component, if the store has it.
