@@ -2,11 +2,11 @@ import ArgumentParser
 import CalendarModel
 import Foundation
 
-/// `icskit convert`: iCalendar ⇄ jCal, one file or a batch, never a half-written output.
+/// `icskit convert`: iCalendar ⇄ jCal, xCal and CSV, one file or a batch, never a half-written output.
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert calendars between iCalendar (.ics) and jCal (.json).",
+        abstract: "Convert calendars between iCalendar (.ics), jCal (.json), xCal (.xml) and CSV (.csv).",
         discussion: """
             Formats come from --from/--to, else from file extensions, else from the content. Unchanged \
             components are written back line for line; problems are reported as path:line: severity: message.
@@ -29,10 +29,10 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .customLong("out-dir"), help: "Directory for the converted files (needed with several inputs).")
     var outDir: String?
 
-    @Option(help: "Input format: ics or jcal.")
+    @Option(help: "Input format: ics, jcal, xcal or csv.")
     var from: CalendarFormat?
 
-    @Option(help: "Output format: ics or jcal.")
+    @Option(help: "Output format: ics, jcal, xcal or csv.")
     var to: CalendarFormat?
 
     @Flag(help: "Fail a file on any diagnostic, warnings included.")

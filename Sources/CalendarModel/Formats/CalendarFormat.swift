@@ -4,35 +4,44 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
     case ics
     /// RFC 7265 JSON.
     case jcal
+    /// RFC 6321 XML.
+    case xcal
 
     /// The extension a written file gets.
     public var fileExtension: String {
         switch self {
         case .ics: return "ics"
         case .jcal: return "json"
+        case .xcal: return "xml"
         }
     }
 
-    /// The format a path's extension names, if any (`.ics`, `.ical`, `.ifb`, `.json`, `.jcal`).
+    /// The format a path's extension names, if any (`.ics`, `.ical`, `.ifb`, `.json`, `.jcal`, `.xml`, `.xcal`).
     public init?(pathExtension path: String) {
         let lower = path.lowercased()
         if [".ics", ".ical", ".icalendar", ".ifb"].contains(where: lower.hasSuffix) {
             self = .ics
         } else if [".json", ".jcal"].contains(where: lower.hasSuffix) {
             self = .jcal
+        } else if [".xml", ".xcal", ".xcs"].contains(where: lower.hasSuffix) {
+            self = .xcal
         } else {
             return nil
         }
     }
 
-    /// Guesses from the content: jCal starts with `[`, everything else is read as iCalendar.
+    /// Guesses from the content: jCal starts with `[`, xCal with `<`, everything else is read as iCalendar.
     public init(sniffing bytes: [UInt8]) {
         let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
-        self = first == UInt8(ascii: "[") ? .jcal : .ics
+        switch first {
+        case UInt8(ascii: "["): self = .jcal
+        case UInt8(ascii: "<"): self = .xcal
+        default: self = .ics
+        }
     }
 
-    /// Reads calendars in this format. iCalendar never fails (problems become diagnostics); jCal that is not
-    /// valid JSON or not jCal's shape yields no calendars and one error.
+    /// Reads calendars in this format. iCalendar never fails (problems become diagnostics); jCal or xCal that is
+    /// not well-formed or not of the format's shape yields no calendars and one error.
     public func read(_ bytes: [UInt8], file: String?) -> ICS.ReadResult {
         switch self {
         case .ics:
@@ -40,6 +49,17 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
         case .jcal:
             do {
                 return ICS.calendars(from: try JCalReader.read(bytes), file: file)
+            } catch {
+                return ICS.ReadResult(calendars: [], diagnostics: [Diagnostic(.error, file: file, line: error.line,
+                                                                                "\(error.message); nothing read")])
+            }
+        case .xcal:
+            do {
+                let (components, warnings) = try XCalReader.read(bytes)
+                var result = ICS.calendars(from: components, file: file)
+                result.diagnostics = warnings.map { Diagnostic(.warning, file: file, line: $0.0, $0.1) }
+                    + result.diagnostics
+                return result
             } catch {
                 return ICS.ReadResult(calendars: [], diagnostics: [Diagnostic(.error, file: file, line: error.line,
                                                                                 "\(error.message); nothing read")])
@@ -53,6 +73,8 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
         case .ics: return ICS.write(calendars)
         case .jcal:
             return JCalWriter.json(calendars.flatMap(\.topLevelComponents)).serializedBytes() + [0x0A]
+        case .xcal:
+            return Array(XCalWriter.document(calendars.flatMap(\.topLevelComponents)).utf8)
         }
     }
 }

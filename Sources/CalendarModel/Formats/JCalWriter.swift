@@ -13,8 +13,7 @@ public enum JCalWriter {
 
     public static func property(_ property: Property) -> JSONValue {
         let name = JSONValue.string(property.name.lowercased())
-        let declared = property["VALUE"]
-        let type = declared.map { ValueType(rawValue: $0.lowercased()) ?? .unknown } ?? PropertyDesign.valueType(of: property)
+        let type = valueType(of: property)
         if type != .unknown, let values = values(property, type) {
             // The type slot carries VALUE, so the parameter itself is left out (RFC 7265 §3.4.1).
             let parameters = property.parameters.filter { $0.name != "VALUE" }
@@ -24,6 +23,18 @@ public enum JCalWriter {
         // with their raw text and every parameter, so nothing is lost.
         return .array([name, self.parameters(property.parameters), .string(ValueType.unknown.rawValue),
                        .string(property.value)])
+    }
+
+    /// The value type a property is written with: VALUE when declared, else the design's default, except that a
+    /// date-time property whose values are all dates without `VALUE=DATE` (common in real exports) is typed as
+    /// the dates it holds.
+    static func valueType(of property: Property) -> ValueType {
+        if let declared = property["VALUE"] { return ValueType(rawValue: declared.lowercased()) ?? .unknown }
+        let type = PropertyDesign.valueType(of: property)
+        guard type == .dateTime, property.value.count == 8 || property.value.contains(",") else { return type }
+        let items = property.value.split(separator: ",", omittingEmptySubsequences: false)
+        let allDates = items.allSatisfy { CalendarDate.parse(String($0), tzid: nil).success?.isDate == true }
+        return allDates ? .date : type
     }
 
     static func parameters(_ parameters: [Parameter]) -> JSONValue {
@@ -49,7 +60,12 @@ public enum JCalWriter {
             let parts = PropertyDesign.isList(property.name) ? TextEscaping.splitList(raw).map(String.init) : [raw]
             return parts.map { .string(TextEscaping.unescape($0)) }
         case .date, .dateTime:
-            return each { item in CalendarDate.parse(item, tzid: nil).success.map { .string(jcalDate($0)) } }
+            return each { item in
+                guard let date = CalendarDate.parse(item, tzid: nil).success, date.isDate == (type == .date) else {
+                    return nil
+                }
+                return .string(jcalDate(date))
+            }
         case .period:
             return each { item in
                 Period.parse(item, tzid: nil).success.map { period in

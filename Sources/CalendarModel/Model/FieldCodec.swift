@@ -153,6 +153,7 @@ extension ComponentModel {
         decodeProperties(component.properties, consumed: &consumed, &context)
         otherProperties = component.properties.indices.filter { !consumed[$0] }.map { component.properties[$0] }
         PropertyDesign.validate(otherProperties, &context.log)
+        PropertyDesign.checkValueParameters(component.properties, &context.log)
         decodeChildren(component.components, &context)
         provenance = Provenance(source: component)
         checkRequired(line: component.line, &context)

@@ -52,6 +52,21 @@ enum PropertyDesign {
         }
     }
 
+    /// Reports VALUE parameters that name no value type (RFC 5545 §3.2.20 allows the fourteen types, x-names and
+    /// IANA tokens); such a value is kept as unknown text.
+    static func checkValueParameters(_ properties: [Property], _ log: inout DiagnosticLog) {
+        for property in properties {
+            guard let declared = property["VALUE"], ValueType(rawValue: declared.lowercased()) == nil else { continue }
+            let isToken = !declared.isEmpty && declared.unicodeScalars.allSatisfy {
+                ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+            }
+            if !isToken {
+                log.warning(property.line, "\(property.name) has VALUE=\"\(declared.replacingOccurrences(of: "\n", with: "^n"))\", which is no value type; "
+                    + "the value is kept as written, untyped")
+            }
+        }
+    }
+
     /// Validates a whole untyped component (VTIMEZONE, VFREEBUSY, unknown components).
     static func validateTree(_ component: Component, _ log: inout DiagnosticLog) {
         validate(component.properties, &log)

@@ -1,0 +1,293 @@
+/// A small, strict XML reader for xCal: elements, attributes, namespaces, text, CDATA, comments and processing
+/// instructions. It refuses document type declarations and every entity but XML's five predefined ones and
+/// character references, so no input can make it fetch, expand or nest entities.
+public struct XMLElement: Sendable, Equatable {
+    /// The namespace URI the element's prefix (or the default namespace) resolves to, nil when none.
+    public var namespace: String?
+    /// The local name, without prefix.
+    public var name: String
+    public var attributes: [(name: String, value: String)]
+    public var children: [XMLElement]
+    /// The element's own character data (text and CDATA between its children), concatenated.
+    public var text: String
+    /// The line of the start tag, from 1.
+    public var line: Int
+
+    public static func == (lhs: XMLElement, rhs: XMLElement) -> Bool {
+        lhs.namespace == rhs.namespace && lhs.name == rhs.name && lhs.children == rhs.children
+            && lhs.text == rhs.text && lhs.attributes.map(\.name) == rhs.attributes.map(\.name)
+            && lhs.attributes.map(\.value) == rhs.attributes.map(\.value)
+    }
+
+    /// The child elements with that local name.
+    public func children(named name: String) -> [XMLElement] { children.filter { $0.name == name } }
+
+    /// Parses a whole document and returns its root element.
+    public static func parse(_ bytes: [UInt8]) throws(XMLFailure) -> XMLElement {
+        var parser = XMLParser(bytes)
+        return try parser.document()
+    }
+}
+
+/// Why an XML document was not read, with the line where reading stopped.
+public struct XMLFailure: Error, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var message: String
+    public var description: String { "line \(line): \(message)" }
+}
+
+/// The parser behind `XMLElement.parse`: one pass over UTF-8 bytes.
+struct XMLParser {
+    static let maximumDepth = 200
+
+    let bytes: [UInt8]
+    var index = 0
+    var line = 1
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    }
+
+    func failure(_ message: String, line: Int? = nil) -> XMLFailure { XMLFailure(line: line ?? self.line, message: message) }
+
+    var atEnd: Bool { index >= bytes.count }
+
+    func peek(_ text: String) -> Bool {
+        let pattern = Array(text.utf8)
+        return bytes.count - index >= pattern.count && bytes[index..<index + pattern.count].elementsEqual(pattern)
+    }
+
+    mutating func advance(_ count: Int = 1) {
+        for _ in 0..<count where index < bytes.count {
+            if bytes[index] == 0x0A { line += 1 }
+            index += 1
+        }
+    }
+
+    mutating func skipWhitespace() {
+        while !atEnd, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { advance() }
+    }
+
+    /// Skips past `terminator`, returning the bytes before it.
+    mutating func take(until terminator: String, what: String) throws(XMLFailure) -> ArraySlice<UInt8> {
+        let start = index, startLine = line
+        while !atEnd {
+            if peek(terminator) {
+                let taken = bytes[start..<index]
+                advance(terminator.utf8.count)
+                return taken
+            }
+            advance()
+        }
+        throw failure("\(what) is never closed with '\(terminator)'", line: startLine)
+    }
+
+    mutating func document() throws(XMLFailure) -> XMLElement {
+        var root: XMLElement?
+        while true {
+            skipWhitespace()
+            if atEnd { break }
+            if peek("<?xml ") || peek("<?xml\t") || peek("<?xml\n") || peek("<?xml\r") {
+                let declaration = String(decoding: try take(until: "?>", what: "the XML declaration"), as: UTF8.self)
+                try checkEncoding(declaration)
+            } else if peek("<?") {
+                _ = try take(until: "?>", what: "a processing instruction")
+            } else if peek("<!--") {
+                _ = try take(until: "-->", what: "a comment")
+            } else if peek("<!DOCTYPE") || peek("<!doctype") {
+                throw failure("a document type declaration (<!DOCTYPE) is refused: xCal needs none, and DTDs can "
+                    + "define entities that expand without bound or read other files")
+            } else if peek("<"), root == nil {
+                root = try element(depth: 0, namespaces: ["xml": "http://www.w3.org/XML/1998/namespace"])
+            } else {
+                throw failure(root == nil ? "expected an element" : "content after the root element")
+            }
+        }
+        guard let root else { throw failure("the document has no element") }
+        return root
+    }
+
+    func checkEncoding(_ declaration: String) throws(XMLFailure) {
+        guard let range = declaration.range(of: "encoding") else { return }
+        let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" }
+        let name = rest.dropFirst().prefix { $0 != "\"" && $0 != "'" }.lowercased()
+        guard ["utf-8", "utf8", "us-ascii"].contains(name) else {
+            throw failure("encoding \(name) is not supported; xCal is read as UTF-8")
+        }
+    }
+
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "="), UInt8(ascii: "<"),
+             UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "&"):
+            return false
+        default: return true
+        }
+    }
+
+    mutating func name() throws(XMLFailure) -> String {
+        let start = index
+        while !atEnd, Self.isNameByte(bytes[index]) { advance() }
+        guard index > start else { throw failure("expected a name") }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    /// One element, its start tag at the current position.
+    mutating func element(depth: Int, namespaces: [String: String]) throws(XMLFailure) -> XMLElement {
+        guard depth < Self.maximumDepth else { throw failure("elements nest deeper than \(Self.maximumDepth) levels") }
+        let startLine = line
+        advance() // <
+        let qualifiedName = try name()
+        var attributes: [(name: String, value: String)] = []
+        var selfClosing = false
+        while true {
+            skipWhitespace()
+            guard !atEnd else { throw failure("the start tag <\(qualifiedName)> is never closed", line: startLine) }
+            if peek("/>") { advance(2); selfClosing = true; break }
+            if peek(">") { advance(); break }
+            let attributeName = try name()
+            skipWhitespace()
+            guard peek("=") else { throw failure("attribute \(attributeName) has no value") }
+            advance()
+            skipWhitespace()
+            guard !atEnd, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
+                throw failure("attribute \(attributeName)'s value is not quoted")
+            }
+            let quote = String(UnicodeScalar(bytes[index]))
+            advance()
+            let raw = try take(until: quote, what: "the value of attribute \(attributeName)")
+            if raw.contains(UInt8(ascii: "<")) { throw failure("'<' inside the value of attribute \(attributeName)") }
+            let value = try decodeText(raw, attribute: true)
+            if attributes.contains(where: { $0.name == attributeName }) {
+                throw failure("attribute \(attributeName) appears twice")
+            }
+            attributes.append((attributeName, value))
+        }
+        var scope = namespaces
+        for attribute in attributes {
+            if attribute.name == "xmlns" { scope[""] = attribute.value }
+            if attribute.name.hasPrefix("xmlns:") { scope[String(attribute.name.dropFirst(6))] = attribute.value }
+        }
+        let parts = qualifiedName.split(separator: ":", maxSplits: 1).map(String.init)
+        let prefix = parts.count == 2 ? parts[0] : ""
+        guard parts.count == 1 || scope[prefix] != nil else {
+            throw failure("namespace prefix \(prefix) of <\(qualifiedName)> is not declared", line: startLine)
+        }
+        var element = XMLElement(namespace: scope[prefix].flatMap { $0.isEmpty ? nil : $0 }, name: parts.last ?? "",
+                                 attributes: attributes.filter { !$0.name.hasPrefix("xmlns") }, children: [], text: "",
+                                 line: startLine)
+        if selfClosing { return element }
+        var text = ""
+        while true {
+            guard !atEnd else { throw failure("<\(qualifiedName)> is never closed", line: startLine) }
+            if peek("</") {
+                advance(2)
+                let closing = try name()
+                skipWhitespace()
+                guard peek(">") else { throw failure("malformed end tag </\(closing)") }
+                advance()
+                guard closing == qualifiedName else {
+                    throw failure("</\(closing)> closes <\(qualifiedName)> opened on line \(startLine)")
+                }
+                element.text = text
+                return element
+            } else if peek("<!--") {
+                _ = try take(until: "-->", what: "a comment")
+            } else if peek("<![CDATA[") {
+                advance(9)
+                let data = try take(until: "]]>", what: "a CDATA section")
+                text += String(decoding: normalizedLineEnds(data), as: UTF8.self)
+            } else if peek("<!") {
+                throw failure("markup declarations (<!…>) are refused inside the document")
+            } else if peek("<?") {
+                _ = try take(until: "?>", what: "a processing instruction")
+            } else if peek("<") {
+                element.children.append(try self.element(depth: depth + 1, namespaces: scope))
+            } else {
+                let start = index
+                while !atEnd, bytes[index] != UInt8(ascii: "<") { advance() }
+                text += try decodeText(bytes[start..<index], attribute: false)
+            }
+        }
+    }
+
+    /// XML's end-of-line handling: CR LF and lone CR become LF.
+    func normalizedLineEnds(_ raw: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var previousCR = false
+        for byte in raw {
+            if byte == 0x0D { out.append(0x0A); previousCR = true; continue }
+            if byte == 0x0A, previousCR { previousCR = false; continue }
+            previousCR = false
+            out.append(byte)
+        }
+        return out
+    }
+
+    /// Character data with line ends normalised and references resolved; only the five predefined entities and
+    /// numeric character references exist.
+    func decodeText(_ raw: ArraySlice<UInt8>, attribute: Bool) throws(XMLFailure) -> String {
+        let bytes = normalizedLineEnds(raw)
+        if !attribute, !bytes.contains(UInt8(ascii: "&")) { return String(decoding: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            guard byte == UInt8(ascii: "&") else {
+                out.append(attribute && [0x0A, 0x09].contains(byte) ? 0x20 : byte)
+                i += 1
+                continue
+            }
+            guard let end = bytes[i...].firstIndex(of: UInt8(ascii: ";")), end - i < 40 else {
+                throw failure("'&' that starts no reference; write &amp;")
+            }
+            let reference = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
+            switch reference {
+            case "lt": out.append(UInt8(ascii: "<"))
+            case "gt": out.append(UInt8(ascii: ">"))
+            case "amp": out.append(UInt8(ascii: "&"))
+            case "quot": out.append(UInt8(ascii: "\""))
+            case "apos": out.append(UInt8(ascii: "'"))
+            default:
+                guard reference.hasPrefix("#") else {
+                    throw failure("entity &\(reference); is refused: only XML's predefined entities are read, none "
+                        + "is expanded")
+                }
+                let digits = reference.dropFirst()
+                let code = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+                guard let code, code != 0, let scalar = Unicode.Scalar(code) else {
+                    throw failure("&\(reference); is not a character")
+                }
+                out += Array(String(Character(scalar)).utf8)
+            }
+            i = end + 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// Writes XML text with the escapes character data and attribute values need.
+enum XMLEscaping {
+    /// Escapes `&`, `<`, `>` and, for attributes, `"`; CR is written as a reference so it survives a reader's
+    /// line-end normalisation, and the C0 controls XML 1.0 forbids are dropped.
+    static func escape(_ text: String, attribute: Bool = false) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where attribute: out += "&quot;"
+            case "\r": out += "&#13;"
+            case "\t", "\n": out.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
