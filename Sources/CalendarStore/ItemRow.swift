@@ -132,7 +132,7 @@ struct ItemRow: Sendable {
 public func storedForm(of component: CalendarComponent) -> (component: Component, uid: String) {
     var generic = component.component
     if let uid = component.identity.uid { return (generic, uid) }
-    let uid = "icskit-" + generic.fingerprint + "@derived"
+    let uid = generic.derivedUID
     generic.properties.insert(Property("UID", value: uid), at: 0)
     return (generic, uid)
 }

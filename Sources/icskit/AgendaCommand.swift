@@ -18,7 +18,7 @@ struct AgendaCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Calendar files (.ics or jCal); - reads standard input. None: the store.")
+    @Argument(help: "Calendar files (.ics, jCal, xCal or CSV); - reads standard input. None: the store.")
     var files: [String] = []
 
     @Option(help: "With the store: only this calendar.")

@@ -15,9 +15,9 @@ struct CalendarFiles {
     var diagnostics: [Diagnostic] = []
 
     /// Reads every path (`-` for standard input); a file that cannot be read is a usage error (exit 2).
-    static func read(_ paths: [String]) throws -> CalendarFiles {
+    static func read(_ paths: [String], csv: CSVOptions = CSVOptions()) throws -> CalendarFiles {
         var files = CalendarFiles()
-        for path in paths { files.add(try bytes(of: path), path: path) }
+        for path in paths { files.add(try bytes(of: path), path: path, csv: csv) }
         return files
     }
 
@@ -30,11 +30,11 @@ struct CalendarFiles {
         }
     }
 
-    /// Parses the bytes of one file (ICS or jCal, by extension or content) and adds its calendars.
-    mutating func add(_ bytes: [UInt8], path: String) {
+    /// Parses the bytes of one file (ICS, jCal, xCal or CSV, by extension or content) and adds its calendars.
+    mutating func add(_ bytes: [UInt8], path: String, csv: CSVOptions = CSVOptions()) {
         let name = path == "-" ? "<stdin>" : path
         let format = CalendarFormat(pathExtension: path) ?? CalendarFormat(sniffing: bytes)
-        let result = format.read(bytes, file: name)
+        let result = format.read(bytes, file: name, csv: csv)
         diagnostics += result.diagnostics
         let fallback = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
         sources += result.calendars.map { Source(name: $0.displayName ?? fallback, path: name, calendars: [$0]) }

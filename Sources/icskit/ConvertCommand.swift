@@ -17,6 +17,9 @@ struct ConvertCommand: ParsableCommand {
               icskit convert google.ics -o google.json
               icskit convert --to ics < calendar.json > calendar.ics
               icskit convert exports/*.ics --out-dir clean/ --jobs 2 --report json
+              icskit convert week.ics --to csv --tz Europe/Berlin -o week.csv
+              icskit convert outlook.csv --tz America/New_York -o outlook.ics
+              icskit convert sheet.csv --columns "Title=summary,When=start,Until=end" -o sheet.ics
             """
     )
 
@@ -34,6 +37,8 @@ struct ConvertCommand: ParsableCommand {
 
     @Option(help: "Output format: ics, jcal, xcal or csv.")
     var to: CalendarFormat?
+
+    @OptionGroup var csv: CSVOptionGroup
 
     @Flag(help: "Fail a file on any diagnostic, warnings included.")
     var strict = false
@@ -132,7 +137,7 @@ struct ConvertCommand: ParsableCommand {
             return result
         }
         let inputFormat = from ?? CalendarFormat(pathExtension: source) ?? CalendarFormat(sniffing: bytes)
-        var read = inputFormat.read(bytes, file: name)
+        var read = inputFormat.read(bytes, file: name, csv: csv.options)
         if normalizeTimezones {
             read.calendars = read.calendars.map { calendar in
                 let normalized = calendar.normalizingTimeZones(file: name)
@@ -148,7 +153,19 @@ struct ConvertCommand: ParsableCommand {
             result.failure = "\(read.diagnostics.count) diagnostic(s) with --strict; not written"
         }
         guard result.failure == nil else { return result }
-        let written = targetFormat(destination: destination, source: source).write(read.calendars)
+        let format = targetFormat(destination: destination, source: source)
+        let written: [UInt8]
+        if format == .csv {
+            let table = CSVCalendar.write(read.calendars, options: csv.options)
+            written = Array(table.text.utf8)
+            if table.leftOut > 0 {
+                result.diagnostics.append(Diagnostic(.warning, file: name, line: 0, "\(table.leftOut) overridden "
+                    + "instance(s) or series with EXDATE: CSV has no column for them; the series rows are written "
+                    + "without them"))
+            }
+        } else {
+            written = format.write(read.calendars)
+        }
         if destination == "-" {
             Output.writeStandardOutput(written)
         } else {

@@ -17,7 +17,7 @@ struct FreeBusyCommand: ParsableCommand {
                 --tz Europe/Berlin
             """)
 
-    @Argument(help: "Calendar files (.ics or jCal); - reads standard input.")
+    @Argument(help: "Calendar files (.ics, jCal, xCal or CSV); - reads standard input.")
     var files: [String]
 
     @OptionGroup var window: WindowOptions

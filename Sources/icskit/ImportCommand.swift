@@ -18,7 +18,7 @@ struct ImportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Calendar files (.ics or jCal); - reads standard input.")
+    @Argument(help: "Calendar files (.ics, jCal, xCal or CSV); - reads standard input.")
     var files: [String]
 
     @Option(help: "The store calendar to import into (default: the file's calendar name, else its file name).")
@@ -32,13 +32,15 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOption
 
+    @OptionGroup var csv: CSVOptionGroup
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one calendar file (- reads standard input)") }
     }
 
     func run() throws {
         let store = try store.open()
-        let input = try CalendarFiles.read(files)
+        let input = try CalendarFiles.read(files, csv: csv.options)
         ProcessLifetime.keepUntilExit(input)
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
         var totals = ImportReport(calendar: "")

@@ -53,10 +53,14 @@ struct MergeCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOption
 
+    @OptionGroup var csv: CSVOptionGroup
+
     func run() throws {
         let store = try store.open()
         let bytes = try CalendarFiles.bytes(of: file)
-        let digest = SourceDigest.of(bytes)
+        // CSV options change what the same bytes mean, so they are part of what "the same file" is.
+        let csvSettings = csv.columns == nil && csv.zone == nil ? [] : Array("\u{0}\(csv.columns ?? "")\u{0}\(csv.zone ?? "")".utf8)
+        let digest = SourceDigest.of(bytes + csvSettings)
         let identity = source ?? into
         let result: MergeResult
         do {
@@ -66,7 +70,7 @@ struct MergeCommand: ParsableCommand {
                 result = unchanged
             } else {
                 var input = CalendarFiles()
-                input.add(bytes, path: file)
+                input.add(bytes, path: file, csv: csv.options)
                 ProcessLifetime.keepUntilExit(input)
                 CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
                 result = try CalendarMerger.merge(input.sources.flatMap(\.calendars), into: into, source: identity,

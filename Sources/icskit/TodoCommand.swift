@@ -19,7 +19,7 @@ struct TodoCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Calendar files (.ics or jCal); - reads standard input. None: the store.")
+    @Argument(help: "Calendar files (.ics, jCal, xCal or CSV); - reads standard input. None: the store.")
     var files: [String] = []
 
     @Option(name: .customLong("calendar"), help: "With the store: only this calendar.")

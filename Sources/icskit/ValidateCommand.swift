@@ -17,7 +17,7 @@ struct ValidateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Files to check (.ics or jCal .json); - reads standard input.")
+    @Argument(help: "Files to check (.ics, jCal .json, xCal .xml or .csv); - reads standard input.")
     var files: [String]
 
     @Flag(help: "Treat warnings as errors.")

@@ -6,6 +6,8 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
     case jcal
     /// RFC 6321 XML.
     case xcal
+    /// RFC 4180 comma-separated values in Google Calendar's import layout (see `CSVCalendar`).
+    case csv
 
     /// The extension a written file gets.
     public var fileExtension: String {
@@ -13,6 +15,7 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
         case .ics: return "ics"
         case .jcal: return "json"
         case .xcal: return "xml"
+        case .csv: return "csv"
         }
     }
 
@@ -25,25 +28,33 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
             self = .jcal
         } else if [".xml", ".xcal", ".xcs"].contains(where: lower.hasSuffix) {
             self = .xcal
+        } else if [".csv", ".tsv"].contains(where: lower.hasSuffix) {
+            self = .csv
         } else {
             return nil
         }
     }
 
-    /// Guesses from the content: jCal starts with `[`, xCal with `<`, everything else is read as iCalendar.
+    /// Guesses from the content: jCal starts with `[`, xCal with `<`, CSV has a first line of separated headers
+    /// and no colon (every iCalendar line has one); everything else is read as iCalendar.
     public init(sniffing bytes: [UInt8]) {
-        let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
-        switch first {
+        let body = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        switch body.first {
         case UInt8(ascii: "["): self = .jcal
         case UInt8(ascii: "<"): self = .xcal
-        default: self = .ics
+        default:
+            let firstLine = body.prefix { $0 != 0x0A && $0 != 0x0D }
+            let separated = firstLine.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == 0x09 }
+            self = separated && !firstLine.contains(UInt8(ascii: ":")) ? .csv : .ics
         }
     }
 
     /// Reads calendars in this format. iCalendar never fails (problems become diagnostics); jCal or xCal that is
     /// not well-formed or not of the format's shape yields no calendars and one error.
-    public func read(_ bytes: [UInt8], file: String?) -> ICS.ReadResult {
+    public func read(_ bytes: [UInt8], file: String?, csv: CSVOptions = CSVOptions()) -> ICS.ReadResult {
         switch self {
+        case .csv:
+            return CSVCalendar.read(bytes, file: file, options: csv)
         case .ics:
             return ICS.read(bytes, file: file)
         case .jcal:
@@ -68,8 +79,9 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
     }
 
     /// Writes calendars in this format.
-    public func write(_ calendars: [ICalendar]) -> [UInt8] {
+    public func write(_ calendars: [ICalendar], csv: CSVOptions = CSVOptions()) -> [UInt8] {
         switch self {
+        case .csv: return Array(CSVCalendar.write(calendars, options: csv).text.utf8)
         case .ics: return ICS.write(calendars)
         case .jcal:
             return JCalWriter.json(calendars.flatMap(\.topLevelComponents)).serializedBytes() + [0x0A]

@@ -26,6 +26,12 @@ extension Component {
     }
 }
 
+extension Component {
+    /// The UID ICSKit gives an item that has none, derived from what it says, so reading the same item again gives
+    /// the same UID: `icskit-<fingerprint>@derived`.
+    public var derivedUID: String { "icskit-" + fingerprint + "@derived" }
+}
+
 extension CalendarComponent {
     /// The component as it will be written (as read when unchanged).
     public var component: Component { encoded }

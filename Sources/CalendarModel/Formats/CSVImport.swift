@@ -1,0 +1,519 @@
+import Foundation
+
+/// CSV rows into calendar components: Google Calendar's import layout, Outlook's calendar and task exports, ICSKit's
+/// own export, or any table whose headers `--columns` maps. A cell that cannot be read is reported with its row and
+/// column; a row whose dates cannot be read is skipped, a row with a bad priority or RRULE keeps the rest. Columns
+/// no field claims travel as `X-ICSKIT-CSV;X-COLUMN=header:value`, so nothing is dropped.
+extension CSVCalendar {
+    public static func read(_ bytes: [UInt8], file: String?, options: CSVOptions = CSVOptions()) -> ICS.ReadResult {
+        var importer = CSVImporter(file: file, options: options)
+        return importer.read(bytes)
+    }
+}
+
+/// The property that carries a column no field claims.
+let csvColumnProperty = "X-ICSKIT-CSV"
+
+struct CSVImporter {
+    let file: String?
+    let options: CSVOptions
+    var diagnostics: [Diagnostic] = []
+    var headers: [String] = []
+    var fields: [CSVField?] = []
+    /// The first year a zoned time is in, for the VTIMEZONE.
+    var earliestYear: Int?
+    /// Whether `a/b/yyyy` dates put the day first, decided once for the whole file.
+    var dayFirst = false
+    let stamp: String = {
+        let now = ZoneClock(identifier: "UTC")!.wallClock(at: Date())
+        return now.calendarDate(.utc).icsValue
+    }()
+
+    init(file: String?, options: CSVOptions) {
+        self.file = file
+        self.options = options
+    }
+
+    mutating func error(_ line: Int, _ message: String) { diagnostics.append(Diagnostic(.error, file: file, line: line, message)) }
+    mutating func warning(_ line: Int, _ message: String) { diagnostics.append(Diagnostic(.warning, file: file, line: line, message)) }
+
+    mutating func read(_ bytes: [UInt8]) -> ICS.ReadResult {
+        let (table, problems) = CSVTable.read(bytes)
+        for problem in problems {
+            if problem.isError { error(problem.line, problem.message) } else { warning(problem.line, problem.message) }
+        }
+        guard let header = table.rows.first else {
+            error(bytes.isEmpty ? 0 : 1, "no header row: the first line of a CSV calendar names its columns")
+            return ICS.ReadResult(calendars: [], diagnostics: diagnostics)
+        }
+        headers = header.cells
+        fields = headers.map { options.columns[CSVField.key($0)] ?? CSVField.recognising($0) }
+        let present = Set(fields.compactMap { $0 })
+        guard present.contains(.summary) || !present.isDisjoint(with: [.start, .startDate, .due]) else {
+            error(header.line, "no column is a subject, start or due date (headers: "
+                + headers.map { "\"\($0)\"" }.joined(separator: ", ") + "); name them with --columns HEADER=FIELD, "
+                + "fields: " + CSVField.allCases.map(\.rawValue).joined(separator: ", "))
+            return ICS.ReadResult(calendars: [], diagnostics: diagnostics)
+        }
+        let rows = Array(table.rows.dropFirst())
+        decideDateOrder(rows)
+        let taskLayout = !present.isDisjoint(with: [.due, .completed, .percentComplete])
+            && present.isDisjoint(with: [.end, .endDate, .endTime])
+        var calendar = Component("VCALENDAR")
+        calendar.properties = [Property("PRODID", value: "-//ICSKit//CSV import//EN"), Property("VERSION", value: "2.0")]
+        for (offset, row) in rows.enumerated() {
+            if row.cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            if row.cells.count > headers.count {
+                warning(row.line, "row \(offset + 2) has \(row.cells.count) cells, the header \(headers.count); "
+                    + "the cells past the last column are ignored")
+            }
+            if let component = component(row, number: offset + 2, taskLayout: taskLayout) {
+                calendar.components.append(component)
+            }
+        }
+        // Times in a zone need its VTIMEZONE (Outlook will not read them without): tzdata's, from the first year used.
+        if let zone = options.zone, let earliestYear,
+           let definition = ICalendar.vtimezone(iana: zone, fromYear: earliestYear) {
+            calendar.components.insert(definition, at: 0)
+        }
+        var result = ICS.calendars(from: [calendar], file: file)
+        result.diagnostics = diagnostics + result.diagnostics
+        return result
+    }
+
+    /// `3/4/2024` is 4 March when some slash date in the file has a first part over 12, else 3 April.
+    mutating func decideDateOrder(_ rows: [CSVTable.Row]) {
+        let dateFields: Set<CSVField> = [.startDate, .endDate, .start, .end, .due, .completed, .reminderDate]
+        var firstOver12 = false
+        for row in rows {
+            for (index, cell) in row.cells.enumerated() where index < fields.count {
+                guard let field = fields[index], dateFields.contains(field) else { continue }
+                let parts = cell.split(separator: " ").first?.split(separator: "/") ?? []
+                if parts.count == 3, let first = Int(parts[0]), let second = Int(parts[1]), first > 12, second <= 12 {
+                    firstOver12 = true
+                }
+            }
+        }
+        dayFirst = firstOver12
+    }
+
+    // MARK: One row
+
+    struct Cells {
+        /// Each field's cell as read (text fields keep their spaces) and its column.
+        var values: [CSVField: (text: String, column: Int)] = [:]
+        /// The cell with surrounding spaces trimmed, nil when empty.
+        subscript(field: CSVField) -> String? {
+            guard let value = values[field]?.text.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            return value
+        }
+        /// The cell exactly as read, nil when blank.
+        func text(_ field: CSVField) -> String? { self[field] == nil ? nil : values[field]?.text }
+    }
+
+    mutating func component(_ row: CSVTable.Row, number: Int, taskLayout: Bool) -> Component? {
+        var cells = Cells()
+        var unclaimed: [Property] = []
+        for (index, text) in row.cells.prefix(headers.count).enumerated() {
+            var value = text
+            // Outlook writes "0/0/00" (and some tools "None") for a date it does not have.
+            let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+            if ["0/0/00", "0/0/0000", "none", "n/a"].contains(trimmed) { value = "" }
+            if let field = fields[index] {
+                if field != .ignore { cells.values[field] = (value, index) }
+            } else if !trimmed.isEmpty {
+                unclaimed.append(Property(csvColumnProperty, parameters: [Parameter("X-COLUMN", headers[index])],
+                                          value: TextEscaping.escape(text)))
+            }
+        }
+        func bad(_ field: CSVField, _ what: String, _ consequence: String) {
+            let column = cells.values[field].map { headers[$0.column] } ?? field.rawValue
+            error(row.line, "row \(number), column \"\(column)\": \"\(cells.values[field]?.text ?? "")\" \(what); "
+                + consequence)
+        }
+        let isTodo: Bool
+        switch cells[.kind]?.lowercased() {
+        case "todo", "task", "vtodo": isTodo = true
+        case "event", "vevent", "appointment", "meeting": isTodo = false
+        default:
+            isTodo = taskLayout || cells[.due] != nil || cells[.completed] != nil || cells[.percentComplete] != nil
+                || Self.todoStatuses[cells[.status]?.lowercased() ?? ""] != nil && cells[.end] == nil
+                && cells[.endDate] == nil
+        }
+        var component = Component(isTodo ? "VTODO" : "VEVENT")
+        var properties: [Property] = [Property("DTSTAMP", value: stamp)]
+        if let summary = cells.text(.summary) { properties.append(Property("SUMMARY", value: TextEscaping.escape(summary))) }
+
+        // Start and end.
+        let allDayCell = cells[.allDay].map(Self.truth)
+        var start: CalendarDate?
+        if let text = cells[.start] {
+            guard let date = moment(text) else {
+                bad(.start, "is not a date or date and time", "row skipped")
+                return nil
+            }
+            start = date
+        } else if let dateText = cells[.startDate] {
+            guard let day = day(dateText) else {
+                bad(.startDate, "is not a date (MM/DD/YYYY, DD.MM.YYYY or YYYY-MM-DD)", "row skipped")
+                return nil
+            }
+            if let timeText = cells[.startTime], allDayCell != true {
+                guard let time = Self.time(timeText) else {
+                    bad(.startTime, "is not a time of day (10:00 AM or 14:30)", "row skipped")
+                    return nil
+                }
+                start = timed(day, time)
+            } else {
+                start = CalendarDate(year: day.year, month: day.month, day: day.day)
+            }
+        }
+        if allDayCell == true, let timedStart = start, !timedStart.isDate {
+            start = CalendarDate(year: timedStart.year, month: timedStart.month, day: timedStart.day)
+        }
+        var end: CalendarDate?
+        if let start, !isTodo {
+            if let text = cells[.end] {
+                guard let date = moment(text) else {
+                    bad(.end, "is not a date or date and time", "row skipped")
+                    return nil
+                }
+                end = start.isDate ? CalendarDate(year: date.year, month: date.month, day: date.day) : date
+            } else if cells[.endDate] != nil || cells[.endTime] != nil {
+                var endDay = (start.year, start.month, start.day)
+                if let dateText = cells[.endDate] {
+                    guard let day = day(dateText) else {
+                        bad(.endDate, "is not a date (MM/DD/YYYY, DD.MM.YYYY or YYYY-MM-DD)", "row skipped")
+                        return nil
+                    }
+                    endDay = (day.year, day.month, day.day)
+                }
+                if start.isDate {
+                    let time = cells[.endTime].flatMap(Self.time)
+                    let last = LocalDateTime(year: endDay.0, month: endDay.1, day: endDay.2)
+                    // Outlook writes the day after with 12:00 AM (as iCalendar does); Google the last day itself.
+                    let exclusive = time.map { $0 == (0, 0, 0) } == true && last.dayNumber > LocalDateTime(start).dayNumber
+                    end = (exclusive ? last : last.adding(days: 1)).calendarDate(.date)
+                } else if let timeText = cells[.endTime] {
+                    guard let time = Self.time(timeText) else {
+                        bad(.endTime, "is not a time of day (10:00 AM or 14:30)", "row skipped")
+                        return nil
+                    }
+                    end = timed((endDay.0, endDay.1, endDay.2), time)
+                } else {
+                    end = timed((endDay.0, endDay.1, endDay.2), (start.hour, start.minute, start.second))
+                }
+            } else if start.isDate {
+                end = LocalDateTime(start).adding(days: 1).calendarDate(.date)
+            }
+            if let endValue = end, LocalDateTime(endValue) < LocalDateTime(start) {
+                warning(row.line, "row \(number): the end \(endValue.icsValue) is before the start "
+                    + "\(start.icsValue); the end is left out")
+                end = nil
+            }
+        }
+        if let start { properties.append(dateProperty("DTSTART", start)) }
+        if let end { properties.append(dateProperty("DTEND", end)) }
+
+        // Todo dates.
+        var due: CalendarDate?
+        if isTodo {
+            if let text = cells[.due] {
+                guard let value = moment(text) else {
+                    bad(.due, "is not a date or date and time", "row skipped")
+                    return nil
+                }
+                due = value
+                properties.append(dateProperty("DUE", value))
+            }
+            if let text = cells[.completed] {
+                guard let completed = moment(text) else {
+                    bad(.completed, "is not a date or date and time", "row skipped")
+                    return nil
+                }
+                properties.append(Property("COMPLETED", value: utc(completed).icsValue))
+            }
+        }
+        guard cells[.summary] != nil || start != nil || properties.contains(where: { $0.name == "DUE" })
+                || cells[.uid] != nil || cells[.description] != nil else {
+            warning(row.line, "row \(number) has no subject, start, due date, UID or description; skipped")
+            return nil
+        }
+
+        if let description = cells.text(.description) {
+            properties.append(Property("DESCRIPTION", value: TextEscaping.escape(description)))
+        }
+        if let location = cells.text(.location) {
+            properties.append(Property("LOCATION", value: TextEscaping.escape(location)))
+        }
+        if cells[.private].map(Self.truth) == true {
+            properties.append(Property("CLASS", value: "PRIVATE"))
+        } else if let sensitivity = cells[.sensitivity]?.lowercased(), sensitivity != "normal" {
+            properties.append(Property("CLASS", value: sensitivity == "confidential" ? "CONFIDENTIAL" : "PRIVATE"))
+        }
+        if let categories = cells[.categories] {
+            let names = categories.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if !names.isEmpty {
+                properties.append(Property("CATEGORIES", value: names.map(TextEscaping.escape).joined(separator: ",")))
+            }
+        }
+        var status = cells[.status].flatMap { Self.status($0, isTodo: isTodo) }
+        if cells[.status] != nil, status == nil {
+            bad(.status, "is not a status", "left out")
+        }
+        if isTodo, status == nil, cells[.completed] != nil { status = "COMPLETED" }
+        if !isTodo, status == nil, let show = cells[.showTimeAs], ["1", "tentative"].contains(show.lowercased()) {
+            status = "TENTATIVE"
+        }
+        if let status { properties.append(Property("STATUS", value: status)) }
+        if let text = cells[.priority] {
+            if let priority = Self.priority(text) {
+                properties.append(Property("PRIORITY", value: String(priority)))
+            } else {
+                bad(.priority, "is not a priority (0–9, High, Normal or Low)", "left out")
+            }
+        }
+        if let text = cells[.percentComplete], isTodo {
+            let digits = text.replacingOccurrences(of: "%", with: "").trimmingCharacters(in: .whitespaces)
+            if let percent = Int(digits) ?? Double(digits).map({ Int(($0 <= 1 && digits.contains(".") ? $0 * 100 : $0).rounded()) }),
+               (0...100).contains(percent) {
+                properties.append(Property("PERCENT-COMPLETE", value: String(percent)))
+            } else {
+                bad(.percentComplete, "is not a percentage (0–100)", "left out")
+            }
+        }
+        if let text = cells[.rrule] {
+            for line in text.split(whereSeparator: \.isNewline) {
+                let rule = line.hasPrefix("RRULE:") ? String(line.dropFirst(6)) : String(line)
+                if RecurrenceRule.parse(rule).success != nil {
+                    properties.append(Property("RRULE", value: rule))
+                } else {
+                    bad(.rrule, "is not a recurrence rule (FREQ=WEEKLY;BYDAY=MO…)", "left out")
+                }
+            }
+        }
+        if !isTodo, let show = cells[.showTimeAs]?.lowercased() {
+            switch show {
+            case "0", "free": properties.append(Property("TRANSP", value: "TRANSPARENT"))
+            case "3", "out of office", "away":
+                properties.append(Property("X-MICROSOFT-CDO-BUSYSTATUS", value: "OOF"))
+            case "4", "working elsewhere":
+                properties.append(Property("X-MICROSOFT-CDO-BUSYSTATUS", value: "WORKINGELSEWHERE"))
+            default: break
+            }
+        }
+        addPeople(cells, &properties, &unclaimed)
+        if let resources = cells[.resources] {
+            let names = resources.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            properties.append(Property("RESOURCES", value: names.map(TextEscaping.escape).joined(separator: ",")))
+        }
+        component.properties = properties + unclaimed
+        if cells[.reminderOn].map(Self.truth) == true {
+            let anchor = isTodo ? due : start
+            component.components.append(alarm(cells, anchor: anchor, isTodo: isTodo && due != nil,
+                                              summary: cells[.summary] ?? ""))
+        }
+        let uid = cells.text(.uid) ?? component.derivedUID
+        component.properties.insert(Property("UID", value: uid), at: 0)
+        return component
+    }
+
+    /// Organizer and attendees with an e-mail address become ORGANIZER and ATTENDEE; names alone stay in the
+    /// column's X-ICSKIT-CSV property.
+    mutating func addPeople(_ cells: Cells, _ properties: inout [Property], _ unclaimed: inout [Property]) {
+        func people(_ text: String) -> [(name: String?, address: String?)] {
+            text.split(separator: ";").map { entry in
+                let trimmed = entry.trimmingCharacters(in: .whitespaces)
+                if let open = trimmed.firstIndex(of: "<"), let close = trimmed.lastIndex(of: ">"), open < close {
+                    let name = trimmed[..<open].trimmingCharacters(in: CharacterSet(charactersIn: " \""))
+                    return (name.isEmpty ? nil : name, String(trimmed[trimmed.index(after: open)..<close]))
+                }
+                return trimmed.contains("@") ? (nil, trimmed) : (trimmed, nil)
+            }
+        }
+        func keep(_ field: CSVField, _ names: [String]) {
+            guard !names.isEmpty, let column = cells.values[field]?.column else { return }
+            unclaimed.append(Property(csvColumnProperty, parameters: [Parameter("X-COLUMN", headers[column])],
+                                      value: TextEscaping.escape(names.joined(separator: "; "))))
+        }
+        if let text = cells[.organizer] {
+            let organizer = people(text).first
+            if let address = organizer?.address {
+                var property = Property("ORGANIZER", value: "mailto:" + address)
+                if let name = organizer?.name { property.parameters.append(Parameter("CN", name)) }
+                properties.append(property)
+            } else {
+                keep(.organizer, [text])
+            }
+        }
+        for (field, role) in [(CSVField.requiredAttendees, "REQ-PARTICIPANT"), (.optionalAttendees, "OPT-PARTICIPANT")] {
+            guard let text = cells[field] else { continue }
+            var nameless: [String] = []
+            for person in people(text) {
+                guard let address = person.address else {
+                    if let name = person.name, !name.isEmpty { nameless.append(name) }
+                    continue
+                }
+                var property = Property("ATTENDEE", parameters: [Parameter("ROLE", role)], value: "mailto:" + address)
+                if let name = person.name { property.parameters.append(Parameter("CN", name)) }
+                properties.append(property)
+            }
+            keep(field, nameless)
+        }
+    }
+
+    /// A display alarm at the reminder's date and time, relative to an event's start or a todo's due date
+    /// (Outlook's default of 15 minutes before when only the on/off column says there is a reminder).
+    func alarm(_ cells: Cells, anchor: CalendarDate?, isTodo: Bool, summary: String) -> Component {
+        var alarm = Component("VALARM")
+        var trigger = Property("TRIGGER", value: "-PT15M")
+        if let anchor, let dateText = cells[.reminderDate], let day = day(dateText) {
+            let time = cells[.reminderTime].flatMap(Self.time) ?? (0, 0, 0)
+            let at = LocalDateTime(year: day.year, month: day.month, day: day.day, hour: time.0, minute: time.1,
+                                   second: time.2)
+            let seconds = Int(at.wallSeconds - LocalDateTime(anchor).wallSeconds)
+            let magnitude = abs(seconds)
+            let offset = Duration(isNegative: seconds < 0, days: magnitude / 86_400, hours: magnitude % 86_400 / 3600,
+                                  minutes: magnitude % 3600 / 60, seconds: magnitude % 60)
+            trigger.value = magnitude == 0 ? "PT0S" : offset.icsValue
+        }
+        if isTodo { trigger.parameters.append(Parameter("RELATED", "END")) }
+        alarm.properties = [Property("ACTION", value: "DISPLAY"), trigger,
+                            Property("DESCRIPTION", value: TextEscaping.escape(summary.isEmpty ? "Reminder" : summary))]
+        return alarm
+    }
+
+    // MARK: Cell values
+
+    static let todoStatuses: [String: String] = [
+        "not started": "NEEDS-ACTION", "needs-action": "NEEDS-ACTION", "needs action": "NEEDS-ACTION",
+        "in progress": "IN-PROCESS", "in-process": "IN-PROCESS", "completed": "COMPLETED", "done": "COMPLETED",
+        "waiting on someone else": "NEEDS-ACTION", "deferred": "NEEDS-ACTION",
+    ]
+
+    static func status(_ text: String, isTodo: Bool) -> String? {
+        let lower = text.lowercased()
+        if isTodo, let mapped = todoStatuses[lower] { return mapped }
+        let token = text.uppercased().replacingOccurrences(of: " ", with: "-")
+        let known = isTodo ? ["NEEDS-ACTION", "COMPLETED", "IN-PROCESS", "CANCELLED"]
+            : ["TENTATIVE", "CONFIRMED", "CANCELLED"]
+        return known.contains(token) || token.hasPrefix("X-") ? token : nil
+    }
+
+    static func priority(_ text: String) -> Int? {
+        switch text.lowercased() {
+        case "high", "urgent", "important": return 1
+        case "normal", "medium": return 5
+        case "low": return 9
+        default: return Int(text).flatMap { (0...9).contains($0) ? $0 : nil }
+        }
+    }
+
+    static func truth(_ text: String) -> Bool { ["true", "yes", "y", "1", "x", "on", "wahr", "ja"].contains(text.lowercased()) }
+
+    /// A date cell: `05/30/2024` (or day first, for the whole file), `30.05.2024`, `2024-05-30`, `20240530`.
+    func day(_ text: String) -> (year: Int, month: Int, day: Int)? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        var parts: [Int]
+        var yearFirst = false
+        var dayFirstHere = dayFirst
+        if trimmed.count == 8, let number = Int(trimmed) {
+            parts = [number / 10000, number / 100 % 100, number % 100]
+            yearFirst = true
+        } else if trimmed.contains("-") {
+            parts = trimmed.split(separator: "-").compactMap { Int($0) }
+            yearFirst = true
+        } else if trimmed.contains(".") {
+            parts = trimmed.split(separator: ".").compactMap { Int($0) }
+            dayFirstHere = true
+        } else {
+            parts = trimmed.split(separator: "/").compactMap { Int($0) }
+            if parts.count == 3, parts[0] > 31 { yearFirst = true }
+        }
+        guard parts.count == 3 else { return nil }
+        var year: Int, month: Int, day: Int
+        (year, month, day) = yearFirst ? (parts[0], parts[1], parts[2])
+            : dayFirstHere ? (parts[2], parts[1], parts[0]) : (parts[2], parts[0], parts[1])
+        if year < 100, !yearFirst { year += 2000 }
+        guard (1...12).contains(month), (1...ValueSyntax.daysIn(month: month, year: year)).contains(day),
+              (1...9999).contains(year) else { return nil }
+        return (year, month, day)
+    }
+
+    /// A time cell: `10:00 AM`, `9:30:15 pm`, `14:30`, `14:30:00`.
+    static func time(_ text: String) -> (Int, Int, Int)? {
+        var body = text.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: ".", with: "")
+        var meridiem: String?
+        for suffix in ["am", "pm"] where body.hasSuffix(suffix) {
+            meridiem = suffix
+            body = String(body.dropLast(2)).trimmingCharacters(in: .whitespaces)
+        }
+        let parts = body.split(separator: ":").map { Int($0) }
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
+        var hour = parts[0]!
+        let minute = parts[1]!, second = parts.count == 3 ? parts[2]! : 0
+        if let meridiem {
+            guard (1...12).contains(hour) else { return nil }
+            hour = hour % 12 + (meridiem == "pm" ? 12 : 0)
+        }
+        guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
+        return (hour, minute, second)
+    }
+
+    /// A cell holding a date and maybe a time: `2024-05-30T10:00:00Z`, `2024-05-30 10:00`, `05/30/2024 10:00 AM`,
+    /// `20240530T100000`, or a date alone.
+    func moment(_ text: String) -> CalendarDate? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let zone = trimmed.contains("T") && !trimmed.hasSuffix("Z") ? options.zone : nil
+        if let parsed = CalendarDate.parse(trimmed, tzid: zone).success { return parsed }
+        var datePart = trimmed
+        var timePart: String?
+        if let separator = trimmed.firstIndex(where: { $0 == "T" || $0 == " " }) {
+            datePart = String(trimmed[..<separator])
+            timePart = String(trimmed[trimmed.index(after: separator)...])
+        }
+        guard let date = day(datePart) else { return nil }
+        guard var timeText = timePart, !timeText.isEmpty else {
+            return CalendarDate(year: date.year, month: date.month, day: date.day)
+        }
+        var utc = false
+        if timeText.hasSuffix("Z") {
+            utc = true
+            timeText.removeLast()
+        }
+        guard let time = Self.time(timeText) else { return nil }
+        if utc {
+            return CalendarDate(year: date.year, month: date.month, day: date.day, hour: time.0, minute: time.1,
+                                second: time.2, form: .utc)
+        }
+        return timed((date.year, date.month, date.day), time)
+    }
+
+    /// A wall time in the import's zone, floating without one.
+    func timed(_ day: (Int, Int, Int), _ time: (Int, Int, Int)) -> CalendarDate {
+        CalendarDate(year: day.0, month: day.1, day: day.2, hour: time.0, minute: time.1, second: time.2,
+                     form: options.zone.map { .zoned(tzid: $0) } ?? .floating)
+    }
+
+    /// COMPLETED is a UTC time (RFC 5545 §3.8.2.1): a zoned time (or a date, at midnight in the import's zone)
+    /// converts; without a zone a floating time or a date is taken as UTC.
+    func utc(_ date: CalendarDate) -> CalendarDate {
+        var date = date
+        if date.isDate, let zone = options.zone {
+            date = LocalDateTime(date).calendarDate(.zoned(tzid: zone))
+        }
+        if case .zoned(let tzid) = date.form, let clock = ZoneClock(identifier: tzid) {
+            let instant = clock.date(of: LocalDateTime(date))
+            return ZoneClock(identifier: "UTC")!.wallClock(at: instant).calendarDate(.utc)
+        }
+        return LocalDateTime(date).calendarDate(.utc)
+    }
+
+    mutating func dateProperty(_ name: String, _ date: CalendarDate) -> Property {
+        if date.tzid != nil { earliestYear = min(earliestYear ?? date.year, date.year) }
+        var property = Property(name, value: date.icsValue)
+        if date.isDate { property.parameters.append(Parameter("VALUE", "DATE")) }
+        if let tzid = date.tzid { property.parameters.append(Parameter("TZID", tzid)) }
+        return property
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// RFC 4180 tables: cells separated by a delimiter, rows by CRLF (LF and CR alone are read too), a cell quoted
+/// with `"` when it holds the delimiter, a quote or a line break, quotes inside doubled.
+public struct CSVTable: Sendable, Equatable {
+    public struct Row: Sendable, Equatable {
+        public var cells: [String]
+        /// The physical line the row starts on, from 1.
+        public var line: Int
+
+        public init(cells: [String], line: Int = 0) {
+            self.cells = cells
+            self.line = line
+        }
+    }
+
+    public var rows: [Row]
+    public var delimiter: Character
+
+    public init(rows: [Row], delimiter: Character = ",") {
+        self.rows = rows
+        self.delimiter = delimiter
+    }
+
+    /// What went wrong in reading, by line: a quote never closed is an error (reading stops there); text after a
+    /// closing quote or a quote inside an unquoted cell is read as written and warned about.
+    public struct Problem: Sendable, Equatable {
+        public var line: Int
+        public var message: String
+        public var isError: Bool
+    }
+
+    /// Reads CSV text. A UTF-8 byte-order mark is dropped; bytes that are not UTF-8 are read as Windows-1252 (what
+    /// Outlook writes on Windows) with a warning. The delimiter is the first of `,`, `;` and tab found outside
+    /// quotes in the first line, unless given.
+    public static func read(_ bytes: [UInt8], delimiter: Character? = nil) -> (table: CSVTable, problems: [Problem]) {
+        var problems: [Problem] = []
+        var body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        let isUTF8 = body.withUnsafeBufferPointer { UTF8Check.isValid($0) }
+        if !isUTF8 {
+            body = body.withUnsafeBufferPointer { Windows1252.utf8(from: $0) }
+            problems.append(Problem(line: 1, message: "the file is not UTF-8; read as Windows-1252", isError: false))
+        }
+        let text = Array(String(decoding: body, as: UTF8.self).unicodeScalars)
+        let separator = delimiter.map { $0.unicodeScalars.first! } ?? sniffDelimiter(text)
+        var rows: [Row] = []
+        var cells: [String] = []
+        var cell = String.UnicodeScalarView()
+        var line = 1
+        var rowLine = 1
+        var index = 0
+        var quoted = false       // inside a quoted cell
+        var wasQuoted = false    // the current cell began with a quote
+        var quoteLine = 1
+
+        func endCell() {
+            cells.append(String(cell))
+            cell = String.UnicodeScalarView()
+            wasQuoted = false
+        }
+        func endRow() {
+            endCell()
+            // A line with nothing on it is no row (trailing newline, blank lines).
+            if !(cells.count == 1 && cells[0].isEmpty) { rows.append(Row(cells: cells, line: rowLine)) }
+            cells = []
+        }
+
+        while index < text.count {
+            let scalar = text[index]
+            if quoted {
+                if scalar == "\"" {
+                    if index + 1 < text.count, text[index + 1] == "\"" {
+                        cell.append("\"")
+                        index += 2
+                        continue
+                    }
+                    quoted = false
+                } else {
+                    if scalar == "\n" { line += 1 }
+                    if scalar == "\r" {
+                        line += 1
+                        if index + 1 < text.count, text[index + 1] == "\n" {
+                            cell.append("\r")
+                            cell.append("\n")
+                            index += 2
+                            continue
+                        }
+                    }
+                    cell.append(scalar)
+                }
+                index += 1
+                continue
+            }
+            switch scalar {
+            case separator:
+                endCell()
+            case "\r", "\n":
+                if scalar == "\r", index + 1 < text.count, text[index + 1] == "\n" { index += 1 }
+                endRow()
+                line += 1
+                rowLine = line
+            case "\"":
+                if cell.isEmpty, !wasQuoted {
+                    quoted = true
+                    wasQuoted = true
+                    quoteLine = line
+                } else {
+                    problems.append(Problem(line: line, message: "row \(rows.count + 1), cell \(cells.count + 1): "
+                        + "a quote inside an unquoted cell; read as written", isError: false))
+                    cell.append(scalar)
+                }
+            default:
+                if wasQuoted {
+                    problems.append(Problem(line: line, message: "row \(rows.count + 1), cell \(cells.count + 1): "
+                        + "text after the closing quote; read as written", isError: false))
+                    wasQuoted = false
+                }
+                cell.append(scalar)
+            }
+            index += 1
+        }
+        if quoted {
+            problems.append(Problem(line: quoteLine, message: "row \(rows.count + 1), cell \(cells.count + 1): "
+                + "a quoted cell is never closed; the rest of the file (from line \(quoteLine)) is not read",
+                isError: true))
+            cells = []
+            cell = String.UnicodeScalarView()
+        } else if !cell.isEmpty || !cells.isEmpty || wasQuoted {
+            endRow()
+        }
+        return (CSVTable(rows: rows, delimiter: Character(separator)), problems)
+    }
+
+    static func sniffDelimiter(_ text: [Unicode.Scalar]) -> Unicode.Scalar {
+        var quoted = false
+        var counts: [Unicode.Scalar: Int] = [",": 0, ";": 0, "\t": 0]
+        for scalar in text {
+            if scalar == "\"" { quoted.toggle() }
+            if !quoted, scalar == "\n" || scalar == "\r" { break }
+            if !quoted, counts[scalar] != nil { counts[scalar]! += 1 }
+        }
+        let best = counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key == ",") }
+        return best.map { $0.value > 0 ? $0.key : "," } ?? ","
+    }
+
+    /// The table as RFC 4180 text: CRLF line ends, cells quoted only when they need it.
+    public func text() -> String {
+        var out = ""
+        for row in rows {
+            out += row.cells.map(quote).joined(separator: String(delimiter))
+            out += "\r\n"
+        }
+        return out
+    }
+
+    func quote(_ cell: String) -> String {
+        let special = delimiter.unicodeScalars.first!
+        let needsQuotes = cell.unicodeScalars.contains { $0 == special || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+            || cell.hasPrefix(" ") || cell.hasSuffix(" ")
+        guard needsQuotes else { return cell }
+        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

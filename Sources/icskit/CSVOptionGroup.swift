@@ -1,0 +1,37 @@
+import ArgumentParser
+import CalendarModel
+
+/// `--columns` and `--tz` for CSV input and output; other formats ignore them.
+struct CSVOptionGroup: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "CSV: map headers to fields, e.g. \"Title=summary,When=start,Notes=description\".",
+        discussion: "Fields: " + CSVField.allCases.map(\.rawValue).joined(separator: ", ")
+            + ". Google's, Outlook's and ICSKit's own headers are recognised without it."))
+    var columns: String?
+
+    @Option(name: .customLong("tz"), help: ArgumentHelp(
+        "CSV: the time zone of the times (reading: naive times are in it, else floating; writing: times are "
+            + "written in it, else each in its own zone)."))
+    var zone: String?
+
+    func validate() throws {
+        if let columns, case .failure(let problem) = CSVOptions.columns(columns) {
+            throw ValidationError("--columns: \(problem)")
+        }
+        if let zone, ZoneClock(identifier: zone) == nil {
+            throw ValidationError("--tz: \(zone) is not a time zone (an IANA name such as Europe/Berlin)")
+        }
+    }
+
+    var options: CSVOptions {
+        let mapping = columns.flatMap { CSVOptions.columns($0).success } ?? [:]
+        return CSVOptions(columns: mapping, zone: zone)
+    }
+}
+
+extension Result {
+    var success: Success? {
+        if case .success(let value) = self { return value }
+        return nil
+    }
+}
