@@ -7,9 +7,10 @@ RELEASE := $(shell swift build -c release --show-bin-path 2>/dev/null || echo .b
 
 .PHONY: deps build test demo bench clean
 
-## Installs the Debian packages ICSKit builds against, when one is missing.
+## Installs the Debian packages ICSKit builds against (and, for the tests, headless Chromium), when one is missing.
+PACKAGES ?= libical-dev libsqlite3-dev pkg-config tzdata
 deps:
-	@missing=""; for p in libical-dev libsqlite3-dev pkg-config tzdata; do \
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
@@ -24,6 +25,7 @@ deps:
 build: deps
 	swift build
 
+test: PACKAGES += chromium
 test: deps
 	swift build --build-tests
 	swift test --disable-swift-testing
@@ -45,6 +47,11 @@ demo: deps
 	@echo "== icskit export: that week as one file any app accepts (bare IANA TZIDs, a VTIMEZONE each)"
 	ICSKIT_STORE=$(DEMO_STORE) $(RELEASE)/icskit export --week 2013-W24 --tz Europe/Berlin -o /tmp/icskit-demo/week.ics
 	@grep -E "^(BEGIN|TZID|DTSTART|SUMMARY)" /tmp/icskit-demo/week.ics
+	@echo "== the same week as a spreadsheet (Google Calendar's CSV columns) and as one HTML page"
+	$(RELEASE)/icskit convert /tmp/icskit-demo/week.ics --to csv --tz Europe/Berlin -o /tmp/icskit-demo/week.csv
+	@cut -c1-110 /tmp/icskit-demo/week.csv
+	ICSKIT_STORE=$(DEMO_STORE) $(RELEASE)/icskit export --format html --week 2013-W24 --tz Europe/Berlin -o /tmp/icskit-demo/week.html
+	@echo "open /tmp/icskit-demo/week.html in a browser"
 
 $(BENCH_INPUT):
 	mkdir -p bench-data

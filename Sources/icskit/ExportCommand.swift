@@ -7,15 +7,22 @@ import Foundation
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export calendars from the store as RFC 5545 (a VTIMEZONE for every TZID, bare IANA names).",
+        abstract: "Export calendars from the store as RFC 5545 (a VTIMEZONE for every TZID, bare IANA names), "
+            + "or a week as one HTML page.",
         discussion: """
             With a window (--week, --today, --from/--to) only the items that touch it are written: series with \
             all their overrides. --expand writes each instance as an event of its own, for apps that do not \
             understand RRULE.
 
+            --format html writes one self-contained page (no network) for the 7 days from the window's start \
+            (default: this week): a time grid with overlapping events side by side, a bar strip for all-day and \
+            multi-day events, a Gantt chart of the multi-day and overlapping ones, and the todos due in the week, \
+            in category colours, with today marked. It prints on A4 landscape.
+
             Examples:
               icskit export --week this -o week.ics
               icskit export --calendar Work --from 2026-12-01 --to +31d --expand -o december.ics
+              icskit export --format html --week next --tz Europe/Berlin -o week.html
             """
     )
 
@@ -27,6 +34,11 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Write every instance in the window as a standalone event (its own UID, no RRULE).")
     var expand = false
 
+    @Option(help: "ics (default) or html (a week view).")
+    var format: ExportFormat = .ics
+
+    enum ExportFormat: String, ExpressibleByArgument { case ics, html }
+
     @Option(name: .shortAndLong, help: "Output file; - writes standard output (the default).")
     var output = "-"
 
@@ -36,6 +48,7 @@ struct ExportCommand: ParsableCommand {
 
     func validate() throws {
         if expand, !hasWindow { throw ValidationError("--expand needs a window (--week, --today or --from/--to)") }
+        if expand, format == .html { throw ValidationError("--expand is for --format ics") }
     }
 
     func run() throws {
@@ -44,6 +57,10 @@ struct ExportCommand: ParsableCommand {
             throw ValidationError("no calendar \"\(calendar)\" in the store \(store.path)")
         }
         let zone = try window.zone()
+        if format == .html {
+            try writeHTML(store, zone: zone)
+            return
+        }
         var range: Range<Date>?
         if hasWindow {
             let (start, end) = try window.window(in: zone)
@@ -71,6 +88,54 @@ struct ExportCommand: ParsableCommand {
         }
         combined.otherProperties += try Self.categoryColors(of: combined, in: store)
         let bytes = ICS.write([combined])
+        if output == "-" {
+            Output.writeStandardOutput(bytes)
+        } else {
+            try Output.writeAtomically(bytes, to: output)
+        }
+    }
+
+    /// The 7 days from the window's start (this week without one) as an HTML page.
+    func writeHTML(_ store: CalendarStore, zone: ZoneClock) throws {
+        var weekStart: LocalDateTime
+        if hasWindow {
+            weekStart = try window.window(in: zone).start.startOfDay
+        } else {
+            let today = zone.wallClock(at: Date()).startOfDay
+            weekStart = today.adding(days: 1 - today.isoWeekday)
+        }
+        let range = zone.date(of: weekStart)..<zone.date(of: weekStart.adding(days: 7))
+        let loaded = try store.loadCalendars(named: calendar, window: range)
+        var options = ExpansionOptions()
+        options.viewerZone = zone.identifier
+        var occurrences: [(occurrence: Occurrence, calendar: String)] = []
+        var todos: [HTMLWeekPage.TodoRow] = []
+        for (calendar, name) in loaded {
+            occurrences += calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)
+                .occurrences.map { ($0, name) }
+            let time = CalendarTime(calendar: calendar, viewerZone: zone.identifier)
+            for todo in calendar.todos where todo.recurrenceID == nil {
+                let due = todo.due.map { $0.isDate ? LocalDateTime($0) : zone.wallClock(at: time.date(of: $0)) }
+                let completed = todo.completed.map { zone.wallClock(at: time.date(of: $0)) }
+                let inWeek = { (moment: LocalDateTime) in moment >= weekStart && moment < weekStart.adding(days: 7) }
+                guard due.map(inWeek) == true || completed.map(inWeek) == true else { continue }
+                todos.append(HTMLWeekPage.TodoRow(todo: todo, due: due, calendar: name))
+            }
+        }
+        occurrences.sort { ($0.occurrence.startDate, $0.occurrence.endDate) < ($1.occurrence.startDate, $1.occurrence.endDate) }
+        todos.sort { ($0.todo.isCompleted ? 1 : 0, $0.due?.wallSeconds ?? .max) < ($1.todo.isCompleted ? 1 : 0, $1.due?.wallSeconds ?? .max) }
+        let layout = WeekLayout(occurrences: occurrences.map(\.occurrence), weekStart: weekStart, zone: zone)
+        let entryCalendars = layout.entries.map { entry in
+            occurrences.first { $0.occurrence == entry.occurrence }?.calendar ?? ""
+        }
+        var categoryColors: [String: String] = [:]
+        for (name, color) in try store.categoryColors() { categoryColors[name.lowercased()] = color }
+        let page = HTMLWeekPage(
+            title: calendar ?? (loaded.count == 1 ? loaded[0].name : "Week"), zone: zone, layout: layout,
+            todos: todos, categoryColors: categoryColors,
+            calendarColors: Dictionary(loaded.map { ($0.name, $0.calendar.color ?? "") }) { first, _ in first },
+            calendarOfEntry: entryCalendars, now: Date())
+        let bytes = Array(page.html().utf8)
         if output == "-" {
             Output.writeStandardOutput(bytes)
         } else {

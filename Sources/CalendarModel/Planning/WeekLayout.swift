@@ -1,0 +1,143 @@
+import Foundation
+
+/// Where a week's instances go in a week view: timed pieces in day columns, overlapping ones side by side in
+/// lanes; all-day and multi-day instances as bars across the day columns; and which instances a Gantt chart shows
+/// (those that run over several days or overlap another). Times are wall-clock times in the viewer's zone.
+public struct WeekLayout: Sendable {
+    /// One instance with its wall-clock start and end in the viewer's zone.
+    public struct Entry: Sendable {
+        public var occurrence: Occurrence
+        public var start: LocalDateTime
+        public var end: LocalDateTime
+        /// All-day, or timed and 24 hours or longer: drawn as a bar across days.
+        public var isSpanning: Bool
+    }
+
+    /// A timed instance's piece within one day column, in minutes from that day's midnight.
+    public struct Block: Sendable, Equatable {
+        public var entry: Int
+        public var day: Int
+        public var startMinute: Int
+        public var endMinute: Int
+        /// Its lane among the blocks it overlaps, and how many lanes that group needs.
+        public var lane: Int
+        public var lanes: Int
+        public var continuesBefore: Bool
+        public var continuesAfter: Bool
+    }
+
+    /// An all-day or multi-day instance across day columns `firstDay...lastDay`, on a row of the bar strip.
+    public struct Bar: Sendable, Equatable {
+        public var entry: Int
+        public var firstDay: Int
+        public var lastDay: Int
+        public var row: Int
+        public var continuesBefore: Bool
+        public var continuesAfter: Bool
+    }
+
+    public var weekStart: LocalDateTime
+    public var entries: [Entry]
+    public var blocks: [Block]
+    public var bars: [Bar]
+    /// The Gantt chart's instances, by start: the spanning ones and the timed ones that overlap another.
+    public var gantt: [Int]
+    /// The hours the time grid shows: 08–18 at least, widened to where every timed block begins and ends.
+    public var firstHour: Int
+    public var lastHour: Int
+
+    public init(occurrences: [Occurrence], weekStart: LocalDateTime, zone: ZoneClock) {
+        self.weekStart = weekStart
+        let weekEnd = weekStart.adding(days: 7)
+        entries = occurrences.compactMap { occurrence in
+            let start = occurrence.isAllDay ? LocalDateTime(occurrence.start) : zone.wallClock(at: occurrence.startDate)
+            var end = occurrence.isAllDay ? LocalDateTime(occurrence.end) : zone.wallClock(at: occurrence.endDate)
+            if end < start { end = start }
+            if occurrence.isAllDay, end.dayNumber == start.dayNumber { end = start.adding(days: 1) }
+            guard end > weekStart || (end == start && start >= weekStart), start < weekEnd else { return nil }
+            let spanning = occurrence.isAllDay || end.wallSeconds - start.wallSeconds >= 86_400
+            return Entry(occurrence: occurrence, start: start, end: end, isSpanning: spanning)
+        }
+        blocks = []
+        bars = []
+        gantt = []
+        (firstHour, lastHour) = (8, 18)
+        let entries = self.entries
+        var barRanges: [(entry: Int, first: Int, last: Int)] = []
+        for (index, entry) in entries.enumerated() {
+            let firstDay = entry.start.dayNumber - weekStart.dayNumber
+            // An end at midnight belongs to the day before.
+            let endDay = entry.end.dayNumber - weekStart.dayNumber - (entry.end == entry.end.startOfDayValue && entry.end > entry.start ? 1 : 0)
+            if entry.isSpanning {
+                barRanges.append((index, max(firstDay, 0), min(endDay, 6)))
+                continue
+            }
+            for day in max(firstDay, 0)...min(max(endDay, firstDay), 6) {
+                let dayStart = weekStart.adding(days: day)
+                let from = max(entry.start, dayStart), until = min(entry.end, dayStart.adding(days: 1))
+                let startMinute = Int(from.wallSeconds - dayStart.wallSeconds) / 60
+                let endMinute = max(Int(until.wallSeconds - dayStart.wallSeconds) / 60, startMinute + 15)
+                blocks.append(Block(entry: index, day: day, startMinute: startMinute, endMinute: min(endMinute, 1440),
+                                    lane: 0, lanes: 1, continuesBefore: entry.start < dayStart,
+                                    continuesAfter: entry.end > dayStart.adding(days: 1)))
+            }
+        }
+        // Lanes per day: a group of transitively overlapping blocks shares one width.
+        for day in 0..<7 {
+            let indices = blocks.indices.filter { blocks[$0].day == day }
+            let placed = Self.lanes(indices.map { (blocks[$0].startMinute, blocks[$0].endMinute) })
+            for (index, placement) in zip(indices, placed) {
+                blocks[index].lane = placement.lane
+                blocks[index].lanes = placement.lanes
+            }
+        }
+        let rows = Self.lanes(barRanges.map { ($0.first, $0.last + 1) })
+        for (range, placement) in zip(barRanges, rows) {
+            let entry = entries[range.entry]
+            bars.append(Bar(entry: range.entry, firstDay: range.first, lastDay: range.last, row: placement.lane,
+                            continuesBefore: entry.start < weekStart, continuesAfter: entry.end > weekEnd))
+        }
+        var overlapping = Set<Int>()
+        for (i, a) in entries.enumerated() where !a.isSpanning {
+            for (j, b) in entries.enumerated() where j > i && !b.isSpanning && a.start < b.end && b.start < a.end {
+                overlapping.insert(i)
+                overlapping.insert(j)
+            }
+        }
+        gantt = entries.indices.filter { entries[$0].isSpanning || overlapping.contains($0) }
+            .sorted { (entries[$0].start, $0) < (entries[$1].start, $1) }
+        // The grid follows where events begin and end; a piece that runs on from or into another day is cut at
+        // the grid's edge rather than stretching it to midnight.
+        firstHour = min(8, blocks.filter { !$0.continuesBefore }.map { $0.startMinute / 60 }.min() ?? 8)
+        lastHour = max(18, blocks.filter { !$0.continuesAfter }.map { ($0.endMinute + 59) / 60 }.max() ?? 18)
+    }
+
+    /// Interval lanes: sorted by start, each interval takes the lowest lane free at its start; a cluster of
+    /// transitively overlapping intervals reports the number of lanes it uses. Returned in input order.
+    static func lanes(_ intervals: [(start: Int, end: Int)]) -> [(lane: Int, lanes: Int)] {
+        let order = intervals.indices.sorted {
+            (intervals[$0].start, -intervals[$0].end, $0) < (intervals[$1].start, -intervals[$1].end, $1)
+        }
+        var result = [(lane: Int, lanes: Int)](repeating: (0, 1), count: intervals.count)
+        var laneEnds: [Int] = []
+        var cluster: [Int] = []
+        var clusterEnd = Int.min
+        func closeCluster() {
+            let width = cluster.map { result[$0].lane }.max().map { $0 + 1 } ?? 1
+            for index in cluster { result[index].lanes = width }
+            cluster = []
+            laneEnds = []
+        }
+        for index in order {
+            let interval = intervals[index]
+            if interval.start >= clusterEnd, !cluster.isEmpty { closeCluster() }
+            let lane = laneEnds.firstIndex { $0 <= interval.start } ?? laneEnds.count
+            if lane == laneEnds.count { laneEnds.append(interval.end) } else { laneEnds[lane] = interval.end }
+            result[index].lane = lane
+            cluster.append(index)
+            clusterEnd = cluster.count == 1 ? interval.end : max(clusterEnd, interval.end)
+        }
+        closeCluster()
+        return result
+    }
+}

@@ -1,0 +1,345 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// One self-contained HTML page for a week: the 7-day time grid (overlapping events side by side), a bar strip for
+/// all-day and multi-day events, a Gantt chart of the multi-day and overlapping ones, and the week's todos with
+/// due dates and done state. Category colours throughout; no network, one small script (the "now" line); readable
+/// when printed.
+struct HTMLWeekPage {
+    struct TodoRow {
+        var todo: Todo
+        var due: LocalDateTime?
+        var calendar: String
+    }
+
+    var title: String
+    var zone: ZoneClock
+    var layout: WeekLayout
+    var todos: [TodoRow]
+    /// Category name (lower-cased) → `#RRGGBB`.
+    var categoryColors: [String: String]
+    /// Store calendar name → `#RRGGBB`, for items without a category colour.
+    var calendarColors: [String: String]
+    var calendarOfEntry: [String]
+    var now: Date
+
+    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    static let palette = ["#4E79A7", "#F28E2B", "#59A14F", "#E15759", "#76B7B2", "#EDC948", "#B07AA1", "#9C755F"]
+
+    func html() -> String {
+        let today = zone.wallClock(at: now)
+        let todayIndex = today.dayNumber - layout.weekStart.dayNumber
+        let week = layout.weekStart.isoWeek
+        let last = layout.weekStart.adding(days: 6)
+        let heading = "\(week.year)-W\(Self.pad(week.week, 2)) · \(layout.weekStart.day) "
+            + "\(Self.months[layout.weekStart.month - 1]) – \(last.day) \(Self.months[last.month - 1]) \(last.year)"
+        var out = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="icskit">
+            <title>\(Self.escape(title)) · \(Self.escape(heading))</title>
+            <style>\(Self.css(hours: layout.lastHour - layout.firstHour))</style>
+            </head>
+            <body>
+            <header><h1>\(Self.escape(title))</h1><p class="sub">\(Self.escape(heading)) · times in \
+            \(Self.escape(zone.identifier))</p>\(legend())</header>
+
+            """
+        out += "<section class=\"week\" aria-label=\"Week grid\">\n<div class=\"week-grid\">\n"
+        out += "<div class=\"corner\"></div>"
+        for day in 0..<7 {
+            let date = layout.weekStart.adding(days: day)
+            let isToday = day == todayIndex
+            out += "<div class=\"day-head\(isToday ? " today" : "")\"\(isToday ? " aria-current=\"date\"" : "")>"
+                + "<span class=\"dow\">\(Self.weekdays[day])</span> <span class=\"dom\">\(date.day) "
+                + "\(Self.months[date.month - 1])</span></div>"
+        }
+        out += "\n" + barStrip(todayIndex: todayIndex)
+        out += "<div class=\"hours\">"
+        for hour in layout.firstHour..<layout.lastHour {
+            out += "<div class=\"hour\">\(Self.pad(hour, 2)):00</div>"
+        }
+        out += "</div>\n"
+        for day in 0..<7 { out += dayColumn(day, isToday: day == todayIndex) }
+        out += "</div>\n</section>\n"
+        out += gantt()
+        out += todoList(today: today)
+        out += "<footer>Made by icskit from the local store · \(layout.entries.count) instance(s), "
+            + "\(todos.count) todo(s)</footer>\n"
+        out += "<script>\(Self.script)</script>\n</body>\n</html>\n"
+        return out
+    }
+
+    // MARK: Parts
+
+    func legend() -> String {
+        var names: [String] = []
+        for entry in layout.entries {
+            for category in entry.occurrence.core.categories where !names.contains(category.name) {
+                names.append(category.name)
+            }
+        }
+        for row in todos {
+            for category in row.todo.categories where !names.contains(category.name) { names.append(category.name) }
+        }
+        guard !names.isEmpty else { return "" }
+        return "<ul class=\"legend\">" + names.map { name in
+            "<li><span class=\"swatch\" style=\"background:\(categoryColor(name))\"></span>\(Self.escape(name))</li>"
+        }.joined() + "</ul>"
+    }
+
+    func barStrip(todayIndex: Int) -> String {
+        let rows = (layout.bars.map(\.row).max() ?? -1) + 1
+        var out = "<div class=\"bars\" style=\"grid-template-rows:repeat(\(max(rows, 1)),1.6rem)\">"
+        out += "<div class=\"bars-label\">all day</div>"
+        if todayIndex >= 0, todayIndex < 7 {
+            out += "<div class=\"bars-today\" style=\"grid-column:\(todayIndex + 2);grid-row:1 / span \(max(rows, 1))\"></div>"
+        }
+        for bar in layout.bars {
+            let entry = layout.entries[bar.entry]
+            let color = color(of: bar.entry)
+            let classes = ["bar"] + (bar.continuesBefore ? ["from-before"] : []) + (bar.continuesAfter ? ["to-after"] : [])
+            out += "<div class=\"\(classes.joined(separator: " "))\" style=\"grid-column:\(bar.firstDay + 2) / "
+                + "\(bar.lastDay + 3);grid-row:\(bar.row + 1);background:\(color);color:\(Self.textColor(on: color))\" "
+                + "title=\"\(Self.escape(tooltip(entry)))\">\(Self.escape(entry.occurrence.summary ?? "(no title)"))"
+                + (entry.occurrence.isAllDay ? "" : " <small>\(Self.clock(entry.start))–\(Self.clock(entry.end))</small>")
+                + "</div>"
+        }
+        return out + "</div>\n"
+    }
+
+    func dayColumn(_ day: Int, isToday: Bool) -> String {
+        let span = Double((layout.lastHour - layout.firstHour) * 60)
+        let dayStart = zone.date(of: layout.weekStart.adding(days: day).adding(seconds: Int64(layout.firstHour) * 3600))
+        var out = "<div class=\"day\(isToday ? " today" : "")\" data-start=\"\(Int(dayStart.timeIntervalSince1970 * 1000))\" "
+            + "data-minutes=\"\(Int(span))\">"
+        for block in layout.blocks where block.day == day {
+            let entry = layout.entries[block.entry]
+            let from = max(block.startMinute, layout.firstHour * 60)
+            let until = max(min(block.endMinute, layout.lastHour * 60), from + 15)
+            let top = Double(from - layout.firstHour * 60) / span * 100
+            let height = Double(until - from) / span * 100
+            let width = 100.0 / Double(block.lanes)
+            let color = color(of: block.entry)
+            let core = entry.occurrence.core
+            let classes = ["event"] + (until - from < 45 ? ["short"] : []) + (core.status == .cancelled ? ["cancelled"] : [])
+                + (entry.occurrence.item.componentName == "VEVENT" && isFree(entry) ? ["free"] : [])
+            out += "<div class=\"\(classes.joined(separator: " "))\" style=\"top:\(Self.percent(top));"
+                + "height:\(Self.percent(height));left:\(Self.percent(width * Double(block.lane)));"
+                + "width:\(Self.percent(width));background:\(color);color:\(Self.textColor(on: color))\" "
+                + "title=\"\(Self.escape(tooltip(entry)))\">"
+                + "<span class=\"time\">\(block.continuesBefore ? "…" : Self.clock(entry.start))–"
+                + "\(block.continuesAfter ? "…" : Self.clock(entry.end))</span> "
+                + "<span class=\"what\">\(Self.escape(entry.occurrence.summary ?? "(no title)"))</span>"
+                + (core.location.map { " <span class=\"where\">\(Self.escape($0))</span>" } ?? "")
+                + "</div>"
+        }
+        return out + "</div>\n"
+    }
+
+    func gantt() -> String {
+        var out = "<section class=\"gantt\" aria-label=\"Gantt\">\n<h2>Multi-day and overlapping</h2>\n"
+        guard !layout.gantt.isEmpty else { return out + "<p class=\"empty\">Nothing runs over several days or overlaps this week.</p>\n</section>\n" }
+        out += "<div class=\"gantt-grid\"><div class=\"gantt-label\"></div><div class=\"gantt-scale\">"
+        for day in 0..<7 {
+            let date = layout.weekStart.adding(days: day)
+            out += "<span>\(Self.weekdays[day]) \(date.day)</span>"
+        }
+        out += "</div>\n"
+        let weekSeconds = 7.0 * 86_400
+        for index in layout.gantt {
+            let entry = layout.entries[index]
+            let from = max(0, Double(entry.start.wallSeconds - layout.weekStart.wallSeconds)) / weekSeconds * 100
+            let until = min(weekSeconds, Double(entry.end.wallSeconds - layout.weekStart.wallSeconds)) / weekSeconds * 100
+            let color = color(of: index)
+            out += "<div class=\"gantt-label\">\(Self.escape(entry.occurrence.summary ?? "(no title)"))</div>"
+                + "<div class=\"gantt-track\"><div class=\"gantt-bar\" style=\"left:\(Self.percent(from));"
+                + "width:\(Self.percent(max(until - from, 0.6)));background:\(color)\" title=\"\(Self.escape(tooltip(entry)))\">"
+                + "</div></div>\n"
+        }
+        return out + "</div>\n</section>\n"
+    }
+
+    func todoList(today: LocalDateTime) -> String {
+        var out = "<section class=\"todos\" aria-label=\"Todos\">\n<h2>Todos</h2>\n"
+        guard !todos.isEmpty else { return out + "<p class=\"empty\">No todos due this week.</p>\n</section>\n" }
+        out += "<ul>"
+        for row in todos {
+            let todo = row.todo
+            let done = todo.isCompleted
+            let overdue = !done && (row.due.map { $0 < today } ?? false)
+            let color = todo.categories.first.map { categoryColor($0.name) } ?? calendarColor(row.calendar)
+            out += "<li class=\"\(done ? "done" : overdue ? "overdue" : "open")\">"
+                + "<span class=\"check\" aria-label=\"\(done ? "done" : "open")\">\(done ? "☑" : "☐")</span>"
+                + "<span class=\"swatch\" style=\"background:\(color)\"></span>"
+                + "<span class=\"what\">\(Self.escape(todo.summary ?? "(no title)"))</span>"
+            if let due = row.due {
+                let date = "\(Self.weekdays[(due.isoWeekday + 6) % 7]) \(due.day) \(Self.months[due.month - 1])"
+                out += "<span class=\"due\">due \(date)\(todo.due?.isDate == true ? "" : " " + Self.clock(due))"
+                    + "\(overdue ? " · overdue" : "")</span>"
+            }
+            if let priority = todo.priority, priority > 0 {
+                out += "<span class=\"prio p\(priority <= 4 ? "high" : priority == 5 ? "mid" : "low")\">P\(priority)</span>"
+            }
+            out += "</li>"
+        }
+        return out + "</ul>\n</section>\n"
+    }
+
+    // MARK: Colours and text
+
+    func color(of entry: Int) -> String {
+        let core = layout.entries[entry].occurrence.core
+        if let color = core.color.flatMap(Self.cssColor) { return color }
+        if let category = core.categories.first { return categoryColor(category.name) }
+        return calendarColor(calendarOfEntry[entry])
+    }
+
+    func categoryColor(_ name: String) -> String {
+        categoryColors[name.lowercased()].flatMap(Self.cssColor) ?? Self.palette[Self.stableIndex(name)]
+    }
+
+    func calendarColor(_ name: String) -> String {
+        calendarColors[name].flatMap(Self.cssColor) ?? Self.palette[Self.stableIndex(name)]
+    }
+
+    func isFree(_ entry: WeekLayout.Entry) -> Bool {
+        if case .event(let event) = entry.occurrence.item { return event.transparency == .transparent }
+        return false
+    }
+
+    func tooltip(_ entry: WeekLayout.Entry) -> String {
+        var text = entry.occurrence.summary ?? "(no title)"
+        text += entry.occurrence.isAllDay ? "" : " · \(Self.clock(entry.start))–\(Self.clock(entry.end))"
+        if let location = entry.occurrence.core.location { text += " · " + location }
+        let categories = entry.occurrence.core.categories.map(\.name)
+        if !categories.isEmpty { text += " · " + categories.joined(separator: ", ") }
+        return text
+    }
+
+    /// `#RRGGBB` or `#RGB` as given, or a CSS colour keyword (RFC 7986 COLOR); anything else is not used.
+    static func cssColor(_ value: String) -> String? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if CategoryColor.isHex(trimmed) { return trimmed }
+        let scalars = trimmed.unicodeScalars
+        if (3...20).contains(scalars.count), scalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) }) {
+            return trimmed.lowercased()
+        }
+        return nil
+    }
+
+    static func stableIndex(_ name: String) -> Int {
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.lowercased().utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return Int(hash % UInt32(palette.count))
+    }
+
+    /// Black or white text, whichever reads better on the colour (relative luminance).
+    static func textColor(on color: String) -> String {
+        guard color.hasPrefix("#"), color.count == 7 else { return "#fff" }
+        let digits = Array(color.dropFirst())
+        func channel(_ offset: Int) -> Double {
+            let value = Double(Int(String(digits[offset..<offset + 2]), radix: 16) ?? 0) / 255
+            return value <= 0.03928 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+        }
+        let luminance = 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4)
+        return luminance > 0.4 ? "#111" : "#fff"
+    }
+
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    static func clock(_ time: LocalDateTime) -> String { Self.pad(time.hour, 2) + ":" + Self.pad(time.minute, 2) }
+
+    static func percent(_ value: Double) -> String { String(format: "%.3f%%", value) }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    // MARK: Style and script
+
+    static func css(hours: Int) -> String {
+        """
+        :root{--line:#d9dde3;--muted:#5f6b7a;--today:#fff6d6;--hour:3rem}
+        *{box-sizing:border-box}
+        body{margin:1.2rem;font:14px/1.35 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1b2430;background:#fff}
+        header{display:flex;flex-wrap:wrap;align-items:baseline;gap:.4rem 1.2rem;margin-bottom:.8rem}
+        h1{font-size:1.4rem;margin:0}h2{font-size:1.05rem;margin:1.4rem 0 .5rem}
+        .sub{margin:0;color:var(--muted)}
+        .legend{list-style:none;display:flex;flex-wrap:wrap;gap:.8rem;margin:0;padding:0}
+        .legend li{display:flex;align-items:center;gap:.3rem}
+        .swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:.2rem;flex:none}
+        .week-grid{display:grid;grid-template-columns:3.2rem repeat(7,minmax(0,1fr));border:1px solid var(--line);border-radius:.4rem;overflow:hidden}
+        .corner{border-bottom:1px solid var(--line)}
+        .day-head{padding:.35rem .4rem;border-left:1px solid var(--line);border-bottom:1px solid var(--line);font-weight:600}
+        .day-head .dom{color:var(--muted);font-weight:400}
+        .day-head.today{background:#f5b700;color:#1b2430}.day-head.today .dom{color:#1b2430}
+        .bars{grid-column:1 / -1;display:grid;grid-template-columns:3.2rem repeat(7,minmax(0,1fr));gap:2px 0;padding:3px 0;border-bottom:1px solid var(--line);position:relative}
+        .bars-label{grid-column:1;grid-row:1;font-size:.7rem;color:var(--muted);padding:.3rem}
+        .bars-today{background:var(--today)}
+        .bar{margin:0 3px;padding:.15rem .45rem;border-radius:.3rem;font-size:.8rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;z-index:1}
+        .bar.from-before{border-top-left-radius:0;border-bottom-left-radius:0;margin-left:0}
+        .bar.to-after{border-top-right-radius:0;border-bottom-right-radius:0;margin-right:0}
+        .hours{grid-column:1}
+        .hour{height:var(--hour);font-size:.7rem;color:var(--muted);text-align:right;padding:0 .35rem;transform:translateY(-.45rem)}
+        .hour:first-child{transform:none}
+        .day{position:relative;height:calc(var(--hour) * \(hours));border-left:1px solid var(--line);background-image:repeating-linear-gradient(to bottom,var(--line) 0,var(--line) 1px,transparent 1px,transparent var(--hour))}
+        .day.today{background-color:var(--today)}
+        .event{position:absolute;padding:.15rem .3rem;border:1px solid #fff;border-radius:.3rem;font-size:.75rem;overflow:hidden;line-height:1.2}
+        .event .time{font-variant-numeric:tabular-nums;opacity:.9;display:block;font-size:.68rem}
+        .event .what{font-weight:600}.event .where{display:block;opacity:.9}
+        .event.free{opacity:.75;background-image:repeating-linear-gradient(45deg,rgba(255,255,255,.25) 0 6px,transparent 6px 12px)}
+        .event.cancelled .what{text-decoration:line-through}
+        .event.short{white-space:nowrap;text-overflow:ellipsis;padding-top:0;padding-bottom:0}
+        .event.short .time,.event.short .where{display:inline}
+        .now{position:absolute;left:0;right:0;border-top:2px solid #d62828;z-index:2}
+        .gantt-grid{display:grid;grid-template-columns:minmax(9rem,14rem) 1fr;row-gap:4px;align-items:center}
+        .gantt-scale{display:grid;grid-template-columns:repeat(7,1fr);font-size:.72rem;color:var(--muted)}
+        .gantt-scale span{border-left:1px solid var(--line);padding-left:.3rem}
+        .gantt-label{font-size:.8rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;padding-right:.5rem}
+        .gantt-track{position:relative;height:1.1rem;background:repeating-linear-gradient(to right,var(--line) 0,var(--line) 1px,transparent 1px,transparent calc(100% / 7))}
+        .gantt-bar{position:absolute;top:.15rem;bottom:.15rem;border-radius:.25rem}
+        .todos ul{list-style:none;margin:0;padding:0;columns:2 22rem}
+        .todos li{display:flex;align-items:center;gap:.45rem;padding:.25rem 0;break-inside:avoid}
+        .todos .check{font-size:1.05rem}
+        .todos .due{color:var(--muted);font-size:.8rem}
+        .todos li.done .what{text-decoration:line-through;color:var(--muted)}
+        .todos li.overdue .due{color:#c0392b;font-weight:600}
+        .prio{font-size:.7rem;border-radius:.6rem;padding:0 .4rem;border:1px solid currentColor}
+        .prio.phigh{color:#c0392b}.prio.pmid{color:#b7791f}.prio.plow{color:var(--muted)}
+        .empty{color:var(--muted)}
+        footer{margin-top:1.5rem;font-size:.75rem;color:var(--muted)}
+        @page{size:A4 landscape;margin:10mm}
+        @media print{body{margin:0;font-size:11px}*{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+        :root{--hour:2.2rem}.now{display:none}section{break-inside:avoid}.gantt,.todos{break-before:auto}}
+        """
+    }
+
+    /// Draws the current time as a line in today's column while the page is open; marks the page as rendered.
+    static let script = """
+        (function(){var now=Date.now();document.querySelectorAll('.day').forEach(function(day){\
+        var start=Number(day.dataset.start),minutes=Number(day.dataset.minutes);\
+        var offset=(now-start)/60000;if(offset>=0&&offset<=minutes){var line=document.createElement('div');\
+        line.className='now';line.style.top=(offset/minutes*100)+'%';day.appendChild(line);}});\
+        document.documentElement.setAttribute('data-rendered','ok');})();
+        """
+}
