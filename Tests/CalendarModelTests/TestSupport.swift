@@ -107,3 +107,27 @@ extension ICS.ReadResult {
 
     func diagnostic(containing text: String) -> Diagnostic? { diagnostics.first { $0.message.contains(text) } }
 }
+
+/// ICS → `format` → ICS over every corpus file python icalendar parses, compared by `meaning`: how many files were
+/// checked, and for each one that differs its first difference.
+func corpusRoundTrip<Meaning: Equatable>(through format: CalendarFormat, meaning: (Component) -> Meaning,
+                                         flat: (Meaning) -> [String]) throws -> (checked: Int, failures: [String]) {
+    var failures: [String] = []
+    var checked = 0
+    for file in try Oracle.load().parsedByPython {
+        let (_, original) = try readCorpus(file.path)
+        let back = format.read(format.write(original.calendars), file: file.path)
+        if back.calendars.isEmpty {
+            failures.append("\(file.path): \(back.diagnostics.first.map(String.init(describing:)) ?? "nothing read")")
+            continue
+        }
+        let again = ICS.read(ICS.write(back.calendars), file: file.path)
+        let expected = original.components.map(meaning), actual = again.components.map(meaning)
+        if expected != actual {
+            let diff = zip(expected.flatMap(flat), actual.flatMap(flat)).first { $0 != $1 }
+            failures.append("\(file.path): \(diff.map { "\($0) ≠ \($1)" } ?? "component count")")
+        }
+        checked += 1
+    }
+    return (checked, failures)
+}

@@ -5,25 +5,7 @@ import XCTest
 /// ICS → xCal → ICS over the corpus, xCal's shape, and the XML reader's refusals.
 final class XCalTests: XCTestCase {
     func testICSToXCalToICSIsLosslessOverTheCorpus() throws {
-        var failures: [String] = []
-        var checked = 0
-        for file in try Oracle.load().parsedByPython {
-            let (_, original) = try readCorpus(file.path)
-            let xml = CalendarFormat.xcal.write(original.calendars)
-            let back = CalendarFormat.xcal.read(xml, file: file.path)
-            if back.calendars.isEmpty {
-                failures.append("\(file.path): \(back.diagnostics.first.map(String.init(describing:)) ?? "nothing read")")
-                continue
-            }
-            let again = ICS.read(ICS.write(back.calendars), file: file.path)
-            let expected = original.components.map(XCalMeaning.init)
-            let actual = again.components.map(XCalMeaning.init)
-            if expected != actual {
-                let diff = zip(expected.flatMap(\.flat), actual.flatMap(\.flat)).first { $0 != $1 }
-                failures.append("\(file.path): \(diff.map { "\($0) ≠ \($1)" } ?? "component count")")
-            }
-            checked += 1
-        }
+        let (checked, failures) = try corpusRoundTrip(through: .xcal, meaning: XCalMeaning.init, flat: \.flat)
         XCTAssertGreaterThan(checked, 100)
         XCTAssertEqual(failures, [])
     }
