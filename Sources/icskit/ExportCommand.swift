@@ -125,9 +125,7 @@ struct ExportCommand: ParsableCommand {
         occurrences.sort { ($0.occurrence.startDate, $0.occurrence.endDate) < ($1.occurrence.startDate, $1.occurrence.endDate) }
         todos.sort { ($0.todo.isCompleted ? 1 : 0, $0.due?.wallSeconds ?? .max) < ($1.todo.isCompleted ? 1 : 0, $1.due?.wallSeconds ?? .max) }
         let layout = WeekLayout(occurrences: occurrences.map(\.occurrence), weekStart: weekStart, zone: zone)
-        let entryCalendars = layout.entries.map { entry in
-            occurrences.first { $0.occurrence == entry.occurrence }?.calendar ?? ""
-        }
+        let entryCalendars = layout.entries.map { occurrences[$0.index].calendar }
         var categoryColors: [String: String] = [:]
         for (name, color) in try store.categoryColors() { categoryColors[name.lowercased()] = color }
         let page = HTMLWeekPage(

@@ -175,6 +175,19 @@ final class CSVTests: XCTestCase {
         XCTAssertTrue(problem.description.contains("\"headline\" is no field"))
     }
 
+    func testDateAndTimeFormsFromOtherTools() throws {
+        let text = "Subject,Start,End\r\nDashes,30-05-2026 10:00,30-05-2026 11:30\r\nISO UTC,2026-05-30T09:00:00Z,"
+            + "2026-05-30T10:00:00Z\r\nCompact,20260531T080000,20260531\r\nGerman,31.05.2026 14:15,31.05.2026 15:00\r\n"
+        let read = CSVCalendar.read(Array(text.utf8), file: "forms.csv")
+        let events = try XCTUnwrap(read.calendars.first?.events)
+        XCTAssertEqual(events.map { $0.start?.icsValue }, ["20260530T100000", "20260530T090000Z", "20260531T080000",
+                                                          "20260531T141500"])
+        // A date alone for the end of a timed event is its midnight: here before the start, so it is left out.
+        XCTAssertEqual(events.map { $0.end?.icsValue }, ["20260530T113000", "20260530T100000Z", nil, "20260531T150000"])
+        XCTAssertEqual(read.diagnostics.map(\.message), ["row 4: the end 20260531T000000 is before the start "
+            + "20260531T080000; the end is left out"])
+    }
+
     func testExportUsesGoogleColumnsAndForms() throws {
         let read = try readFixture("hand/all-day-and-tasks.ics")
         let csv = CSVCalendar.write(read.calendars, options: CSVOptions(zone: "Europe/Berlin")).text

@@ -81,15 +81,17 @@ struct CSVImporter {
         return result
     }
 
-    /// `3/4/2024` is 4 March when some slash date in the file has a first part over 12, else 3 April.
+    /// `3/4/2024` (or `3-4-2024`) is 4 March when some such date in the file has a first part over 12 (and not a
+    /// year), else 3 April.
     mutating func decideDateOrder(_ rows: [CSVTable.Row]) {
         let dateFields: Set<CSVField> = [.startDate, .endDate, .start, .end, .due, .completed, .reminderDate]
         var firstOver12 = false
         for row in rows {
             for (index, cell) in row.cells.enumerated() where index < fields.count {
                 guard let field = fields[index], dateFields.contains(field) else { continue }
-                let parts = cell.split(separator: " ").first?.split(separator: "/") ?? []
-                if parts.count == 3, let first = Int(parts[0]), let second = Int(parts[1]), first > 12, second <= 12 {
+                let parts = cell.split(separator: " ").first?.split { $0 == "/" || $0 == "-" } ?? []
+                if parts.count == 3, let first = Int(parts[0]), let second = Int(parts[1]), (13...31).contains(first),
+                   second <= 12 {
                     firstOver12 = true
                 }
             }
@@ -178,7 +180,9 @@ struct CSVImporter {
                     bad(.end, "is not a date or date and time", "row skipped")
                     return nil
                 }
-                end = start.isDate ? CalendarDate(year: date.year, month: date.month, day: date.day) : date
+                // The end takes the start's kind: a date for an all-day start, midnight for a timed one.
+                end = start.isDate ? CalendarDate(year: date.year, month: date.month, day: date.day)
+                    : date.isDate ? timed((date.year, date.month, date.day), (0, 0, 0)) : date
             } else if cells[.endDate] != nil || cells[.endTime] != nil {
                 var endDay = (start.year, start.month, start.day)
                 if let dateText = cells[.endDate] {
@@ -422,7 +426,8 @@ struct CSVImporter {
             yearFirst = true
         } else if trimmed.contains("-") {
             parts = trimmed.split(separator: "-").compactMap { Int($0) }
-            yearFirst = true
+            // 2026-05-30 is year first; 30-05-2026 is read like 30/05/2026.
+            yearFirst = parts.count == 3 && parts[0] > 31
         } else if trimmed.contains(".") {
             parts = trimmed.split(separator: ".").compactMap { Int($0) }
             dayFirstHere = true

@@ -6,6 +6,8 @@ import Foundation
 public struct WeekLayout: Sendable {
     /// One instance with its wall-clock start and end in the viewer's zone.
     public struct Entry: Sendable {
+        /// The position of the instance in the occurrences the layout was made from.
+        public var index: Int
         public var occurrence: Occurrence
         public var start: LocalDateTime
         public var end: LocalDateTime
@@ -49,14 +51,14 @@ public struct WeekLayout: Sendable {
     public init(occurrences: [Occurrence], weekStart: LocalDateTime, zone: ZoneClock) {
         self.weekStart = weekStart
         let weekEnd = weekStart.adding(days: 7)
-        entries = occurrences.compactMap { occurrence in
+        entries = occurrences.enumerated().compactMap { index, occurrence in
             let start = occurrence.isAllDay ? LocalDateTime(occurrence.start) : zone.wallClock(at: occurrence.startDate)
             var end = occurrence.isAllDay ? LocalDateTime(occurrence.end) : zone.wallClock(at: occurrence.endDate)
             if end < start { end = start }
             if occurrence.isAllDay, end.dayNumber == start.dayNumber { end = start.adding(days: 1) }
             guard end > weekStart || (end == start && start >= weekStart), start < weekEnd else { return nil }
             let spanning = occurrence.isAllDay || end.wallSeconds - start.wallSeconds >= 86_400
-            return Entry(occurrence: occurrence, start: start, end: end, isSpanning: spanning)
+            return Entry(index: index, occurrence: occurrence, start: start, end: end, isSpanning: spanning)
         }
         blocks = []
         bars = []
