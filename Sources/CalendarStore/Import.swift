@@ -18,8 +18,7 @@ extension CalendarStore {
     /// Imports the events, todos and journals of calendars into a store calendar (created if missing), in one
     /// transaction (X-WR-TIMEZONE resolved into the events). An item already there (same UID and RECURRENCE-ID) is
     /// updated when it differs; importing the same file again changes nothing. Items without UID get one derived
-    /// from their content. While it runs, a helper thread uses libical's time zones: do not expand or place times
-    /// of other calendars on another thread meanwhile (libical fills its zones lazily, without locks).
+    /// from their content. A helper thread derives the rows; its time zones are its own copies.
     public func importCalendars(_ calendars: [ICalendar], into name: String, file: String?,
                                 viewerZone: String = "UTC") throws -> ImportReport {
         var report = ImportReport(calendar: name)
@@ -30,7 +29,7 @@ extension CalendarStore {
             zone.tzid.map { ($0, String(decoding: ICS.write(components: [zone.component]), as: UTF8.self)) }
         }
         // Deriving each item's columns (times through its zones, the text to keep, its fingerprint) runs on a
-        // second thread while this one writes the rows before it: it is the only thread using libical meanwhile.
+        // second thread while this one writes the rows before it. Its CalendarTime has its own copies of the zones.
         let rows = RowPipeline()
         Thread.detachNewThread {
             for calendar in resolved {

@@ -1,8 +1,10 @@
 internal import CLibical
+import Foundation
 
 /// A time zone as libical knows it: a tzdata zone, or one built from a VTIMEZONE in the file.
 ///
-/// Not thread-safe: libical fills a zone's table of changes lazily. Each reader keeps its own zones.
+/// Not thread-safe: libical fills a zone's table of changes lazily. Readers that may run on several threads take
+/// `privateCopy` zones (their own libical objects) rather than the `builtin` ones libical shares.
 final class LibicalZone {
     private let zone: OpaquePointer
     /// Zones built from a VTIMEZONE belong to us; tzdata zones belong to libical.
@@ -20,10 +22,38 @@ final class LibicalZone {
         if owned { icaltimezone_free(zone, 1) }
     }
 
-    /// The tzdata zone of that name (`Europe/Berlin`), if libical has it.
+    /// Guards libical's table of built-in zones, whose first load of a zone is not thread-safe.
+    private static let builtinLock = NSLock()
+
+    /// The tzdata zone of that name (`Europe/Berlin`), if libical has it: libical's shared object, for use on one
+    /// thread (its table of changes fills lazily).
     static func builtin(_ name: String) -> LibicalZone? {
-        guard !name.isEmpty, let zone = icaltimezone_get_builtin_timezone(name) else { return nil }
-        return LibicalZone(zone: zone, owned: false, ianaName: name)
+        guard !name.isEmpty else { return nil }
+        return builtinLock.withLock {
+            guard let zone = icaltimezone_get_builtin_timezone(name) else { return nil }
+            return LibicalZone(zone: zone, owned: false, ianaName: name)
+        }
+    }
+
+    /// The tzdata zone of that name as a zone of its own, built from a copy of libical's definition: nothing in
+    /// it is shared with other threads. UTC needs no table and is libical's own.
+    static func privateCopy(_ name: String) -> LibicalZone? {
+        if name == "UTC" { return utc() }
+        guard !name.isEmpty else { return nil }
+        let copy: OpaquePointer? = builtinLock.withLock {
+            guard let shared = icaltimezone_get_builtin_timezone(name),
+                  let definition = icaltimezone_get_component(shared) else { return nil }
+            return icalcomponent_new_clone(definition)
+        }
+        guard let copy, let zone = icaltimezone_new() else {
+            if let copy { icalcomponent_free(copy) }
+            return nil
+        }
+        guard icaltimezone_set_component(zone, copy) != 0 else {
+            icaltimezone_free(zone, 1)
+            return nil
+        }
+        return LibicalZone(zone: zone, owned: true, ianaName: name)
     }
 
     static func utc() -> LibicalZone {
@@ -96,8 +126,13 @@ final class LibicalZone {
     /// The VTIMEZONE text libical has for a tzdata zone, from the start of `fromYear` on (its TZID still carries
     /// libical's prefix; the caller renames it).
     static func vtimezoneText(iana name: String, fromYear: Int) -> String? {
-        guard let zone = icaltimezone_get_builtin_timezone(name), let source = icaltimezone_get_component(zone),
-              let copy = icalcomponent_new_clone(source) else { return nil }
+        let cloned: OpaquePointer? = builtinLock.withLock {
+            guard let zone = icaltimezone_get_builtin_timezone(name), let source = icaltimezone_get_component(zone) else {
+                return nil
+            }
+            return icalcomponent_new_clone(source)
+        }
+        guard let copy = cloned else { return nil }
         defer { icalcomponent_free(copy) }
         var start = icaltime_null_time()
         (start.year, start.month, start.day) = (Int32(fromYear), 1, 1)

@@ -17,6 +17,8 @@ public struct Event: Sendable, Hashable, CalendarItem, CalendarItemModel, Calend
     public init() {}
 
     static var componentName: String { "VEVENT" }
+    static let fields = liftedFields()
+
     static let ownTable = FieldTable<Event>([
         .single("DTEND", \.end, .dateTime),
         .single("DURATION", \.duration, .duration),

@@ -18,6 +18,8 @@ public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemModel, Calenda
     public var isCompleted: Bool { core.status == .completed || completed != nil }
 
     static var componentName: String { "VTODO" }
+    static let fields = liftedFields()
+
     static let ownTable = FieldTable<Todo>([
         .single("DUE", \.due, .dateTime),
         .single("DURATION", \.duration, .duration),
@@ -43,6 +45,8 @@ public struct Journal: Sendable, Hashable, CalendarItem, CalendarItemModel, Cale
     public init() {}
 
     static var componentName: String { "VJOURNAL" }
+    static let fields = liftedFields()
+
     static let ownTable = FieldTable<Journal>([])
 
     mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext) {

@@ -49,9 +49,9 @@ final class Expander {
         self.options = options
         self.file = file
         resolver = TimeZoneResolver(calendar: calendar, file: file)
-        viewer = LibicalZone.builtin(options.viewerZone) ?? LibicalZone.utc()
+        viewer = LibicalZone.privateCopy(options.viewerZone) ?? LibicalZone.utc()
         if options.applyWRTimeZone, let name = calendar.wrTimeZone {
-            if let iana = TimeZoneResolver.ianaName(for: name)?.iana, let zone = LibicalZone.builtin(iana) {
+            if let iana = TimeZoneResolver.ianaName(for: name)?.iana, let zone = LibicalZone.privateCopy(iana) {
                 wrZone = (iana, zone)
             } else {
                 note(0, "X-WR-TIMEZONE \"\(name)\" names no known time zone; ignored")
@@ -146,6 +146,22 @@ final class Expander {
 
     /// X-WR-TIMEZONE as the x-wr-timezone tool applies it: in events, UTC times move into the zone and floating
     /// times are given it (DTSTART, DTEND, RDATE, EXDATE, RECURRENCE-ID); dates and zoned times stay.
+    /// Whether an event has a UTC or floating time that X-WR-TIMEZONE moves (dates and zoned times stay).
+    static func hasTimesToMove(_ event: Event) -> Bool {
+        func moves(_ date: CalendarDate?) -> Bool {
+            switch date?.form {
+            case .utc?, .floating?: return true
+            default: return false
+            }
+        }
+        return moves(event.start) || moves(event.end) || moves(event.recurrenceID?.date)
+            || event.exceptionDates.contains { moves($0) }
+            || event.recurrenceDates.contains { value in
+                if case .period(let period) = value, case .date(let end) = period.end, moves(end) { return true }
+                return moves(value.start)
+            }
+    }
+
     static func applying(_ tzid: String, _ zone: LibicalZone, to event: Event) -> Event {
         func moved(_ date: CalendarDate) -> CalendarDate {
             switch date.form {

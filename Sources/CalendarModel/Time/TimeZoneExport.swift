@@ -104,13 +104,12 @@ extension ICalendar {
     /// the same times as Google does. Unchanged when there is no (known) X-WR-TIMEZONE.
     public func resolvingWRTimeZone() -> ICalendar {
         guard let name = wrTimeZone, let iana = TimeZoneResolver.ianaName(for: name)?.iana,
-              let zone = LibicalZone.builtin(iana) else { return self }
+              let zone = LibicalZone.privateCopy(iana) else { return self }
         var result = self
         result.wrTimeZone = nil
         result.components = components.map { component in
-            guard case .event(let event) = component else { return component }
-            let moved = Expander.applying(iana, zone, to: event)
-            return moved == event ? component : .event(moved)
+            guard case .event(let event) = component, Expander.hasTimesToMove(event) else { return component }
+            return .event(Expander.applying(iana, zone, to: event))
         }
         return result
     }

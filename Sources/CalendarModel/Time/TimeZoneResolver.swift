@@ -4,7 +4,8 @@ import Foundation
 /// (`/mozilla.org/…/Europe/Berlin`), Windows IDs and Outlook display names (mapped to IANA, with a warning),
 /// UTC aliases. A TZID none of these explain is read as floating time, with a warning.
 ///
-/// Not thread-safe (it caches libical zones): one resolver per reader.
+/// Not thread-safe (it caches libical zones): one resolver per reader. Its zones are its own (`privateCopy`), so
+/// resolvers on different threads share nothing.
 final class TimeZoneResolver {
     private var definitions: [String: Component] = [:]
     private var cache: [String: LibicalZone?] = [:]
@@ -41,7 +42,7 @@ final class TimeZoneResolver {
             if name.note != nil || name.iana != tzid {
                 if let note = name.note { warn(line, "TZID \"\(tzid)\" is \(note); read as \(name.iana)") }
             }
-            return LibicalZone.builtin(name.iana)
+            return LibicalZone.privateCopy(name.iana)
         }
         warn(line, "TZID \"\(tzid)\" names no time zone known here and has no VTIMEZONE; the time is read as "
             + "floating (local wherever it is shown)")

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A tzdata time zone for placing and showing instants: `ZoneClock(identifier: "Europe/Berlin")`.
-/// Not thread-safe (libical fills a zone's tables lazily): one per thread.
+/// Not thread-safe (libical fills a zone's tables lazily): one per thread. Each clock has its own copy of the zone.
 public final class ZoneClock {
     private let zone: LibicalZone
     public let identifier: String
 
     /// nil when the name is no zone known here; Windows and prefixed names are mapped to IANA as TZIDs are.
     public init?(identifier: String) {
-        guard let name = TimeZoneResolver.ianaName(for: identifier)?.iana, let zone = LibicalZone.builtin(name) else {
+        guard let name = TimeZoneResolver.ianaName(for: identifier)?.iana, let zone = LibicalZone.privateCopy(name) else {
             return nil
         }
         self.zone = zone
