@@ -127,8 +127,13 @@ final class CSVTests: XCTestCase {
         XCTAssertTrue(todos[1].isCompleted)
         // Completed on 28 Jan in Berlin: midnight there is 23:00 UTC the day before.
         XCTAssertEqual(todos[1].completed?.icsValue, "20260127T230000Z")
+        // Outlook's "0/0/00" and "None" stand for no date.
         XCTAssertEqual(todos[2].status, .needsAction)
         XCTAssertNil(todos[2].due)
+        XCTAssertNil(todos[2].start)
+        XCTAssertFalse(todos[2].isCompleted)
+        let none = CSVCalendar.read(Array("Subject,Due\r\nNone,None\r\n".utf8), file: "none.csv")
+        XCTAssertEqual(none.calendars.first?.todos.first?.summary, "None")
     }
 
     func testABadCellIsReportedWithItsRowAndColumn() {

@@ -81,14 +81,15 @@ struct CSVImporter {
         return result
     }
 
+    static let dateFields: Set<CSVField> = [.startDate, .endDate, .start, .end, .due, .completed, .reminderDate]
+
     /// `3/4/2024` (or `3-4-2024`) is 4 March when some such date in the file has a first part over 12 (and not a
     /// year), else 3 April.
     mutating func decideDateOrder(_ rows: [CSVTable.Row]) {
-        let dateFields: Set<CSVField> = [.startDate, .endDate, .start, .end, .due, .completed, .reminderDate]
         var firstOver12 = false
         for row in rows {
             for (index, cell) in row.cells.enumerated() where index < fields.count {
-                guard let field = fields[index], dateFields.contains(field) else { continue }
+                guard let field = fields[index], Self.dateFields.contains(field) else { continue }
                 let parts = cell.split(separator: " ").first?.split { $0 == "/" || $0 == "-" } ?? []
                 if parts.count == 3, let first = Int(parts[0]), let second = Int(parts[1]), (13...31).contains(first),
                    second <= 12 {
@@ -118,9 +119,12 @@ struct CSVImporter {
         var unclaimed: [Property] = []
         for (index, text) in row.cells.prefix(headers.count).enumerated() {
             var value = text
-            // Outlook writes "0/0/00" (and some tools "None") for a date it does not have.
             let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-            if ["0/0/00", "0/0/0000", "none", "n/a"].contains(trimmed) { value = "" }
+            // Outlook writes "0/0/00" (and some tools "None") for a date it does not have.
+            if let field = fields[index], Self.dateFields.contains(field),
+               ["0/0/00", "0/0/0000", "none", "n/a"].contains(trimmed) {
+                value = ""
+            }
             if let field = fields[index] {
                 if field != .ignore { cells.values[field] = (value, index) }
             } else if !trimmed.isEmpty {
