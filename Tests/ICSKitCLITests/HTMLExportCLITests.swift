@@ -80,6 +80,21 @@ final class HTMLExportCLITests: XCTestCase {
                        + dom.output.components(separatedBy: "class=\"day\"").count - 2, 7)
     }
 
+    func testThePagePrintsOnTwoLandscapePages() throws {
+        let chromium = try Self.chromium()
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (page, _) = try exportPlannerWeek(directory)
+        let pdf = directory.appendingPathComponent("week.pdf").path
+        let print = Self.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                                        "--print-to-pdf=\(pdf)", "file://\(page)"])
+        XCTAssertEqual(print.status, 0, print.output)
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: pdf)), as: UTF8.self)
+        // The week grid on the first A4 landscape page (842 × 595 pt), Gantt and todos on the second.
+        XCTAssertTrue(text.contains("/Count 2"), "page count")
+        XCTAssertTrue(text.contains("/MediaBox [0 0 841.9"), "A4 landscape")
+    }
+
     /// Debian's chromium, or the reason the test cannot run.
     static func chromium() throws -> String {
         for path in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
