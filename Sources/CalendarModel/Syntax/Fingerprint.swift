@@ -4,21 +4,43 @@
 extension Component {
     public var fingerprint: String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        func mix(_ text: String) {
+        // Each line's bytes are fed piece by piece, exactly as the line would be spelled, then a line feed: the
+        // same hash as hashing the joined text, without building it.
+        func feed(_ text: String) {
             for byte in text.utf8 {
                 hash ^= UInt64(byte)
                 hash &*= 0x0000_0100_0000_01B3
             }
+        }
+        func endLine() {
             hash ^= 0x0A
             hash &*= 0x0000_0100_0000_01B3
         }
         func visit(_ component: Component) {
-            mix("BEGIN:" + component.name)
+            feed("BEGIN:")
+            feed(component.name)
+            endLine()
             for property in component.properties where property.name != "DTSTAMP" && property.name != "LAST-MODIFIED" {
-                mix(property.canonicalContentLine)
+                // Property.canonicalContentLine, piece by piece.
+                feed(property.name)
+                for parameter in property.parameters {
+                    feed(";")
+                    feed(parameter.name)
+                    guard !parameter.values.isEmpty else { continue }
+                    feed("=")
+                    for (index, value) in parameter.values.enumerated() {
+                        if index > 0 { feed(",") }
+                        feed(Property.quotedParameterValue(value))
+                    }
+                }
+                feed(":")
+                feed(property.value)
+                endLine()
             }
             component.components.forEach(visit)
-            mix("END:" + component.name)
+            feed("END:")
+            feed(component.name)
+            endLine()
         }
         visit(self)
         let hex = String(hash, radix: 16)
