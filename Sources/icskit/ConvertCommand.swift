@@ -138,6 +138,8 @@ struct ConvertCommand: ParsableCommand {
         }
         let inputFormat = from ?? CalendarFormat(pathExtension: source) ?? CalendarFormat(sniffing: bytes)
         var read = inputFormat.read(bytes, file: name, csv: csv.options)
+        // One file: its parse is left to the OS at exit (a batch frees each file's as it goes).
+        if inputs.count <= 1 { ProcessLifetime.keepUntilExit(read) }
         if normalizeTimezones {
             read.calendars = read.calendars.map { calendar in
                 let normalized = calendar.normalizingTimeZones(file: name)

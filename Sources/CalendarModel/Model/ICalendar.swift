@@ -66,24 +66,27 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
             var recurrenceID: RecurrenceID?
         }
         var seen: [Identity: Int] = [:]
+        seen.reserveCapacity(components.count)
         for component in components {
-            let item: (core: ItemCore, line: Int, name: String)?
+            // Only the few fields needed are read: copying each item's core would cost more than the check.
+            let item: (uid: String?, recurrenceID: RecurrenceID?, line: Int, name: String)
             switch component {
             case .event(let event):
                 let line = event.provenance.source?.line ?? 0
-                if method == nil, event.start == nil {
+                if method == nil, event.core.start == nil {
                     context.log.error(line, "VEVENT has no DTSTART (required when the calendar has no METHOD)")
                 }
-                item = (event.core, line, "VEVENT")
-            case .todo(let todo): item = (todo.core, todo.provenance.source?.line ?? 0, "VTODO")
+                item = (event.core.uid, event.core.recurrenceID, line, "VEVENT")
+            case .todo(let todo):
+                item = (todo.core.uid, todo.core.recurrenceID, todo.provenance.source?.line ?? 0, "VTODO")
             case .journal(let journal):
-                item = (journal.core, journal.provenance.source?.line ?? 0, "VJOURNAL")
-            default: item = nil
+                item = (journal.core.uid, journal.core.recurrenceID, journal.provenance.source?.line ?? 0, "VJOURNAL")
+            default: continue
             }
-            guard let item, let uid = item.core.uid else { continue }
-            let key = Identity(kind: item.name, uid: uid, recurrenceID: item.core.recurrenceID)
+            guard let uid = item.uid else { continue }
+            let key = Identity(kind: item.name, uid: uid, recurrenceID: item.recurrenceID)
             if let first = seen[key] {
-                let what = item.core.recurrenceID == nil ? "UID" : "UID and RECURRENCE-ID"
+                let what = item.recurrenceID == nil ? "UID" : "UID and RECURRENCE-ID"
                 context.log.warning(item.line, "duplicate \(what) \"\(uid)\" (first at line \(first)); both kept")
             } else {
                 seen[key] = item.line
