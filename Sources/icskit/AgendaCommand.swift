@@ -49,6 +49,7 @@ struct AgendaCommand: ParsableCommand {
         let (start, end) = try window.window(in: zone)
         let input = try CalendarFiles.readOrStore(files, store: store, calendar: calendar,
                                                   window: zone.date(of: start)..<zone.date(of: end))
+        ProcessLifetime.keepUntilExit(input)
         var options = ExpansionOptions()
         options.viewerZone = zone.identifier
         options.applyWRTimeZone = !noXWRTimezone
@@ -64,6 +65,7 @@ struct AgendaCommand: ParsableCommand {
             }
         }
         rows.sort { ($0.occurrence.startDate, $0.calendar) < ($1.occurrence.startDate, $1.calendar) }
+        ProcessLifetime.keepUntilExit(rows)
         CalendarFiles.report(diagnostics, quiet: quiet)
         let format = InstanceFormat(zone: zone)
         if json {
