@@ -11,11 +11,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s INPUT.ics OUTPUT.ics\n", argv[0]);
         return 2;
     }
-    char *text = read_file(argv[1]);
-    if (!text) return 1;
-    icalcomponent *root = icalparser_parse_string(text);
-    free(text);
-    if (!root) { fprintf(stderr, "%s: libical parsed nothing\n", argv[1]); return 1; }
+    icalcomponent *root = parse_file(argv[1]);
+    if (!root) return 1;
     char *out = icalcomponent_as_ical_string_r(root);
     FILE *dest = fopen(argv[2], "wb");
     if (!dest) { perror(argv[2]); return 1; }

@@ -18,11 +18,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s INPUT.ics YEAR\n", argv[0]);
         return 2;
     }
-    char *text = read_file(argv[1]);
-    if (!text) return 1;
-    icalcomponent *root = icalparser_parse_string(text);
-    free(text);
-    if (!root) { fprintf(stderr, "%s: libical parsed nothing\n", argv[1]); return 1; }
+    icalcomponent *root = parse_file(argv[1]);
+    if (!root) return 1;
 
     int year = atoi(argv[2]);
     struct icaltimetype start = icaltime_null_time(), end = icaltime_null_time();

@@ -1,6 +1,8 @@
-/* Reads a whole file into a NUL-terminated buffer the caller frees; NULL (with a message) on failure. */
+/* Reads a whole file into a NUL-terminated buffer the caller frees; NULL (with a message) on failure.
+ * parse_file reads and parses one with libical; NULL (with a message) when either fails. */
 #ifndef ICSKIT_BASELINE_READ_FILE_H
 #define ICSKIT_BASELINE_READ_FILE_H
+#include <libical/ical.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,5 +22,14 @@ static char *read_file(const char *path) {
     text[size] = '\0';
     fclose(in);
     return text;
+}
+
+static icalcomponent *parse_file(const char *path) {
+    char *text = read_file(path);
+    if (!text) return NULL;
+    icalcomponent *root = icalparser_parse_string(text);
+    free(text);
+    if (!root) fprintf(stderr, "%s: libical parsed nothing\n", path);
+    return root;
 }
 #endif
