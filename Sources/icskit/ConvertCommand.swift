@@ -168,14 +168,10 @@ struct ConvertCommand: ParsableCommand {
         } else {
             written = format.write(read.calendars)
         }
-        if destination == "-" {
-            Output.writeStandardOutput(written)
-        } else {
-            do {
-                try Output.writeAtomically(written, to: destination)
-            } catch {
-                result.failure = "\(error)"
-            }
+        do {
+            try Output.emit(written, to: destination)
+        } catch {
+            result.failure = "\(error)"
         }
         return result
     }

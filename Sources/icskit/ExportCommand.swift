@@ -88,11 +88,7 @@ struct ExportCommand: ParsableCommand {
         }
         combined.otherProperties += try Self.categoryColors(of: combined, in: store)
         let bytes = ICS.write([combined])
-        if output == "-" {
-            Output.writeStandardOutput(bytes)
-        } else {
-            try Output.writeAtomically(bytes, to: output)
-        }
+        try Output.emit(bytes, to: output)
     }
 
     /// The 7 days from the window's start (this week without one) as an HTML page.
@@ -134,11 +130,7 @@ struct ExportCommand: ParsableCommand {
             calendarColors: Dictionary(loaded.map { ($0.name, $0.calendar.color ?? "") }) { first, _ in first },
             calendarOfEntry: entryCalendars, now: Date())
         let bytes = Array(page.html().utf8)
-        if output == "-" {
-            Output.writeStandardOutput(bytes)
-        } else {
-            try Output.writeAtomically(bytes, to: output)
-        }
+        try Output.emit(bytes, to: output)
     }
 
     /// The store's colours of the categories the exported items use, as calendar properties

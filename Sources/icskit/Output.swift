@@ -19,6 +19,15 @@ enum Output {
         }
     }
 
+    /// Writes to a file atomically, or to standard output when the destination is `-`.
+    static func emit(_ bytes: [UInt8], to destination: String) throws {
+        if destination == "-" {
+            writeStandardOutput(bytes)
+        } else {
+            try writeAtomically(bytes, to: destination)
+        }
+    }
+
     /// Writes bytes to standard output as they are (no copy into `Data`), retrying short writes.
     static func writeStandardOutput(_ bytes: [UInt8]) {
         fflush(nil)
