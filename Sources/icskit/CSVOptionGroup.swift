@@ -24,14 +24,7 @@ struct CSVOptionGroup: ParsableArguments {
     }
 
     var options: CSVOptions {
-        let mapping = columns.flatMap { CSVOptions.columns($0).success } ?? [:]
+        let mapping = columns.flatMap { try? CSVOptions.columns($0).get() } ?? [:]
         return CSVOptions(columns: mapping, zone: zone)
-    }
-}
-
-extension Result {
-    var success: Success? {
-        if case .success(let value) = self { return value }
-        return nil
     }
 }

@@ -33,7 +33,7 @@ struct HTMLWeekPage {
         let todayIndex = today.dayNumber - layout.weekStart.dayNumber
         let week = layout.weekStart.isoWeek
         let last = layout.weekStart.adding(days: 6)
-        let heading = "\(week.year)-W\(Self.pad(week.week, 2)) · \(layout.weekStart.day) "
+        let heading = "\(week.year)-W\(CalendarDate.pad(week.week, 2)) · \(layout.weekStart.day) "
             + "\(Self.months[layout.weekStart.month - 1]) – \(last.day) \(Self.months[last.month - 1]) \(last.year)"
         var out = """
             <!DOCTYPE html>
@@ -62,7 +62,7 @@ struct HTMLWeekPage {
         out += "\n" + barStrip(todayIndex: todayIndex)
         out += "<div class=\"hours\">"
         for hour in layout.firstHour..<layout.lastHour {
-            out += "<div class=\"hour\">\(Self.pad(hour, 2)):00</div>"
+            out += "<div class=\"hour\">\(CalendarDate.pad(hour, 2)):00</div>"
         }
         out += "</div>\n"
         for day in 0..<7 { out += dayColumn(day, isToday: day == todayIndex) }
@@ -251,29 +251,12 @@ struct HTMLWeekPage {
         return luminance > 0.4 ? "#111" : "#fff"
     }
 
-    static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    static func clock(_ time: LocalDateTime) -> String { Self.pad(time.hour, 2) + ":" + Self.pad(time.minute, 2) }
+    static func clock(_ time: LocalDateTime) -> String { CalendarDate.pad(time.hour, 2) + ":" + CalendarDate.pad(time.minute, 2) }
 
     static func percent(_ value: Double) -> String { String(format: "%.3f%%", value) }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// Text for an element or a double-quoted attribute.
+    static func escape(_ text: String) -> String { XMLEscaping.escape(text, attribute: true) }
 
     // MARK: Style and script
 

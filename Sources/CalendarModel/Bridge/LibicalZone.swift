@@ -40,11 +40,7 @@ final class LibicalZone {
     static func privateCopy(_ name: String) -> LibicalZone? {
         if name == "UTC" { return utc() }
         guard !name.isEmpty else { return nil }
-        let copy: OpaquePointer? = builtinLock.withLock {
-            guard let shared = icaltimezone_get_builtin_timezone(name),
-                  let definition = icaltimezone_get_component(shared) else { return nil }
-            return icalcomponent_new_clone(definition)
-        }
+        let copy = clonedDefinition(name)
         guard let copy, let zone = icaltimezone_new() else {
             if let copy { icalcomponent_free(copy) }
             return nil
@@ -72,6 +68,15 @@ final class LibicalZone {
             return nil
         }
         return LibicalZone(zone: zone, owned: true, ianaName: nil)
+    }
+
+    /// A copy of libical's VTIMEZONE for a tzdata zone, which the caller owns; nil when libical has no such zone.
+    private static func clonedDefinition(_ name: String) -> OpaquePointer? {
+        builtinLock.withLock {
+            guard let shared = icaltimezone_get_builtin_timezone(name),
+                  let definition = icaltimezone_get_component(shared) else { return nil }
+            return icalcomponent_new_clone(definition)
+        }
     }
 
     /// Seconds to add to UTC to get the wall clock at that UTC instant.
@@ -126,13 +131,7 @@ final class LibicalZone {
     /// The VTIMEZONE text libical has for a tzdata zone, from the start of `fromYear` on (its TZID still carries
     /// libical's prefix; the caller renames it).
     static func vtimezoneText(iana name: String, fromYear: Int) -> String? {
-        let cloned: OpaquePointer? = builtinLock.withLock {
-            guard let zone = icaltimezone_get_builtin_timezone(name), let source = icaltimezone_get_component(zone) else {
-                return nil
-            }
-            return icalcomponent_new_clone(source)
-        }
-        guard let copy = cloned else { return nil }
+        guard let copy = clonedDefinition(name) else { return nil }
         defer { icalcomponent_free(copy) }
         var start = icaltime_null_time()
         (start.year, start.month, start.day) = (Int32(fromYear), 1, 1)

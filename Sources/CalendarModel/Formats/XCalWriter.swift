@@ -54,8 +54,7 @@ public enum XCalWriter {
         guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first) || ("a"..."z").contains(first) else {
             return false
         }
-        return name.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("A"..."Z").contains($0)
-            || ("a"..."z").contains($0) || $0 == "-" }
+        return ContentLineScanner.isValidName(name)
     }
 
     /// One property element on one line.

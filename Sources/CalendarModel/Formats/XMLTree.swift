@@ -268,11 +268,11 @@ struct XMLParser {
     }
 }
 
-/// Writes XML text with the escapes character data and attribute values need.
-enum XMLEscaping {
+/// Writes XML (and HTML) text with the escapes character data and attribute values need.
+public enum XMLEscaping {
     /// Escapes `&`, `<`, `>` and, for attributes, `"`; CR is written as a reference so it survives a reader's
     /// line-end normalisation, and the C0 controls XML 1.0 forbids are dropped.
-    static func escape(_ text: String, attribute: Bool = false) -> String {
+    public static func escape(_ text: String, attribute: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

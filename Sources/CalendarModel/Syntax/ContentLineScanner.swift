@@ -372,6 +372,12 @@ struct ContentLineScanner {
     }
 
     /// Letters, digits and '-' (RFC 5545 §3.1 iana-token / x-name), either case.
+    /// Whether text is an iana-token (letters, digits and `-`), as property, parameter and type names must be.
+    static func isValidName(_ name: String) -> Bool {
+        var name = name
+        return !name.isEmpty && name.withUTF8 { isValidName($0) }
+    }
+
     static func isValidName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         name.allSatisfy { byte in
             let upper = byte & 0xDF

@@ -57,10 +57,7 @@ enum PropertyDesign {
     static func checkValueParameters(_ properties: [Property], _ log: inout DiagnosticLog) {
         for property in properties {
             guard let declared = property["VALUE"], ValueType(rawValue: declared.lowercased()) == nil else { continue }
-            let isToken = !declared.isEmpty && declared.unicodeScalars.allSatisfy {
-                ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
-            }
-            if !isToken {
+            if !ContentLineScanner.isValidName(declared) {
                 log.warning(property.line, "\(property.name) has VALUE=\"\(declared.replacingOccurrences(of: "\n", with: "^n"))\", which is no value type; "
                     + "the value is kept as written, untyped")
             }

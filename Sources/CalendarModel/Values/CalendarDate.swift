@@ -78,7 +78,8 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    static func pad(_ number: Int, _ width: Int) -> String {
+    /// A number with leading zeros to `width` digits: `pad(7, 2)` is `07`.
+    public static func pad(_ number: Int, _ width: Int) -> String {
         let digits = String(number)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
