@@ -24,14 +24,14 @@ struct CSVImporter {
     var earliestYear: Int?
     /// Whether `a/b/yyyy` dates put the day first, decided once for the whole file.
     var dayFirst = false
-    let stamp: String = {
-        let now = ZoneClock(identifier: "UTC")!.wallClock(at: Date())
-        return now.calendarDate(.utc).icsValue
-    }()
+    let stamp = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).calendarDate(.utc).icsValue
+    /// The import's zone, made once: times in it become UTC for COMPLETED.
+    let clock: ZoneClock?
 
     init(file: String?, options: CSVOptions) {
         self.file = file
         self.options = options
+        clock = options.zone.flatMap(ZoneClock.init(identifier:))
     }
 
     mutating func error(_ line: Int, _ message: String) { diagnostics.append(Diagnostic(.error, file: file, line: line, message)) }
@@ -507,15 +507,10 @@ struct CSVImporter {
     /// COMPLETED is a UTC time (RFC 5545 §3.8.2.1): a zoned time (or a date, at midnight in the import's zone)
     /// converts; without a zone a floating time or a date is taken as UTC.
     func utc(_ date: CalendarDate) -> CalendarDate {
-        var date = date
-        if date.isDate, let zone = options.zone {
-            date = LocalDateTime(date).calendarDate(.zoned(tzid: zone))
-        }
-        if case .zoned(let tzid) = date.form, let clock = ZoneClock(identifier: tzid) {
-            let instant = clock.date(of: LocalDateTime(date))
-            return ZoneClock(identifier: "UTC")!.wallClock(at: instant).calendarDate(.utc)
-        }
-        return LocalDateTime(date).calendarDate(.utc)
+        // Zoned times here are always in the import's zone (`timed` makes them).
+        guard date.form != .utc, let clock else { return LocalDateTime(date).calendarDate(.utc) }
+        let instant = clock.date(of: LocalDateTime(date))
+        return LocalDateTime(wallSeconds: Int64(instant.timeIntervalSince1970)).calendarDate(.utc)
     }
 
     mutating func dateProperty(_ name: String, _ date: CalendarDate) -> Property {

@@ -104,7 +104,7 @@ final class Expander {
     private func member(_ component: CalendarComponent) -> SeriesMember? {
         switch component {
         case .event(var event) where options.components.contains("VEVENT"):
-            if let wrZone { event = Self.applying(wrZone.tzid, wrZone.zone, to: event) }
+            if let wrZone, let moved = Self.applying(wrZone.tzid, wrZone.zone, to: event) { event = moved }
             let line = event.provenance.source?.line ?? 0
             return SeriesMember(item: .event(event), start: event.start,
                                 length: length(from: event.start, end: event.end, duration: event.duration,
@@ -145,37 +145,25 @@ final class Expander {
     }
 
     /// X-WR-TIMEZONE as the x-wr-timezone tool applies it: in events, UTC times move into the zone and floating
-    /// times are given it (DTSTART, DTEND, RDATE, EXDATE, RECURRENCE-ID); dates and zoned times stay.
-    /// Whether an event has a UTC or floating time that X-WR-TIMEZONE moves (dates and zoned times stay).
-    static func hasTimesToMove(_ event: Event) -> Bool {
-        func moves(_ date: CalendarDate?) -> Bool {
-            switch date?.form {
-            case .utc?, .floating?: return true
-            default: return false
-            }
-        }
-        return moves(event.start) || moves(event.end) || moves(event.recurrenceID?.date)
-            || event.exceptionDates.contains { moves($0) }
-            || event.recurrenceDates.contains { value in
-                if case .period(let period) = value, case .date(let end) = period.end, moves(end) { return true }
-                return moves(value.start)
-            }
-    }
-
-    static func applying(_ tzid: String, _ zone: LibicalZone, to event: Event) -> Event {
+    /// times are given it (DTSTART, DTEND, RDATE, EXDATE, RECURRENCE-ID); dates and zoned times stay. nil when the
+    /// event has no such time, so callers keep the event as read.
+    static func applying(_ tzid: String, _ zone: LibicalZone, to event: Event) -> Event? {
+        var moves = false
         func moved(_ date: CalendarDate) -> CalendarDate {
             switch date.form {
-            case .utc: return zone.local(atUTC: LocalDateTime(date).wallSeconds).calendarDate(.zoned(tzid: tzid))
-            case .floating: return LocalDateTime(date).calendarDate(.zoned(tzid: tzid))
+            case .utc:
+                moves = true
+                return zone.local(atUTC: LocalDateTime(date).wallSeconds).calendarDate(.zoned(tzid: tzid))
+            case .floating:
+                moves = true
+                return LocalDateTime(date).calendarDate(.zoned(tzid: tzid))
             case .date, .zoned: return date
             }
         }
-        var event = event
-        event.start = event.start.map(moved)
-        event.end = event.end.map(moved)
-        event.exceptionDates = event.exceptionDates.map(moved)
-        event.recurrenceDates = event.recurrenceDates.map {
-            switch $0 {
+        let start = event.start.map(moved), end = event.end.map(moved)
+        let exceptionDates = event.exceptionDates.map(moved)
+        let recurrenceDates = event.recurrenceDates.map { value -> RecurrenceDate in
+            switch value {
             case .date(let date): return .date(moved(date))
             case .period(var period):
                 period.start = moved(period.start)
@@ -183,10 +171,18 @@ final class Expander {
                 return .period(period)
             }
         }
-        if var id = event.recurrenceID {
+        let recurrenceID = event.recurrenceID.map { id -> RecurrenceID in
+            var id = id
             id.date = moved(id.date)
-            event.recurrenceID = id
+            return id
         }
+        guard moves else { return nil }
+        var event = event
+        event.start = start
+        event.end = end
+        event.exceptionDates = exceptionDates
+        event.recurrenceDates = recurrenceDates
+        event.recurrenceID = recurrenceID
         return event
     }
 

@@ -108,8 +108,10 @@ extension ICalendar {
         var result = self
         result.wrTimeZone = nil
         result.components = components.map { component in
-            guard case .event(let event) = component, Expander.hasTimesToMove(event) else { return component }
-            return .event(Expander.applying(iana, zone, to: event))
+            guard case .event(let event) = component, let moved = Expander.applying(iana, zone, to: event) else {
+                return component
+            }
+            return .event(moved)
         }
         return result
     }
