@@ -3,9 +3,14 @@
 SHARED ?= ../shared
 BENCH_EVENTS ?= 20000
 BENCH_INPUT := bench-data/bench-$(BENCH_EVENTS).ics
-RELEASE := $(shell swift build -c release --show-bin-path 2>/dev/null || echo .build/release)
+# SwiftPM's release folder; a plain path, so that `make` does not start SwiftPM just to read its variables.
+RELEASE ?= .build/release
+# Python tools the tests compare with (python icalendar, recurring-ical-events, python-dateutil) live in a virtual
+# environment under the build folder, never in the system's Python.
+VENV ?= .build/venv
+PYTHON := $(VENV)/bin/python3
 
-.PHONY: deps build test demo bench clean
+.PHONY: deps venv build test demo bench clean
 
 ## Installs the Debian packages ICSKit builds against (and, for the tests, headless Chromium), when one is missing.
 PACKAGES ?= libical-dev libsqlite3-dev pkg-config tzdata
@@ -17,18 +22,22 @@ deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi; \
 	fi
-	@# python icalendar checks that exported files read elsewhere; its test says so and skips without it.
-	@python3 -c "import icalendar, recurring_ical_events" 2>/dev/null || \
-	  python3 -m pip install --quiet icalendar==7.3.0 recurring-ical-events==3.8.2 || \
-	  echo "note: python icalendar could not be installed; the export-acceptance test will be skipped"
+
+## The virtual environment of the Python tools the tests use (scripts/requirements-test.txt), made once.
+venv: $(VENV)/.installed
+$(VENV)/.installed: scripts/requirements-test.txt
+	@python3 -c "import venv, ensurepip" 2>/dev/null || $(MAKE) deps PACKAGES=python3-venv
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r scripts/requirements-test.txt
+	@touch $@
 
 build: deps
 	swift build
 
 test: PACKAGES += chromium
-test: deps
+test: deps venv
 	swift build --build-tests
-	swift test --disable-swift-testing
+	ICSKIT_PYTHON=$(abspath $(PYTHON)) swift test --disable-swift-testing
 
 ## The main job: build, then take real calendars through the embedded store: import, a week's agenda, export.
 ## DEMO_STORE keeps the demo away from your own store (unset it to use $XDG_DATA_HOME/icskit/store.sqlite).
@@ -58,13 +67,13 @@ $(BENCH_INPUT):
 	python3 $(SHARED)/tools/gen_ics.py $(BENCH_EVENTS) > $@
 
 ## Release benchmarks against libical alone (C) and python icalendar; results go into BENCHMARKS.md.
-bench: deps $(BENCH_INPUT)
+bench: deps venv $(BENCH_INPUT)
 	swift build -c release
 	cc -O2 Benchmarks/LibicalBaseline/libical_baseline.c $$(pkg-config --cflags --libs libical) \
 	  -o $(RELEASE)/libical-baseline
 	cc -O2 Benchmarks/LibicalBaseline/libical_recurrence_baseline.c $$(pkg-config --cflags --libs libical) \
 	  -o $(RELEASE)/libical-recurrence-baseline
-	$(RELEASE)/ICSKitBench --input $(BENCH_INPUT) --runs 5 --write BENCHMARKS.md
+	PATH=$(abspath $(VENV))/bin:$$PATH $(RELEASE)/ICSKitBench --input $(BENCH_INPUT) --runs 5 --write BENCHMARKS.md
 
 clean:
 	rm -rf .build bench-data

@@ -21,8 +21,10 @@ let package = Package(
             providers: [.apt(["libical-dev"]), .brew(["libical"])]
         ),
         .target(name: "CalendarModel", dependencies: ["CLibical"]),
-        .target(name: "CalendarStore", dependencies: ["CalendarModel", .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "CalendarMerge", dependencies: ["CalendarModel", "CalendarStore"]),
+        .target(name: "CalendarMerge", dependencies: ["CalendarModel"]),
+        .target(name: "CalendarStore", dependencies: [
+            "CalendarModel", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .executableTarget(
             name: "icskit",
             dependencies: [

@@ -1,12 +1,38 @@
 import CalendarModel
-import CalendarStore
 import Foundation
+
+/// How a merge decides and what it may do.
+public struct MergeOptions: Sendable {
+    /// Who wins when both sides changed an item.
+    public var prefer: MergePreference = .newest
+    /// Instead of `prefer`: leave conflicts unresolved, or keep both versions.
+    public var onConflict: ConflictHandling?
+    /// Plan only; write nothing.
+    public var dryRun = false
+    /// Lets the merge delete what the guards keep: everything, when the external calendar is empty; the items a
+    /// truncated file lacks; more than `maxDeletePercent` of the calendar.
+    public var forceDelete = false
+    /// The largest share of the calendar's items, in percent, one merge may delete (when it deletes more than
+    /// `deletionsAlwaysAllowed` items); a merge that would delete more is refused.
+    public var maxDeletePercent: Double = 50
+    /// How many deletions a merge may make whatever share of the calendar they are.
+    public var deletionsAlwaysAllowed = 10
+    /// The digest of the external file's bytes, recorded so that merging the same bytes again is cheap.
+    public var digest: String?
+    /// The external calendar ended before it was complete (a missing END, a cut-off download): an item it lacks
+    /// may simply be past the cut, so nothing is deleted (unless `forceDelete`).
+    public var isTruncated = false
+
+    public init() {}
+}
 
 /// What a merge decided and did.
 public struct MergeResult: Sendable {
     public var actions: [MergeAction]
     /// Whether the store was changed (false for a dry run or when nothing changed).
     public var applied: Bool
+    /// Deletions not made because the external calendar was truncated.
+    public var withheldDeletions: Int
 
     public func count(_ kinds: MergeAction.Kind...) -> Int { actions.filter { kinds.contains($0.kind) }.count }
     public var added: Int { count(.add, .keepBoth) }
@@ -19,138 +45,182 @@ public struct MergeResult: Sendable {
     public var unresolved: Int { count(.conflict) }
 }
 
-/// Reconciles an external calendar with a store calendar: plans with `MergePlanner`, then applies the plan in one
-/// transaction and records the new merge base.
+/// Why a merge was refused; nothing was written.
+public struct MergeRefusal: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Reconciles an external calendar with a storage's calendar: the plan is made by `MergePlanner` inside the
+/// storage's transaction, from what the storage holds at that moment, so an edit made while the external file was
+/// being read is never overwritten or undone.
 public enum CalendarMerger {
     /// The merge of a file whose bytes have the digest the source's last merge recorded, planned from the merge
     /// base without reading the file: every external item equals its base, so nothing can be added, updated,
     /// deleted or in conflict, and the plan (unchanged / keep-local / stay-deleted) is the one a full merge makes.
     /// Nil when the digest differs (or none was recorded): then the file has to be merged in full.
     public static func mergeUnchangedFile(digest: String, into calendar: String, source: String,
-                                          store: CalendarStore) throws -> MergeResult? {
-        let snapshot = try store.syncSnapshot(calendar: calendar, source: source)
+                                          storage: some MergeStorage) throws -> MergeResult? {
+        let snapshot = try storage.mergeSnapshot(calendar: calendar, source: source)
         guard snapshot.digest == digest else { return nil }
-        let (local, base) = sides(of: snapshot)
-        let external = base.mapValues { ItemVersion(fingerprint: $0, sequence: 0, lastModified: nil, stamp: nil) }
-        let tombstones = Set(snapshot.tombstones.map { MergeKey(uid: $0.uid, recurrenceID: $0.recurrenceID) })
-        let actions = MergePlanner.plan(MergeState(external: external, local: local, base: base, tombstones: tombstones))
-        return MergeResult(actions: actions, applied: false)
+        let external = snapshot.base.mapValues { ItemVersion(fingerprint: $0) }
+        let actions = MergePlanner.plan(MergeState(external: external, local: snapshot.items, base: snapshot.base,
+                                                   tombstones: snapshot.tombstones))
+        return MergeResult(actions: actions, applied: false, withheldDeletions: 0)
     }
 
-    /// Merges `external` (read from a file with `digest`, when known: recorded so an identical re-run is cheap).
-    public static func merge(_ external: [ICalendar], into calendar: String, source: String, store: CalendarStore,
-                             prefer: MergePreference = .newest, onConflict: ConflictHandling? = nil,
-                             dryRun: Bool = false, forceDelete: Bool = false,
-                             digest: String? = nil) throws -> MergeResult {
-        // The external side, keyed and fingerprinted exactly as the store keys and fingerprints what it holds.
-        var components: [MergeKey: CalendarComponent] = [:]
-        var versions: [MergeKey: ItemVersion] = [:]
+    /// The events, todos and journals of external calendars (X-WR-TIMEZONE resolved into them), keyed as the
+    /// storage keys its items; a repeated key keeps the first. Their VTIMEZONEs come along for the storage.
+    public static func items(of external: [ICalendar]) -> (items: [MergeKey: MergeItem], timeZones: [TimeZoneDefinition]) {
+        var items: [MergeKey: MergeItem] = [:]
         var timeZones: [TimeZoneDefinition] = []
-        for source in external.map({ $0.resolvingWRTimeZone() }) {
-            timeZones += source.timeZones
-            let time = CalendarTime(calendar: source, viewerZone: "UTC")
-            for component in source.components where ["VEVENT", "VTODO", "VJOURNAL"].contains(component.name) {
-                let stored = storedForm(of: component)
-                let key = MergeKey(uid: stored.uid, recurrenceID: component.identity.recurrenceID)
-                guard components[key] == nil else { continue }  // a duplicate: the first one counts
-                components[key] = component
-                let core = Self.core(of: component)
-                func seconds(_ date: CalendarDate?) -> Int64? {
-                    date.map { Int64(time.date(of: $0).timeIntervalSince1970) }
+        for calendar in external.map({ $0.resolvingWRTimeZone() }) {
+            timeZones += calendar.timeZones
+            let time = CalendarTime(calendar: calendar, viewerZone: "UTC")
+            for component in calendar.components where component.isItem {
+                guard let item = MergeItem(component, time: time), items[item.key] == nil else { continue }
+                items[item.key] = item
+            }
+        }
+        return (items, timeZones)
+    }
+
+    /// Merges `external` into a calendar of `storage` (created if missing) and records the source's new merge base.
+    public static func merge(_ external: [ICalendar], into calendar: String, source: String,
+                             storage: some MergeStorage, options: MergeOptions = MergeOptions()) throws -> MergeResult {
+        let (items, timeZones) = items(of: external)
+        let versions = items.mapValues(\.version)
+        if options.dryRun {
+            let snapshot = try storage.mergeSnapshot(calendar: calendar, source: source)
+            let plan = try Plan(versions, snapshot, calendar: calendar, options: options)
+            return MergeResult(actions: plan.actions, applied: false, withheldDeletions: plan.withheld.count)
+        }
+        return try storage.updateAtomically(calendar: calendar, source: source) { snapshot in
+            let plan = try Plan(versions, snapshot, calendar: calendar, options: options)
+            let result = MergeResult(actions: plan.actions, applied: plan.changesSomething,
+                                     withheldDeletions: plan.withheld.count)
+            guard result.applied else { return (nil, result) }
+            return (plan.write(items, timeZones), result)
+        }
+    }
+
+    /// One merge's decisions over one snapshot, after the guards.
+    struct Plan {
+        var actions: [MergeAction]
+        let snapshot: MergeSnapshot
+        let external: [MergeKey: ItemVersion]
+        let options: MergeOptions
+        /// Deletions the truncation guard turned into keeps.
+        var withheld: Set<MergeKey> = []
+        var newBase: [MergeKey: String] = [:]
+        var baseChanged = false
+        var newDigest: String?
+
+        init(_ external: [MergeKey: ItemVersion], _ snapshot: MergeSnapshot, calendar: String,
+             options: MergeOptions) throws {
+            self.external = external
+            self.snapshot = snapshot
+            self.options = options
+            if external.isEmpty, !snapshot.base.isEmpty, !options.forceDelete {
+                throw MergeRefusal("the external calendar holds no items while \(snapshot.base.count) items of "
+                    + "\"\(calendar)\" came from it; refusing to delete them all (use --force-delete if that is meant)")
+            }
+            actions = MergePlanner.plan(MergeState(external: external, local: snapshot.items, base: snapshot.base,
+                                                   tombstones: snapshot.tombstones),
+                                        prefer: options.prefer, onConflict: options.onConflict)
+            try guardDeletions(calendar: calendar)
+            makeBase()
+        }
+
+        /// A truncated file deletes nothing; any other merge may not delete more than its share of the calendar.
+        mutating func guardDeletions(calendar: String) throws {
+            guard !options.forceDelete else { return }
+            if options.isTruncated {
+                for index in actions.indices where actions[index].kind == .delete {
+                    withheld.insert(actions[index].key)
+                    actions[index].kind = .keepLocal
+                    actions[index].reason = "missing from an external file that ends early (truncated): kept; "
+                        + "--force-delete deletes it"
                 }
-                versions[key] = ItemVersion(fingerprint: stored.component.fingerprint, sequence: core?.sequence ?? 0,
-                                            lastModified: seconds(core?.lastModified), stamp: seconds(core?.stamp))
+                return
+            }
+            let deletions = actions.filter { $0.kind == .delete }.count
+            let held = snapshot.items.count
+            let share = held == 0 ? 0 : Double(deletions) * 100 / Double(held)
+            if deletions > options.deletionsAlwaysAllowed, share > options.maxDeletePercent {
+                throw MergeRefusal("this merge would delete \(deletions) of the \(held) items of \"\(calendar)\" "
+                    + "(\(Int(share.rounded()))%, more than the \(Self.percent(options.maxDeletePercent)) allowed): "
+                    + "the external calendar lacks them although they are unchanged here, which a partial or "
+                    + "wrong file also looks like; nothing was changed (--max-delete PCT raises the limit, "
+                    + "--force-delete lifts it)")
             }
         }
-        let snapshot = try store.syncSnapshot(calendar: calendar, source: source)
-        let (local, base) = sides(of: snapshot)
-        if versions.isEmpty, !base.isEmpty, !forceDelete {
-            throw StoreError("the external calendar holds no items while \(base.count) items of \"\(calendar)\" came "
-                + "from it; refusing to delete them all (use --force-delete if that is meant)")
-        }
-        let tombstones = Set(snapshot.tombstones.map { MergeKey(uid: $0.uid, recurrenceID: $0.recurrenceID) })
-        let actions = MergePlanner.plan(MergeState(external: versions, local: local, base: base,
-                                                   tombstones: tombstones), prefer: prefer, onConflict: onConflict)
-        var changes: [StoreChange] = []
-        for action in actions {
-            switch action.kind {
-            case .add, .update:
-                if let external = components[action.key] { changes.append(.upsert(external)) }
-            case .delete:
-                changes.append(.delete(uid: action.key.uid, recurrenceID: action.key.recurrenceID))
-            case .keepBoth:
-                if let external = components[action.key] { changes.append(copy(of: external, action.key)) }
-            case .keepLocal, .stayDeleted, .unchanged, .conflict:
-                break
-            }
-        }
-        // The new base: what the source says now; an unresolved conflict keeps the old one, so it stays a conflict.
-        let unresolved = Set(actions.filter { $0.kind == .conflict }.map(\.key))
-        var newBase: [(uid: String, recurrenceID: String, fingerprint: String)] = []
-        for (key, version) in versions {
-            let fingerprint = unresolved.contains(key) ? base[key] : version.fingerprint
-            if let fingerprint { newBase.append((key.uid, key.recurrenceID, fingerprint)) }
-        }
-        let baseChanged = newBase.count != base.count || newBase.contains { base[MergeKey(uid: $0.uid,
-                                                                                           recurrenceID: $0.recurrenceID)] != $0.fingerprint }
-        // The digest marks the base as exactly this file's; not so while conflicts keep old base entries.
-        let newDigest = unresolved.isEmpty ? digest : nil
-        let apply = !dryRun && (!changes.isEmpty || baseChanged || newDigest != snapshot.digest)
-        if apply {
-            try store.apply(changes, to: calendar, source: source, base: baseChanged ? newBase : nil,
-                            digest: newDigest, timeZones: timeZones)
-        }
-        return MergeResult(actions: actions, applied: apply)
-    }
 
-    /// The store's items and the source's merge base, keyed for the planner.
-    private static func sides(of snapshot: SyncSnapshot) -> (local: [MergeKey: ItemVersion], base: [MergeKey: String]) {
-        var local: [MergeKey: ItemVersion] = [:]
-        for (uid, byID) in snapshot.items {
-            for (recurrenceID, version) in byID {
-                local[MergeKey(uid: uid, recurrenceID: recurrenceID)] = ItemVersion(
-                    fingerprint: version.fingerprint, sequence: version.sequence, lastModified: version.lastModified,
-                    stamp: version.stamp)
-            }
+        static func percent(_ value: Double) -> String {
+            value == value.rounded() ? "\(Int(value))%" : "\(value)%"
         }
-        var base: [MergeKey: String] = [:]
-        for (uid, byID) in snapshot.base {
-            for (recurrenceID, fingerprint) in byID { base[MergeKey(uid: uid, recurrenceID: recurrenceID)] = fingerprint }
-        }
-        return (local, base)
-    }
 
-    private static func core(of component: CalendarComponent) -> ItemCore? {
-        switch component {
-        case .event(let event): return event.core
-        case .todo(let todo): return todo.core
-        case .journal(let journal): return journal.core
-        default: return nil
+        /// The new base: what the source says now. An unresolved conflict keeps the old entry, so it stays a
+        /// conflict; so does an item a truncated file lacks, so it is still known to come from the source.
+        mutating func makeBase() {
+            let unresolved = Set(actions.filter { $0.kind == .conflict }.map(\.key))
+            for (key, version) in external {
+                if let fingerprint = unresolved.contains(key) ? snapshot.base[key] : version.fingerprint {
+                    newBase[key] = fingerprint
+                }
+            }
+            for key in withheld { newBase[key] = snapshot.base[key] }
+            baseChanged = newBase != snapshot.base
+            // The digest marks the base as exactly this file's: not while conflicts or a cut keep old entries.
+            newDigest = unresolved.isEmpty && withheld.isEmpty && !options.isTruncated ? options.digest : nil
+        }
+
+        var changesSomething: Bool {
+            actions.contains { [.add, .update, .delete, .keepBoth].contains($0.kind) } || baseChanged
+                || newDigest != snapshot.digest
+        }
+
+        func write(_ items: [MergeKey: MergeItem], _ timeZones: [TimeZoneDefinition]) -> MergeWrite {
+            var write = MergeWrite(base: baseChanged ? newBase : nil, digest: newDigest, timeZones: timeZones)
+            for action in actions {
+                switch action.kind {
+                case .add, .update:
+                    if let item = items[action.key] { write.upserts.append(item) }
+                case .delete:
+                    write.deletions.append(action.key)
+                case .keepBoth:
+                    if let item = items[action.key], let copy = CalendarMerger.copy(of: item) {
+                        write.upserts.append(copy)
+                    }
+                case .keepLocal, .stayDeleted, .unchanged, .conflict:
+                    break
+                }
+            }
+            return write
         }
     }
 
     /// The external version of a conflicting item as an item of its own, linked to the local one by RELATED-TO.
-    private static func copy(of component: CalendarComponent, _ key: MergeKey) -> StoreChange {
-        let uid = key.uid + "-external-" + component.component.fingerprint.prefix(8)
-        let relation = Relation(uid: key.uid, type: "SIBLING")
-        switch component {
+    static func copy(of item: MergeItem) -> MergeItem? {
+        let uid = item.key.uid + "-external-" + item.version.fingerprint.prefix(8)
+        let relation = Relation(uid: item.key.uid, type: "SIBLING")
+        let copy: CalendarComponent
+        switch item.item {
         case .event(var event):
-            event.uid = uid
-            event.recurrenceID = nil
+            (event.uid, event.recurrenceID) = (uid, nil)
             event.relatedTo.append(relation)
-            return .upsert(.event(event))
+            copy = .event(event)
         case .todo(var todo):
-            todo.uid = uid
-            todo.recurrenceID = nil
+            (todo.uid, todo.recurrenceID) = (uid, nil)
             todo.relatedTo.append(relation)
-            return .upsert(.todo(todo))
+            copy = .todo(todo)
         case .journal(var journal):
-            journal.uid = uid
-            journal.recurrenceID = nil
+            (journal.uid, journal.recurrenceID) = (uid, nil)
             journal.relatedTo.append(relation)
-            return .upsert(.journal(journal))
-        default:
-            return .upsert(component)
+            copy = .journal(journal)
+        case .timeZone, .other:
+            return nil
         }
+        return MergeItem(copy, time: CalendarTime(calendar: ICalendar(), viewerZone: "UTC"))
     }
 }

@@ -13,19 +13,24 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var file: String?
     /// 1-based line of the content line (the first physical line when folded); 0 when not tied to a line.
     public var line: Int
+    /// 1-based column (in characters) where a syntax error was found, for formats read character by character
+    /// (jCal, xCal); nil for iCalendar's content lines.
+    public var column: Int?
     /// One sentence: what is wrong and what was done about it.
     public var message: String
 
-    public init(_ severity: Severity, file: String?, line: Int, _ message: String) {
+    public init(_ severity: Severity, file: String?, line: Int, column: Int? = nil, _ message: String) {
         self.severity = severity
         self.file = file
         self.line = line
+        self.column = column
         self.message = message
     }
 
-    /// `path:line: severity: message`, the format compilers use, so editors can jump to it.
+    /// `path:line: severity: message` (`path:line:column: …` when there is a column), the format compilers
+    /// use, so editors can jump to it.
     public var description: String {
-        "\(file ?? "<input>"):\(line): \(severity.rawValue): \(message)"
+        "\(file ?? "<input>"):\(line)\(column.map { ":\($0)" } ?? ""): \(severity.rawValue): \(message)"
     }
 }
 
@@ -42,5 +47,10 @@ struct DiagnosticLog: Sendable {
 
     mutating func warning(_ line: Int, _ message: String) {
         entries.append(Diagnostic(.warning, file: file, line: line, message))
+    }
+
+    /// The entries in line order (a stable sort: what one line gave stays in the order it was found).
+    var sortedByLine: [Diagnostic] {
+        entries.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
     }
 }

@@ -12,6 +12,9 @@ public enum ICS {
     public struct ReadResult: Sendable {
         public var calendars: [ICalendar]
         public var diagnostics: [Diagnostic]
+        /// Whether the input ended before it was complete (a missing END, a cut-off download or quote): what was
+        /// read is part of a calendar at most, so what it lacks must not be taken as deleted.
+        public var isTruncated = false
 
         /// The input as generic components (for jCal, xCal and tools that want no typing).
         public var components: [Component] { calendars.flatMap { $0.topLevelComponents } }
@@ -22,13 +25,14 @@ public enum ICS {
     /// Reads iCalendar bytes. Never fails: what cannot be read is reported in `diagnostics` and skipped or kept raw.
     public static func read(_ bytes: [UInt8], file: String? = nil) -> ReadResult {
         var log = DiagnosticLog(file: file)
-        let top = ContentLineScanner.scan(bytes, log: &log)
+        let scanned = ContentLineScanner.scan(bytes, log: &log)
         var context = DecodeContext(log: log)
-        let calendars = calendars(from: top, &context)
+        let calendars = calendars(from: scanned.components, &context)
         if calendars.isEmpty {
             context.log.error(bytes.isEmpty ? 0 : 1, "no iCalendar data found (no BEGIN:VCALENDAR or component)")
         }
-        return ReadResult(calendars: calendars, diagnostics: context.log.entries)
+        return ReadResult(calendars: calendars, diagnostics: context.log.sortedByLine,
+                          isTruncated: scanned.isTruncated)
     }
 
     /// Reads a file; throws only when the file cannot be read at all.

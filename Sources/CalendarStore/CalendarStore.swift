@@ -6,27 +6,38 @@ import GRDB
 ///
 /// ```swift
 /// let store = try CalendarStore(path: CalendarStore.defaultPath())
-/// let report = try store.importCalendar(calendar, into: "Work", file: "work.ics")
+/// let report = try store.importCalendars(calendars, into: "Work", file: "work.ics")
 /// ```
+///
+/// Every change is one transaction: all of it lands, or none (a SIGKILL in the middle included).
 public final class CalendarStore: Sendable {
-    public let path: String
-    let pool: DatabasePool
+    /// What a command needs of the store.
+    public enum Access: Sendable {
+        /// Reading and writing; the file and its folder are created when missing.
+        case readWrite
+        /// Reading only: a store on read-only media still serves `agenda`, `export` and `check-store`, and a store
+        /// that does not exist yet reads as empty (nothing is created).
+        case readOnly
+    }
 
-    /// Opens (creating it and its folder when missing) and migrates the store at `path`.
-    public init(path: String) throws {
+    public let path: String
+    /// Whether this store was opened for reading only.
+    public let isReadOnly: Bool
+    /// A DatabasePool (WAL: readers never wait for the writer), or for a read-only store whose WAL index cannot be
+    /// made a connection to the file marked immutable.
+    let database: any DatabaseWriter
+
+    /// Opens the store at `path`, creating and migrating it for `.readWrite` access.
+    public init(path: String, access: Access = .readWrite) throws {
         self.path = path
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(30)  // another icskit writing: wait for it rather than fail
-        configuration.prepareDatabase { db in
-            // synchronous=NORMAL is the WAL setting SQLite recommends: a commit survives a crash of icskit (a
-            // SIGKILL included); only a power cut may lose the last commit, never consistency. The larger page
-            // cache keeps a big import's index pages in memory instead of spilling them to the WAL again and again.
-            try db.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536")
+        isReadOnly = access == .readOnly
+        do {
+            database = access == .readWrite ? try Self.openForWriting(path) : try Self.openForReading(path)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw StoreError.unusable(path, error)
         }
-        pool = try DatabasePool(path: path, configuration: configuration)
-        try StoreSchema.migrator.migrate(pool)
     }
 
     /// `ICSKIT_STORE`, else `$XDG_DATA_HOME/icskit/store.sqlite`, else `~/.local/share/icskit/store.sqlite`.
@@ -37,97 +48,216 @@ public final class CalendarStore: Sendable {
         return data + "/icskit/store.sqlite"
     }
 
-    /// Runs `body` as one IMMEDIATE transaction: all of it is applied, or none (a crash in the middle included).
-    func transaction<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.writeWithoutTransaction { db in
-            var result: T?
-            try db.inTransaction(.immediate) {
-                result = try body(db)
-                return .commit
+    // MARK: Opening
+
+    static func configuration(readOnly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(30)  // another icskit writing: wait for it rather than fail
+        configuration.prepareDatabase { db in
+            // synchronous=NORMAL is the WAL setting SQLite recommends: a commit survives a crash of icskit (a
+            // SIGKILL included); only a power cut may lose the last commit, never consistency. The larger page
+            // cache keeps a big import's index pages in memory instead of spilling them to the WAL again and again.
+            try db.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536")
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        }
+        return configuration
+    }
+
+    private static func openForWriting(_ path: String) throws -> any DatabaseWriter {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError("cannot create the folder of the store \(path): \(error.localizedDescription)")
+        }
+        let database: DatabasePool
+        do {
+            database = try FolderLock.holding(folder) {
+                try DatabasePool(path: path, configuration: configuration(readOnly: false))
             }
-            return result!
+        } catch let error as DatabaseError where [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM]
+            .contains(error.resultCode) {
+            throw StoreError("the store \(path) cannot be written (read-only media or no permission: "
+                + "\(error.message ?? "\(error.resultCode)")); this command changes the store")
+        }
+        try checkSchema(database, path: path)
+        if try !database.read(StoreSchema.migrator.hasCompletedMigrations) {
+            // Several icskit processes may start together on a store that does not exist yet: one creates the
+            // tables, the others wait for it and find them there (GRDB's migrator reads what is applied before it
+            // takes the write lock, so it must not run twice at once).
+            try FolderLock.holding(folder) { try StoreSchema.migrator.migrate(database) }
+        }
+        return database
+    }
+
+    private static func openForReading(_ path: String) throws -> any DatabaseWriter {
+        guard FileManager.default.fileExists(atPath: path) else {
+            // No store yet: an empty one, in memory, so reading commands show nothing and create nothing.
+            let empty = try DatabaseQueue(configuration: configuration(readOnly: false))
+            try StoreSchema.migrator.migrate(empty)
+            return empty
+        }
+        var database: any DatabaseWriter
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration(readOnly: true))
+            _ = try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+            database = pool
+        } catch let error as DatabaseError where error.resultCode != .SQLITE_NOTADB && error.resultCode != .SQLITE_CORRUPT {
+            // A WAL store on read-only media whose index (-shm) was removed at its last close cannot be opened
+            // read-only the usual way; nothing can be writing it, so SQLite may read it as immutable.
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+            database = try DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration(readOnly: true))
+        }
+        try checkSchema(database, path: path)
+        guard try database.read(StoreSchema.migrator.hasCompletedMigrations) else {
+            throw StoreError("the store \(path) was made by an older icskit and needs an upgrade, which needs "
+                + "write access; run a command that changes the store (icskit check-store does not)")
+        }
+        return database
+    }
+
+    /// Refuses a file that is not an ICSKit store of a schema this icskit knows.
+    private static func checkSchema(_ database: any DatabaseReader, path: String) throws {
+        try database.read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            if !tables.isEmpty, !tables.contains("grdb_migrations") {
+                throw StoreError("\(path) is an SQLite file but not an ICSKit store (it has other tables: "
+                    + tables.prefix(5).joined(separator: ", ") + ")")
+            }
+            if try StoreSchema.migrator.hasBeenSuperseded(db) {
+                throw StoreError("the store \(path) was written by a newer icskit (its schema has migrations this "
+                    + "one does not know); use that icskit")
+            }
         }
     }
+
+    // MARK: Catalog
 
     /// The calendars in the store, by name.
     public func calendars() throws -> [StoredCalendar] {
-        try pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT c.id, c.name, c.color, c.source, COUNT(i.id) AS items FROM calendar c
+        try database.read { db in
+            try StoredCalendar.fetchAll(db, sql: """
+                SELECT c.id, c.name, c.color, c.source, COUNT(i.id) AS itemCount FROM calendar c
                 LEFT JOIN item i ON i.calendarID = c.id GROUP BY c.id ORDER BY c.name
-                """).map {
-                StoredCalendar(id: $0["id"], name: $0["name"], color: $0["color"], source: $0["source"],
-                               itemCount: $0["items"])
-            }
-        }
-    }
-
-    /// The id of the named calendar, creating it when asked.
-    func calendarID(_ db: Database, named name: String, create: Bool) throws -> Int64? {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM calendar WHERE name = ?", arguments: [name]) {
-            return id
-        }
-        guard create else { return nil }
-        try db.execute(sql: "INSERT INTO calendar (name) VALUES (?)", arguments: [name])
-        return db.lastInsertedRowID
-    }
-
-    /// Categories with the colours the store gives them, and how many items use each.
-    public func categories() throws -> [(category: Category, items: Int)] {
-        try pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT n.name, c.color, COUNT(ic.itemID) AS items FROM
-                (SELECT name FROM itemCategory UNION SELECT name FROM category) n
-                LEFT JOIN category c ON c.name = n.name LEFT JOIN itemCategory ic ON ic.name = n.name
-                GROUP BY n.name ORDER BY n.name COLLATE NOCASE
-                """).map { (Category($0["name"], color: $0["color"]), $0["items"]) }
-        }
-    }
-
-    /// The colours categories have in the store, by name.
-    public func categoryColors() throws -> [String: String] {
-        try pool.read { db in
-            var colors: [String: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT name, color FROM category WHERE color IS NOT NULL") {
-                colors[row[0]] = row[1] as String
-            }
-            return colors
+                """)
         }
     }
 
     /// Whether the store has a calendar of that name.
     public func hasCalendar(named name: String) throws -> Bool {
-        try pool.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM calendar WHERE name = ?", arguments: [name]) ?? false }
+        try database.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM calendar WHERE name = ?", arguments: [name]) ?? false }
+    }
+
+    /// Categories with the colours the store gives them, and how many items use each. A category row another
+    /// program left without a name is passed over.
+    public func categories() throws -> [(category: Category, items: Int)] {
+        try database.read { db in
+            try CategoryUse.fetchAll(db, sql: """
+                SELECT n.name, c.color, COUNT(ic.itemID) AS items FROM
+                (SELECT name FROM itemCategory UNION SELECT name FROM category) n
+                LEFT JOIN category c ON c.name = n.name LEFT JOIN itemCategory ic ON ic.name = n.name
+                WHERE n.name IS NOT NULL GROUP BY n.name ORDER BY n.name COLLATE NOCASE
+                """).map { (Category($0.name, color: $0.color), $0.items) }
+        }
+    }
+
+    /// The colours categories have in the store, by name.
+    public func categoryColors() throws -> [String: String] {
+        try database.read { db in
+            var colors: [String: String] = [:]
+            for category in try CategoryUse.fetchAll(db, sql: """
+                SELECT name, color, 0 AS items FROM category WHERE name IS NOT NULL AND color IS NOT NULL
+                """) {
+                colors[category.name] = category.color
+            }
+            return colors
+        }
     }
 
     /// Gives a category a colour (`#RRGGBB`), creating the category when needed.
     public func setColor(_ color: String?, ofCategory name: String) throws {
-        try transaction { db in
-            try db.execute(sql: """
-                INSERT INTO category (name, color) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET color = excluded.color
-                """, arguments: [name, color])
+        try database.write { db in try StoreWriter(db).setColor(color, ofCategory: name) }
+    }
+
+    /// SQLite's own check of the file, then ICSKit's: ["ok"] when sound, else what is wrong.
+    public func integrityCheck() throws -> [String] {
+        try database.read { db in
+            let sqlite = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            guard sqlite == ["ok"] else { return sqlite }
+            var problems: [String] = []
+            let orphans = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count
+            if orphans > 0 { problems.append("\(orphans) row(s) that point to nothing (foreign_key_check)") }
+            let unnamed = try Int.fetchOne(db, sql: "SELECT count(*) FROM category WHERE name IS NULL") ?? 0
+            if unnamed > 0 { problems.append("\(unnamed) category row(s) without a name (left out of listings)") }
+            return problems.isEmpty ? ["ok"] : problems
         }
     }
 }
 
 /// A calendar in the store.
-public struct StoredCalendar: Sendable, Hashable {
+public struct StoredCalendar: Sendable, Hashable, FetchableRecord {
     public var id: Int64
     public var name: String
     public var color: String?
     public var source: String?
     public var itemCount: Int
+
+    enum Columns {
+        static let id = Column("id"), name = Column("name"), color = Column("color"), source = Column("source")
+        static let itemCount = Column("itemCount")
+    }
+
+    public init(row: Row) throws {
+        id = try row.decode(forColumn: Columns.id.name)
+        name = try row.decode(forColumn: Columns.name.name)
+        color = try row.decode(forColumn: Columns.color.name)
+        source = try row.decode(forColumn: Columns.source.name)
+        itemCount = try row.decode(forColumn: Columns.itemCount.name)
+    }
 }
 
-/// Why a store operation was refused; the store is unchanged.
+/// A category's name, colour and use, as the category queries read them.
+struct CategoryUse: FetchableRecord {
+    var name: String
+    var color: String?
+    var items: Int
+
+    init(row: Row) throws {
+        name = try row.decode(forColumn: "name")
+        color = try row.decode(forColumn: "color")
+        items = try row.decode(forColumn: "items")
+    }
+}
+
+/// Why a store operation was refused or failed; the store is unchanged.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
     public var description: String
     public init(_ description: String) { self.description = description }
+
+    /// A store file SQLite cannot use: not a database, damaged, or unreadable.
+    static func unusable(_ path: String, _ error: DatabaseError) -> StoreError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB:
+            return StoreError("\(path) is not an ICSKit store (not an SQLite database); nothing was changed")
+        case .SQLITE_CORRUPT:
+            return StoreError("the store \(path) is damaged (SQLite: \(error.message ?? "corrupt")); restore it from a "
+                + "backup, or export what icskit check-store still reads")
+        default:
+            return StoreError("cannot use the store \(path): \(error.message ?? "\(error.resultCode)")")
+        }
+    }
 }
 
-extension CalendarStore {
-    /// SQLite's own check of the file: ["ok"] when sound, else what is wrong.
-    public func integrityCheck() throws -> [String] {
-        try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+/// An exclusive lock on a folder (flock on the folder itself: no lock file is left behind, and SQLite's own
+/// locks on the store file are not touched), held while a store in it is created or migrated.
+enum FolderLock {
+    static func holding<T>(_ folder: String, _ body: () throws -> T) throws -> T {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return try body() }  // cannot lock (odd filesystem): SQLite's locks remain
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
     }
 }

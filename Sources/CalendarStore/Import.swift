@@ -1,3 +1,4 @@
+import CalendarMerge
 import CalendarModel
 import Foundation
 import GRDB
@@ -25,9 +26,6 @@ extension CalendarStore {
         // Google's X-WR-TIMEZONE is resolved into the items (as the x-wr-timezone tool does), so each stored item
         // means the same whichever calendar it lands in and whatever else is imported beside it.
         let resolved = calendars.map { $0.resolvingWRTimeZone() }
-        let zones = resolved.flatMap(\.timeZones).compactMap { zone -> (tzid: String, content: String)? in
-            zone.tzid.map { ($0, String(decoding: ICS.write(components: [zone.component]), as: UTF8.self)) }
-        }
         // Deriving each item's columns (times through its zones, the text to keep, its fingerprint) runs on a
         // second thread while this one writes the rows before it. Its CalendarTime has its own copies of the zones.
         let rows = RowPipeline()
@@ -35,7 +33,7 @@ extension CalendarStore {
             for calendar in resolved {
                 let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
                 var batch: [(row: ItemRow, line: Int)] = []
-                for component in calendar.components where ["VEVENT", "VTODO", "VJOURNAL"].contains(component.name) {
+                for component in calendar.components where component.isItem {
                     guard let row = ItemRow(component, time: time) else { continue }
                     batch.append((row, component.line))
                     if batch.count == 256 { rows.put(batch); batch = [] }
@@ -44,9 +42,10 @@ extension CalendarStore {
             }
             rows.finish()
         }
-        var seen: [String: Int] = [:]
-        try transaction { db in
-            let calendarID = try calendarID(db, named: name, create: true)!
+        var seen: [MergeKey: Int] = [:]
+        try database.write { db in
+            let writer = StoreWriter(db)
+            let calendarID = try writer.calendarID(named: name, create: true)!
             if let product = resolved.first?.productID {
                 try db.execute(sql: "UPDATE calendar SET productID = ?, source = coalesce(source, ?) WHERE id = ?",
                                arguments: [product, file, calendarID])
@@ -64,27 +63,22 @@ extension CalendarStore {
                     ON CONFLICT(name) DO UPDATE SET color = coalesce(category.color, excluded.color)
                     """, arguments: [name, property.value])
             }
-            for zone in zones {
-                try db.execute(sql: "INSERT OR REPLACE INTO timeZone (calendarID, tzid, content) VALUES (?, ?, ?)",
-                               arguments: [calendarID, zone.tzid, zone.content])
-            }
-            let existing = try Dictionary(Row.fetchAll(db, sql: """
-                SELECT uid, recurrenceID, fingerprint FROM item WHERE calendarID = ?
-                """, arguments: [calendarID]).map { row -> (String, String) in
-                    ((row["uid"] as String) + "\u{0}" + (row["recurrenceID"] as String), row["fingerprint"])
-                }, uniquingKeysWith: { a, _ in a })
+            try writer.saveTimeZones(resolved.flatMap(\.timeZones), calendarID: calendarID)
+            var existing: [MergeKey: String] = [:]
+            let cursor = try BaseRecord.fetchCursor(db, sql: "SELECT uid, recurrenceID, fingerprint FROM item "
+                                                        + "WHERE calendarID = ?", arguments: [calendarID])
+            while let entry = try cursor.next() { existing[entry.key] = entry.fingerprint }
             while let batch = rows.take() {
                 for (row, line) in batch {
-                    let key = row.uid + "\u{0}" + row.recurrenceID
-                    if let first = seen[key] {
+                    if let first = seen[row.key] {
                         report.skipped += 1
                         let which = row.recurrenceID.isEmpty ? "" : " with the same RECURRENCE-ID"
                         report.diagnostics.append(Diagnostic(.warning, file: file, line: line,
                             "duplicate UID \"\(row.uid)\"\(which) (first at line \(first)); this one is skipped"))
                         continue
                     }
-                    seen[key] = line
-                    let previous = existing[key]
+                    seen[row.key] = line
+                    let previous = existing[row.key]
                     switch previous {
                     case nil: report.added += 1
                     case row.fingerprint?:
@@ -92,7 +86,7 @@ extension CalendarStore {
                         continue
                     default: report.updated += 1
                     }
-                    try row.save(db, calendarID: calendarID, isNew: previous == nil)
+                    try writer.save(row, calendarID: calendarID, isNew: previous == nil)
                 }
             }
         }

@@ -1,3 +1,4 @@
+import CalendarMerge
 import CalendarModel
 import Foundation
 import GRDB
@@ -26,23 +27,35 @@ struct ItemRow: Sendable {
     var categories: [String]
     var relations: [Relation]
 
+    var key: MergeKey { MergeKey(uid: uid, recurrenceID: recurrenceID) }
+
     /// Derives the columns of an event, todo or journal; nil for other components.
-    init?(_ component: CalendarComponent, time: CalendarTime) {
-        let core: ItemCore
+    init?(_ item: CalendarComponent, time: CalendarTime) {
+        guard item.isItem else { return nil }
+        let keyed = item.keyed
+        self.init(item, component: keyed.component, uid: keyed.uid, fingerprint: keyed.component.fingerprint,
+                  time: time)
+    }
+
+    /// The row of a merge's external item, whose key and fingerprint the merge already has.
+    init?(_ item: MergeItem, time: CalendarTime) {
+        self.init(item.item, component: item.component, uid: item.key.uid, fingerprint: item.version.fingerprint,
+                  time: time)
+    }
+
+    private init?(_ item: CalendarComponent, component: Component, uid: String, fingerprint: String,
+                  time: CalendarTime) {
+        guard let core = item.core else { return nil }
         var end: CalendarDate?, due: CalendarDate?, completed: CalendarDate?, duration: Duration?
-        switch component {
-        case .event(let event):
-            (core, end, duration) = (event.core, event.end, event.duration)
-        case .todo(let todo):
-            (core, due, duration, completed) = (todo.core, todo.due, todo.duration, todo.completed)
-        case .journal(let journal): core = journal.core
-        default: return nil
+        switch item {
+        case .event(let event): (end, duration) = (event.end, event.duration)
+        case .todo(let todo): (due, duration, completed) = (todo.due, todo.duration, todo.completed)
+        default: break
         }
         func seconds(_ date: CalendarDate?) -> Int64? { date.map { Int64(time.date(of: $0).timeIntervalSince1970) } }
-        let stored = storedForm(of: component)
-        uid = stored.uid
+        self.uid = uid
         recurrenceID = core.recurrenceID?.date.icsValue ?? ""
-        kind = stored.component.name
+        kind = component.name
         summary = core.summary
         let start = core.start ?? due
         startUTC = seconds(start)
@@ -65,31 +78,51 @@ struct ItemRow: Sendable {
         lastModifiedUTC = seconds(core.lastModified)
         stampUTC = seconds(core.stamp)
         isRecurring = core.isRecurring
-        if isRecurring {
-            // The last instant a series can reach when every rule ends (by UNTIL, or by COUNT: its last instance),
-            // else open (nil). Wall-clock times plus a day of slack cover any zone offset.
-            let ends = core.recurrenceRules.map { rule -> Int64? in
-                if let until = rule.until { return LocalDateTime(until).wallSeconds }
-                guard let count = rule.count, count <= 10_000, let start,
-                      case .success(let dates) = rule.instances(from: start, limit: count) else { return nil }
-                return dates.last.map { LocalDateTime($0).wallSeconds } ?? LocalDateTime(start).wallSeconds
-            }
-            let dates = core.recurrenceDates.map { seconds($0.start) ?? 0 }
-            let length = max(0, (endUTC ?? 0) - (startUTC ?? 0))
-            rangeEndUTC = ends.contains(where: { $0 == nil })
-                ? nil : (ends.compactMap { $0 } + dates + [startUTC ?? 0]).max().map { $0 + length + 86_400 }
-        } else {
-            rangeEndUTC = endUTC
-        }
-        content = String(decoding: ICS.write(components: [stored.component]), as: UTF8.self)
-        fingerprint = stored.component.fingerprint
+        rangeEndUTC = isRecurring ? Self.rangeEnd(core, start: start, startUTC: startUTC, endUTC: endUTC, seconds)
+            : endUTC
+        content = String(decoding: ICS.write(components: [component]), as: UTF8.self)
+        self.fingerprint = fingerprint
         categories = core.categories.map(\.name)
         relations = core.relatedTo
     }
 
-    /// Inserts or replaces the row (and its categories and relations) in a calendar. `isNew` skips clearing what
-    /// an earlier version left (statements are cached: imports run them tens of thousands of times).
-    func save(_ db: Database, calendarID: Int64, isNew: Bool = false) throws {
+    /// The last instant a series can reach when every rule ends (by UNTIL, or by COUNT: its last instance), else
+    /// open (nil). Wall-clock times plus a day of slack cover any zone offset.
+    private static func rangeEnd(_ core: ItemCore, start: CalendarDate?, startUTC: Int64?, endUTC: Int64?,
+                                 _ seconds: (CalendarDate?) -> Int64?) -> Int64? {
+        let ends = core.recurrenceRules.map { rule -> Int64? in
+            if let until = rule.until { return LocalDateTime(until).wallSeconds }
+            guard let count = rule.count, count <= 10_000, let start,
+                  case .success(let dates) = rule.instances(from: start, limit: count) else { return nil }
+            return dates.last.map { LocalDateTime($0).wallSeconds } ?? LocalDateTime(start).wallSeconds
+        }
+        guard !ends.contains(where: { $0 == nil }) else { return nil }
+        let dates = core.recurrenceDates.map { seconds($0.start) ?? 0 }
+        let length = max(0, (endUTC ?? 0) - (startUTC ?? 0))
+        return (ends.compactMap { $0 } + dates + [startUTC ?? 0]).max().map { $0 + length + 86_400 }
+    }
+}
+
+/// The one way the store is written: every command's change goes through these steps, inside the one transaction
+/// the caller holds (statements are cached: imports run them tens of thousands of times).
+struct StoreWriter {
+    let db: Database
+
+    init(_ db: Database) { self.db = db }
+
+    /// The id of the named calendar, creating it when asked.
+    func calendarID(named name: String, create: Bool) throws -> Int64? {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM calendar WHERE name = ?", arguments: [name]) {
+            return id
+        }
+        guard create else { return nil }
+        try db.execute(sql: "INSERT INTO calendar (name) VALUES (?)", arguments: [name])
+        return db.lastInsertedRowID
+    }
+
+    /// Inserts or replaces an item (and its categories and relations), and lifts a tombstone it had. `isNew`
+    /// skips clearing what an earlier version left.
+    func save(_ row: ItemRow, calendarID: Int64, isNew: Bool = false) throws {
         let upsert = try db.cachedStatement(sql: """
             INSERT INTO item (calendarID, uid, recurrenceID, kind, summary, startUTC, endUTC, startValue, startTZID,
                 dueUTC, status, completedUTC, priority, sequence, lastModifiedUTC, stampUTC, isRecurring, rangeEndUTC,
@@ -104,35 +137,77 @@ struct ItemRow: Sendable {
                 fingerprint = excluded.fingerprint
             RETURNING id
             """)
-        let arguments: StatementArguments = [calendarID, uid, recurrenceID, kind, summary, startUTC, endUTC,
-                                             startValue, startTZID, dueUTC, status, completedUTC, priority, sequence,
-                                             lastModifiedUTC, stampUTC, isRecurring, rangeEndUTC, content, fingerprint]
+        let arguments: StatementArguments = [
+            calendarID, row.uid, row.recurrenceID, row.kind, row.summary, row.startUTC, row.endUTC, row.startValue,
+            row.startTZID, row.dueUTC, row.status, row.completedUTC, row.priority, row.sequence, row.lastModifiedUTC,
+            row.stampUTC, row.isRecurring, row.rangeEndUTC, row.content, row.fingerprint,
+        ]
         guard let itemID = try Int64.fetchOne(upsert, arguments: arguments) else {
-            throw StoreError("the store did not take item \(uid)")
+            throw StoreError("the store did not take item \(row.uid)")
         }
         if !isNew {
             try db.cachedStatement(sql: "DELETE FROM itemCategory WHERE itemID = ?").execute(arguments: [itemID])
             try db.cachedStatement(sql: "DELETE FROM relation WHERE itemID = ?").execute(arguments: [itemID])
             try db.cachedStatement(sql: "DELETE FROM tombstone WHERE calendarID = ? AND uid = ? AND recurrenceID = ?")
-                .execute(arguments: [calendarID, uid, recurrenceID])
+                .execute(arguments: [calendarID, row.uid, row.recurrenceID])
         }
-        if !categories.isEmpty {
+        if !row.categories.isEmpty {
             let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO itemCategory (itemID, name) VALUES (?, ?)")
-            for name in categories { try insert.execute(arguments: [itemID, name]) }
+            for name in row.categories { try insert.execute(arguments: [itemID, name]) }
         }
-        if !relations.isEmpty {
+        if !row.relations.isEmpty {
             let insert = try db.cachedStatement(sql: "INSERT INTO relation (itemID, relatedUID, relationType) VALUES (?, ?, ?)")
-            for relation in relations { try insert.execute(arguments: [itemID, relation.uid, relation.type]) }
+            for relation in row.relations { try insert.execute(arguments: [itemID, relation.uid, relation.type]) }
         }
     }
-}
 
-/// An item as the store keys, keeps and fingerprints it: its component, and its UID — for an item that has none,
-/// one derived from its content (and written into it), so importing or merging the same file again finds it again.
-public func storedForm(of component: CalendarComponent) -> (component: Component, uid: String) {
-    var generic = component.component
-    if let uid = component.identity.uid { return (generic, uid) }
-    let uid = generic.derivedUID
-    generic.properties.insert(Property("UID", value: uid), at: 0)
-    return (generic, uid)
+    /// Deletes an item; `tombstone` remembers the deletion so merges keep it deleted (a local `rm`).
+    func delete(_ key: MergeKey, calendarID: Int64, tombstone: Bool) throws {
+        if tombstone {
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO tombstone (calendarID, uid, recurrenceID, deletedAt) VALUES (?, ?, ?, ?)
+                """, arguments: [calendarID, key.uid, key.recurrenceID, Int64(Date().timeIntervalSince1970)])
+        }
+        try db.cachedStatement(sql: "DELETE FROM item WHERE calendarID = ? AND uid = ? AND recurrenceID = ?")
+            .execute(arguments: [calendarID, key.uid, key.recurrenceID])
+    }
+
+    /// Keeps the VTIMEZONEs items use, for TZIDs no tzdata name explains.
+    func saveTimeZones(_ zones: [TimeZoneDefinition], calendarID: Int64) throws {
+        for zone in zones {
+            guard let tzid = zone.tzid else { continue }
+            try db.execute(sql: "INSERT OR REPLACE INTO timeZone (calendarID, tzid, content) VALUES (?, ?, ?)",
+                           arguments: [calendarID, tzid, String(decoding: ICS.write(components: [zone.component]),
+                                                                as: UTF8.self)])
+        }
+    }
+
+    /// Replaces a source's merge base entirely.
+    func replaceBase(_ base: [MergeKey: String], calendarID: Int64, source: String) throws {
+        try db.execute(sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ?",
+                       arguments: [calendarID, source])
+        let insert = try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint) VALUES (?, ?, ?, ?, ?)
+            """)
+        for (key, fingerprint) in base {
+            try insert.execute(arguments: [calendarID, source, key.uid, key.recurrenceID, fingerprint])
+        }
+    }
+
+    /// Records (or, with nil, forgets) the digest of the bytes a source's base is exactly of.
+    func setDigest(_ digest: String?, calendarID: Int64, source: String) throws {
+        if let digest {
+            try db.execute(sql: "INSERT OR REPLACE INTO syncSource (calendarID, source, digest) VALUES (?, ?, ?)",
+                           arguments: [calendarID, source, digest])
+        } else {
+            try db.execute(sql: "DELETE FROM syncSource WHERE calendarID = ? AND source = ?",
+                           arguments: [calendarID, source])
+        }
+    }
+
+    func setColor(_ color: String?, ofCategory name: String) throws {
+        try db.execute(sql: """
+            INSERT INTO category (name, color) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET color = excluded.color
+            """, arguments: [name, color])
+    }
 }

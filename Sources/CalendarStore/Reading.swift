@@ -8,12 +8,12 @@ extension CalendarStore {
     /// reaches it, with all their overrides).
     public func loadCalendars(named name: String? = nil, window: Range<Date>? = nil) throws
         -> [(calendar: ICalendar, name: String)] {
-        let stored = try pool.read { db -> [(id: Int64, name: String, color: String?, zones: [String],
-                                              items: [String])] in
-            var calendars: [(id: Int64, name: String, color: String?, zones: [String], items: [String])] = []
-            for row in try Row.fetchAll(db, sql: "SELECT id, name, color FROM calendar "
-                                            + "WHERE ? IS NULL OR name = ? ORDER BY name", arguments: [name, name]) {
-                let id: Int64 = row["id"]
+        let stored = try database.read { db -> [(name: String, color: String?, zones: [String], items: [String])] in
+            var calendars: [(name: String, color: String?, zones: [String], items: [String])] = []
+            for calendar in try StoredCalendar.fetchAll(db, sql: "SELECT id, name, color, source, 0 AS itemCount "
+                                            + "FROM calendar WHERE ? IS NULL OR name = ? ORDER BY name",
+                                                        arguments: [name, name]) {
+                let id = calendar.id
                 let zones = try String.fetchAll(db, sql: "SELECT content FROM timeZone WHERE calendarID = ? "
                                                     + "ORDER BY tzid", arguments: [id])
                 let items: [String]
@@ -35,7 +35,7 @@ extension CalendarStore {
                     items = try String.fetchAll(db, sql: "SELECT content FROM item WHERE calendarID = ? ORDER BY id",
                                                 arguments: [id])
                 }
-                calendars.append((id, row["name"], row["color"], zones, items))
+                calendars.append((calendar.name, calendar.color, zones, items))
             }
             return calendars
         }

@@ -122,9 +122,9 @@ struct AddCommand: ParsableCommand {
             todo.alarms = alarms
             component = .todo(todo)
         }
-        if let color, let name = category.first { try store.setColor(color, ofCategory: name) }
-        try store.add(component, to: calendar)
-        print(core.uid!)
+        let colors = color.flatMap { color in category.first.map { [(category: $0, color: color)] } } ?? []
+        try store.add(component, to: calendar, categoryColors: colors)
+        Output.print(core.uid!)
     }
 
     /// `2026-11-23`, `2026-11-23T09:30`, `2026-11-23 09:30`, `today`, `tomorrow 09:30`.

@@ -73,10 +73,10 @@ struct AgendaCommand: ParsableCommand {
             writer.beginArray()
             for row in rows {
                 format.write(row.occurrence, calendar: row.calendar, to: &writer)
-                if writer.bytes.count > 1 << 20 { Output.writeStandardOutput(writer.takeBytes()) }
+                if writer.bytes.count > 1 << 20 { try Output.writeStandardOutput(writer.takeBytes()) }
             }
             writer.endArray()
-            Output.writeStandardOutput(writer.takeBytes() + [0x0A])
+            try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
         } else {
             format.printDays(rows, from: start, to: end)
         }
@@ -140,19 +140,19 @@ struct InstanceFormat {
                 return start < next && (end > day || (end == start && start >= day))
             }
             if !todays.isEmpty {
-                print("\(printed ? "\n" : "")\(names[day.isoWeekday]) \(day.isoDate)")
+                Output.print("\(printed ? "\n" : "")\(names[day.isoWeekday]) \(day.isoDate)")
                 printed = true
                 for row in todays {
                     let start = wall(row.occurrence.start, row.occurrence.startDate)
                     let end = wall(row.occurrence.end, row.occurrence.endDate)
                     let span = row.occurrence.isAllDay ? "all day    "
                         : "\(start < day ? "…    " : clock(start))–\(end > next ? "…    " : clock(end))"
-                    print("  \(span)  \(row.occurrence.summary ?? "(no summary)")  (\(row.calendar))")
+                    Output.print("  \(span)  \(row.occurrence.summary ?? "(no summary)")  (\(row.calendar))")
                 }
             }
             day = next
         }
-        if !printed { print("nothing between \(from.iso8601) and \(to.iso8601)") }
+        if !printed { Output.print("nothing between \(from.iso8601) and \(to.iso8601)") }
     }
 
     private func wall(_ value: CalendarDate, _ instant: Date) -> LocalDateTime {

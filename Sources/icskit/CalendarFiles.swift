@@ -13,6 +13,8 @@ struct CalendarFiles {
 
     var sources: [Source] = []
     var diagnostics: [Diagnostic] = []
+    /// Whether some file ended before it was complete (a missing END, a cut-off download).
+    var isTruncated = false
 
     /// Reads every path (`-` for standard input); a file that cannot be read is a usage error (exit 2).
     static func read(_ paths: [String], csv: CSVOptions = CSVOptions()) throws -> CalendarFiles {
@@ -36,6 +38,7 @@ struct CalendarFiles {
         let format = CalendarFormat(pathExtension: path) ?? CalendarFormat(sniffing: bytes)
         let result = format.read(bytes, file: name, csv: csv)
         diagnostics += result.diagnostics
+        isTruncated = isTruncated || result.isTruncated
         let fallback = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
         sources += result.calendars.map { Source(name: $0.displayName ?? fallback, path: name, calendars: [$0]) }
     }
@@ -44,7 +47,7 @@ struct CalendarFiles {
     static func readOrStore(_ paths: [String], store: StoreOption, calendar: String?,
                             window: Range<Date>?) throws -> CalendarFiles {
         guard paths.isEmpty else { return try read(paths) }
-        let opened = try store.open()
+        let opened = try store.open(.readOnly)
         var files = CalendarFiles()
         files.sources = try opened.loadCalendars(named: calendar, window: window).map {
             Source(name: $0.name, path: opened.path, calendars: [$0.calendar])

@@ -95,7 +95,7 @@ struct ConvertCommand: ParsableCommand {
                 ("failed", .int(results.filter { $0.failure != nil }.count)),
                 ("files", .array(results.map(\.json))),
             ]).serialized(pretty: true)
-            if toStandardOutput { Output.standardError(json) } else { print(json) }
+            if toStandardOutput { Output.standardError(json) } else { Output.print(json) }
         }
         if results.contains(where: { $0.failure != nil }) { throw ExitCode(1) }
     }

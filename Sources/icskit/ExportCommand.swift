@@ -52,7 +52,11 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try store.open()
+        let store = try store.open(.readOnly)
+        if output != "-", ["", "-wal", "-shm", "-journal"].contains(where: { Output.isSameFile(output, store.path + $0) }) {
+            throw CommandFailure("refusing to write the export over the store itself (\(store.path)); choose another "
+                + "-o file")
+        }
         if let calendar, try !store.hasCalendar(named: calendar) {
             throw ValidationError("no calendar \"\(calendar)\" in the store \(store.path)")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarModel
+import CalendarMerge
 import CalendarStore
 import Foundation
 
@@ -68,26 +69,26 @@ struct FreeBusyCommand: ParsableCommand {
                                            within: within.flatMap(Self.hours), zone: zone, minimum: minimum)
             printSlots(slots, zone: zone)
         } else {
-            Output.writeStandardOutput(ICS.write([Self.calendar(busy, from: from, to: to)]))
+            try Output.writeStandardOutput(ICS.write([Self.calendar(busy, from: from, to: to)]))
         }
     }
 
     private func printSlots(_ slots: [Range<Date>], zone: ZoneClock) {
         if json {
-            print(JSONValue.array(slots.map { slot in
+            Output.print(JSONValue.array(slots.map { slot in
                 .object([("start", .string(zone.iso8601(slot.lowerBound))), ("end", .string(zone.iso8601(slot.upperBound))),
                          ("minutes", .int(Int(slot.upperBound.timeIntervalSince(slot.lowerBound) / 60)))])
             }).serialized(pretty: true))
             return
         }
-        if slots.isEmpty { print("no common free slot") }
+        if slots.isEmpty { Output.print("no common free slot") }
         for slot in slots {
             let (start, end) = (zone.wallClock(at: slot.lowerBound), zone.wallClock(at: slot.upperBound))
             let minutes = Int(slot.upperBound.timeIntervalSince(slot.lowerBound) / 60)
             let length = (minutes >= 60 ? "\(minutes / 60)h" : "") + (minutes % 60 > 0 ? "\(minutes % 60)m" : "")
             let endDay = (end.year, end.month, end.day) == (start.year, start.month, start.day)
                 ? "" : String(format: "%04d-%02d-%02d ", end.year, end.month, end.day)
-            print(String(format: "%04d-%02d-%02d %02d:%02d–", start.year, start.month, start.day, start.hour,
+            Output.print(String(format: "%04d-%02d-%02d %02d:%02d–", start.year, start.month, start.day, start.hour,
                          start.minute) + endDay + String(format: "%02d:%02d  (", end.hour, end.minute) + length + ")")
         }
     }

@@ -8,7 +8,9 @@ struct ICSKitCommand: ParsableCommand {
         commandName: "icskit",
         abstract: "Read, check and convert iCalendar (RFC 5545) files.",
         discussion: """
-            Exit status: 0 success, 1 problems found in the data (or a file failed), 2 usage errors.
+            Exit status: 0 success; 1 problems found in the data, a file that failed, a merge refused or left with \
+            conflicts, a store that cannot be opened or is damaged, or output that could not be written; 2 usage \
+            errors.
             """,
         version: "0.1.0",
         subcommands: [ConvertCommand.self, ValidateCommand.self, AgendaCommand.self, TodoCommand.self,
@@ -17,18 +19,51 @@ struct ICSKitCommand: ParsableCommand {
                       FreeBusyCommand.self]
     )
 
-    /// ArgumentParser exits 64 on usage errors; ICSKit promises 2, as grep, diff and khal do.
+    /// ArgumentParser exits 64 on usage errors; ICSKit promises 2, as grep, diff and khal do. A runtime error is
+    /// one line and exit 1; so is output that could not be written, however far the command got.
     static func main() {
         do {
             var command = try parseAsRoot()
             try command.run()
+            try Output.flushStandardOutput()
+        } catch let failure as CommandFailure {
+            fail(failure.message, status: failure.status)
+        } catch let failure as OutputError {
+            fail(failure.description, status: 1)
+        } catch let exit as ExitCode {
+            // What was printed before the failing status still has to reach its reader.
+            if (try? Output.flushStandardOutput()) == nil { fail("cannot write standard output", status: 1) }
+            Foundation.exit(exit.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)
             }
-            exit(withError: error)
+            if code == .success {
+                exit(withError: error)  // --help, --version
+            }
+            fail("\(error)", status: 1)
         }
     }
+
+    private static func fail(_ message: String, status: Int32) -> Never {
+        _ = try? Output.flushStandardOutput()
+        Output.standardError("icskit: " + message)
+        Foundation.exit(status)
+    }
+}
+
+/// A command that could not do its work for a reason that is not a usage error (a store that cannot be opened, a
+/// merge refused): one line on standard error, and exit status 1 unless another is given.
+struct CommandFailure: Error, CustomStringConvertible {
+    var message: String
+    var status: Int32 = 1
+
+    init(_ message: String, status: Int32 = 1) {
+        self.message = message
+        self.status = status
+    }
+
+    var description: String { message }
 }

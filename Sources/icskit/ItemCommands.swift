@@ -17,7 +17,7 @@ struct DoneCommand: ParsableCommand {
     func run() throws {
         let changed = try store.open().complete(uid: uid)
         guard changed > 0 else { throw ValidationError("no todo with UID \(uid) in the store") }
-        print("done: \(uid)")
+        Output.print("done: \(uid)")
     }
 }
 
@@ -38,7 +38,7 @@ struct RemoveCommand: ParsableCommand {
     func run() throws {
         let removed = try store.open().delete(uid: uid, calendar: calendar)
         guard removed > 0 else { throw ValidationError("no item with UID \(uid) in the store") }
-        print("removed: \(uid) (\(removed) component\(removed == 1 ? "" : "s"))")
+        Output.print("removed: \(uid) (\(removed) component\(removed == 1 ? "" : "s"))")
     }
 }
 
@@ -50,12 +50,12 @@ struct CheckStoreCommand: ParsableCommand {
     @OptionGroup var store: StoreOption
 
     func run() throws {
-        let opened = try store.open()
+        let opened = try store.open(.readOnly)
         let problems = try opened.integrityCheck()
-        print("store: \(opened.path)")
-        print("integrity: \(problems.joined(separator: "; "))")
+        Output.print("store: \(opened.path)")
+        Output.print("integrity: \(problems.joined(separator: "; "))")
         for calendar in try opened.calendars() {
-            print("  \(calendar.name): \(calendar.itemCount) items\(calendar.color.map { "  \($0)" } ?? "")")
+            Output.print("  \(calendar.name): \(calendar.itemCount) items\(calendar.color.map { "  \($0)" } ?? "")")
         }
         if problems != ["ok"] { throw ExitCode(1) }
     }
@@ -79,10 +79,10 @@ struct CategoriesCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try store.open()
+        let store = try store.open(setColor.isEmpty ? .readOnly : .readWrite)
         if setColor.count == 2 { try store.setColor(setColor[1], ofCategory: setColor[0]) }
         for (category, items) in try store.categories() {
-            print("\(category.name)  \(category.color ?? "-")  \(items) item\(items == 1 ? "" : "s")")
+            Output.print("\(category.name)  \(category.color ?? "-")  \(items) item\(items == 1 ? "" : "s")")
         }
     }
 }
@@ -114,6 +114,6 @@ struct LogCommand: ParsableCommand {
         }
         let entry = TimeLog.entry(for: todo, duration: length, interrupted: interrupted)
         try store.add(.journal(entry), to: calendar)
-        print("logged \(length.totalSeconds / 60) minutes on \(todo.summary ?? uid)")
+        Output.print("logged \(length.totalSeconds / 60) minutes on \(todo.summary ?? uid)")
     }
 }

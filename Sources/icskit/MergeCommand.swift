@@ -14,8 +14,15 @@ struct MergeCommand: ParsableCommand {
             unchanged locally deleted (changed locally: kept), items deleted locally stay deleted unless changed \
             externally. When both sides changed an item: --prefer decides (newest by SEQUENCE, LAST-MODIFIED, \
             DTSTAMP), or --on-conflict fail leaves it and exits 1, or keep-both adds the external version beside \
-            the local one. An external file with no items while the store has some from it is refused unless \
-            --force-delete. Exit status: 0 ok, 1 conflicts left, 2 usage.
+            the local one.
+
+            Guards: an external file with no items while the store has some from it is refused; a file that ends \
+            early (a missing END, a cut-off download) deletes nothing (exit 1); a merge that would delete more than \
+            --max-delete percent of the calendar (default 50) and more than 10 items is refused with nothing \
+            changed. --force-delete lifts all three. The plan is made inside the store's write transaction, so an \
+            edit made while the file is read is never undone.
+
+            Exit status: 0 ok; 1 conflicts left, deletions withheld, merge refused, store unusable; 2 usage.
 
             Examples:
               icskit merge google.ics --into Work --dry-run
@@ -42,8 +49,19 @@ struct MergeCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the plan; change nothing.")
     var dryRun = false
 
-    @Flag(name: .customLong("force-delete"), help: "Allow an empty external calendar to delete everything from it.")
+    @Flag(name: .customLong("force-delete"), help: ArgumentHelp(
+        "Delete what the guards keep: everything when the external calendar is empty, the items a truncated file "
+            + "lacks, more than --max-delete of the calendar."))
     var forceDelete = false
+
+    @Option(name: .customLong("max-delete"), help: ArgumentHelp(
+        "The largest share of the calendar (percent) one merge may delete when it deletes more than 10 items.",
+        valueName: "PCT"))
+    var maxDelete: Double = 50
+
+    func validate() throws {
+        if !(0...100).contains(maxDelete) { throw ValidationError("--max-delete takes a percentage from 0 to 100") }
+    }
 
     @Flag(help: "Print one JSON object: counts and actions.")
     var json = false
@@ -60,33 +78,38 @@ struct MergeCommand: ParsableCommand {
         let bytes = try CalendarFiles.bytes(of: file)
         // CSV options change what the same bytes mean, so they are part of what "the same file" is.
         let csvSettings = csv.columns == nil && csv.zone == nil ? [] : Array("\u{0}\(csv.columns ?? "")\u{0}\(csv.zone ?? "")".utf8)
-        let digest = SourceDigest.of(bytes + csvSettings)
+        var options = MergeOptions()
+        options.prefer = prefer
+        options.onConflict = onConflict
+        options.dryRun = dryRun
+        options.forceDelete = forceDelete
+        options.maxDeletePercent = maxDelete
+        options.digest = SourceDigest.of(bytes + csvSettings)
         let identity = source ?? into
         let result: MergeResult
         do {
             // The file the last merge of this source read, byte for byte: nothing to do, and no need to parse it.
-            if let unchanged = try CalendarMerger.mergeUnchangedFile(digest: digest, into: into, source: identity,
-                                                                     store: store) {
+            if let unchanged = try CalendarMerger.mergeUnchangedFile(digest: options.digest!, into: into,
+                                                                     source: identity, storage: store) {
                 result = unchanged
             } else {
                 var input = CalendarFiles()
                 input.add(bytes, path: file, csv: csv.options)
                 ProcessLifetime.keepUntilExit(input)
                 CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
+                options.isTruncated = input.isTruncated
                 result = try CalendarMerger.merge(input.sources.flatMap(\.calendars), into: into, source: identity,
-                                                  store: store, prefer: prefer, onConflict: onConflict,
-                                                  dryRun: dryRun, forceDelete: forceDelete, digest: digest)
+                                                  storage: store, options: options)
             }
-        } catch let error as StoreError {
-            Output.standardError("merge refused: \(error)")
-            throw ExitCode(1)
+        } catch let refusal as MergeRefusal {
+            throw CommandFailure("merge refused: \(refusal)")
         }
         let changes = result.actions.filter { ![.unchanged, .keepLocal, .stayDeleted].contains($0.kind) }
         if json {
-            print(JSONValue.object([
+            Output.print(JSONValue.object([
                 ("added", .int(result.added)), ("updated", .int(result.updated)), ("deleted", .int(result.deleted)),
                 ("unchanged", .int(result.unchanged)), ("conflicts", .int(result.conflicts)),
-                ("dry_run", .bool(dryRun)),
+                ("withheld_deletions", .int(result.withheldDeletions)), ("dry_run", .bool(dryRun)),
                 ("actions", .array(result.actions.map { action in
                     .object([("uid", .string(action.key.uid)),
                              ("recurrence_id", action.key.recurrenceID.isEmpty ? .null : .string(action.key.recurrenceID)),
@@ -95,9 +118,14 @@ struct MergeCommand: ParsableCommand {
                 })),
             ]).serialized(pretty: true))
         } else {
-            for action in changes { print("\(action.kind.rawValue): \(action.key)  (\(action.reason))") }
-            print("\(dryRun ? "would be: " : "")\(result.added) added, \(result.updated) updated, \(result.deleted) "
+            for action in changes { Output.print("\(action.kind.rawValue): \(action.key)  (\(action.reason))") }
+            Output.print("\(dryRun ? "would be: " : "")\(result.added) added, \(result.updated) updated, \(result.deleted) "
                 + "deleted, \(result.unchanged) unchanged, \(result.conflicts) conflicts")
+        }
+        if result.withheldDeletions > 0 {
+            Output.standardError("\(file): the file ends early (truncated), so the \(result.withheldDeletions) item(s) "
+                + "it lacks were not deleted; merge a complete file, or use --force-delete if they are really gone")
+            throw ExitCode(1)
         }
         if result.unresolved > 0 { throw ExitCode(1) }
     }

@@ -1,61 +1,238 @@
 import CalendarModel
 import Foundation
 
-/// Writing results where the user asked, never leaving a half-written file behind.
+/// Writing results where the user asked: never a half-written file, never a device or pipe replaced by a file, and
+/// never a failed write passed over in silence.
 enum Output {
-    /// Writes to a temporary file beside the destination, then renames it over the destination, so readers see
-    /// the old file or the new one and never a part of it.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let temporary = directory + "/." + url.lastPathComponent + ".icskit-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
-            throw OutputError(path: path, reason: "cannot create a file in \(directory)")
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw OutputError(path: path, reason: reason)
-        }
-    }
-
-    /// Writes to a file atomically, or to standard output when the destination is `-`.
+    /// Writes to a file, or to standard output when the destination is `-`.
     static func emit(_ bytes: [UInt8], to destination: String) throws {
         if destination == "-" {
-            writeStandardOutput(bytes)
+            try writeStandardOutput(bytes)
         } else {
-            try writeAtomically(bytes, to: destination)
+            try write(bytes, toFile: destination)
         }
     }
 
-    /// Writes bytes to standard output as they are (no copy into `Data`), retrying short writes.
-    static func writeStandardOutput(_ bytes: [UInt8]) {
-        fflush(nil)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return  // a closed pipe: nothing more to do
-                }
-                offset += written
+    /// Writes a file the way its kind asks for:
+    /// - a regular file, or a path that does not exist yet: a temporary file beside it renamed over it, so readers
+    ///   see the old file or the new one and never a part of it; an existing file keeps its permission bits (and,
+    ///   where allowed, its owner);
+    /// - a symbolic link to a regular file: the same, at the file it points to (the link stays a link);
+    /// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`: that descriptor, as `-` does;
+    /// - a device, FIFO or socket: written in place (renaming a file over `/dev/null` would replace the device).
+    static func write(_ bytes: [UInt8], toFile path: String) throws {
+        if let descriptor = descriptorPath(path) { return try writeAll(bytes, to: descriptor, path: path) }
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            guard errno == ENOENT else { throw OutputError(path: path, reason: lastError()) }
+            return try replaceAtomically(path, with: bytes, keeping: nil)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            try replaceAtomically(path, with: bytes, keeping: info)
+        case S_IFDIR:
+            throw OutputError(path: path, reason: "it is a directory")
+        case S_IFLNK:
+            var target = stat()
+            if stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG, !isSystemPath(path),
+               let resolved = resolvedPath(path) {
+                try replaceAtomically(resolved, with: bytes, keeping: target)
+            } else {
+                try writeInPlace(bytes, to: path)
             }
+        default:
+            try writeInPlace(bytes, to: path)
         }
     }
 
-    static func standardError(_ line: String) {
-        fflush(nil)  // flush every C stream, so what `print` buffered comes before this line
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+    /// Text for a reader on standard output, one line (a line feed is added). Control characters a terminal would
+    /// obey (an ESC sequence in a SUMMARY) are shown escaped. Buffered; `flushStandardOutput` writes it out.
+    static func print(_ text: String) {
+        standardOutput.append(TerminalText.safe(text) + "\n")
     }
+
+    /// Writes bytes to standard output as they are (no copy into `Data`), after the text printed before them. A
+    /// write that fails (a full disk, a closed pipe) is an error.
+    static func writeStandardOutput(_ bytes: [UInt8]) throws {
+        try standardOutput.flush()
+        try standardOutput.write(bytes)
+    }
+
+    /// Writes out the text printed so far; a write that failed, now or earlier, is an error.
+    static func flushStandardOutput() throws { try standardOutput.flush() }
+
+    /// One line on standard error (after the text printed to standard output before it), control characters
+    /// escaped.
+    static func standardError(_ line: String) {
+        try? standardOutput.flush()  // a failure stays recorded and ends the command when it finishes
+        FileHandle.standardError.write(Data((TerminalText.safe(line) + "\n").utf8))
+    }
+
+    private static let standardOutput = StandardOutput()
 
     /// Reads a path, or standard input for `-`.
     static func readInput(_ path: String) throws -> [UInt8] {
         if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
+
+    /// Whether two paths name the same file (after links), for refusing to write over something that is open.
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat(), b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    // MARK: Kinds of destination
+
+    /// The descriptor a path stands for (`/dev/stdout` is 1), if it names one of this process's own.
+    private static func descriptorPath(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                return Int32(path.dropFirst(prefix.count))
+            }
+            return nil
+        }
+    }
+
+    /// Paths under /dev and /proc are never replaced by a renamed file.
+    private static func isSystemPath(_ path: String) -> Bool { path.hasPrefix("/dev/") || path.hasPrefix("/proc/") }
+
+    private static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// A temporary file in the destination's folder, written whole and synced, then renamed over it.
+    private static func replaceAtomically(_ path: String, with bytes: [UInt8], keeping original: stat?) throws {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let temporary = directory + "/." + url.lastPathComponent
+            + ".icskit-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            throw OutputError(path: path, reason: "cannot create a temporary file in \(directory): \(lastError())")
+        }
+        do {
+            defer { close(descriptor) }
+            if let original {
+                // The file keeps its permission bits (a 0600 calendar stays private) and, where allowed, its owner.
+                guard fchmod(descriptor, original.st_mode & 0o7777) == 0 else {
+                    throw OutputError(path: path, reason: lastError())
+                }
+                _ = fchown(descriptor, original.st_uid, original.st_gid)
+            }
+            try writeAll(bytes, to: descriptor, path: path)
+            guard fsync(descriptor) == 0 else { throw OutputError(path: path, reason: lastError()) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = lastError()
+            unlink(temporary)
+            throw OutputError(path: path, reason: reason)
+        }
+    }
+
+    /// Opens an existing device, FIFO or socket and writes to it as it is (no truncation, no creation).
+    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw OutputError(path: path, reason: lastError()) }
+        defer { close(descriptor) }
+        try writeAll(bytes, to: descriptor, path: path)
+    }
+
+    /// Writes every byte, retrying short and interrupted writes; any other failure is an error.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw OutputError(path: path, reason: lastError())
+                }
+                offset += written
+            }
+        }
+    }
+
+    private static func lastError() -> String { String(cString: strerror(errno)) }
 }
 
+/// Standard output without C stdio: what is printed is buffered here and written with `write(2)`, so that a write
+/// that fails (a full disk, `/dev/full`, a closed pipe) is seen and ends the command with status 1.
+private final class StandardOutput: @unchecked Sendable {
+    // `@unchecked Sendable`: every access goes through `lock`.
+    private let lock = NSLock()
+    private var buffer: [UInt8] = []
+    private var failure: OutputError?
+
+    func append(_ text: String) {
+        let full = lock.withLock {
+            buffer.append(contentsOf: text.utf8)
+            return buffer.count >= 1 << 16
+        }
+        if full { try? flush() }
+    }
+
+    func flush() throws {
+        try lock.withLock {
+            if let failure { throw failure }
+            guard !buffer.isEmpty else { return }
+            defer { buffer.removeAll(keepingCapacity: true) }
+            do {
+                try write(buffer)
+            } catch let error as OutputError {
+                failure = error
+                throw error
+            }
+        }
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(1, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw OutputError(path: "standard output", reason: String(cString: strerror(errno)))
+                }
+                offset += written
+            }
+        }
+    }
+}
+
+/// Text made safe for a terminal: C0 and C1 control characters other than tab and line feed (ESC above all,
+/// which starts the sequences that move the cursor, recolour or retitle a terminal) shown as `\x1B`.
+enum TerminalText {
+    static func safe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) {
+                out.append(contentsOf: "\\x\(String(scalar.value, radix: 16, uppercase: true))".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return (value < 0x20 && value != 0x09 && value != 0x0A) || (0x7F...0x9F).contains(value)
+    }
+}
+
+/// A write that failed: where, and what the system said.
 struct OutputError: Error, CustomStringConvertible {
     var path: String
     var reason: String

@@ -57,11 +57,11 @@ struct TodoCommand: ParsableCommand {
             let logged = TimeLog.secondsPerDay(input.sources.flatMap(\.calendars), zone: zone)
             printStats(list.completion(category: category), logged: logged)
         } else if json {
-            print(JSONValue.array(list.tree(filter: filter, category: category, slot: slot).map { entryJSON($0, zone) })
+            Output.print(JSONValue.array(list.tree(filter: filter, category: category, slot: slot).map { entryJSON($0, zone) })
                 .serialized(pretty: true))
         } else {
             let tree = list.tree(filter: filter, category: category, slot: slot)
-            if tree.isEmpty { print("no \(filter == .all ? "" : filter.rawValue + " ")todos") }
+            if tree.isEmpty { Output.print("no \(filter == .all ? "" : filter.rawValue + " ")todos") }
             for entry in tree { printEntry(entry, depth: 0, zone: zone) }
         }
     }
@@ -83,7 +83,7 @@ struct TodoCommand: ParsableCommand {
         if let percent = todo.percentComplete, !todo.isCompleted, percent > 0 { line += "  \(percent)%" }
         if !todo.categories.isEmpty { line += "  [" + todo.categories.map(\.name).joined(separator: ", ") + "]" }
         line += "  (\(entry.calendar))"
-        print(line)
+        Output.print(line)
         for child in entry.children { printEntry(child, depth: depth + 1, zone: zone) }
     }
 
@@ -112,20 +112,20 @@ struct TodoCommand: ParsableCommand {
         }
         let loggedRows = logged.sorted { $0.key < $1.key }
         if json {
-            print(JSONValue.object([("days", .array(stats.days.map(row))), ("weeks", .array(stats.weeks.map(row))),
+            Output.print(JSONValue.object([("days", .array(stats.days.map(row))), ("weeks", .array(stats.weeks.map(row))),
                                     ("logged_minutes", .object(loggedRows.map { ($0.key, .int($0.value / 60)) }))])
                 .serialized(pretty: true))
             return
         }
         if !loggedRows.isEmpty {
-            print("time logged per day:")
-            for (day, seconds) in loggedRows { print("  \(day)  \(seconds / 3600)h \(seconds / 60 % 60)m") }
+            Output.print("time logged per day:")
+            for (day, seconds) in loggedRows { Output.print("  \(day)  \(seconds / 3600)h \(seconds / 60 % 60)m") }
         }
         for (title, items) in [("per day", stats.days), ("per week", stats.weeks)] {
-            print("completion \(title):")
-            if items.isEmpty { print("  (no todos with a due date)") }
+            Output.print("completion \(title):")
+            if items.isEmpty { Output.print("  (no todos with a due date)") }
             for item in items {
-                print("  \(item.period)  \(item.completed)/\(item.due) done  \(Int((item.rate * 100).rounded()))%")
+                Output.print("  \(item.period)  \(item.completed)/\(item.due) done  \(Int((item.rate * 100).rounded()))%")
             }
         }
     }

@@ -53,12 +53,12 @@ struct ValidateCommand: ParsableCommand {
                 for diagnostic in diagnostics {
                     var shown = diagnostic
                     if strict { shown.severity = .error }
-                    print(shown)
+                    Output.print(shown.description)
                 }
             }
         }
         if json {
-            print(JSONValue.object([("ok", .bool(!failed)), ("errors", .int(errorCount)),
+            Output.print(JSONValue.object([("ok", .bool(!failed)), ("errors", .int(errorCount)),
                                     ("warnings", .int(warningCount)), ("files", .array(reports))])
                 .serialized(pretty: true))
         } else {

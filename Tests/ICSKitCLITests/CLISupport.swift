@@ -60,10 +60,61 @@ enum CLI {
         return url
     }
 
+    /// The Python the tests compare with: `ICSKIT_PYTHON` (`make test` sets it to the virtual environment under
+    /// .build), else `.build/venv` when `make venv` made it, else `python3` on the PATH.
+    static let pythonExecutable: String = {
+        if let path = ProcessInfo.processInfo.environment["ICSKIT_PYTHON"], !path.isEmpty { return path }
+        let venv = package.appendingPathComponent(".build/venv/bin/python3").path
+        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
+    }()
+
+    /// Runs that Python with arguments; status 127 when it cannot be started.
+    static func python(_ arguments: [String], stdin: Data? = nil) -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [pythonExecutable] + arguments
+        let output = Pipe(), errors = Pipe(), input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        guard (try? process.run()) != nil else { return Run(status: 127, stdout: "", stderr: "no python3") }
+        // Read both streams while the child runs, so neither pipe can fill up and block it.
+        let errorData = LockedData()
+        let reader = Thread { errorData.set(errors.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try? input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorData.isSet { Thread.sleep(forTimeInterval: 0.01) }
+        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                   stderr: String(decoding: errorData.value, as: UTF8.self))
+    }
+
+    /// Skips the test, saying why, when python icalendar and the tools beside it are missing (`make venv`).
+    static func requirePythonTools() throws {
+        let check = python(["-c", "import icalendar, recurring_ical_events, dateutil"])
+        guard check.status == 0 else {
+            throw XCTSkip("python icalendar is not available to \(pythonExecutable) (make venv installs it)")
+        }
+    }
+
     static func requireCorpus() throws -> URL {
         guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("PROVENANCE.tsv").path) else {
             throw XCTSkip("../shared/fixtures/corpus is not beside this checkout (CI puts it there)")
         }
         return corpus
     }
+}
+
+/// Bytes one thread writes and another reads once it is set.
+final class LockedData: @unchecked Sendable {
+    // `@unchecked Sendable`: every access goes through `lock`.
+    private let lock = NSLock()
+    private var data = Data()
+    private var done = false
+
+    func set(_ value: Data) { lock.withLock { (data, done) = (value, true) } }
+    var isSet: Bool { lock.withLock { done } }
+    var value: Data { lock.withLock { data } }
 }

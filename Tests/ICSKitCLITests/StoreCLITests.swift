@@ -243,11 +243,7 @@ final class StoreCLITests: XCTestCase {
 extension StoreCLITests {
     /// A week exported from the store reads in python icalendar and gives the instances the store's agenda gives.
     func testAnExportedWeekMatchesTheAgendaInPythonIcalendar() throws {
-        guard try CLI.run(["--version"]).status == 0,
-              Self.python(["-c", "import icalendar, recurring_ical_events"]).status == 0 else {
-            throw XCTSkip("python icalendar is not installed (pip install icalendar==7.3.0 recurring-ical-events==3.8.2; "
-                + ".ci/run installs it)")
-        }
+        try CLI.requirePythonTools()
         for file in ["hand/google-x-wr-timezone.ics", "hand/all-day-and-tasks.ics", "corpus-copies/outlook-2010.ics",
                      "hand/windows-zone-names.ics"] {
             try icskit(["import", CLI.fixture(file), "-q"])
@@ -279,20 +275,7 @@ extension StoreCLITests {
         }
     }
 
-    static func python(_ arguments: [String]) -> CLI.Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        guard (try? process.run()) != nil else { return CLI.Run(status: 127, stdout: "", stderr: "no python3") }
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                       stderr: String(decoding: err, as: UTF8.self))
-    }
+    static func python(_ arguments: [String]) -> CLI.Run { CLI.python(arguments) }
 }
 
 /// ISO week → the date of its Monday, for the python side of the comparison.

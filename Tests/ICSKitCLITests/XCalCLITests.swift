@@ -78,7 +78,7 @@ final class XCalCLITests: XCTestCase {
         let output = directory.appendingPathComponent("evil.ics").path
         let run = try CLI.run(["convert", input.path, "-o", output])
         XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.stderr.contains("evil.xml:2: error: cannot read the XML: a document type declaration "
+        XCTAssertTrue(run.stderr.contains("evil.xml:2:1: error: cannot read the XML: a document type declaration "
             + "(<!DOCTYPE) is refused"), run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
     }

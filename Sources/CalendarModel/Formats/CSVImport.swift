@@ -78,6 +78,8 @@ struct CSVImporter {
         }
         var result = ICS.calendars(from: [calendar], file: file)
         result.diagnostics = diagnostics + result.diagnostics
+        // A quoted cell never closed means the table stops there: the rows after it are missing, not deleted.
+        result.isTruncated = problems.contains(where: \.isError)
         return result
     }
 

@@ -62,6 +62,7 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
                 return ICS.calendars(from: try JCalReader.read(bytes), file: file)
             } catch {
                 return ICS.ReadResult(calendars: [], diagnostics: [Diagnostic(.error, file: file, line: error.line,
+                                                                                column: error.column,
                                                                                 "\(error.message); nothing read")])
             }
         case .xcal:
@@ -73,6 +74,7 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
                 return result
             } catch {
                 return ICS.ReadResult(calendars: [], diagnostics: [Diagnostic(.error, file: file, line: error.line,
+                                                                                column: error.column,
                                                                                 "\(error.message); nothing read")])
             }
         }

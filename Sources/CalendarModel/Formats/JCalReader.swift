@@ -2,7 +2,10 @@
 public enum JCalReader {
     /// Why jCal could not be read: the JSON is broken, or its shape is not jCal's.
     public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The line of a JSON syntax error; 0 for a shape error (the message names the path).
         public var line: Int
+        /// The column (in characters) of a JSON syntax error.
+        public var column: Int?
         public var message: String
         public var description: String { message }
     }
@@ -13,28 +16,34 @@ public enum JCalReader {
         do {
             json = try JSONValue.parse(bytes)
         } catch {
-            throw Failure(line: error.line, message: "not valid JSON: \(error.message)")
+            throw Failure(line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
         }
         guard case .array(let items) = json else { throw shape("/", "a jCal component array") }
-        if case .string = items.first { return [try component(json, path: "")] }
-        return try items.enumerated().map { index, item throws(Failure) in try component(item, path: "/\(index)") }
+        if case .string = items.first { return [try component(json, path: "", depth: 1)] }
+        return try items.enumerated().map { index, item throws(Failure) in
+            try component(item, path: "/\(index)", depth: 1)
+        }
     }
 
     static func shape(_ path: String, _ expected: String) -> Failure {
-        Failure(line: 0, message: "jCal at \(path.isEmpty ? "/" : path): expected \(expected)")
+        Failure(line: 0, column: nil, message: "jCal at \(path.isEmpty ? "/" : path): expected \(expected)")
     }
 
-    static func component(_ json: JSONValue, path: String) throws(Failure) -> Component {
+    static func component(_ json: JSONValue, path: String, depth: Int) throws(Failure) -> Component {
         guard case .array(let parts) = json, parts.count == 3, case .string(let name) = parts[0],
               case .array(let properties) = parts[1], case .array(let children) = parts[2] else {
             throw shape(path, "[name, [properties], [components]]")
+        }
+        guard depth <= Component.maximumDepth else {
+            throw Failure(line: 0, column: nil, message: "jCal at \(path): components nest deeper than \(Component.maximumDepth) "
+                + "levels")
         }
         var component = Component(name)
         for (index, item) in properties.enumerated() {
             component.properties.append(try property(item, path: "\(path)/1/\(index)"))
         }
         for (index, item) in children.enumerated() {
-            component.components.append(try self.component(item, path: "\(path)/2/\(index)"))
+            component.components.append(try self.component(item, path: "\(path)/2/\(index)", depth: depth + 1))
         }
         return component
     }

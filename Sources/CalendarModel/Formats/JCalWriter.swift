@@ -79,13 +79,14 @@ public enum JCalWriter {
         case .utcOffset:
             return ValueSyntax.isUTCOffset(raw) ? [.string(jcalOffset(raw))] : nil
         case .integer:
-            return each { item -> JSONValue? in ValueSyntax.isInteger(item) ? .number(String(item.trimmingPlus)) : nil }
+            return each { item in JSONNumber.canonical(item, integer: true).map(JSONValue.number) }
         case .float:
             if property.name == "GEO" {
                 guard Geo.parse(raw).success != nil else { return nil }
-                return [.array(raw.split(separator: ";").map { .number(String($0.trimmingPlus)) })]
+                let parts = raw.split(separator: ";").compactMap { JSONNumber.canonical($0) }
+                return parts.count == 2 ? [.array(parts.map(JSONValue.number))] : nil
             }
-            return each { Double($0) != nil && !$0.hasPrefix("+") && !$0.hasPrefix(".") ? .number($0) : nil }
+            return each { item in JSONNumber.canonical(item).map(JSONValue.number) }
         case .boolean:
             return each { ["TRUE", "FALSE"].contains($0.uppercased()) ? .bool($0.uppercased() == "TRUE") : nil }
         case .recur: return RecurrenceRule.parse(raw).success != nil ? [recur(raw)] : nil
@@ -128,8 +129,8 @@ public enum JCalWriter {
                 if key == "until" {
                     return .string(CalendarDate.parse(item, tzid: nil).success.map(jcalDate) ?? item)
                 }
-                if key != "freq", key != "wkst", key != "byday", ValueSyntax.isInteger(item) {
-                    return .number(String(item.trimmingPlus))
+                if key != "freq", key != "wkst", key != "byday", let number = JSONNumber.canonical(item, integer: true) {
+                    return .number(number)
                 }
                 return .string(item)
             }

@@ -59,6 +59,51 @@ public enum JSONValue: Sendable, Hashable {
     }
 }
 
+/// Numbers as JSON writes them: iCalendar's INTEGER and FLOAT text (and what producers write instead: `007`,
+/// `+5`, `.5`, `2.`, `1.e5`) in RFC 8259's grammar, so no reader rejects them.
+enum JSONNumber {
+    /// The JSON text of a number written as `[+-]digits[.digits][e[+-]digits]` (either digit run may be empty,
+    /// not both); nil for anything else (`nan`, `inf`, `0x1F`, text). `integer` refuses a fraction or exponent.
+    static func canonical(_ text: some StringProtocol, integer: Bool = false) -> String? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func run() -> ArraySlice<UInt8> {
+            let first = index
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            return bytes[first..<index]
+        }
+        var sign = ""
+        if index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D {  // + or -
+            if bytes[index] == 0x2D { sign = "-" }
+            index += 1
+        }
+        let whole = run()
+        var fraction: ArraySlice<UInt8>?
+        if index < bytes.count, bytes[index] == 0x2E {  // .
+            index += 1
+            fraction = run()
+        }
+        guard !whole.isEmpty || !(fraction?.isEmpty ?? true) else { return nil }
+        var exponent: String?
+        if index < bytes.count, bytes[index] | 0x20 == 0x65 {  // e or E
+            index += 1
+            var exponentSign = ""
+            if index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D {
+                exponentSign = bytes[index] == 0x2D ? "-" : "+"
+                index += 1
+            }
+            let digits = run()
+            guard !digits.isEmpty else { return nil }
+            exponent = "e" + exponentSign + String(decoding: digits, as: UTF8.self)
+        }
+        guard index == bytes.count, !integer || (fraction == nil && exponent == nil) else { return nil }
+        let significant = whole.drop { $0 == 0x30 }
+        var out = sign + (significant.isEmpty ? "0" : String(decoding: significant, as: UTF8.self))
+        if let fraction { out += "." + (fraction.isEmpty ? "0" : String(decoding: fraction, as: UTF8.self)) }
+        return out + (exponent ?? "")
+    }
+}
+
 /// Writes JSON text straight into bytes, value by value, with no tree in between; indented with `pretty`.
 ///
 /// ```swift
@@ -178,43 +223,56 @@ public struct JSONWriter {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * filled.count))
     }
 
-    /// Escapes `"`, `\` and control characters; every other byte (UTF-8 included) is copied as it is.
+    /// Bytes that start something `quote` escapes: C0 controls, `"`, `\`, DEL, and 0xC2 (which leads C1 controls).
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0..<0x20, 0x22, 0x5C, 0x7F, 0xC2: return true
+        default: return false
+        }
+    }
+
+    /// Escapes `"`, `\` and control characters (C0, DEL and C1, which a terminal showing the JSON would obey);
+    /// every other byte (UTF-8 included) is copied as it is.
     static func quote(_ text: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
+        out.append(0x22)
         var text = text
+        // Most strings need no escape: copy them whole.
         let plain = text.withUTF8 { bytes in
-            // Most strings need no escape: copy them whole.
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == 0x5C }) else { return false }
+            guard !bytes.contains(where: needsEscape) else { return false }
             out.append(contentsOf: bytes)
             return true
         }
-        if plain { return out.append(UInt8(ascii: "\"")) }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += [0x5C, UInt8(ascii: "\"")]
-            case 0x5C: out += [0x5C, 0x5C]
-            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-            case 0x09: out += [0x5C, UInt8(ascii: "t")]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            default: out.append(byte)
+        if plain { return out.append(0x22) }
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            switch value {
+            case 0x22, 0x5C: out += [0x5C, UInt8(value)]
+            case 0x0A: out += [0x5C, 0x6E]
+            case 0x0D: out += [0x5C, 0x72]
+            case 0x09: out += [0x5C, 0x74]
+            case 0..<0x20, 0x7F...0x9F:
+                out += [0x5C, 0x75, 0x30, 0x30, hex[Int(value >> 4)], hex[Int(value & 0xF)]]
+            default: out.append(contentsOf: String(scalar).utf8)
             }
         }
-        out.append(UInt8(ascii: "\""))
+        out.append(0x22)
     }
 }
 
-/// Why JSON text could not be read, with the line it happened on.
+/// Why JSON text could not be read, with the line and column it happened at.
 public struct JSONParseError: Error, Sendable, CustomStringConvertible {
     public var line: Int
+    /// 1-based, in characters.
+    public var column: Int
     public var message: String
-    public var description: String { "line \(line): \(message)" }
+    public var description: String { "line \(line), column \(column): \(message)" }
 }
 
 extension JSONValue {
-    /// Parses JSON text (RFC 8259). Nesting deeper than 512 levels is refused rather than overflowing the stack.
+    /// Parses JSON text strictly as RFC 8259 defines it: UTF-8, numbers in JSON's grammar (no `+1`, `01`, `.5`,
+    /// `1.`), only JSON's escapes, no raw control characters in strings, no lone surrogates. A UTF-8 byte-order
+    /// mark is skipped. Nesting deeper than 512 levels is refused rather than overflowing the stack.
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         let value = try parser.value(depth: 0)
@@ -225,128 +283,221 @@ extension JSONValue {
 }
 
 private struct JSONParser {
+    static let maximumDepth = 512
+
     let bytes: [UInt8]
     var index = 0
     var line = 1
+    /// Where the current line starts, for columns.
+    var lineStart = 0
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { (index, lineStart) = (3, 3) }
     }
 
-    func error(_ message: String) -> JSONParseError { JSONParseError(line: line, message: message) }
+    /// An error at `position` (default: the current byte), its column counted in characters.
+    func error(_ message: String, at position: Int? = nil) -> JSONParseError {
+        let end = min(position ?? index, bytes.count)
+        let column = bytes[lineStart..<max(lineStart, end)].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        return JSONParseError(line: line, column: column, message: message)
+    }
 
     mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
-            if bytes[index] == 0x0A { line += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x0A:
+                line += 1
+                lineStart = index + 1
+            case 0x20, 0x09, 0x0D: break
+            default: return
+            }
             index += 1
         }
     }
 
     mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth < 512 else { throw error("nesting too deep") }
+        guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         skipSpace()
         guard index < bytes.count else { throw error("unexpected end of input") }
         switch bytes[index] {
-        case UInt8(ascii: "{"):
+        case 0x7B:  // {
             index += 1
             var members: [(key: String, value: JSONValue)] = []
             skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if index < bytes.count, bytes[index] == 0x7D { index += 1; return .object(members) }
             while true {
                 skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                guard index < bytes.count, bytes[index] == 0x22 else { throw error("expected a key") }
                 let key = try string()
                 skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                guard index < bytes.count, bytes[index] == 0x3A else { throw error("expected ':'") }
                 index += 1
                 members.append((key, try value(depth: depth + 1)))
                 skipSpace()
                 guard index < bytes.count else { throw error("unterminated object") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
+                if bytes[index] == 0x2C { index += 1; continue }
+                guard bytes[index] == 0x7D else { throw error("expected ',' or '}'") }
                 index += 1
                 return .object(members)
             }
-        case UInt8(ascii: "["):
+        case 0x5B:  // [
             index += 1
             var values: [JSONValue] = []
             skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+            if index < bytes.count, bytes[index] == 0x5D { index += 1; return .array(values) }
             while true {
                 values.append(try value(depth: depth + 1))
                 skipSpace()
                 guard index < bytes.count else { throw error("unterminated array") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                guard bytes[index] == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
+                if bytes[index] == 0x2C { index += 1; continue }
+                guard bytes[index] == 0x5D else { throw error("expected ',' or ']'") }
                 index += 1
                 return .array(values)
             }
-        case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): return try literal("true", .bool(true))
-        case UInt8(ascii: "f"): return try literal("false", .bool(false))
-        case UInt8(ascii: "n"): return try literal("null", .null)
-        default: return try number()
+        case 0x22: return .string(try string())
+        case 0x74: return try literal("true", .bool(true))
+        case 0x66: return try literal("false", .bool(false))
+        case 0x6E: return try literal("null", .null)
+        case 0x2D, 0x30...0x39: return try number()
+        default: throw error("unexpected character")
         }
     }
 
-    mutating func literal(_ word: String, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
-        let utf8 = Array(word.utf8)
-        guard bytes.count - index >= utf8.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
+    mutating func literal(_ word: StaticString, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+        let utf8 = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard bytes.count - index >= utf8.count, bytes[index..<index + utf8.count].elementsEqual(utf8) else {
             throw error("unexpected character")
         }
         index += utf8.count
         return value
     }
 
+    /// The number of ASCII digits from the current position on, stepped over.
+    mutating func digits() -> Int {
+        let first = index
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+        return index - first
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, kept as written.
     mutating func number() throws(JSONParseError) -> JSONValue {
         let start = index
-        while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard !text.isEmpty, Double(text) != nil else { throw error("unexpected character") }
-        return .number(text)
+        if bytes[index] == 0x2D { index += 1 }
+        let integerStart = index
+        let integerDigits = digits()
+        guard integerDigits > 0 else { throw error("a number needs a digit after '-'") }
+        if integerDigits > 1, bytes[integerStart] == 0x30 {
+            throw error("a number may not start with 0 (leading zeros are not JSON)", at: integerStart)
+        }
+        if index < bytes.count, bytes[index] == 0x2E {
+            index += 1
+            guard digits() > 0 else { throw error("a number needs a digit after '.'") }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == 0x65 {  // e or E
+            index += 1
+            if index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D { index += 1 }
+            guard digits() > 0 else { throw error("a number needs a digit in its exponent") }
+        }
+        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
     }
 
     mutating func string() throws(JSONParseError) -> String {
+        let open = index
         index += 1
         var out: [UInt8] = []
         while index < bytes.count {
             let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard index < bytes.count else { throw error("unterminated string") }
-                let escape = bytes[index]
+            if byte == 0x22 {
                 index += 1
-                switch escape {
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar), bytes.count - index >= 6, bytes[index] == 0x5C,
-                       bytes[index + 1] == UInt8(ascii: "u") {
-                        index += 2
-                        let low = try hex4()
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
-                default: out.append(escape)
-                }
-            case 0x0A: throw error("newline inside a string")
-            default: out.append(byte)
+                return String(decoding: out, as: UTF8.self)
+            } else if byte == 0x5C {
+                try escape(into: &out)
+            } else if byte < 0x20 {
+                throw error("a control character (U+\(hex(UInt32(byte)))) inside a string must be escaped")
+            } else if byte < 0x80 {
+                out.append(byte)
+                index += 1
+            } else {
+                let length = Self.utf8Length(bytes, at: index)
+                guard length > 0 else { throw error("bytes that are not UTF-8 inside a string") }
+                out.append(contentsOf: bytes[index..<index + length])
+                index += length
             }
         }
-        throw error("unterminated string")
+        throw error("a string is never closed", at: open)
+    }
+
+    /// One escape after a backslash: JSON's eight, or `\uXXXX` (a surrogate pair as one character).
+    mutating func escape(into out: inout [UInt8]) throws(JSONParseError) {
+        let start = index
+        index += 1
+        guard index < bytes.count else { throw error("a string is never closed") }
+        let letter = bytes[index]
+        index += 1
+        switch letter {
+        case 0x22, 0x5C, 0x2F: out.append(letter)  // " \ /
+        case 0x6E: out.append(0x0A)  // n
+        case 0x74: out.append(0x09)  // t
+        case 0x72: out.append(0x0D)  // r
+        case 0x62: out.append(0x08)  // b
+        case 0x66: out.append(0x0C)  // f
+        case 0x75:  // u
+            var scalar = try hex4()
+            if (0xDC00..<0xE000).contains(scalar) {
+                throw error("\\u\(hex(scalar)) is a low surrogate with no high surrogate before it", at: start)
+            }
+            if (0xD800..<0xDC00).contains(scalar) {
+                guard bytes.count - index >= 6, bytes[index] == 0x5C, bytes[index + 1] == 0x75 else {
+                    throw error("\\u\(hex(scalar)) is a high surrogate with no low surrogate after it", at: start)
+                }
+                index += 2
+                let low = try hex4()
+                guard (0xDC00..<0xE000).contains(low) else {
+                    throw error("\\u\(hex(scalar)) is a high surrogate followed by \\u\(hex(low)), not a low surrogate",
+                                at: start)
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let character = Unicode.Scalar(scalar) else { throw error("\\u escape names no character", at: start) }
+            out.append(contentsOf: String(character).utf8)
+        default:
+            throw error("\\\(String(decoding: [letter], as: UTF8.self)) is not a JSON escape", at: start)
+        }
     }
 
     mutating func hex4() throws(JSONParseError) -> UInt32 {
-        guard bytes.count - index >= 4, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self),
-                                                             radix: 16) else { throw error("bad \\u escape") }
+        guard bytes.count - index >= 4 else { throw error("\\u needs four hex digits") }
+        var value: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            guard let digit = Self.hexDigit(byte) else { throw error("\\u needs four hex digits") }
+            value = value << 4 | digit
+        }
         index += 4
         return value
+    }
+
+    static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case 0x30...0x39: return UInt32(byte - 0x30)
+        case 0x41...0x46: return UInt32(byte - 0x41 + 10)
+        case 0x61...0x66: return UInt32(byte - 0x61 + 10)
+        default: return nil
+        }
+    }
+
+    /// The length of the valid UTF-8 sequence at `position`, 0 when it is not one.
+    static func utf8Length(_ bytes: [UInt8], at position: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            let lead = buffer[position]
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            guard position + length <= buffer.count else { return 0 }
+            return UTF8Check.isValid(UnsafeBufferPointer(rebasing: buffer[position..<position + length])) ? length : 0
+        }
+    }
+
+    func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

@@ -3,6 +3,8 @@
 public enum XCalReader {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var line: Int
+        /// The column (in characters) of an XML syntax error.
+        public var column: Int? = nil
         public var message: String
         public var description: String { message }
     }
@@ -13,7 +15,7 @@ public enum XCalReader {
         do {
             root = try XMLElement.parse(bytes)
         } catch {
-            throw Failure(line: error.line, message: "cannot read the XML: \(error.message)")
+            throw Failure(line: error.line, column: error.column, message: "cannot read the XML: \(error.message)")
         }
         guard root.name == "icalendar", root.namespace == XCalWriter.namespace else {
             throw Failure(line: root.line, message: "the root element is <\(root.name)>"
@@ -21,7 +23,9 @@ public enum XCalReader {
                 + "; xCal's is <icalendar xmlns=\"\(XCalWriter.namespace)\">")
         }
         var reader = Reading()
-        let components = try reader.elements(of: root).map { element throws(Failure) in try reader.component(element) }
+        let components = try reader.elements(of: root).map { element throws(Failure) in
+            try reader.component(element, depth: 1)
+        }
         return (components, reader.warnings)
     }
 
@@ -38,7 +42,11 @@ public enum XCalReader {
             }
         }
 
-        mutating func component(_ element: XMLElement) throws(Failure) -> Component {
+        mutating func component(_ element: XMLElement, depth: Int) throws(Failure) -> Component {
+            guard depth <= Component.maximumDepth else {
+                throw Failure(line: element.line, message: "components nest deeper than \(Component.maximumDepth) "
+                    + "levels")
+            }
             let name = element.name == XCalWriter.componentElement
                 ? element.attributes.first { $0.name == "name" }?.value ?? "" : element.name.uppercased()
             var component = Component(name)
@@ -54,7 +62,9 @@ public enum XCalReader {
                         }
                     }
                 case "components":
-                    for child in elements(of: part) { component.components.append(try self.component(child)) }
+                    for child in elements(of: part) {
+                        component.components.append(try self.component(child, depth: depth + 1))
+                    }
                 default:
                     throw Failure(line: part.line, message: "<\(part.name)> inside <\(element.name)>: a component "
                         + "holds only <properties> and <components>")
@@ -124,7 +134,7 @@ public enum XCalReader {
         mutating func contentLine(_ element: XMLElement) -> [Property] {
             var log = DiagnosticLog(file: nil)
             let text = "BEGIN:X\r\n" + (element.children.first?.text ?? "") + "\r\nEND:X\r\n"
-            let properties = ContentLineScanner.scan(Array(text.utf8), log: &log).first?.properties ?? []
+            let properties = ContentLineScanner.scan(Array(text.utf8), log: &log).components.first?.properties ?? []
             return properties.map { property in
                 var property = property
                 property.line = element.line

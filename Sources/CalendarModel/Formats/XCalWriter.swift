@@ -135,6 +135,8 @@ public enum XCalWriter {
                 guard halves.count == 2 else { return nil }
                 out += "<period>" + element("start", halves[0]) + element("end", halves[1]) + "</period>"
             case (.recur, .object(let members)):
+                // A part whose name cannot be an element name (a damaged rule): the rule travels as unknown text.
+                guard members.allSatisfy({ isElementName($0.key) }) else { return nil }
                 let known = recurOrder.flatMap { key in members.filter { $0.key == key } }
                 let others = members.filter { !recurOrder.contains($0.key) }
                 out += "<recur>"

@@ -29,11 +29,12 @@ public struct XMLElement: Sendable, Equatable {
     }
 }
 
-/// Why an XML document was not read, with the line where reading stopped.
+/// Why an XML document was not read, with the line (and column, in characters) where reading stopped.
 public struct XMLFailure: Error, Sendable, CustomStringConvertible {
     public var line: Int
+    public var column: Int?
     public var message: String
-    public var description: String { "line \(line): \(message)" }
+    public var description: String { "line \(line)\(column.map { ", column \($0)" } ?? ""): \(message)" }
 }
 
 /// The parser behind `XMLElement.parse`: one pass over UTF-8 bytes.
@@ -43,25 +44,45 @@ struct XMLParser {
     let bytes: [UInt8]
     var index = 0
     var line = 1
+    /// Where the current line starts, for columns.
+    var lineStart = 0
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { (index, lineStart) = (3, 3) }
     }
 
-    func failure(_ message: String, line: Int? = nil) -> XMLFailure { XMLFailure(line: line ?? self.line, message: message) }
+    /// A failure at the current position, or on an earlier line (then without a column).
+    func failure(_ message: String, line: Int? = nil) -> XMLFailure {
+        if let line, line != self.line { return XMLFailure(line: line, column: nil, message: message) }
+        let column = bytes[lineStart..<min(index, bytes.count)].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        return XMLFailure(line: self.line, column: column, message: message)
+    }
 
     var atEnd: Bool { index >= bytes.count }
 
-    func peek(_ text: String) -> Bool {
-        let pattern = Array(text.utf8)
+    func peek(_ text: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
         return bytes.count - index >= pattern.count && bytes[index..<index + pattern.count].elementsEqual(pattern)
     }
 
+    func peek(_ text: String) -> Bool { bytes[index...].starts(with: text.utf8) }
+
     mutating func advance(_ count: Int = 1) {
         for _ in 0..<count where index < bytes.count {
-            if bytes[index] == 0x0A { line += 1 }
+            if bytes[index] == 0x0A {
+                line += 1
+                lineStart = index + 1
+            }
             index += 1
+        }
+    }
+
+    /// Whether a code point is a character XML 1.0 allows in a document (its `Char` production).
+    static func isXMLCharacter(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
         }
     }
 
@@ -84,6 +105,7 @@ struct XMLParser {
     }
 
     mutating func document() throws(XMLFailure) -> XMLElement {
+        try checkCharacters()
         var root: XMLElement?
         while true {
             skipWhitespace()
@@ -108,6 +130,19 @@ struct XMLParser {
         return root
     }
 
+    /// XML is read as UTF-8, and a document may not hold control characters other than tab and line ends.
+    mutating func checkCharacters() throws(XMLFailure) {
+        let invalid = bytes.withUnsafeBufferPointer(UTF8Check.firstInvalid)
+        let control = bytes.firstIndex { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        guard let bad = [invalid, control].compactMap({ $0 }).min() else { return }
+        while index < bad { advance() }
+        if bad == control {
+            throw failure("control character U+00\(String(bytes[bad], radix: 16, uppercase: true)), which XML does not "
+                + "allow")
+        }
+        throw failure("bytes that are not UTF-8; xCal is read as UTF-8")
+    }
+
     func checkEncoding(_ declaration: String) throws(XMLFailure) {
         guard let range = declaration.range(of: "encoding") else { return }
         let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" }
@@ -119,8 +154,9 @@ struct XMLParser {
 
     static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "="), UInt8(ascii: "<"),
-             UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "&"):
+        case 0...0x20, 0x7F, UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "="), UInt8(ascii: "<"),
+             UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "&"), UInt8(ascii: ";"), UInt8(ascii: "!"),
+             UInt8(ascii: "?"):
             return false
         default: return true
         }
@@ -140,6 +176,7 @@ struct XMLParser {
         advance() // <
         let qualifiedName = try name()
         var attributes: [(name: String, value: String)] = []
+        var attributeNames: Set<String> = []
         var selfClosing = false
         while true {
             skipWhitespace()
@@ -159,7 +196,7 @@ struct XMLParser {
             let raw = try take(until: quote, what: "the value of attribute \(attributeName)")
             if raw.contains(UInt8(ascii: "<")) { throw failure("'<' inside the value of attribute \(attributeName)") }
             let value = try decodeText(raw, attribute: true)
-            if attributes.contains(where: { $0.name == attributeName }) {
+            guard attributeNames.insert(attributeName).inserted else {
                 throw failure("attribute \(attributeName) appears twice")
             }
             attributes.append((attributeName, value))
@@ -257,8 +294,8 @@ struct XMLParser {
                 }
                 let digits = reference.dropFirst()
                 let code = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-                guard let code, code != 0, let scalar = Unicode.Scalar(code) else {
-                    throw failure("&\(reference); is not a character")
+                guard let code, Self.isXMLCharacter(code), let scalar = Unicode.Scalar(code) else {
+                    throw failure("&\(reference); is not a character XML allows")
                 }
                 out += Array(String(Character(scalar)).utf8)
             }

@@ -106,14 +106,26 @@ struct FieldTable<Model>: Sendable {
         self.names = fields.map(\.name)
     }
 
-    /// Reads the properties this table knows into the model and marks them consumed; the others are left alone.
-    func decode(_ properties: [Property], into model: inout Model, consumed: inout [Bool],
+    /// Reads the properties this table knows into the model and marks each read or rejected (its field already
+    /// said why); the others are left alone.
+    func decode(_ properties: [Property], into model: inout Model, claims: inout [FieldClaim],
                 _ context: inout DecodeContext) {
         for position in properties.indices {
             guard let field = names.firstIndex(of: properties[position].name) else { continue }
-            if fields[field].decode(&model, properties[position], &context) { consumed[position] = true }
+            claims[position] = fields[field].decode(&model, properties[position], &context) ? .read : .rejected
         }
     }
+}
+
+/// What a model's field table made of one property.
+enum FieldClaim {
+    /// No field has this name: the property is one the model does not type.
+    case unclaimed
+    /// A field read it.
+    case read
+    /// A field has this name but did not take the property (a bad value, a repeat); the field has reported it, and
+    /// the property is kept as written.
+    case rejected
 }
 
 /// Where a model came from: the component as read, and whether any field changed since. An unchanged model is
@@ -134,8 +146,8 @@ protocol ComponentModel: Sendable, Equatable {
     static var componentName: String { get }
     /// Every typed field, in the order a canonical component writes them.
     static var fields: [FieldCodec<Self>] { get }
-    /// Reads the typed properties into the model, marking those it used.
-    mutating func decodeProperties(_ properties: [Property], consumed: inout [Bool], _ context: inout DecodeContext)
+    /// Reads the typed properties into the model, marking what it made of each.
+    mutating func decodeProperties(_ properties: [Property], claims: inout [FieldClaim], _ context: inout DecodeContext)
     var otherProperties: [Property] { get set }
     var provenance: Provenance { get set }
     init()
@@ -149,10 +161,12 @@ protocol ComponentModel: Sendable, Equatable {
 extension ComponentModel {
     init(decoding component: Component, _ context: inout DecodeContext) {
         self.init()
-        var consumed = [Bool](repeating: false, count: component.properties.count)
-        decodeProperties(component.properties, consumed: &consumed, &context)
-        otherProperties = component.properties.indices.filter { !consumed[$0] }.map { component.properties[$0] }
-        PropertyDesign.validate(otherProperties, &context.log)
+        var claims = [FieldClaim](repeating: .unclaimed, count: component.properties.count)
+        decodeProperties(component.properties, claims: &claims, &context)
+        otherProperties = component.properties.indices.filter { claims[$0] != .read }.map { component.properties[$0] }
+        // Values no field looked at are checked here; a field reports its own (once).
+        PropertyDesign.validate(component.properties.indices.filter { claims[$0] == .unclaimed }
+            .map { component.properties[$0] }, &context.log)
         PropertyDesign.checkValueParameters(component.properties, &context.log)
         decodeChildren(component.components, &context)
         provenance = Provenance(source: component)

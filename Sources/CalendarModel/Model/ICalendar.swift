@@ -46,8 +46,8 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     ])
     static var fields: [FieldCodec<ICalendar>] { table.fields }
 
-    mutating func decodeProperties(_ properties: [Property], consumed: inout [Bool], _ context: inout DecodeContext) {
-        Self.table.decode(properties, into: &self, consumed: &consumed, &context)
+    mutating func decodeProperties(_ properties: [Property], claims: inout [FieldClaim], _ context: inout DecodeContext) {
+        Self.table.decode(properties, into: &self, claims: &claims, &context)
     }
 
     mutating func decodeChildren(_ children: [Component], _ context: inout DecodeContext) {
@@ -258,6 +258,24 @@ public enum CalendarComponent: Sendable, Hashable {
         case .journal(let journal): return journal.provenance.source ?? journal.encoded()
         case .timeZone(let zone): return zone.component
         case .other(let component): return component
+        }
+    }
+
+    /// The properties an event, todo or journal shares; nil for other components.
+    public var core: ItemCore? {
+        switch self {
+        case .event(let event): return event.core
+        case .todo(let todo): return todo.core
+        case .journal(let journal): return journal.core
+        case .timeZone, .other: return nil
+        }
+    }
+
+    /// Whether this is an event, todo or journal: an item a store keeps, merges and lists.
+    public var isItem: Bool {
+        switch self {
+        case .event, .todo, .journal: return true
+        case .timeZone, .other: return false
         }
     }
 

@@ -100,10 +100,10 @@ extension CalendarItem where Self: CalendarItemFields, Self.Item == Self {
     static func liftedFields() -> [FieldCodec<Self>] { ItemCore.table.fields.map { $0.lifted(\Self.core) } + ownTable.fields }
 
     /// The shared rows are read into a local `ItemCore` first: writing each one through `\.core` would copy it.
-    mutating func decodeProperties(_ properties: [Property], consumed: inout [Bool], _ context: inout DecodeContext) {
+    mutating func decodeProperties(_ properties: [Property], claims: inout [FieldClaim], _ context: inout DecodeContext) {
         var core = ItemCore()
-        ItemCore.table.decode(properties, into: &core, consumed: &consumed, &context)
+        ItemCore.table.decode(properties, into: &core, claims: &claims, &context)
         self.core = core
-        Self.ownTable.decode(properties, into: &self, consumed: &consumed, &context)
+        Self.ownTable.decode(properties, into: &self, claims: &claims, &context)
     }
 }

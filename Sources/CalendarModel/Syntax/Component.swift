@@ -43,6 +43,12 @@ public struct Component: Sendable {
     }
 }
 
+extension Component {
+    /// The deepest nesting the readers build (VCALENDAR counts as one level). Real calendars use four at most;
+    /// deeper input is skipped with an error, so no walk over a tree can be made to recurse without bound.
+    public static let maximumDepth = 32
+}
+
 extension Component: Equatable, Hashable {
     public static func == (lhs: Component, rhs: Component) -> Bool {
         lhs.name == rhs.name && lhs.properties == rhs.properties && lhs.components == rhs.components

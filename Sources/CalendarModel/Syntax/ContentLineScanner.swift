@@ -8,8 +8,16 @@ struct ContentLineScanner {
     private var top: [Component] = []
     private var stack: [Component] = []
     private var nonUTF8Lines: [Int] = []
+    private var controlLines: [Int] = []
     /// Set when the whole input is valid UTF-8 (the usual case), so lines need no validation of their own.
     private var inputIsUTF8 = false
+    /// Set when some byte of the input is a control character other than tab and line ends (rare), so only then
+    /// are lines searched for them.
+    private var inputHasControls = false
+    /// How many BEGINs deep the scanner is inside a component it skips for nesting too deep; 0 when not skipping.
+    private var skippedDepth = 0
+    /// Whether the input ended inside a component: a missing END, a download cut off in the middle.
+    private var endedInsideComponent = false
 
     /// Properties whose value is prose, where an unescaped newline in the middle is a common exporter bug.
     private static let freeText: Set<String> = ["DESCRIPTION", "SUMMARY", "COMMENT", "LOCATION"]
@@ -19,15 +27,23 @@ struct ContentLineScanner {
     private static let calendarChildren: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE",
                                                         "VAVAILABILITY"]
 
-    static func scan(_ bytes: [UInt8], log: inout DiagnosticLog) -> [Component] {
+    /// What scanning one input gave: its top-level components, and whether the input ended inside a component
+    /// (then it holds part of a calendar at most, and merges must not read what it lacks as deleted).
+    struct Result {
+        var components: [Component]
+        var isTruncated: Bool
+    }
+
+    static func scan(_ bytes: [UInt8], log: inout DiagnosticLog) -> Result {
         var scanner = ContentLineScanner(log: log)
         bytes.withUnsafeBufferPointer { buffer in
             scanner.inputIsUTF8 = UTF8Check.isValid(buffer)
+            scanner.inputHasControls = buffer.contains(where: ControlCharacters.isForbiddenInLine)
             scanner.scanLines(buffer)
         }
         scanner.finish()
         log = scanner.log
-        return scanner.top
+        return Result(components: scanner.top, isTruncated: scanner.endedInsideComponent)
     }
 
     private init(log: DiagnosticLog) { self.log = log }
@@ -44,12 +60,15 @@ struct ContentLineScanner {
         var folded: [UInt8] = []
         var isFolded = false
 
+        // A line ends at CRLF (RFC 5545), LF (Unix exporters), CR alone (classic Mac OS) or CR CR LF (a file whose
+        // line ends were converted twice).
         func lineEnd(from start: Int) -> (end: Int, next: Int) {
             var cursor = start
-            while cursor < count, buffer[cursor] != 0x0A { cursor += 1 }
-            var end = cursor
-            if end > start, buffer[end - 1] == 0x0D { end -= 1 }
-            return (end, cursor + 1)
+            while cursor < count, buffer[cursor] != 0x0A, buffer[cursor] != 0x0D { cursor += 1 }
+            guard cursor < count, buffer[cursor] == 0x0D else { return (cursor, cursor + 1) }
+            if cursor + 1 < count, buffer[cursor + 1] == 0x0A { return (cursor, cursor + 2) }
+            if cursor + 2 < count, buffer[cursor + 1] == 0x0D, buffer[cursor + 2] == 0x0A { return (cursor, cursor + 3) }
+            return (cursor, cursor + 1)
         }
 
         while index < count {
@@ -102,6 +121,15 @@ struct ContentLineScanner {
     }
 
     private mutating func logicalLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
+        if inputHasControls, bytes.contains(where: ControlCharacters.isForbiddenInLine) {
+            controlLines.append(line)
+            let repaired = ControlCharacters.replacing(bytes)
+            return repaired.withUnsafeBufferPointer { decodedLine($0, line: line) }
+        }
+        decodedLine(bytes, line: line)
+    }
+
+    private mutating func decodedLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
         if inputIsUTF8 || UTF8Check.isValid(bytes) {
             contentLine(bytes, line: line)
         } else {
@@ -115,6 +143,7 @@ struct ContentLineScanner {
 
     private mutating func contentLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, repairing: Bool = false,
                                       source original: String? = nil) {
+        if skippedDepth > 0 { return skipLine(bytes) }
         let count = bytes.count
         var cursor = 0
         while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") { cursor += 1 }
@@ -269,6 +298,14 @@ struct ContentLineScanner {
 
     private mutating func begin(_ value: String, line: Int) {
         let name = value.uppercased()
+        if stack.count >= Component.maximumDepth {
+            // Real calendars nest four levels at most (VCALENDAR, VEVENT, VALARM, an X- component). Deeper input
+            // is skipped rather than built, so nothing that walks the tree can be made to recurse without bound.
+            log.error(line, "BEGIN:\(Self.excerpt(name)) nests deeper than \(Component.maximumDepth) components; it is "
+                + "skipped with everything inside it up to its END")
+            skippedDepth = 1
+            return
+        }
         if name.isEmpty {
             log.error(line, "BEGIN with no component name; read as an unnamed component")
         }
@@ -322,7 +359,18 @@ struct ContentLineScanner {
         stack[parent].components.append(closed)
     }
 
+    /// A line inside a component skipped for nesting too deep: only BEGIN and END count, to find its end.
+    private mutating func skipLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let upper = bytes.prefix(6).map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0 }
+        if upper.starts(with: Array("BEGIN:".utf8)) {
+            skippedDepth += 1
+        } else if upper.starts(with: Array("END:".utf8)) {
+            skippedDepth -= 1
+        }
+    }
+
     private mutating func finish() {
+        endedInsideComponent = !stack.isEmpty
         while let open = stack.last {
             log.error(open.line, "BEGIN:\(open.name) has no END (the file ends first); closed at the end of the file")
             closeTop()
@@ -330,6 +378,11 @@ struct ContentLineScanner {
         if let first = nonUTF8Lines.first {
             let more = nonUTF8Lines.count > 1 ? " (and \(nonUTF8Lines.count - 1) more lines)" : ""
             log.warning(first, "bytes that are not UTF-8\(more); decoded as Windows-1252")
+        }
+        if let first = controlLines.first {
+            let more = controlLines.count > 1 ? " (and \(controlLines.count - 1) more lines)" : ""
+            log.warning(first, "control characters, which a content line may not hold\(more); each replaced with "
+                + "U+FFFD")
         }
     }
 

@@ -60,12 +60,19 @@ extension CalendarComponent {
 
     /// UID and RECURRENCE-ID (as written, or ""): what identifies an item across calendars and syncs.
     public var identity: (uid: String?, recurrenceID: String) {
-        switch self {
-        case .event(let event): return (event.uid, event.recurrenceID?.date.icsValue ?? "")
-        case .todo(let todo): return (todo.uid, todo.recurrenceID?.date.icsValue ?? "")
-        case .journal(let journal): return (journal.uid, journal.recurrenceID?.date.icsValue ?? "")
-        case .timeZone, .other(_): return (nil, "")
-        }
+        guard let core else { return (nil, "") }
+        return (core.uid, core.recurrenceID?.date.icsValue ?? "")
+    }
+
+    /// The component with a UID, and that UID: its own, or for an item that has none one derived from its content
+    /// (and written into it), so that reading the same item again keys it the same way. Import, merge and the
+    /// store key and fingerprint items in this form.
+    public var keyed: (component: Component, uid: String) {
+        var generic = component
+        if let uid = identity.uid { return (generic, uid) }
+        let uid = generic.derivedUID
+        generic.properties.insert(Property("UID", value: uid), at: 0)
+        return (generic, uid)
     }
 
     /// The first line of the component in its file, 0 when it was made in code.

@@ -10,7 +10,8 @@ public struct Parameter: Sendable, Hashable {
 
     public init(_ name: String, _ values: [String]) {
         self.name = name.uppercased()
-        self.values = values
+        // A parameter value may hold a line break (RFC 6868 writes it as ^n), never another control character.
+        self.values = values.map(ControlCharacters.replacing(in:))
     }
 
     public init(_ name: String, _ value: String) { self.init(name, [value]) }
@@ -26,7 +27,8 @@ public struct Property: Sendable {
     public var name: String { didSet { sourcePrefix = nil } }
     public var parameters: [Parameter] { didSet { sourcePrefix = nil } }
     /// The value exactly as it stands after the colon (iCalendar escaping intact). A content line cannot hold a
-    /// line break, so one set here (from code or jCal) becomes the `\n` escape.
+    /// line break, so one set here (from code or jCal) becomes the `\n` escape; other control characters, which
+    /// no content line may hold, become U+FFFD.
     public var value: String { didSet { value = Self.withoutLineBreaks(value) } }
     /// The line the property was read from (first physical line when folded), 0 when built in code.
     public internal(set) var line: Int
@@ -83,11 +85,12 @@ public struct Property: Sendable {
         return line
     }
 
-    /// The value with any line break written as the `\n` escape.
+    /// The value with any line break written as the `\n` escape and other control characters as U+FFFD.
     static func withoutLineBreaks(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return value }
-        return value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return value }
+        let broken = value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
             .replacingOccurrences(of: "\r", with: "\\n")
+        return ControlCharacters.replacing(in: broken)
     }
 
     /// Quotes a parameter value when it holds `:`, `;` or `,` (RFC 5545 §3.2) and caret-escapes what a quoted

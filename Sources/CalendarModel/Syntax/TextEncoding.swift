@@ -20,8 +20,12 @@ enum Windows1252 {
 
 /// UTF-8 validation that allocates nothing (Swift's `String(validating:)` copies the whole input to check it).
 enum UTF8Check {
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { firstInvalid(bytes) == nil }
+
+    /// The index of the first byte that does not start a valid UTF-8 sequence (no overlong forms, surrogates or
+    /// code points above U+10FFFF), nil when all of it is valid.
+    static func firstInvalid(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var index = 0
         while index < count {
@@ -46,12 +50,44 @@ enum UTF8Check {
             case 0xF0: (length, low) = (4, 0x90)
             case 0xF4: (length, high) = (4, 0x8F)  // nothing above U+10FFFF
             case 0xF1...0xF3: length = 4
-            default: return false
+            default: return index
             }
-            guard index + length <= count, (low...high).contains(bytes[index + 1]) else { return false }
-            for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            guard index + length <= count, (low...high).contains(bytes[index + 1]) else { return index }
+            for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return index }
             index += length
         }
-        return true
+        return nil
+    }
+}
+
+/// The control characters RFC 5545 §3.1 keeps out of content lines (every CTL but HTAB), which terminals would
+/// obey and XML cannot hold: the readers replace each with U+FFFD.
+enum ControlCharacters {
+    /// Whether a byte inside a line is such a control character (line ends have been taken off by then).
+    static func isForbiddenInLine(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
+    }
+
+    /// The bytes with each such control character replaced by U+FFFD.
+    static func replacing(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        for byte in bytes {
+            if isForbiddenInLine(byte) { out += [0xEF, 0xBF, 0xBD] } else { out.append(byte) }
+        }
+        return out
+    }
+
+    /// Text with every control character but tab and line feed replaced by U+FFFD, for values that arrive as
+    /// strings (jCal, xCal, code) rather than as content lines.
+    static func replacing(in text: String) -> String {
+        guard text.utf8.contains(where: { isForbiddenInLine($0) || $0 == 0x0D }) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            let forbidden = (value < 0x20 && value != 0x09 && value != 0x0A) || value == 0x7F
+            scalars.append(forbidden ? "\u{FFFD}" : scalar)
+        }
+        return String(scalars)
     }
 }

@@ -94,7 +94,7 @@ extension ContentLineScanner {
     /// The components of trusted text (libical's own output), diagnostics dropped.
     static func components(of text: String) -> [Component] {
         var log = DiagnosticLog(file: nil)
-        return scan(Array(text.utf8), log: &log)
+        return scan(Array(text.utf8), log: &log).components
     }
 }
 

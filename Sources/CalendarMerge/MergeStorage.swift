@@ -1,0 +1,83 @@
+import CalendarModel
+
+/// The side of a merge that keeps a calendar: what it holds now, and one atomic way to change it. A merge never
+/// reaches past this protocol, so the planner and its guards work the same over any storage that conforms
+/// (CalendarStore's SQLite file does).
+public protocol MergeStorage {
+    /// The calendar's items, the source's merge base and the local deletions as they stand now (no lock held):
+    /// enough to plan a merge that may turn out to need no writing at all.
+    func mergeSnapshot(calendar: String, source: String) throws -> MergeSnapshot
+
+    /// Takes the snapshot anew and writes what `decide` makes of it, as one transaction: nothing another process
+    /// does can fall between what `decide` saw and what is written. A nil write changes nothing (the calendar is
+    /// not even created). Returns what `decide` returned beside its write.
+    func updateAtomically<Outcome>(calendar: String, source: String,
+                                   _ decide: (MergeSnapshot) throws -> (write: MergeWrite?, outcome: Outcome))
+        throws -> Outcome
+}
+
+/// What a storage holds for one calendar and one external source.
+public struct MergeSnapshot: Sendable {
+    /// The calendar's items and how new each is.
+    public var items: [MergeKey: ItemVersion]
+    /// What the source said of each item at its last merge (fingerprints).
+    public var base: [MergeKey: String]
+    /// Items deleted locally, so a merge does not bring them back unchanged.
+    public var tombstones: Set<MergeKey>
+    /// The digest (`SourceDigest`) of the source's bytes at its last merge, when that merge recorded its whole base.
+    public var digest: String?
+
+    public init(items: [MergeKey: ItemVersion] = [:], base: [MergeKey: String] = [:], tombstones: Set<MergeKey> = [],
+                digest: String? = nil) {
+        self.items = items
+        self.base = base
+        self.tombstones = tombstones
+        self.digest = digest
+    }
+}
+
+/// What a merge writes, applied by the storage in one transaction.
+public struct MergeWrite: Sendable {
+    /// Items to add or replace.
+    public var upserts: [MergeItem]
+    /// Items to delete (no tombstone: the source no longer has them either).
+    public var deletions: [MergeKey]
+    /// The source's new merge base, replacing the old one entirely; nil leaves it as it is.
+    public var base: [MergeKey: String]?
+    /// The digest of the source's bytes, recorded when `base` is exactly what those bytes say; nil forgets it.
+    public var digest: String?
+    /// The VTIMEZONEs the upserted items use.
+    public var timeZones: [TimeZoneDefinition]
+
+    public init(upserts: [MergeItem] = [], deletions: [MergeKey] = [], base: [MergeKey: String]? = nil,
+                digest: String? = nil, timeZones: [TimeZoneDefinition] = []) {
+        self.upserts = upserts
+        self.deletions = deletions
+        self.base = base
+        self.digest = digest
+        self.timeZones = timeZones
+    }
+}
+
+/// One item of an external calendar, keyed and fingerprinted as the storage keys and fingerprints what it holds.
+public struct MergeItem: Sendable {
+    public var key: MergeKey
+    public var version: ItemVersion
+    /// The typed item.
+    public var item: CalendarComponent
+    /// Its component with a UID (one derived from its content when it had none), as it is stored.
+    public var component: Component
+
+    /// Keys and fingerprints an event, todo or journal; nil for other components. `time` places LAST-MODIFIED and
+    /// DTSTAMP (which RFC 5545 writes in UTC, and producers sometimes do not).
+    public init?(_ item: CalendarComponent, time: CalendarTime) {
+        guard let core = item.core else { return nil }
+        let keyed = item.keyed
+        component = keyed.component
+        key = MergeKey(uid: keyed.uid, recurrenceID: item.identity.recurrenceID)
+        func seconds(_ date: CalendarDate?) -> Int64? { date.map { Int64(time.date(of: $0).timeIntervalSince1970) } }
+        version = ItemVersion(fingerprint: keyed.component.fingerprint, sequence: core.sequence ?? 0,
+                              lastModified: seconds(core.lastModified), stamp: seconds(core.stamp))
+        self.item = item
+    }
+}
