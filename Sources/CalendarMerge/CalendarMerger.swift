@@ -70,14 +70,15 @@ public enum CalendarMerger {
     }
 
     /// The events, todos and journals of external calendars (X-WR-TIMEZONE resolved into them), keyed as the
-    /// storage keys its items; a repeated key keeps the first. Their VTIMEZONEs come along for the storage.
+    /// storage keys its items; a repeated key keeps the first, and one the file ends inside of (cut short) is left
+    /// out. Their VTIMEZONEs come along for the storage.
     public static func items(of external: [ICalendar]) -> (items: [MergeKey: MergeItem], timeZones: [TimeZoneDefinition]) {
         var items: [MergeKey: MergeItem] = [:]
         var timeZones: [TimeZoneDefinition] = []
         for calendar in external.map({ $0.resolvingWRTimeZone() }) {
             timeZones += calendar.timeZones
             let time = CalendarTime(calendar: calendar, viewerZone: "UTC")
-            for component in calendar.components where component.isItem {
+            for component in calendar.components where component.isItem && component.isComplete {
                 guard let item = MergeItem(component, time: time), items[item.key] == nil else { continue }
                 items[item.key] = item
             }

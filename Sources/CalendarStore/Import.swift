@@ -33,7 +33,7 @@ extension CalendarStore {
             for calendar in resolved {
                 let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
                 var batch: [(row: ItemRow, line: Int)] = []
-                for component in calendar.components where component.isItem {
+                for component in calendar.components where component.isItem && component.isComplete {
                     guard let row = ItemRow(component, time: time) else { continue }
                     batch.append((row, component.line))
                     if batch.count == 256 { rows.put(batch); batch = [] }
@@ -41,6 +41,12 @@ extension CalendarStore {
                 rows.put(batch)
             }
             rows.finish()
+        }
+        // An item the file ends inside of may be cut short: it must not replace a complete version.
+        for component in resolved.flatMap(\.components) where component.isItem && !component.isComplete {
+            report.skipped += 1
+            report.diagnostics.append(Diagnostic(.warning, file: file, line: component.line,
+                "\(component.name) is cut short by the end of the file; not imported"))
         }
         var seen: [MergeKey: Int] = [:]
         try database.write { db in

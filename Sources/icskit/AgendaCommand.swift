@@ -37,11 +37,17 @@ struct AgendaCommand: ParsableCommand {
     @Option(help: "The most instances one recurring series may produce before it is stopped.")
     var maxInstances = 100_000
 
+    @Option(name: .customLong("max-total"), help: ArgumentHelp(
+        "The most instances the whole agenda lists (all calendars together) before expansion stops with a warning.",
+        valueName: "N"))
+    var maxTotal = 500_000
+
     @Flag(name: .shortAndLong, help: "No warnings on standard error.")
     var quiet = false
 
     func validate() throws {
         if maxInstances < 1 { throw ValidationError("--max-instances must be at least 1") }
+        if maxTotal < 1 { throw ValidationError("--max-total must be at least 1") }
     }
 
     func run() throws {
@@ -54,6 +60,7 @@ struct AgendaCommand: ParsableCommand {
         options.viewerZone = zone.identifier
         options.applyWRTimeZone = !noXWRTimezone
         options.limitPerSeries = maxInstances
+        options.budget = InstanceBudget(limit: maxTotal)
         var diagnostics = input.diagnostics.filter { $0.severity == .error }
         var rows: [(occurrence: Occurrence, calendar: String)] = []
         for source in input.sources {
@@ -127,30 +134,35 @@ struct InstanceFormat {
         json.endObject()
     }
 
-    /// Text: a heading per day, then `09:00–10:00  Summary  (calendar)` or `all day`.
+    /// Text: a heading per day, then `09:00–10:00  Summary  (calendar)` or `all day`. Each instance is put on the
+    /// days it touches in one pass (an agenda over decades holds hundreds of thousands of instances).
     func printDays(_ rows: [(occurrence: Occurrence, calendar: String)], from: LocalDateTime, to: LocalDateTime) {
         let names = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-        var day = from.startOfDay
+        let firstDay = from.startOfDay
+        let dayCount = max(0, to.adding(seconds: -1).dayNumber - firstDay.dayNumber + 1)
+        var days = [[Int]](repeating: [], count: dayCount)
+        for (index, row) in rows.enumerated() {
+            let start = wall(row.occurrence.start, row.occurrence.startDate)
+            let end = wall(row.occurrence.end, row.occurrence.endDate)
+            // A span touches the days from its start's to the one before its end; an instant only its own.
+            let last = end > start ? end.adding(seconds: -1).dayNumber : start.dayNumber
+            let lower = max(start.dayNumber, firstDay.dayNumber), upper = min(last, firstDay.dayNumber + dayCount - 1)
+            guard lower <= upper else { continue }
+            for day in lower...upper { days[day - firstDay.dayNumber].append(index) }
+        }
         var printed = false
-        while day < to {
-            let next = day.adding(days: 1)
-            let todays = rows.filter { row in
+        for (offset, todays) in days.enumerated() where !todays.isEmpty {
+            let day = firstDay.adding(days: offset), next = day.adding(days: 1)
+            Output.print("\(printed ? "\n" : "")\(names[day.isoWeekday]) \(day.isoDate)")
+            printed = true
+            for index in todays {
+                let row = rows[index]
                 let start = wall(row.occurrence.start, row.occurrence.startDate)
                 let end = wall(row.occurrence.end, row.occurrence.endDate)
-                return start < next && (end > day || (end == start && start >= day))
+                let span = row.occurrence.isAllDay ? "all day    "
+                    : "\(start < day ? "…    " : clock(start))–\(end > next ? "…    " : clock(end))"
+                Output.print("  \(span)  \(row.occurrence.summary ?? "(no summary)")  (\(row.calendar))")
             }
-            if !todays.isEmpty {
-                Output.print("\(printed ? "\n" : "")\(names[day.isoWeekday]) \(day.isoDate)")
-                printed = true
-                for row in todays {
-                    let start = wall(row.occurrence.start, row.occurrence.startDate)
-                    let end = wall(row.occurrence.end, row.occurrence.endDate)
-                    let span = row.occurrence.isAllDay ? "all day    "
-                        : "\(start < day ? "…    " : clock(start))–\(end > next ? "…    " : clock(end))"
-                    Output.print("  \(span)  \(row.occurrence.summary ?? "(no summary)")  (\(row.calendar))")
-                }
-            }
-            day = next
         }
         if !printed { Output.print("nothing between \(from.iso8601) and \(to.iso8601)") }
     }

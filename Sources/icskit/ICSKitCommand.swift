@@ -32,7 +32,7 @@ struct ICSKitCommand: ParsableCommand {
             fail(failure.description, status: 1)
         } catch let exit as ExitCode {
             // What was printed before the failing status still has to reach its reader.
-            if (try? Output.flushStandardOutput()) == nil { fail("cannot write standard output", status: 1) }
+            do { try Output.flushStandardOutput() } catch { fail("\(error)", status: 1) }
             Foundation.exit(exit.rawValue)
         } catch {
             let code = exitCode(for: error)

@@ -271,6 +271,10 @@ public enum CalendarComponent: Sendable, Hashable {
         }
     }
 
+    /// False for a component the input ended inside of (its END missing, a download cut off): what it holds may be
+    /// cut short, so a store must not let it replace a complete version.
+    public var isComplete: Bool { !asRead.isCutOff }
+
     /// Whether this is an event, todo or journal: an item a store keeps, merges and lists.
     public var isItem: Bool {
         switch self {

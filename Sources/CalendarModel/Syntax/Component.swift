@@ -14,6 +14,8 @@ public struct Component: Sendable {
     /// For each child, how many properties stood before it, when the file put properties after children.
     /// The writer uses it only while it still fits the component.
     var sourceLayout: [Int]?
+    /// Set when the input ended inside this component (its END missing): what it holds may be cut short.
+    var isCutOff = false
 
     public init(_ name: String, properties: [Property] = [], components: [Component] = []) {
         self.name = name.uppercased()

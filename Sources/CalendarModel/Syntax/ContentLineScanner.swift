@@ -373,6 +373,7 @@ struct ContentLineScanner {
         endedInsideComponent = !stack.isEmpty
         while let open = stack.last {
             log.error(open.line, "BEGIN:\(open.name) has no END (the file ends first); closed at the end of the file")
+            stack[stack.count - 1].isCutOff = true
             closeTop()
         }
         if let first = nonUTF8Lines.first {

@@ -68,37 +68,39 @@ final class Expander {
     // MARK: Series
 
     /// The calendar's components grouped into series by kind and UID; the highest SEQUENCE wins among duplicates.
+    /// Linear in the number of components: a series and its overrides are found through dictionaries and grown in
+    /// place (a calendar can hold tens of thousands of overrides of one UID).
     func series() -> [Series] {
-        var order: [String] = []
-        var byKey: [String: Series] = [:]
-        var anonymous = 0
+        var all: [Series] = []
+        var seriesByKey: [String: Int] = [:]
+        var overrideByID: [[CalendarDate: Int]] = []
         for component in calendar.components {
             guard let member = member(component) else { continue }
-            let key: String
-            if let uid = member.core.uid {
-                key = member.item.componentName + "\u{0}" + uid
+            let position: Int
+            if let uid = member.core.uid, let known = seriesByKey[member.item.componentName + "\u{0}" + uid] {
+                position = known
             } else {
-                anonymous += 1
-                key = "\u{1}\(anonymous)"
+                position = all.count
+                all.append(Series())
+                overrideByID.append([:])
+                if let uid = member.core.uid { seriesByKey[member.item.componentName + "\u{0}" + uid] = position }
             }
-            if byKey[key] == nil { order.append(key) }
-            var series = byKey[key] ?? Series()
-            if member.core.recurrenceID == nil {
-                if series.master.map({ ($0.core.sequence ?? 0) <= (member.core.sequence ?? 0) }) ?? true {
-                    series.master = member
+            guard let id = member.core.recurrenceID?.date else {
+                if all[position].master.map({ ($0.core.sequence ?? 0) <= (member.core.sequence ?? 0) }) ?? true {
+                    all[position].master = member
                 }
-            } else if let index = series.overrides.firstIndex(where: {
-                $0.core.recurrenceID?.date == member.core.recurrenceID?.date
-            }) {
-                if (series.overrides[index].core.sequence ?? 0) <= (member.core.sequence ?? 0) {
-                    series.overrides[index] = member
+                continue
+            }
+            if let existing = overrideByID[position][id] {
+                if (all[position].overrides[existing].core.sequence ?? 0) <= (member.core.sequence ?? 0) {
+                    all[position].overrides[existing] = member
                 }
             } else {
-                series.overrides.append(member)
+                overrideByID[position][id] = all[position].overrides.count
+                all[position].overrides.append(member)
             }
-            byKey[key] = series
         }
-        return order.compactMap { byKey[$0] }
+        return all
     }
 
     private func member(_ component: CalendarComponent) -> SeriesMember? {
@@ -223,6 +225,7 @@ final class Expander {
     // MARK: Expansion
 
     func expand(_ series: Series, window: Range<Int64>) -> [Occurrence] {
+        if options.budget?.isSpent == true { return [] }
         var result: [Occurrence] = []
         var overrideByKey: [Int64: Int] = [:]
         for (index, override) in series.overrides.enumerated() {
@@ -309,7 +312,7 @@ final class Expander {
             if !excludedDays.isEmpty, excludedDays.contains(candidate.wall.dayNumber) { continue }
             var member = master
             var wall = candidate.wall
-            if !futures.isEmpty, let future = futures.last(where: { $0.from < instant(original, line: master.line) }) {
+            if !futures.isEmpty, let future = Self.lastFuture(before: instant(original, line: master.line), in: futures) {
                 member = future.member
                 wall = wall.adding(seconds: future.move)
             }
@@ -322,6 +325,18 @@ final class Expander {
             if let occurrence { result.append(occurrence) }
         }
         return result
+    }
+
+    /// The THISANDFUTURE override in force at an instant: the last one whose RECURRENCE-ID is before it (a binary
+    /// search: a series can have thousands).
+    private static func lastFuture(before instant: Int64, in futures: [(from: Int64, member: SeriesMember, move: Int64)])
+        -> (from: Int64, member: SeriesMember, move: Int64)? {
+        var low = 0, high = futures.count  // the first index whose `from` is not before the instant
+        while low < high {
+            let middle = (low + high) / 2
+            if futures[middle].from < instant { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : futures[low - 1]
     }
 
     /// Walks a rule through the span, skipping ahead where libical allows it, stopping at the series limit.
@@ -347,9 +362,14 @@ final class Expander {
                     + "\(options.limitPerSeries) instances before the end of the window; stopped there")
                 return
             }
+            if options.budget?.isSpent == true { return }
             let at = clock.instant(wall)
             if at >= span.upperBound { return }
             if at >= span.lowerBound { body(wall) }
+        }
+        if let years = cursor.gaveUpAfterYears {
+            note(master.line, "RRULE \(rule.icsValue) of \"\(master.core.uid ?? "?")\" has no instance in the "
+                + "\(years) years after its last one (or its start); stopped looking there")
         }
     }
 
@@ -381,7 +401,18 @@ final class Expander {
         }
     }
 
-    /// One instance of a member starting at `start`, if it overlaps the window.
+    /// Whether one more instance fits the command's budget; the first refusal is reported.
+    private func budgetAllows() -> Bool {
+        guard let budget = options.budget, !budget.take() else { return true }
+        if budget.claimReport() {
+            note(0, "the window holds more than \(budget.limit) instances, the most one command lists; expansion "
+                + "stopped there, so the list is incomplete (a flood of FREQ=SECONDLY or MINUTELY series looks like "
+                + "this; --max-total raises the limit)")
+        }
+        return false
+    }
+
+    /// One instance of a member starting at `start`, if it overlaps the window (and the budget allows it).
     private func occurrence(_ member: SeriesMember, start: CalendarDate, recurrenceID: CalendarDate?,
                             window: Range<Int64>) -> Occurrence? {
         var start = start
@@ -410,7 +441,7 @@ final class Expander {
         let overlaps = endInstant > startInstant
             ? startInstant < window.upperBound && endInstant > window.lowerBound
             : window.contains(startInstant)
-        guard overlaps else { return nil }
+        guard overlaps, budgetAllows() else { return nil }
         return Occurrence(source: member.source, recurrenceID: recurrenceID, start: start, end: end,
                           startDate: Date(timeIntervalSince1970: TimeInterval(startInstant)),
                           endDate: Date(timeIntervalSince1970: TimeInterval(endInstant)),

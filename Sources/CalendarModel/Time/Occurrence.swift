@@ -73,8 +73,43 @@ public struct ExpansionOptions: Sendable {
     public var applyWRTimeZone = true
     /// The zone that floating times and dates are placed in: the viewer's zone.
     public var viewerZone = "UTC"
+    /// The most instances all expansions sharing this budget may produce together (one command's calendars share
+    /// one); nil for no limit beyond `limitPerSeries`.
+    public var budget: InstanceBudget?
 
     public init() {}
+}
+
+/// A limit on how many instances one command lists, shared by every calendar it expands: a handful of
+/// `FREQ=SECONDLY` series must not cost minutes and gigabytes. Spending past it is reported once.
+public final class InstanceBudget: @unchecked Sendable {
+    // `@unchecked Sendable`: the counters are only touched under `lock`.
+    public let limit: Int
+    private let lock = NSLock()
+    private var used = 0
+    private var reported = false
+
+    public init(limit: Int) { self.limit = limit }
+
+    /// Takes one instance; false once the budget is spent.
+    func take() -> Bool {
+        lock.withLock {
+            guard used < limit else { return false }
+            used += 1
+            return true
+        }
+    }
+
+    /// Whether every instance is taken.
+    public var isSpent: Bool { lock.withLock { used >= limit } }
+
+    /// True the first time it is asked after the budget is spent: that caller reports it.
+    func claimReport() -> Bool {
+        lock.withLock {
+            defer { reported = true }
+            return !reported
+        }
+    }
 }
 
 /// The instances of a calendar in a window, sorted by start, and what was worth telling about them.

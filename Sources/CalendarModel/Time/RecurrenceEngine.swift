@@ -23,6 +23,8 @@ struct RecurrenceEngine {
     private var emitted = 0
     private var emptyPeriods = 0
     private var finished = false
+    /// Set when the walk stopped because a long stretch had no instance (a limit, not the rule's own end).
+    private(set) var gaveUpAfterYears: Int?
 
     enum Skip { case omit, backward, forward }
 
@@ -155,25 +157,83 @@ struct RecurrenceEngine {
     }
 
     private mutating func fillNextPeriod() {
-        let instances = instancesOfPeriod(period)
+        let index = period
+        let instances = instancesOfPeriod(index)
         period += 1
         // Strictly after the last instance: a day SKIP moves into the next period is not given twice.
         let fresh = instances.filter { instance in instance >= start && last.map { instance > $0 } ?? true }
         last = fresh.last ?? last
-        if fresh.isEmpty {
-            emptyPeriods += 1
-            if emptyPeriods > emptyLimit || periodYear(period) > 9999 { finished = true }
-        } else {
+        if !fresh.isEmpty {
             emptyPeriods = 0
             buffer = fresh
+            return
         }
+        emptyPeriods += 1
+        if isSubDaily {
+            // A sparse rule (SECONDLY on Monday at 09:00:00) skips to the next second that can match instead of
+            // trying each one; it gives up after 400 years of wall time with nothing, not after so many periods.
+            period = nextPossiblePeriod(after: index)
+            if moment(period).dayNumber - (last ?? start).dayNumber > Self.givingUpDays {
+                (finished, gaveUpAfterYears) = (true, 400)
+            }
+        } else if emptyPeriods > emptyLimit {
+            (finished, gaveUpAfterYears) = (true, 400)
+        }
+        if periodYear(period) > 9999 { finished = true }
+    }
+
+    /// 400 years of days (one Gregorian cycle): a rule with no instance that long has none to come.
+    private static let givingUpDays = 146_097
+
+    private var isSubDaily: Bool { [.hourly, .minutely, .secondly].contains(rule.frequency) }
+
+    /// The length of a period of a sub-daily rule, in seconds.
+    private var unitSeconds: Int64 {
+        rule.frequency == .hourly ? 3600 : rule.frequency == .minutely ? 60 : 1
+    }
+
+    /// Where a sub-daily period begins.
+    private func moment(_ index: Int) -> LocalDateTime {
+        start.adding(seconds: Int64(index) * Int64(interval) * unitSeconds)
+    }
+
+    /// The first period after `index` that can hold an instance, given that `index` held none: the next day
+    /// that passes the day-level parts, else the next BYHOUR hour, BYMINUTE minute or BYSECOND second.
+    private func nextPossiblePeriod(after index: Int) -> Int {
+        let at = moment(index)
+        let dayStart = LocalDateTime(year: at.year, month: at.month, day: at.day)
+        let hourStart = dayStart.adding(seconds: Int64(at.hour) * 3600)
+        let minuteStart = hourStart.adding(seconds: Int64(at.minute) * 60)
+        let target: LocalDateTime
+        if !matchesDay(at.dayNumber, year: nil, inYearly: false) {
+            var day = at.dayNumber + 1
+            let end = day + Self.givingUpDays
+            while day < end, !matchesDay(day, year: nil, inYearly: false) { day += 1 }
+            target = LocalDateTime(wallSeconds: Int64(day) * 86_400)
+        } else if !rule.byHour.isEmpty, !rule.byHour.contains(at.hour) {
+            target = hours.first { $0 > at.hour }.map { dayStart.adding(seconds: Int64($0) * 3600) }
+                ?? dayStart.adding(days: 1)
+        } else if rule.frequency != .hourly, !rule.byMinute.isEmpty, !rule.byMinute.contains(at.minute) {
+            target = minutes.first { $0 > at.minute }.map { hourStart.adding(seconds: Int64($0) * 60) }
+                ?? hourStart.adding(seconds: 3600)
+        } else if rule.frequency == .secondly, !rule.bySecond.isEmpty, !rule.bySecond.contains(at.second) {
+            target = seconds.first { $0 > at.second }.map { minuteStart.adding(seconds: Int64($0)) }
+                ?? minuteStart.adding(seconds: 60)
+        } else {
+            return index + 1
+        }
+        let step = Int64(interval) * unitSeconds
+        let periods = (target.wallSeconds - start.wallSeconds + step - 1).floorDivided(by: step)
+        return max(index + 1, Int(periods))
     }
 
     private func periodYear(_ index: Int) -> Int {
         switch rule.frequency {
         case .yearly: return baseYear + index * interval
         case .monthly: return start.year + (start.month - 1 + index * interval) / 12
-        default: return start.year + index * interval / 366
+        case .weekly: return start.year + index * interval / 52
+        case .daily: return start.year + index * interval / 366
+        case .hourly, .minutely, .secondly: return moment(index).year
         }
     }
 

@@ -25,6 +25,10 @@ struct RuleCursor {
         self.pastUntil = pastUntil
     }
 
+    /// How long the walk went without an instance before it gave up, when that (a limit, not the rule's own end)
+    /// is why it stopped.
+    var gaveUpAfterYears: Int? { engine?.gaveUpAfterYears }
+
     /// Moves near the first instance at or after `wall`, where the rule allows it (not with COUNT).
     mutating func skip(to wall: LocalDateTime) -> Bool {
         if engine != nil { return engine!.skip(to: wall) }
