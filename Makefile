@@ -10,7 +10,7 @@ RELEASE ?= .build/release
 VENV ?= .build/venv
 PYTHON := $(VENV)/bin/python3
 
-.PHONY: deps venv build test demo bench clean
+.PHONY: deps venv build test demo bench clean fuzz fuzz-build
 
 ## Installs the Debian packages ICSKit builds against (and, for the tests, headless Chromium), when one is missing.
 PACKAGES ?= libical-dev libsqlite3-dev pkg-config tzdata
@@ -75,5 +75,19 @@ bench: deps venv $(BENCH_INPUT)
 	  -o $(RELEASE)/libical-recurrence-baseline
 	PATH=$(abspath $(VENV))/bin:$$PATH $(RELEASE)/ICSKitBench --input $(BENCH_INPUT) --runs 5 --write BENCHMARKS.md
 
+## Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every reader: `make fuzz FUZZ_TIME=600` runs each of
+## the six targets that long (FUZZ_TARGETS picks some, FUZZ_JOBS=2 uses both cores); see FUZZING.md.
+FUZZ_TIME ?= 60
+FUZZ_TARGETS ?= ics jcal xcal csv rrule store
+fuzz-build:
+	swift build -c release --scratch-path .build-fuzz --product icskit-fuzz \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DICSKIT_FUZZ 2>&1 \
+	  | grep -v "Cannot export local symbol" || true
+	@test -x .build-fuzz/release/icskit-fuzz
+
+fuzz: deps fuzz-build
+	swift build --product icskit
+	scripts/fuzz.sh $(FUZZ_TIME) $(FUZZ_TARGETS)
+
 clean:
-	rm -rf .build bench-data
+	rm -rf .build .build-fuzz bench-data

@@ -33,6 +33,11 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "ICSKitBench", dependencies: ["CalendarModel"], path: "Benchmarks/ICSKitBench"),
+        // The fuzz targets (a library, so the tests replay regression inputs through the same code) and their
+        // driver: a libFuzzer binary when `make fuzz` builds it with -sanitize=fuzzer, a replay tool otherwise.
+        .target(name: "ICSKitFuzzTargets", dependencies: ["CalendarModel", "CalendarStore", "CalendarMerge"],
+                path: "Fuzz/Targets"),
+        .executableTarget(name: "icskit-fuzz", dependencies: ["ICSKitFuzzTargets"], path: "Fuzz/Driver"),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .testTarget(name: "CalendarStoreTests", dependencies: [
             "CalendarModel", "CalendarStore", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),

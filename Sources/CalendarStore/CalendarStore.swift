@@ -40,6 +40,20 @@ public final class CalendarStore: Sendable {
         }
     }
 
+    /// A store that lives in memory only, migrated and empty: for tests and for tools that want the store's
+    /// behaviour without a file.
+    public static func inMemory() throws -> CalendarStore {
+        let queue = try DatabaseQueue(configuration: configuration(readOnly: false))
+        try StoreSchema.migrator.migrate(queue)
+        return CalendarStore(path: ":memory:", database: queue)
+    }
+
+    private init(path: String, database: any DatabaseWriter) {
+        self.path = path
+        self.isReadOnly = false
+        self.database = database
+    }
+
     /// `ICSKIT_STORE`, else `$XDG_DATA_HOME/icskit/store.sqlite`, else `~/.local/share/icskit/store.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let path = environment["ICSKIT_STORE"], !path.isEmpty { return path }

@@ -14,6 +14,11 @@ struct CSVOptionGroup: ParsableArguments {
             + "written in it, else each in its own zone)."))
     var zone: String?
 
+    @Flag(name: .customLong("raw-cells"), help: ArgumentHelp(
+        "CSV: write and read cells exactly as they are. Without it, a cell starting with =, +, -, @, tab or CR "
+            + "(which a spreadsheet would run as a formula) is written with a ' before it, and reading takes it off."))
+    var rawCells = false
+
     func validate() throws {
         if let columns, case .failure(let problem) = CSVOptions.columns(columns) {
             throw ValidationError("--columns: \(problem)")
@@ -25,6 +30,6 @@ struct CSVOptionGroup: ParsableArguments {
 
     var options: CSVOptions {
         let mapping = columns.flatMap { try? CSVOptions.columns($0).get() } ?? [:]
-        return CSVOptions(columns: mapping, zone: zone)
+        return CSVOptions(columns: mapping, zone: zone, rawCells: rawCells)
     }
 }

@@ -46,7 +46,9 @@ final class LibicalZone {
             return nil
         }
         guard icaltimezone_set_component(zone, copy) != 0 else {
+            // A rejected component is not the zone's: freeing the zone would leave it behind.
             icaltimezone_free(zone, 1)
+            icalcomponent_free(copy)
             return nil
         }
         return LibicalZone(zone: zone, owned: true, ianaName: name)
@@ -64,7 +66,9 @@ final class LibicalZone {
             return nil
         }
         guard icaltimezone_set_component(zone, component) != 0 else {
+            // libical attaches the component only when it accepts it (a TZID is needed): free it here otherwise.
             icaltimezone_free(zone, 1)
+            icalcomponent_free(component)
             return nil
         }
         return LibicalZone(zone: zone, owned: true, ianaName: nil)
@@ -99,7 +103,17 @@ final class LibicalZone {
     private var cachedDays = [Int64](repeating: .min, count: cacheSize)
     private var cachedOffsets = [Int32](repeating: 0, count: cacheSize)
 
+    /// 2400-01-01T00:00:00Z, past which instants are read a whole number of 400-year cycles earlier.
+    private static let foldStart = Int64(LocalDateTime(year: 2400, month: 1, day: 1).wallSeconds)
+    /// 400 Gregorian years: 146,097 days, a whole number of weeks, after which every yearly, monthly, weekly or
+    /// daily rule of a VTIMEZONE (tzdata's included) gives the same changes again.
+    private static let cycle = Int64(146_097 * 86_400)
+
     private func libicalOffset(atUTC seconds: Int64) -> Int {
+        // libical expands a zone's changes year by year up to the year asked (through ICU), which takes seconds for
+        // the year 9999 a calendar may name; the same instant 400·k years earlier has the same offset.
+        var seconds = seconds
+        if seconds >= Self.foldStart { seconds -= ((seconds - Self.foldStart) / Self.cycle + 1) * Self.cycle }
         var time = Self.icalTime(LocalDateTime(wallSeconds: seconds), isDate: false)
         time.zone = icaltimezone_get_utc_timezone()
         var isDaylight: Int32 = 0
@@ -166,18 +180,26 @@ final class LibicalZone {
 /// libical's RRULE iterator over wall-clock times (zones are applied afterwards, per instance).
 final class LibicalRecurrenceIterator {
     private let iterator: OpaquePointer
+    /// The RSCALE name `icalrecurrencetype_from_string` duplicated: ours to free (libical 3.0 hands the rule over
+    /// by value and never frees it), after the iterator that copied the rule.
+    private let scale: UnsafeMutablePointer<CChar>?
 
     /// nil when libical rejects the rule (unknown RSCALE, BYWEEKNO with BYMONTH …).
     init?(rule: String, start: LocalDateTime, isDate: Bool) {
         let recurrence = icalrecurrencetype_from_string(rule)
         guard recurrence.freq != ICAL_NO_RECURRENCE,
               let iterator = icalrecur_iterator_new(recurrence, LibicalZone.icalTime(start, isDate: isDate)) else {
+            free(recurrence.rscale)
             return nil
         }
         self.iterator = iterator
+        scale = recurrence.rscale
     }
 
-    deinit { icalrecur_iterator_free(iterator) }
+    deinit {
+        icalrecur_iterator_free(iterator)
+        free(scale)
+    }
 
     /// Jumps ahead to the first instance at or after `start`; false when the rule has COUNT (libical cannot).
     func skip(to start: LocalDateTime, isDate: Bool) -> Bool {

@@ -61,10 +61,15 @@ public struct CSVOptions: Sendable {
     /// Import: the zone naive times are in (each becomes `TZID=zone`); none leaves them floating.
     /// Export: the zone times are written in; none writes each in its own zone.
     public var zone: String?
+    /// Writes cells exactly as the data has them. By default a cell that a spreadsheet would run as a formula
+    /// (starting with `=`, `+`, `-`, `@`, tab or CR) is written with a `'` before it, as OWASP recommends against
+    /// CSV injection, and reading takes such a `'` off again.
+    public var rawCells: Bool
 
-    public init(columns: [String: CSVField] = [:], zone: String? = nil) {
+    public init(columns: [String: CSVField] = [:], zone: String? = nil, rawCells: Bool = false) {
         self.columns = columns
         self.zone = zone
+        self.rawCells = rawCells
     }
 
     /// Parses `--columns "Header=field,Other Header=field"`; the reason when it cannot.
@@ -113,16 +118,32 @@ public enum CSVCalendar {
                 case .event(let event):
                     if event.recurrenceID != nil || !event.exceptionDates.isEmpty { leftOut += 1 }
                     if event.recurrenceID != nil { continue }
-                    rows.append(CSVTable.Row(cells: eventCells(event, wall: wall), line: 0))
+                    rows.append(CSVTable.Row(cells: guarded(eventCells(event, wall: wall), options), line: 0))
                 case .todo(let todo):
                     if todo.recurrenceID != nil || !todo.exceptionDates.isEmpty { leftOut += 1 }
                     if todo.recurrenceID != nil { continue }
-                    rows.append(CSVTable.Row(cells: todoCells(todo, wall: wall), line: 0))
+                    rows.append(CSVTable.Row(cells: guarded(todoCells(todo, wall: wall), options), line: 0))
                 default: continue
                 }
             }
         }
         return (CSVTable(rows: rows).text(), leftOut)
+    }
+
+    /// The characters a spreadsheet reads as the start of a formula (OWASP's list for CSV injection).
+    static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// Cells that would start a formula, neutralised with a leading `'` (unless `rawCells`).
+    static func guarded(_ cells: [String], _ options: CSVOptions) -> [String] {
+        guard !options.rawCells else { return cells }
+        return cells.map { cell in cell.first.map(formulaStarts.contains) == true ? "'" + cell : cell }
+    }
+
+    /// A cell read back: the `'` that `guarded` put before a formula start comes off again (unless `rawCells`).
+    static func unguarded(_ cell: String, _ options: CSVOptions) -> String {
+        guard !options.rawCells, cell.first == "'", let second = cell.dropFirst().first, formulaStarts.contains(second)
+        else { return cell }
+        return String(cell.dropFirst())
     }
 
     static func eventCells(_ event: Event, wall: (CalendarDate) -> LocalDateTime) -> [String] {

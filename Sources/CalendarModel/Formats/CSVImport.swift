@@ -119,7 +119,8 @@ struct CSVImporter {
     mutating func component(_ row: CSVTable.Row, number: Int, taskLayout: Bool) -> Component? {
         var cells = Cells()
         var unclaimed: [Property] = []
-        for (index, text) in row.cells.prefix(headers.count).enumerated() {
+        for (index, cell) in row.cells.prefix(headers.count).enumerated() {
+            let text = CSVCalendar.unguarded(cell, options)
             var value = text
             let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
             // Outlook writes "0/0/00" (and some tools "None") for a date it does not have.

@@ -38,6 +38,7 @@ public enum JCalReader {
             throw Failure(line: 0, column: nil, message: "jCal at \(path): components nest deeper than \(Component.maximumDepth) "
                 + "levels")
         }
+        try checkName(name, .component, path: path + "/0")
         var component = Component(name)
         for (index, item) in properties.enumerated() {
             component.properties.append(try property(item, path: "\(path)/1/\(index)"))
@@ -53,8 +54,10 @@ public enum JCalReader {
               case .object(let parameterMembers) = parts[1], case .string(let typeName) = parts[2] else {
             throw shape(path, "[name, {parameters}, type, value…]")
         }
+        try checkName(name, .property, path: path + "/0")
         var parameters: [Parameter] = []
         for (key, value) in parameterMembers {
+            try checkName(key, .parameter, path: path + "/1/" + key)
             switch value {
             case .string(let text): parameters.append(Parameter(key, text))
             case .array(let items): parameters.append(Parameter(key, items.map { scalarText($0) }))
@@ -68,6 +71,14 @@ public enum JCalReader {
         }
         property.value = try text(Array(parts[3...]), type: type, name: property.name, path: path)
         return property
+    }
+
+    /// Refuses a name that could not be written as iCalendar and read back as itself.
+    static func checkName(_ name: String, _ rule: NameRule, path: String) throws(Failure) {
+        if let problem = rule.problem(in: name) {
+            throw Failure(line: 0, column: nil, message: "jCal at \(path): the name \"\(name.debugDescription.dropFirst().dropLast())\" "
+                + problem)
+        }
     }
 
     /// The iCalendar text of jCal values.

@@ -49,6 +49,9 @@ public enum XCalReader {
             }
             let name = element.name == XCalWriter.componentElement
                 ? element.attributes.first { $0.name == "name" }?.value ?? "" : element.name.uppercased()
+            if let problem = NameRule.component.problem(in: name) {
+                throw Failure(line: element.line, message: "the component name \"\(name.debugDescription.dropFirst().dropLast())\" \(problem)")
+            }
             var component = Component(name)
             component.line = element.line
             for part in elements(of: element) {
@@ -74,6 +77,12 @@ public enum XCalReader {
         }
 
         mutating func property(_ element: XMLElement) throws(Failure) -> Property {
+            for (name, rule) in [(element.name, NameRule.property)] + elements(of: element)
+                .filter({ $0.name == "parameters" }).flatMap({ elements(of: $0).map { ($0.name, NameRule.parameter) } }) {
+                if let problem = rule.problem(in: name) {
+                    throw Failure(line: element.line, message: "the name \"\(name)\" \(problem)")
+                }
+            }
             var property = Property(element.name.uppercased(), parameters: [], value: "")
             property.line = element.line
             var valueElements: [XMLElement] = []

@@ -45,6 +45,28 @@ public struct Component: Sendable {
     }
 }
 
+/// What a component, property or parameter name may hold so that it can be written as a content line and read
+/// back as the same name. iCalendar's own syntax cannot produce anything else; jCal and xCal can, so their readers
+/// check every name they take.
+enum NameRule {
+    case component, property, parameter
+
+    /// Why `name` cannot stand as such a name, or nil.
+    func problem(in name: String) -> String? {
+        let delimiters: Set<Unicode.Scalar>
+        switch self {
+        case .component: delimiters = []
+        case .property: delimiters = [":", ";"]
+        case .parameter: delimiters = [":", ";", "="]
+        }
+        for scalar in name.unicodeScalars {
+            if (scalar.value < 0x20 && scalar.value != 0x09) || scalar.value == 0x7F { return "holds a control character" }
+            if delimiters.contains(scalar) { return "holds '\(scalar)', which ends a name in iCalendar" }
+        }
+        return nil
+    }
+}
+
 extension Component {
     /// The deepest nesting the readers build (VCALENDAR counts as one level). Real calendars use four at most;
     /// deeper input is skipped with an error, so no walk over a tree can be made to recurse without bound.

@@ -15,6 +15,8 @@ struct RecurrenceEngine {
     private let days: [(weekday: Int, ordinal: Int?)]
     private let monthDays: [Int]
     private let months: [Int]
+    /// A sub-daily rule's BYHOUR, BYMINUTE and BYSECOND as filters: sorted, each value one that can occur.
+    private let filterHours: [Int], filterMinutes: [Int], filterSeconds: [Int]
     /// The year period 0 stands for: DTSTART's week-year for BYWEEKNO rules (2010-01-02 is in week 53 of 2009).
     private var baseYear = 0
     private var last: LocalDateTime?
@@ -80,6 +82,9 @@ struct RecurrenceEngine {
         self.days = days
         self.monthDays = monthDays
         self.months = months
+        filterHours = Set(rule.byHour.filter { (0...23).contains($0) }).sorted()
+        filterMinutes = Set(rule.byMinute.filter { (0...59).contains($0) }).sorted()
+        filterSeconds = Set(rule.bySecond.filter { (0...60).contains($0) }).sorted()
         baseYear = start.year
         if freq == .yearly, !rule.byWeekNo.isEmpty {
             // Weeks belong to week-years: DTSTART in week 53 of the year before counts from that year, provided
@@ -158,6 +163,8 @@ struct RecurrenceEngine {
 
     private mutating func fillNextPeriod() {
         let index = period
+        // Past year 9999 nothing is computed (a huge INTERVAL gets there at once, without overflowing).
+        guard periodYear(index) <= 9999 else { return finished = true }
         let instances = instancesOfPeriod(index)
         period += 1
         // Strictly after the last instance: a day SKIP moves into the next period is not given twice.
@@ -168,18 +175,20 @@ struct RecurrenceEngine {
             buffer = fresh
             return
         }
-        emptyPeriods += 1
         if isSubDaily {
             // A sparse rule (SECONDLY on Monday at 09:00:00) skips to the next second that can match instead of
-            // trying each one; it gives up after 400 years of wall time with nothing, not after so many periods.
-            period = nextPossiblePeriod(after: index)
-            if moment(period).dayNumber - (last ?? start).dayNumber > Self.givingUpDays {
-                (finished, gaveUpAfterYears) = (true, 400)
+            // trying each one, and gives up after 400 years of wall time with nothing. Periods that no skip could
+            // pass over (their BYSETPOS picks nothing) still count against the period limit.
+            guard let next = nextPossiblePeriod(after: index), let at = moment(next) else { return finished = true }
+            if next == index + 1 { emptyPeriods += 1 }
+            period = next
+            if at.dayNumber - (last ?? start).dayNumber > Self.givingUpDays || emptyPeriods > emptyLimit {
+                (finished, gaveUpAfterYears) = (true, min(400, max(1, (at.dayNumber - start.dayNumber) / 365)))
             }
-        } else if emptyPeriods > emptyLimit {
-            (finished, gaveUpAfterYears) = (true, 400)
+        } else {
+            emptyPeriods += 1
+            if emptyPeriods > emptyLimit { (finished, gaveUpAfterYears) = (true, 400) }
         }
-        if periodYear(period) > 9999 { finished = true }
     }
 
     /// 400 years of days (one Gregorian cycle): a rule with no instance that long has none to come.
@@ -192,15 +201,24 @@ struct RecurrenceEngine {
         rule.frequency == .hourly ? 3600 : rule.frequency == .minutely ? 60 : 1
     }
 
-    /// Where a sub-daily period begins.
-    private func moment(_ index: Int) -> LocalDateTime {
-        start.adding(seconds: Int64(index) * Int64(interval) * unitSeconds)
+    /// `index` periods of `interval` units each; nil when that overflows (the rule is then far past year 9999).
+    private func steps(_ index: Int) -> Int? {
+        let (product, overflow) = index.multipliedReportingOverflow(by: interval)
+        return overflow ? nil : product
+    }
+
+    /// Where a sub-daily period begins; nil past what a wall clock can hold.
+    private func moment(_ index: Int) -> LocalDateTime? {
+        guard let steps = steps(index) else { return nil }
+        let (offset, overflow) = Int64(steps).multipliedReportingOverflow(by: unitSeconds)
+        guard !overflow, abs(offset) < 1 << 50 else { return nil }
+        return start.adding(seconds: offset)
     }
 
     /// The first period after `index` that can hold an instance, given that `index` held none: the next day
     /// that passes the day-level parts, else the next BYHOUR hour, BYMINUTE minute or BYSECOND second.
-    private func nextPossiblePeriod(after index: Int) -> Int {
-        let at = moment(index)
+    private func nextPossiblePeriod(after index: Int) -> Int? {
+        guard let at = moment(index) else { return nil }
         let dayStart = LocalDateTime(year: at.year, month: at.month, day: at.day)
         let hourStart = dayStart.adding(seconds: Int64(at.hour) * 3600)
         let minuteStart = hourStart.adding(seconds: Int64(at.minute) * 60)
@@ -211,13 +229,13 @@ struct RecurrenceEngine {
             while day < end, !matchesDay(day, year: nil, inYearly: false) { day += 1 }
             target = LocalDateTime(wallSeconds: Int64(day) * 86_400)
         } else if !rule.byHour.isEmpty, !rule.byHour.contains(at.hour) {
-            target = hours.first { $0 > at.hour }.map { dayStart.adding(seconds: Int64($0) * 3600) }
+            target = filterHours.first { $0 > at.hour }.map { dayStart.adding(seconds: Int64($0) * 3600) }
                 ?? dayStart.adding(days: 1)
         } else if rule.frequency != .hourly, !rule.byMinute.isEmpty, !rule.byMinute.contains(at.minute) {
-            target = minutes.first { $0 > at.minute }.map { hourStart.adding(seconds: Int64($0) * 60) }
+            target = filterMinutes.first { $0 > at.minute }.map { hourStart.adding(seconds: Int64($0) * 60) }
                 ?? hourStart.adding(seconds: 3600)
         } else if rule.frequency == .secondly, !rule.bySecond.isEmpty, !rule.bySecond.contains(at.second) {
-            target = seconds.first { $0 > at.second }.map { minuteStart.adding(seconds: Int64($0)) }
+            target = filterSeconds.first { $0 > at.second }.map { minuteStart.adding(seconds: Int64($0)) }
                 ?? minuteStart.adding(seconds: 60)
         } else {
             return index + 1
@@ -227,13 +245,15 @@ struct RecurrenceEngine {
         return max(index + 1, Int(periods))
     }
 
+    /// The year a period falls in (for the year-9999 stop); Int.max when its index overflows.
     private func periodYear(_ index: Int) -> Int {
+        guard let steps = steps(index) else { return .max }
         switch rule.frequency {
-        case .yearly: return baseYear + index * interval
-        case .monthly: return start.year + (start.month - 1 + index * interval) / 12
-        case .weekly: return start.year + index * interval / 52
-        case .daily: return start.year + index * interval / 366
-        case .hourly, .minutely, .secondly: return moment(index).year
+        case .yearly: return steps > 1_000_000 ? .max : baseYear + steps
+        case .monthly: return steps > 12_000_000 ? .max : start.year + (start.month - 1 + steps) / 12
+        case .weekly: return steps > 52_000_000 ? .max : start.year + steps / 52
+        case .daily: return steps > 366_000_000 ? .max : start.year + steps / 366
+        case .hourly, .minutely, .secondly: return moment(index)?.year ?? .max
         }
     }
 
@@ -400,9 +420,7 @@ struct RecurrenceEngine {
 
     /// HOURLY / MINUTELY / SECONDLY: the period's own hour, minute or second, limited by every coarser part.
     private func subDailyInstances(_ index: Int) -> [LocalDateTime] {
-        let unit: Int64 = rule.frequency == .hourly ? 3600 : rule.frequency == .minutely ? 60 : 1
-        let moment = start.adding(seconds: Int64(index * interval) * unit)
-        guard matchesDay(moment.dayNumber, year: nil, inYearly: false) else { return [] }
+        guard let moment = moment(index), matchesDay(moment.dayNumber, year: nil, inYearly: false) else { return [] }
         if !rule.byHour.isEmpty, !rule.byHour.contains(moment.hour) { return [] }
         if rule.frequency != .hourly, !rule.byMinute.isEmpty, !rule.byMinute.contains(moment.minute) { return [] }
         if rule.frequency == .secondly, !rule.bySecond.isEmpty, !rule.bySecond.contains(moment.second) { return [] }

@@ -81,10 +81,13 @@ final class TimeZoneResolver {
         return map
     }()
 
+    /// This year, worked out once (a Foundation calendar per lookup is costly).
+    private static let currentYear = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).year
+
     /// A zone's standard (winter) offset this year: the smaller of its January and July offsets.
     static func standardOffset(_ name: String) -> Int? {
         guard let zone = LibicalZone.builtin(name) else { return nil }
-        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        let year = currentYear
         let january = LocalDateTime(year: year, month: 1, day: 15).wallSeconds
         let july = LocalDateTime(year: year, month: 7, day: 15).wallSeconds
         return min(zone.offset(atUTC: january), zone.offset(atUTC: july))

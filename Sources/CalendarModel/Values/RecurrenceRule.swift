@@ -136,7 +136,50 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
             if let problem = rule.set(name, value) { return failure(problem) }
         }
         if rule.count != nil, rule.until != nil { return failure("COUNT and UNTIL together") }
+        if let problem = rule.valueOutOfRange { return failure(problem) }
         return .success(rule)
+    }
+
+    /// The values RFC 5545 §3.3.10 allows in each numeric BYxxx part (negative ones count from the end).
+    struct ValueRange: CustomStringConvertible {
+        var magnitude: ClosedRange<Int>
+        var allowsNegative: Bool
+
+        func allows(_ value: Int) -> Bool {
+            magnitude.contains(value) || (allowsNegative && value < 0 && value != .min && magnitude.contains(-value))
+        }
+
+        var description: String {
+            allowsNegative ? "±\(magnitude.lowerBound)–\(magnitude.upperBound)"
+                : "\(magnitude.lowerBound)–\(magnitude.upperBound)"
+        }
+    }
+
+    static let ranges: [String: ValueRange] = [
+        "BYSECOND": ValueRange(magnitude: 0...60, allowsNegative: false),
+        "BYMINUTE": ValueRange(magnitude: 0...59, allowsNegative: false),
+        "BYHOUR": ValueRange(magnitude: 0...23, allowsNegative: false),
+        "BYMONTHDAY": ValueRange(magnitude: 1...31, allowsNegative: true),
+        "BYYEARDAY": ValueRange(magnitude: 1...366, allowsNegative: true),
+        "BYWEEKNO": ValueRange(magnitude: 1...53, allowsNegative: true),
+        "BYMONTH": ValueRange(magnitude: 1...12, allowsNegative: false),
+        "BYSETPOS": ValueRange(magnitude: 1...366, allowsNegative: true),
+    ]
+    static let weekOrdinals = ValueRange(magnitude: 1...53, allowsNegative: true)
+
+    /// The first BYxxx value outside its range, said as a reason. Calendar scales with a thirteenth month
+    /// (RFC 7529: Hebrew, Ethiopic, Coptic) allow BYMONTH 13.
+    var valueOutOfRange: String? {
+        let otherScale = other.contains { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" }
+        let parts: [(String, [Int])] = [("BYSECOND", bySecond), ("BYMINUTE", byMinute), ("BYHOUR", byHour),
+                                        ("BYMONTHDAY", byMonthDay), ("BYYEARDAY", byYearDay),
+                                        ("BYWEEKNO", byWeekNo), ("BYMONTH", byMonth), ("BYSETPOS", bySetPos)]
+        for (name, values) in parts {
+            guard var range = Self.ranges[name] else { continue }
+            if name == "BYMONTH", otherScale { range.magnitude = 1...13 }
+            if let bad = values.first(where: { !range.allows($0) }) { return "\(name) \(bad) is outside \(range)" }
+        }
+        return nil
     }
 
     /// Stores one part; returns why it is invalid, or nil.
@@ -159,14 +202,22 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         case "INTERVAL":
             guard let number = Int(value), number >= 1 else { return "INTERVAL \(value) is not positive" }
             interval = number
-        case "BYSECOND": if let v = ints() { bySecond = v } else { keep() }
-        case "BYMINUTE": if let v = ints() { byMinute = v } else { keep() }
-        case "BYHOUR": if let v = ints() { byHour = v } else { keep() }
-        case "BYMONTHDAY": if let v = ints() { byMonthDay = v } else { keep() }
-        case "BYYEARDAY": if let v = ints() { byYearDay = v } else { keep() }
-        case "BYWEEKNO": if let v = ints() { byWeekNo = v } else { keep() }
-        case "BYMONTH": if let v = ints() { byMonth = v } else { keep() }
-        case "BYSETPOS": if let v = ints() { bySetPos = v } else { keep() }
+        case "BYSECOND", "BYMINUTE", "BYHOUR", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS":
+            // Values that are not plain numbers (RFC 7529's leap months, `5L`) are kept for libical.
+            guard let values = ints() else {
+                keep()
+                break
+            }
+            switch name {
+            case "BYSECOND": bySecond = values
+            case "BYMINUTE": byMinute = values
+            case "BYHOUR": byHour = values
+            case "BYMONTHDAY": byMonthDay = values
+            case "BYYEARDAY": byYearDay = values
+            case "BYWEEKNO": byWeekNo = values
+            case "BYMONTH": byMonth = values
+            default: bySetPos = values
+            }
         case "BYDAY":
             var days: [WeekdayOccurrence] = []
             for item in value.split(separator: ",") {
@@ -174,11 +225,11 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
                     return "BYDAY \(item) is not a weekday"
                 }
                 let prefix = item.dropLast(2)
-                guard prefix.isEmpty || Int(prefix.hasPrefix("+") ? prefix.dropFirst() : prefix) != nil else {
-                    return "BYDAY \(item) has a bad ordinal"
+                let ordinal = prefix.isEmpty ? nil : Int(prefix.hasPrefix("+") ? prefix.dropFirst() : prefix)
+                guard prefix.isEmpty || ordinal.map(Self.weekOrdinals.allows) == true else {
+                    return "BYDAY \(item) has a bad ordinal (±1 to ±53)"
                 }
-                days.append(WeekdayOccurrence(day, ordinal: prefix.isEmpty ? nil
-                                                  : Int(prefix.hasPrefix("+") ? prefix.dropFirst() : prefix)))
+                days.append(WeekdayOccurrence(day, ordinal: ordinal))
             }
             byDay = days
         case "WKST":

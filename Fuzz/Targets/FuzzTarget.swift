@@ -1,0 +1,123 @@
+import CalendarMerge
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// The readers ICSKit exposes to hostile input, each as one function of a byte string that also checks what must
+/// hold of any input: the run never crashes, never hangs, and everything ICSKit writes reads back in a strict
+/// reader of its format. A violated check traps, which libFuzzer reports as a finding (the same as a crash).
+///
+/// The libFuzzer binary (`Fuzz/Driver`, built by `make fuzz`) calls these; the test suite runs every seed and
+/// every regression input under `Fixtures/fuzz-regressions/<target>/` through them too.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// The content-line scanner and the model reader, then every writer.
+    case ics
+    /// The jCal reader (strict JSON), then the writers.
+    case jcal
+    /// The xCal reader (strict XML), then the writers.
+    case xcal
+    /// The CSV reader, then the writers.
+    case csv
+    /// The RRULE parser and the expansion of one bounded window.
+    case rrule
+    /// An import of one file into an in-memory store, twice, and a merge of it.
+    case store
+
+    public func run(_ bytes: [UInt8]) {
+        switch self {
+        case .ics: Self.checkWriters(ICS.read(bytes, file: "fuzz.ics"))
+        case .jcal: Self.checkWriters(CalendarFormat.jcal.read(bytes, file: "fuzz.json"))
+        case .xcal: Self.checkWriters(CalendarFormat.xcal.read(bytes, file: "fuzz.xml"))
+        case .csv: Self.checkWriters(CSVCalendar.read(bytes, file: "fuzz.csv"))
+        case .rrule: Self.expandRule(bytes)
+        case .store: Self.importTwice(bytes)
+        }
+    }
+
+    /// Every format ICSKit writes reads back in its strict reader, and iCalendar output reads back into the same
+    /// components.
+    static func checkWriters(_ result: ICS.ReadResult) {
+        let calendars = result.calendars
+        let ics = ICS.write(calendars)
+        let again = ICS.read(ics)
+        check(componentCounts(again.calendars) == componentCounts(calendars), "iCalendar output reads back differently")
+        let json = CalendarFormat.jcal.write(calendars)
+        check((try? JSONValue.parse(json)) != nil, "jCal output is not valid JSON")
+        if !calendars.isEmpty {
+            check((try? JCalReader.read(json)) != nil, "jCal output does not read back as jCal")
+        }
+        let xml = CalendarFormat.xcal.write(calendars)
+        check((try? XCalReader.read(xml)) != nil, "xCal output does not read back as xCal")
+        let csv = CSVCalendar.write(calendars).text
+        _ = CSVCalendar.read(Array(csv.utf8), file: nil)
+        // Time: zones normalised, and a month of instances (the rrule target expands at length).
+        for calendar in calendars.prefix(2) {
+            _ = calendar.normalizingTimeZones()
+            var options = ExpansionOptions()
+            options.components = ["VEVENT", "VTODO", "VJOURNAL"]
+            options.limitPerSeries = 200
+            options.budget = InstanceBudget(limit: 500)
+            _ = calendar.occurrences(from: Date(timeIntervalSince1970: 1_767_225_600),  // 2026-01-01
+                                     to: Date(timeIntervalSince1970: 1_769_904_000), options: options)
+        }
+    }
+
+    /// The first line is an RRULE value; the next bytes choose DTSTART's form and zone. The instances of one
+    /// window come out sorted, inside it, and within the budget.
+    static func expandRule(_ bytes: [UInt8]) {
+        let newline = bytes.firstIndex(of: 0x0A) ?? bytes.count
+        let rule = String(decoding: bytes[..<newline], as: UTF8.self)
+        let selector = newline + 1 < bytes.count ? Int(bytes[newline + 1]) : 0
+        guard case .success(let parsed) = RecurrenceRule.parse(rule) else { return }
+        let forms = ["DTSTART:20260105T093000Z", "DTSTART:20260105T093000", "DTSTART;VALUE=DATE:20260105",
+                     "DTSTART;TZID=Europe/Berlin:20260329T023000", "DTSTART;TZID=America/New_York:20261101T013000"]
+        let start = forms[selector % forms.count]
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:fuzz\r\nBEGIN:VEVENT\r\nUID:fuzz\r\nDTSTAMP:20260101T000000Z"
+            + "\r\n\(start)\r\nDURATION:PT1H\r\nRRULE:\(parsed.icsValue)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        guard let calendar = ICS.read(Array(text.utf8)).calendars.first else { return }
+        var options = ExpansionOptions()
+        options.limitPerSeries = 5_000
+        options.budget = InstanceBudget(limit: 5_000)
+        let from = Date(timeIntervalSince1970: 1_767_225_600), to = Date(timeIntervalSince1970: 1_830_297_600)
+        let instances = calendar.occurrences(from: from, to: to, options: options).occurrences
+        check(instances.count <= 5_000, "more instances than the budget")
+        check(zip(instances, instances.dropFirst()).allSatisfy { $0.startDate <= $1.startDate }, "instances unsorted")
+        check(instances.allSatisfy { $0.endDate > from || $0.startDate >= from }, "an instance before the window")
+        check(instances.allSatisfy { $0.startDate < to }, "an instance after the window")
+        if let date = calendar.events.first?.start {
+            _ = parsed.instances(from: date, limit: 500)
+        }
+    }
+
+    /// Importing the same file twice changes nothing the second time; merging it twice likewise.
+    static func importTwice(_ bytes: [UInt8]) {
+        let read = ICS.read(bytes, file: "fuzz.ics")
+        guard let store = try? CalendarStore.inMemory() else { return check(false, "no in-memory store") }
+        do {
+            _ = try store.importCalendars(read.calendars, into: "Fuzz", file: "fuzz.ics")
+            let again = try store.importCalendars(read.calendars, into: "Fuzz", file: "fuzz.ics")
+            check(again.added == 0 && again.updated == 0, "a second import of the same file changed the store")
+            _ = try store.loadCalendars()
+            var options = MergeOptions()
+            options.isTruncated = read.isTruncated
+            _ = try CalendarMerger.merge(read.calendars, into: "Merged", source: "fuzz", storage: store, options: options)
+            let second = try CalendarMerger.merge(read.calendars, into: "Merged", source: "fuzz", storage: store,
+                                                  options: options)
+            check(!second.applied, "a second merge of the same file changed the store")
+            check(try store.integrityCheck() == ["ok"], "the store fails its integrity check")
+        } catch is MergeRefusal {
+            // A guard refusing is an answer, not a finding.
+        } catch {
+            check(false, "the store failed: \(error)")
+        }
+    }
+
+    static func componentCounts(_ calendars: [ICalendar]) -> [String: Int] {
+        calendars.reduce(into: [:]) { counts, calendar in counts.merge(calendar.componentCounts, uniquingKeysWith: +) }
+    }
+
+    /// A violated expectation: a finding for the fuzzer, a failure for the tests.
+    static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fatalError("fuzz check failed: " + message()) }
+    }
+}
