@@ -7,6 +7,8 @@ enum CLI {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Whether the run was stopped for taking longer than its time limit.
+        var timedOut = false
     }
 
     static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -26,9 +28,13 @@ enum CLI {
         return package.appendingPathComponent(".build/debug/icskit").path
     }()
 
-    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil) throws -> Run {
+    /// Runs icskit (or `executable`) with arguments. `stdoutPath` sends standard output to that file instead of
+    /// capturing it (a device node of the test's own, say); a run that outlives `timeout` seconds is killed and
+    /// comes back with `timedOut` set.
+    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, executable: String? = nil,
+                    stdoutPath: String? = nil, timeout: TimeInterval? = nil) throws -> Run {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable ?? binary)
         process.arguments = arguments
         // Never the user's own store: a command given no --store gets a throwaway one.
         process.environment = ProcessInfo.processInfo.environment.merging(
@@ -41,18 +47,40 @@ enum CLI {
         let outURL = scratch.appendingPathComponent("stdout"), errURL = scratch.appendingPathComponent("stderr")
         try Data().write(to: outURL)
         try Data().write(to: errURL)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardOutput = try FileHandle(forWritingTo: stdoutPath.map(URL.init(fileURLWithPath:)) ?? outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         let input = Pipe()
         process.standardInput = input
         try process.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
+        var timedOut = false
+        if let timeout {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning {
+                timedOut = true
+                kill(process.processIdentifier, SIGKILL)
+            }
+        }
         process.waitUntilExit()
         return Run(status: process.terminationStatus,
                    stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+                   stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), timedOut: timedOut)
     }
+
+    /// A character device node of the test's own, like the system's null (minor 3) or full (minor 7) device, made
+    /// in `directory`: tests never write to the system's own paths. Needs root (mknod); skips otherwise.
+    static func deviceNode(_ name: String, minor: Int32, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        guard mknod(path, S_IFCHR | 0o666, deviceNumber(major: 1, minor: minor)) == 0 else {
+            throw XCTSkip("cannot make a device node (\(String(cString: strerror(errno)))): needs root")
+        }
+        return path
+    }
+
+    /// Linux's encoding of a device number (glibc's makedev, a C macro Swift does not see), for small numbers.
+    static func deviceNumber(major: Int32, minor: Int32) -> dev_t { dev_t((major & 0xfff) << 8 | (minor & 0xff)) }
 
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("icskit-tests-\(UUID().uuidString)")

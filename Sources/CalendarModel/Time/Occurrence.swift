@@ -87,6 +87,7 @@ public final class InstanceBudget: @unchecked Sendable {
     public let limit: Int
     private let lock = NSLock()
     private var used = 0
+    private var refused = false
     private var reported = false
 
     public init(limit: Int) { self.limit = limit }
@@ -94,14 +95,18 @@ public final class InstanceBudget: @unchecked Sendable {
     /// Takes one instance; false once the budget is spent.
     func take() -> Bool {
         lock.withLock {
-            guard used < limit else { return false }
+            guard used < limit else {
+                refused = true
+                return false
+            }
             used += 1
             return true
         }
     }
 
-    /// Whether every instance is taken.
-    public var isSpent: Bool { lock.withLock { used >= limit } }
+    /// Whether an instance was refused: the window holds more than the limit, and expanding can stop. (Taking the
+    /// last instance is not enough: a window holding exactly `limit` instances is complete.)
+    public var isSpent: Bool { lock.withLock { refused } }
 
     /// True the first time it is asked after the budget is spent: that caller reports it.
     func claimReport() -> Bool {
