@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "CalendarStoreTests", dependencies: [
             "CalendarModel", "CalendarStore", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "ICSKitCLITests", dependencies: ["CalendarModel", "icskit"]),
+        .testTarget(name: "ICSKitCLITests", dependencies: ["CalendarModel", "icskit", "icskit-fuzz"]),
     ],
     swiftLanguageModes: [.v6]
 )

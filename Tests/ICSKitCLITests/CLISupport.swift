@@ -18,15 +18,17 @@ enum CLI {
     static func fixture(_ name: String) -> String { package.appendingPathComponent("Fixtures/" + name).path }
 
     /// The `icskit` executable SwiftPM built beside this test bundle (override with ICSKIT_BIN).
-    static let binary: String = {
-        if let path = ProcessInfo.processInfo.environment["ICSKIT_BIN"] { return path }
+    static let binary: String = ProcessInfo.processInfo.environment["ICSKIT_BIN"] ?? builtExecutable("icskit")
+
+    /// An executable of this package that SwiftPM built beside this test bundle.
+    static func builtExecutable(_ name: String) -> String {
         let candidates = [Bundle.main.bundleURL] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
         for directory in candidates {
-            let path = directory.appendingPathComponent("icskit").path
+            let path = directory.appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
-        return package.appendingPathComponent(".build/debug/icskit").path
-    }()
+        return package.appendingPathComponent(".build/debug/" + name).path
+    }
 
     /// Runs icskit (or `executable`) with arguments. `stdoutPath` sends standard output to that file instead of
     /// capturing it (a device node of the test's own, say); a run that outlives `timeout` seconds is killed and

@@ -28,7 +28,9 @@ final class TimeZoneResolver {
     }
 
     private func resolve(_ tzid: String, line: Int) -> LibicalZone? {
-        if let definition = definitions[tzid] {
+        if let definition = definitions[tzid], let problem = Self.implausibleObservance(definition) {
+            warn(line, "the VTIMEZONE for TZID \"\(tzid)\" is not used: \(problem); trying the name")
+        } else if let definition = definitions[tzid] {
             var writer = ICSWriter()
             writer.write(definition)
             if let zone = LibicalZone.fromVTIMEZONE(String(decoding: writer.bytes, as: UTF8.self)) { return zone }
@@ -46,6 +48,27 @@ final class TimeZoneResolver {
         }
         warn(line, "TZID \"\(tzid)\" names no time zone known here and has no VTIMEZONE; the time is read as "
             + "floating (local wherever it is shown)")
+        return nil
+    }
+
+    /// Why a VTIMEZONE cannot describe a real zone, if it cannot: an observance that repeats more often than
+    /// yearly, or at several times of its day. Zones change their offsets a few times a year; libical expands
+    /// every change from the observance's start on, so `FREQ=HOURLY` from 1601 would cost millions of steps.
+    static func implausibleObservance(_ definition: Component) -> String? {
+        for observance in definition.components where ["STANDARD", "DAYLIGHT"].contains(observance.name) {
+            for rule in observance.properties(named: "RRULE") {
+                let parts = rule.value.uppercased().split(separator: ";").map { $0.split(separator: "=", maxSplits: 1) }
+                for part in parts where part.count == 2 {
+                    let (key, value) = (part[0], part[1])
+                    if key == "FREQ", value != "YEARLY" {
+                        return "its \(observance.name) repeats FREQ=\(value), but offsets change yearly"
+                    }
+                    if ["BYHOUR", "BYMINUTE", "BYSECOND"].contains(key), value.contains(",") {
+                        return "its \(observance.name) changes at several times of day (\(key)=\(value))"
+                    }
+                }
+            }
+        }
         return nil
     }
 
