@@ -170,6 +170,12 @@ public enum CalendarMerger {
                     newBase[key] = fingerprint
                 }
             }
+            if options.isTruncated {
+                // What the file lacks may be in the part that is missing: every such item keeps its entry, whether
+                // its deletion was withheld or it was changed here (else a later local delete would look like one
+                // of an item the source never had).
+                for (key, fingerprint) in snapshot.base where external[key] == nil { newBase[key] = fingerprint }
+            }
             for key in withheld { newBase[key] = snapshot.base[key] }
             baseChanged = newBase != snapshot.base
             // The digest marks the base as exactly this file's: not while conflicts or a cut keep old entries.

@@ -46,6 +46,9 @@ struct ContentLineScanner {
         return Result(components: scanner.top, isTruncated: scanner.endedInsideComponent)
     }
 
+    /// Whether the line being read is the file's last and has no line end.
+    private var isUnterminatedLastLine = false
+
     private init(log: DiagnosticLog) { self.log = log }
 
     // MARK: Physical lines → logical (unfolded) lines
@@ -112,6 +115,8 @@ struct ContentLineScanner {
             index = next
         }
         if hasPending {
+            // A last line with no line end may be a line the file was cut inside of.
+            isUnterminatedLastLine = pendingEnd == count
             if isFolded {
                 folded.withUnsafeBufferPointer { logicalLine($0, line: pendingLine) }
             } else {
@@ -340,6 +345,9 @@ struct ContentLineScanner {
                 closeTop()
             }
             closeTop()
+        } else if isUnterminatedLastLine, open.name.hasPrefix(name) {
+            // `END:VCALEND` with no line end: the file was cut inside the END line, so it ends inside the component.
+            log.error(line, "the file ends inside END:\(open.name) (it is cut short); the component is not closed")
         } else {
             log.error(line, "END:\(name) does not match BEGIN:\(open.name) at line \(open.line); "
                 + "read as END:\(open.name)")
