@@ -31,13 +31,16 @@ final class DataSafetyCLITests: XCTestCase {
     }
 
     /// A calendar of `count` events (a few of them todos), as one file.
-    func calendar(_ count: Int, summaryPrefix: String = "Event", todoEvery: Int = 0) -> String {
+    /// `summaryPrefix` goes to the items `prefixed` picks (all by default); the others are "Event".
+    func calendar(_ count: Int, summaryPrefix: String = "Event", todoEvery: Int = 0,
+                  prefixed: (Int) -> Bool = { _ in true }) -> String {
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
         for index in 0..<count {
             let kind = todoEvery > 0 && index % todoEvery == 0 ? "VTODO" : "VEVENT"
             text += "BEGIN:\(kind)\r\nUID:item-\(index)@test\r\nDTSTAMP:20260101T000000Z\r\n"
                 + "LAST-MODIFIED:20260101T000000Z\r\nDTSTART:202603\(10 + index % 18)T09\(10 + index % 50)00Z\r\n"
-                + "SUMMARY:\(summaryPrefix) \(index) with enough text to make the file longer\r\nEND:\(kind)\r\n"
+                + "SUMMARY:\(prefixed(index) ? summaryPrefix : "Event") \(index) with enough text to make the file "
+                + "longer\r\nEND:\(kind)\r\n"
         }
         return text + "END:VCALENDAR\r\n"
     }
@@ -101,6 +104,74 @@ final class DataSafetyCLITests: XCTestCase {
         let small = try json(icskit(["merge", try write("two.ics", calendar(2)), "--into", "Small", "--json"]))
         XCTAssertEqual(small["deleted"] as? Int, 10)
         try icskit(["merge", tenth, "--into", "Work", "--max-delete", "101"], status: 2)
+    }
+
+    // MARK: 3. Local edits while a merge runs
+
+    /// Starts icskit without waiting for it; `finish` collects it.
+    func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = arguments + ["--store", store, "-q"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    func testEditsMadeWhileAMergeRunsAreNeverLost() throws {
+        // Two versions of a 3,000-item file that differ in every other item, so each merge rewrites half of them,
+        // the todos included; the local edits land at random moments of each merge. (The removed items are ones
+        // the file does not change: a change there would rightly bring them back.)
+        let first = try write("v1.ics", calendar(3000, summaryPrefix: "First", todoEvery: 3) { $0 % 2 == 0 })
+        let second = try write("v2.ics", calendar(3000, summaryPrefix: "Second", todoEvery: 3) { $0 % 2 == 0 })
+        try icskit(["merge", first, "--into", "Work", "--source", "feed", "-q"])
+        var timings: [TimeInterval] = []
+        var random = SystemRandomNumberGenerator()
+        for trial in 0..<8 {
+            let file = trial % 2 == 0 ? second : first
+            let started = Date()
+            let merge = try start(["merge", file, "--into", "Work", "--source", "feed"])
+            let typical = timings.isEmpty ? 0.5 : timings.reduce(0, +) / Double(timings.count)
+            Thread.sleep(forTimeInterval: Double.random(in: 0...typical, using: &random))
+            let todo = "item-\(3 * (trial * 37 % 1000))@test", removed = "item-\(6 * trial + 1)@test"
+            try icskit(["done", todo])
+            try icskit(["add", "event", "Added during merge \(trial)", "--start", "2026-03-20T10:00",
+                        "--calendar", "Work"])
+            try icskit(["rm", removed])
+            merge.waitUntilExit()
+            timings.append(Date().timeIntervalSince(started))
+            XCTAssertEqual(merge.terminationStatus, 0, "trial \(trial)")
+            let exported = try icskit(["export", "--calendar", "Work"]).stdout.replacingOccurrences(of: "\r\n ", with: "")
+            let items = exported.components(separatedBy: "BEGIN:V").dropFirst()
+            let done = items.first { $0.contains("UID:\(todo)\r\n") }
+            XCTAssertTrue(done?.contains("STATUS:COMPLETED") == true, "trial \(trial): the done on \(todo) was lost")
+            XCTAssertTrue(exported.contains("SUMMARY:Added during merge \(trial)"), "trial \(trial): the add was lost")
+            XCTAssertFalse(exported.contains("UID:\(removed)\r\n"), "trial \(trial): the rm was undone")
+        }
+    }
+
+    func testAMergeKilledAtARandomMomentLeavesTheStoreWholeAndOneMergeFinishesIt() throws {
+        let first = try write("v1.ics", calendar(3000, summaryPrefix: "First"))
+        let second = try write("v2.ics", calendar(3000, summaryPrefix: "Second"))
+        try icskit(["merge", first, "--into", "Work", "--source", "feed", "-q"])
+        var random = SystemRandomNumberGenerator()
+        for trial in 0..<6 {
+            let merge = try start(["merge", trial % 2 == 0 ? second : first, "--into", "Work", "--source", "feed"])
+            Thread.sleep(forTimeInterval: Double.random(in: 0.05...1.5, using: &random))
+            kill(merge.processIdentifier, SIGKILL)
+            merge.waitUntilExit()
+            XCTAssertEqual(try icskit(["check-store"]).status, 0)
+            // All of one version or all of the other: never a mix.
+            let summaries = try icskit(["export", "--calendar", "Work"]).stdout.components(separatedBy: "\r\n")
+                .filter { $0.hasPrefix("SUMMARY:") }
+            XCTAssertEqual(summaries.count, 3000, "trial \(trial)")
+            let firsts = summaries.filter { $0.hasPrefix("SUMMARY:First") }.count
+            XCTAssertTrue(firsts == 0 || firsts == 3000, "trial \(trial): \(firsts) of 3000 from the first version")
+        }
+        try icskit(["merge", second, "--into", "Work", "--source", "feed", "-q"])
+        let again = try json(icskit(["merge", second, "--into", "Work", "--source", "feed", "--json"]))
+        XCTAssertEqual([again["added"], again["updated"], again["deleted"]].map { $0 as? Int }, [0, 0, 0])
     }
 
     // MARK: 2. Where -o writes
