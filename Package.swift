@@ -25,13 +25,16 @@ let package = Package(
         .target(name: "CalendarStore", dependencies: [
             "CalendarModel", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .executableTarget(
-            name: "icskit",
+        // Every command, and what they share (output, time windows, the HTML week page and its layout), in a
+        // library; the executable is a one-line `main`.
+        .target(
+            name: "ICSKitCLI",
             dependencies: [
                 "CalendarModel", "CalendarStore", "CalendarMerge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "icskit", dependencies: ["ICSKitCLI"]),
         .executableTarget(name: "ICSKitBench", dependencies: ["CalendarModel"], path: "Benchmarks/ICSKitBench"),
         // The fuzz targets (a library, so the tests replay regression inputs through the same code) and their
         // driver: a libFuzzer binary when `make fuzz` builds it with -sanitize=fuzzer, a replay tool otherwise.
@@ -42,7 +45,7 @@ let package = Package(
         .testTarget(name: "CalendarStoreTests", dependencies: [
             "CalendarModel", "CalendarStore", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "ICSKitCLITests", dependencies: ["CalendarModel", "icskit", "icskit-fuzz"]),
+        .testTarget(name: "ICSKitCLITests", dependencies: ["CalendarModel", "ICSKitCLI", "icskit", "icskit-fuzz"]),
     ],
     swiftLanguageModes: [.v6]
 )

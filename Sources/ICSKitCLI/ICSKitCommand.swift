@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 
-/// `icskit`: convert, validate and (later) keep calendars.
-@main
-struct ICSKitCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `icskit`: the root command; `main()` parses the arguments, runs the subcommand and maps failures to ICSKit's
+/// exit statuses. The `icskit` executable calls it and does nothing else.
+public struct ICSKitCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "icskit",
         abstract: "Read, check and convert iCalendar (RFC 5545) files.",
         discussion: """
@@ -21,7 +21,9 @@ struct ICSKitCommand: ParsableCommand {
 
     /// ArgumentParser exits 64 on usage errors; ICSKit promises 2, as grep, diff and khal do. A runtime error is
     /// one line and exit 1; so is output that could not be written, however far the command got.
-    static func main() {
+    public init() {}
+
+    public static func main() {
         do {
             var command = try parseAsRoot()
             try command.run()

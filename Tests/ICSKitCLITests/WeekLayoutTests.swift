@@ -1,11 +1,12 @@
 import CalendarModel
 import Foundation
+@testable import ICSKitCLI
 import XCTest
 
 /// The week view's layout on the hand-made planner week (2026-W47 in Europe/Berlin).
 final class WeekLayoutTests: XCTestCase {
     func testOverlapsGetLanesAndLongEventsGetBars() throws {
-        let calendar = try XCTUnwrap(try readFixture("hand/week/planner.ics").calendars.first)
+        let calendar = try XCTUnwrap(try ICS.read(contentsOf: CLI.fixture("hand/week/planner.ics")).calendars.first)
         let zone = try XCTUnwrap(ZoneClock(identifier: "Europe/Berlin"))
         let monday = LocalDateTime(year: 2026, month: 11, day: 16)
         var options = ExpansionOptions()

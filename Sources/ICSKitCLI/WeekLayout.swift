@@ -1,54 +1,55 @@
+import CalendarModel
 import Foundation
 
 /// Where a week's instances go in a week view: timed pieces in day columns, overlapping ones side by side in
 /// lanes; all-day and multi-day instances as bars across the day columns; and which instances a Gantt chart shows
 /// (those that run over several days or overlap another). Times are wall-clock times in the viewer's zone.
-public struct WeekLayout: Sendable {
+struct WeekLayout: Sendable {
     /// One instance with its wall-clock start and end in the viewer's zone.
-    public struct Entry: Sendable {
+    struct Entry: Sendable {
         /// The position of the instance in the occurrences the layout was made from.
-        public var index: Int
-        public var occurrence: Occurrence
-        public var start: LocalDateTime
-        public var end: LocalDateTime
+        var index: Int
+        var occurrence: Occurrence
+        var start: LocalDateTime
+        var end: LocalDateTime
         /// All-day, or timed and 24 hours or longer: drawn as a bar across days.
-        public var isSpanning: Bool
+        var isSpanning: Bool
     }
 
     /// A timed instance's piece within one day column, in minutes from that day's midnight.
-    public struct Block: Sendable, Equatable {
-        public var entry: Int
-        public var day: Int
-        public var startMinute: Int
-        public var endMinute: Int
+    struct Block: Sendable, Equatable {
+        var entry: Int
+        var day: Int
+        var startMinute: Int
+        var endMinute: Int
         /// Its lane among the blocks it overlaps, and how many lanes that group needs.
-        public var lane: Int
-        public var lanes: Int
-        public var continuesBefore: Bool
-        public var continuesAfter: Bool
+        var lane: Int
+        var lanes: Int
+        var continuesBefore: Bool
+        var continuesAfter: Bool
     }
 
     /// An all-day or multi-day instance across day columns `firstDay...lastDay`, on a row of the bar strip.
-    public struct Bar: Sendable, Equatable {
-        public var entry: Int
-        public var firstDay: Int
-        public var lastDay: Int
-        public var row: Int
-        public var continuesBefore: Bool
-        public var continuesAfter: Bool
+    struct Bar: Sendable, Equatable {
+        var entry: Int
+        var firstDay: Int
+        var lastDay: Int
+        var row: Int
+        var continuesBefore: Bool
+        var continuesAfter: Bool
     }
 
-    public var weekStart: LocalDateTime
-    public var entries: [Entry]
-    public var blocks: [Block]
-    public var bars: [Bar]
+    var weekStart: LocalDateTime
+    var entries: [Entry]
+    var blocks: [Block]
+    var bars: [Bar]
     /// The Gantt chart's instances, by start: the spanning ones and the timed ones that overlap another.
-    public var gantt: [Int]
+    var gantt: [Int]
     /// The hours the time grid shows: 08–18 at least, widened to where every timed block begins and ends.
-    public var firstHour: Int
-    public var lastHour: Int
+    var firstHour: Int
+    var lastHour: Int
 
-    public init(occurrences: [Occurrence], weekStart: LocalDateTime, zone: ZoneClock) {
+    init(occurrences: [Occurrence], weekStart: LocalDateTime, zone: ZoneClock) {
         self.weekStart = weekStart
         let weekEnd = weekStart.adding(days: 7)
         entries = occurrences.enumerated().compactMap { index, occurrence in
