@@ -10,7 +10,7 @@ RELEASE ?= .build/release
 VENV ?= .build/venv
 PYTHON := $(VENV)/bin/python3
 
-.PHONY: deps venv build test demo bench clean fuzz fuzz-build
+.PHONY: deps venv build test demo bench clean fuzz fuzz-build format lint
 
 ## Installs the Debian packages ICSKit builds against (and, for the tests, headless Chromium), when one is missing.
 PACKAGES ?= libical-dev libsqlite3-dev pkg-config tzdata
@@ -88,6 +88,14 @@ fuzz-build:
 fuzz: deps fuzz-build
 	swift build --product icskit
 	scripts/fuzz.sh $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+## swift-format with the checked-in .swift-format: `make format` rewrites, `make lint` (run by CI) only checks.
+FORMATTED := Sources Tests Fuzz Benchmarks Package.swift
+format:
+	swift format format --in-place --recursive $(FORMATTED)
+
+lint:
+	swift format lint --strict --recursive $(FORMATTED)
 
 clean:
 	rm -rf .build .build-fuzz bench-data

@@ -22,9 +22,11 @@ let package = Package(
         ),
         .target(name: "CalendarModel", dependencies: ["CLibical"]),
         .target(name: "CalendarMerge", dependencies: ["CalendarModel"]),
-        .target(name: "CalendarStore", dependencies: [
-            "CalendarModel", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
+        .target(
+            name: "CalendarStore",
+            dependencies: [
+                "CalendarModel", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         // Every command, and what they share (output, time windows, the HTML week page and its layout), in a
         // library; the executable is a one-line `main`.
         .target(
@@ -38,13 +40,16 @@ let package = Package(
         .executableTarget(name: "ICSKitBench", dependencies: ["CalendarModel"], path: "Benchmarks/ICSKitBench"),
         // The fuzz targets (a library, so the tests replay regression inputs through the same code) and their
         // driver: a libFuzzer binary when `make fuzz` builds it with -sanitize=fuzzer, a replay tool otherwise.
-        .target(name: "ICSKitFuzzTargets", dependencies: ["CalendarModel", "CalendarStore", "CalendarMerge"],
-                path: "Fuzz/Targets"),
+        .target(
+            name: "ICSKitFuzzTargets", dependencies: ["CalendarModel", "CalendarStore", "CalendarMerge"],
+            path: "Fuzz/Targets"),
         .executableTarget(name: "icskit-fuzz", dependencies: ["ICSKitFuzzTargets"], path: "Fuzz/Driver"),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
-        .testTarget(name: "CalendarStoreTests", dependencies: [
-            "CalendarModel", "CalendarStore", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
+        .testTarget(
+            name: "CalendarStoreTests",
+            dependencies: [
+                "CalendarModel", "CalendarStore", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "ICSKitCLITests", dependencies: ["CalendarModel", "ICSKitCLI", "icskit", "icskit-fuzz"]),
     ],
     swiftLanguageModes: [.v6]

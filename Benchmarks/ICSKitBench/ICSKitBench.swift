@@ -55,11 +55,13 @@ struct ICSKitBench {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = { (name: String) in scratch.appendingPathComponent(name).path }
         let runs = options.runs
-        let command = "make bench (release; .build/release/ICSKitBench --runs \(runs)"
+        let command =
+            "make bench (release; .build/release/ICSKitBench --runs \(runs)"
             + (options.only.map { " --only \($0)" } ?? "") + ")"
         // The store first: its children must not inherit the peak RSS the in-process phases below leave here.
-        let store = try StoreBench.run(icskit: tool("icskit"), input: input, runs: runs, scratch: scratch,
-                                       command: command)
+        let store = try StoreBench.run(
+            icskit: tool("icskit"), input: input, runs: runs, scratch: scratch,
+            command: command)
         print(store + "\n")
         if let path = options.write { try Report.write(section: store, key: "store", into: path) }
         if options.only != "store" {
@@ -68,8 +70,10 @@ struct ICSKitBench {
     }
 
     /// Convert and agenda: whole processes against libical C and python.
-    static func formatBenchmarks(input: String, runs: Int, tool: (String) -> String, out: (String) -> String,
-                                 command: String, write: String?) throws {
+    static func formatBenchmarks(
+        input: String, runs: Int, tool: (String) -> String, out: (String) -> String,
+        command: String, write: String?
+    ) throws {
         let hasPython = Measure.output(["python3", "-c", "import icalendar, recurring_ical_events"]) != nil
 
         // Whole processes first, taking turns: a spawned child starts with this process's peak RSS as its own,
@@ -78,20 +82,33 @@ struct ICSKitBench {
             ("icskit convert ics → ics", [tool("icskit"), "convert", "-q", input, "-o", out("o.ics")], runs),
             ("icskit convert ics → jCal", [tool("icskit"), "convert", "-q", input, "-o", out("o.json")], runs),
             ("libical C: read, parse, serialize, write", [tool("libical-baseline"), input, out("c.ics")], runs),
-            ("icskit agenda 2026 --json", [tool("icskit"), "agenda", input, "--from", "2026-01-01", "--to",
-                                           "2027-01-01", "--tz", "UTC", "--json", "-q"], runs),
+            (
+                "icskit agenda 2026 --json",
+                [
+                    tool("icskit"), "agenda", input, "--from", "2026-01-01", "--to",
+                    "2027-01-01", "--tz", "UTC", "--json", "-q",
+                ], runs
+            ),
             ("libical C: parse + foreach_recurrence 2026", [tool("libical-recurrence-baseline"), input, "2026"], runs),
         ]
         if hasPython {
-            let convert = "import sys, icalendar; data = open(sys.argv[1], 'rb').read(); "
+            let convert =
+                "import sys, icalendar; data = open(sys.argv[1], 'rb').read(); "
                 + "cal = icalendar.Calendar.from_ical(data); open(sys.argv[2], 'wb').write(cal.to_ical())"
-            let expand = "import sys, icalendar, recurring_ical_events; "
+            let expand =
+                "import sys, icalendar, recurring_ical_events; "
                 + "cal = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read()); "
                 + "print(len(recurring_ical_events.of(cal).between((2026, 1, 1), (2027, 1, 1))))"
-            commands.append(("python icalendar from_ical + to_ical", ["python3", "-c", convert, input, out("p.ics")],
-                             min(runs, 3)))
-            commands.append(("python recurring-ical-events 2026 (parse + expand)", ["python3", "-c", expand, input],
-                             min(runs, 2)))
+            commands.append(
+                (
+                    "python icalendar from_ical + to_ical", ["python3", "-c", convert, input, out("p.ics")],
+                    min(runs, 3)
+                ))
+            commands.append(
+                (
+                    "python recurring-ical-events 2026 (parse + expand)", ["python3", "-c", expand, input],
+                    min(runs, 2)
+                ))
         }
         let measured = try Measure.processes(commands)
 
@@ -105,17 +122,22 @@ struct ICSKitBench {
         let jcal = Measure.inProcess("model → jCal", runs: runs) { _ = CalendarFormat.jcal.write(result.calendars) }
         precondition(!written.isEmpty)
 
-        let convert = Report(key: "convert", title: "Convert: gen_ics.py 20000 (\(events) events, "
-                                + "\(bytes.count / 1_000_000) MB)", command: command, runs: runs,
-                             subjects: [measured[0], measured[1]], baseline: measured[2],
-                             python: hasPython ? measured[5] : nil, inProcess: [parse, serialize, jcal],
-                             maxVsBaseline: 1.5, minVsPython: 20)
-        let agenda = Report(key: "agenda", title: "Agenda: one year (2026) of gen_ics.py 20000", command: command,
-                            runs: runs, subjects: [measured[3]], baseline: measured[4],
-                            python: hasPython ? measured[6] : nil, maxVsBaseline: 2, minVsPython: 15,
-                            notes: ["ICSKit applies RECURRENCE-ID overrides and writes every instance as JSON "
-                                + "(106,642 instances); the C baseline only counts what "
-                                + "icalcomponent_foreach_recurrence yields (105,897: overrides ignored)."])
+        let convert = Report(
+            key: "convert",
+            title: "Convert: gen_ics.py 20000 (\(events) events, "
+                + "\(bytes.count / 1_000_000) MB)", command: command, runs: runs,
+            subjects: [measured[0], measured[1]], baseline: measured[2],
+            python: hasPython ? measured[5] : nil, inProcess: [parse, serialize, jcal],
+            maxVsBaseline: 1.5, minVsPython: 20)
+        let agenda = Report(
+            key: "agenda", title: "Agenda: one year (2026) of gen_ics.py 20000", command: command,
+            runs: runs, subjects: [measured[3]], baseline: measured[4],
+            python: hasPython ? measured[6] : nil, maxVsBaseline: 2, minVsPython: 15,
+            notes: [
+                "ICSKit applies RECURRENCE-ID overrides and writes every instance as JSON "
+                    + "(106,642 instances); the C baseline only counts what "
+                    + "icalcomponent_foreach_recurrence yields (105,897: overrides ignored)."
+            ])
         for report in [convert, agenda] {
             print(report.markdown + "\n")
             if let path = write { try report.write(into: path) }

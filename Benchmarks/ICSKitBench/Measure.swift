@@ -42,7 +42,8 @@ enum Measure {
 
     /// As above; `accepted` lists the exit statuses that count as success (calcurse exits 1 when it skipped items).
     static func processes(_ commands: [(name: String, arguments: [String], runs: Int, accepted: Set<Int32>)])
-        throws -> [Measurement] {
+        throws -> [Measurement]
+    {
         var measurements = commands.map { Measurement(name: $0.name, seconds: [], peakKB: 0) }
         for round in 0..<(commands.map(\.runs).max() ?? 0) {
             for (index, command) in commands.enumerated() where round < command.runs {
@@ -68,7 +69,9 @@ enum Measure {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let result = posix_spawnp(&pid, arguments[0], &fileActions, nil, argv, environ)
-        guard result == 0 else { throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(result)))") }
+        guard result == 0 else {
+            throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(result)))")
+        }
         var status: Int32 = 0
         var usage = rusage()
         _ = wait4(pid, &status, 0, &usage)

@@ -17,38 +17,45 @@ struct Report {
     var notes: [String] = []
 
     var markdown: String {
-        var lines = ["### \(title)", "",
-                     "- date: \(ISO8601DateFormatter().string(from: Date()))",
-                     "- machine: \(Self.machine)",
-                     "- command: `\(command)`; whole processes interleaved, median of \(runs) runs (python: "
-                        + "\(python?.seconds.count ?? 0))", "",
-                     "| whole process | median s | peak RSS MB | vs libical C | vs python |", "|---|---:|---:|---:|---:|"]
+        var lines = [
+            "### \(title)", "",
+            "- date: \(ISO8601DateFormatter().string(from: Date()))",
+            "- machine: \(Self.machine)",
+            "- command: `\(command)`; whole processes interleaved, median of \(runs) runs (python: "
+                + "\(python?.seconds.count ?? 0))", "",
+            "| whole process | median s | peak RSS MB | vs libical C | vs python |", "|---|---:|---:|---:|---:|",
+        ]
         for measurement in subjects + [baseline] + (python.map { [$0] } ?? []) {
-            lines.append("| \(measurement.name) | \(Self.format(measurement.median)) | \(measurement.peakKB / 1024) | "
-                + "\(Self.ratio(measurement.median, baseline.median)) | "
-                + "\(python.map { Self.ratio(measurement.median, $0.median) } ?? "not installed") |")
+            lines.append(
+                "| \(measurement.name) | \(Self.format(measurement.median)) | \(measurement.peakKB / 1024) | "
+                    + "\(Self.ratio(measurement.median, baseline.median)) | "
+                    + "\(python.map { Self.ratio(measurement.median, $0.median) } ?? "not installed") |")
         }
         if !inProcess.isEmpty {
             lines += ["", "| in process | median s | vs libical C whole process |", "|---|---:|---:|"]
             for phase in inProcess {
-                lines.append("| \(phase.name) | \(Self.format(phase.median)) | \(Self.ratio(phase.median, baseline.median)) |")
+                lines.append(
+                    "| \(phase.name) | \(Self.format(phase.median)) | \(Self.ratio(phase.median, baseline.median)) |")
             }
         }
         let subject = subjects[0]
         let ratio = subject.median / baseline.median
         lines.append("")
-        lines.append("- \(subject.name) takes **\(Self.format(ratio))×** the time of the libical C baseline "
-            + "(goal ≤ \(Self.format(maxVsBaseline))×): \(ratio <= maxVsBaseline ? "met" : "NOT met").")
+        lines.append(
+            "- \(subject.name) takes **\(Self.format(ratio))×** the time of the libical C baseline "
+                + "(goal ≤ \(Self.format(maxVsBaseline))×): \(ratio <= maxVsBaseline ? "met" : "NOT met").")
         if let python {
             let speedup = python.median / subject.median
-            lines.append("- It is **\(Self.format(speedup))×** faster than python (goal ≥ \(Self.format(minVsPython))×): "
-                + "\(speedup >= minVsPython ? "met" : "NOT met").")
+            lines.append(
+                "- It is **\(Self.format(speedup))×** faster than python (goal ≥ \(Self.format(minVsPython))×): "
+                    + "\(speedup >= minVsPython ? "met" : "NOT met").")
         } else {
             lines.append("- python is not installed (`pip install icalendar==7.3.0 recurring-ical-events==3.8.2`).")
         }
-        lines.append("- Peak memory: \(subject.peakKB / 1024) MB against \(baseline.peakKB / 1024) MB for libical "
-            + "(\(Self.ratio(Double(subject.peakKB), Double(baseline.peakKB))))"
-            + (python.map { ", \($0.peakKB / 1024) MB for python" } ?? "") + ".")
+        lines.append(
+            "- Peak memory: \(subject.peakKB / 1024) MB against \(baseline.peakKB / 1024) MB for libical "
+                + "(\(Self.ratio(Double(subject.peakKB), Double(baseline.peakKB))))"
+                + (python.map { ", \($0.peakKB / 1024) MB for python" } ?? "") + ".")
         lines += notes.map { "- " + $0 }
         return lines.joined(separator: "\n")
     }
@@ -79,9 +86,13 @@ struct Report {
         let memory = ProcessInfo.processInfo.physicalMemory / 1_073_741_824
         let swift = Measure.output(["swift", "--version"])?.split(separator: "\n").first.map(String.init) ?? "swift ?"
         let libical = Measure.output(["pkg-config", "--modversion", "libical"]) ?? "?"
-        let python = Measure.output(["python3", "-c", "import platform; from importlib.metadata import version as v; "
-            + "print('python', platform.python_version(), 'icalendar', v('icalendar'), "
-            + "'recurring-ical-events', v('recurring-ical-events'))"]) ?? "no python icalendar"
+        let python =
+            Measure.output([
+                "python3", "-c",
+                "import platform; from importlib.metadata import version as v; "
+                    + "print('python', platform.python_version(), 'icalendar', v('icalendar'), "
+                    + "'recurring-ical-events', v('recurring-ical-events'))",
+            ]) ?? "no python icalendar"
         return "\(cpu ?? "unknown CPU"), \(cores) cores, \(memory) GiB; "
             + "\(ProcessInfo.processInfo.operatingSystemVersionString); \(swift); libical \(libical); \(python)"
     }

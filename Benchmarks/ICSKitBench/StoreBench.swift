@@ -17,7 +17,8 @@ enum StoreBench {
         // RSS as its own, so this one must not hold the file's text.
         let restamped = path("restamped.ics"), changed = path("one-percent.ics")
         guard let made = Measure.output([CommandLine.arguments[0], "--make-variants", input, restamped, changed]),
-              let changedCount = Int(made) else {
+            let changedCount = Int(made)
+        else {
             throw BenchError("could not write the merge inputs beside \(input)")
         }
 
@@ -42,8 +43,11 @@ enum StoreBench {
             restampedRun.add(try timed(icskit(["merge", restamped, "--into", "bench", "-q"], store: merged)))
             onePercent.add(try timed(icskit(["merge", changed, "--into", "bench", "-q"], store: merged)))
             _ = try timed(icskit(["merge", input, "--into", "bench", "-q"], store: merged))
-            export.add(try timed(icskit(["export", "--calendar", "bench", "--week", week, "-o", path("week.ics")],
-                                        store: imported)))
+            export.add(
+                try timed(
+                    icskit(
+                        ["export", "--calendar", "bench", "--week", week, "-o", path("week.ics")],
+                        store: imported)))
         }
         let weekText = (try? String(contentsOfFile: path("week.ics"), encoding: .utf8)) ?? ""
         let weekEvents = weekText.components(separatedBy: "BEGIN:VEVENT").count - 1
@@ -64,53 +68,69 @@ enum StoreBench {
             let once = lineCount(appointments)
             _ = try timed(["calcurse", "-D", path("calcurse"), "-q", "-i", input], accepted: [0, 1])
             calcurse = measurement
-            calcurseNote = "calcurse keeps \(once) appointment lines after one import and \(lineCount(appointments)) "
+            calcurseNote =
+                "calcurse keeps \(once) appointment lines after one import and \(lineCount(appointments)) "
                 + "after importing the same file again (it duplicates); icskit's re-import changes nothing."
         }
 
         let rows = [
-            Row(measurement: Measurement(name: "icskit import (empty store)", seconds: importRuns, peakKB: importPeak),
+            Row(
+                measurement: Measurement(name: "icskit import (empty store)", seconds: importRuns, peakKB: importPeak),
                 goal: 1, what: "import"),
-            Row(measurement: identical.named("icskit merge, the same file again"), goal: 0.5,
+            Row(
+                measurement: identical.named("icskit merge, the same file again"), goal: 0.5,
                 what: "re-run, byte-identical: planned from the merge base"),
-            Row(measurement: restampedRun.named("icskit merge, same items, every DTSTAMP new"), goal: 0.5,
+            Row(
+                measurement: restampedRun.named("icskit merge, same items, every DTSTAMP new"), goal: 0.5,
                 what: "re-run, no item changed: parsed and merged in full"),
-            Row(measurement: onePercent.named("icskit merge, 1 % of events changed (\(changedCount))"), goal: nil,
+            Row(
+                measurement: onePercent.named("icskit merge, 1 % of events changed (\(changedCount))"), goal: nil,
                 what: "update"),
-            Row(measurement: export.named("icskit export --week \(week) (\(weekEvents) VEVENTs)"), goal: 0.2,
+            Row(
+                measurement: export.named("icskit export --week \(week) (\(weekEvents) VEVENTs)"), goal: 0.2,
                 what: "export"),
         ]
-        var lines = ["### Store: gen_ics.py 20000 through the SQLite store", "",
-                     "- date: \(ISO8601DateFormatter().string(from: Date()))",
-                     "- machine: \(Report.machine)",
-                     "- command: `\(command)`; median of \(runs) runs (calcurse: \(calcurse?.seconds.count ?? 0)); "
-                        + "the first merge into an empty calendar took \(Report.format(first.seconds)) s", "",
-                     "| whole process | median s | peak RSS MB | vs calcurse import | goal | |",
-                     "|---|---:|---:|---:|---:|---|"]
+        var lines = [
+            "### Store: gen_ics.py 20000 through the SQLite store", "",
+            "- date: \(ISO8601DateFormatter().string(from: Date()))",
+            "- machine: \(Report.machine)",
+            "- command: `\(command)`; median of \(runs) runs (calcurse: \(calcurse?.seconds.count ?? 0)); "
+                + "the first merge into an empty calendar took \(Report.format(first.seconds)) s", "",
+            "| whole process | median s | peak RSS MB | vs calcurse import | goal | |",
+            "|---|---:|---:|---:|---:|---|",
+        ]
         for row in rows {
             let median = row.measurement.median
             let goal = row.goal.map { "≤ \(Report.format($0)) s" } ?? "—"
             let met = row.goal.map { median <= $0 ? "met" : "**NOT met**" } ?? ""
-            lines.append("| \(row.measurement.name) | \(Report.format(median)) | \(row.measurement.peakKB / 1024) | "
-                + "\(calcurse.map { Report.ratio(median, $0.median) } ?? "—") | \(goal) | \(met) |")
+            lines.append(
+                "| \(row.measurement.name) | \(Report.format(median)) | \(row.measurement.peakKB / 1024) | "
+                    + "\(calcurse.map { Report.ratio(median, $0.median) } ?? "—") | \(goal) | \(met) |")
         }
         if let calcurse {
-            lines.append("| \(calcurse.name) | \(Report.format(calcurse.median)) | \(calcurse.peakKB / 1024) | 1.00× | | |")
-            lines += ["", "- icskit imports the file **\(Report.format(calcurse.median / importRuns.sorted()[runs / 2]))×** "
-                + "faster than calcurse."]
+            lines.append(
+                "| \(calcurse.name) | \(Report.format(calcurse.median)) | \(calcurse.peakKB / 1024) | 1.00× | | |")
+            lines += [
+                "",
+                "- icskit imports the file **\(Report.format(calcurse.median / importRuns.sorted()[runs / 2]))×** "
+                    + "faster than calcurse.",
+            ]
         } else {
             lines.append("")
         }
         lines.append("- " + calcurseNote)
-        lines.append("- The merge goal is read against the byte-identical re-run (what `merge` of an unchanged "
-            + "subscription meets); the re-stamped re-run is the full path every changed file takes.")
+        lines.append(
+            "- The merge goal is read against the byte-identical re-run (what `merge` of an unchanged "
+                + "subscription meets); the re-stamped re-run is the full path every changed file takes.")
         return lines.joined(separator: "\n")
     }
 
     static func timed(_ arguments: [String], accepted: Set<Int32> = [0]) throws -> (seconds: Double, peakKB: Int) {
         let start = Measure.now()
         let (status, usage) = try Measure.spawnAndWait(arguments)
-        guard accepted.contains(status) else { throw BenchError("\(arguments.joined(separator: " ")) exited \(status)") }
+        guard accepted.contains(status) else {
+            throw BenchError("\(arguments.joined(separator: " ")) exited \(status)")
+        }
         return (Measure.now() - start, Int(usage.ru_maxrss))
     }
 

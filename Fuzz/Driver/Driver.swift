@@ -20,9 +20,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 /// libFuzzer's driver, which its own `main` would call (`-sanitize=fuzzer` links libFuzzer).
 @_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>,
-                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
 
 /// SwiftPM points an executable's `main` at `<product>_main`; here that hands over to libFuzzer's driver.
 @_cdecl("icskit_fuzz_main")
@@ -39,8 +41,10 @@ struct Replay {
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
         guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
-            FileHandle.standardError.write(Data(("usage: icskit-fuzz TARGET FILE…  (targets: "
-                + FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ") + ")\n").utf8))
+            FileHandle.standardError.write(
+                Data(
+                    ("usage: icskit-fuzz TARGET FILE…  (targets: "
+                        + FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ") + ")\n").utf8))
             exit(2)
         }
         for path in arguments.dropFirst() {

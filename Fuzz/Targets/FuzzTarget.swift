@@ -57,8 +57,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             options.components = ["VEVENT", "VTODO", "VJOURNAL"]
             options.limitPerSeries = 200
             options.budget = InstanceBudget(limit: 500)
-            _ = calendar.occurrences(from: Date(timeIntervalSince1970: 1_767_225_600),  // 2026-01-01
-                                     to: Date(timeIntervalSince1970: 1_769_904_000), options: options)
+            _ = calendar.occurrences(
+                from: Date(timeIntervalSince1970: 1_767_225_600),  // 2026-01-01
+                to: Date(timeIntervalSince1970: 1_769_904_000), options: options)
         }
     }
 
@@ -69,10 +70,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         let rule = String(decoding: bytes[..<newline], as: UTF8.self)
         let selector = newline + 1 < bytes.count ? Int(bytes[newline + 1]) : 0
         guard case .success(let parsed) = RecurrenceRule.parse(rule) else { return }
-        let forms = ["DTSTART:20260105T093000Z", "DTSTART:20260105T093000", "DTSTART;VALUE=DATE:20260105",
-                     "DTSTART;TZID=Europe/Berlin:20260329T023000", "DTSTART;TZID=America/New_York:20261101T013000"]
+        let forms = [
+            "DTSTART:20260105T093000Z", "DTSTART:20260105T093000", "DTSTART;VALUE=DATE:20260105",
+            "DTSTART;TZID=Europe/Berlin:20260329T023000", "DTSTART;TZID=America/New_York:20261101T013000",
+        ]
         let start = forms[selector % forms.count]
-        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:fuzz\r\nBEGIN:VEVENT\r\nUID:fuzz\r\nDTSTAMP:20260101T000000Z"
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:fuzz\r\nBEGIN:VEVENT\r\nUID:fuzz\r\nDTSTAMP:20260101T000000Z"
             + "\r\n\(start)\r\nDURATION:PT1H\r\nRRULE:\(parsed.icsValue)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         guard let calendar = ICS.read(Array(text.utf8)).calendars.first else { return }
         var options = ExpansionOptions()
@@ -100,9 +104,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try store.loadCalendars()
             var options = MergeOptions()
             options.isTruncated = read.isTruncated
-            _ = try CalendarMerger.merge(read.calendars, into: "Merged", source: "fuzz", storage: store, options: options)
-            let second = try CalendarMerger.merge(read.calendars, into: "Merged", source: "fuzz", storage: store,
-                                                  options: options)
+            _ = try CalendarMerger.merge(
+                read.calendars, into: "Merged", source: "fuzz", storage: store, options: options)
+            let second = try CalendarMerger.merge(
+                read.calendars, into: "Merged", source: "fuzz", storage: store,
+                options: options)
             check(!second.applied, "a second merge of the same file changed the store")
             check(try store.integrityCheck() == ["ok"], "the store fails its integrity check")
         } catch is MergeRefusal {

@@ -59,20 +59,26 @@ public enum CalendarMerger {
     /// base without reading the file: every external item equals its base, so nothing can be added, updated,
     /// deleted or in conflict, and the plan (unchanged / keep-local / stay-deleted) is the one a full merge makes.
     /// Nil when the digest differs (or none was recorded): then the file has to be merged in full.
-    public static func mergeUnchangedFile(digest: String, into calendar: String, source: String,
-                                          storage: some MergeStorage) throws -> MergeResult? {
+    public static func mergeUnchangedFile(
+        digest: String, into calendar: String, source: String,
+        storage: some MergeStorage
+    ) throws -> MergeResult? {
         let snapshot = try storage.mergeSnapshot(calendar: calendar, source: source)
         guard snapshot.digest == digest else { return nil }
         let external = snapshot.base.mapValues { ItemVersion(fingerprint: $0) }
-        let actions = MergePlanner.plan(MergeState(external: external, local: snapshot.items, base: snapshot.base,
-                                                   tombstones: snapshot.tombstones))
+        let actions = MergePlanner.plan(
+            MergeState(
+                external: external, local: snapshot.items, base: snapshot.base,
+                tombstones: snapshot.tombstones))
         return MergeResult(actions: actions, applied: false, withheldDeletions: 0)
     }
 
     /// The events, todos and journals of external calendars (X-WR-TIMEZONE resolved into them), keyed as the
     /// storage keys its items; a repeated key keeps the first, and one the file ends inside of (cut short) is left
     /// out. Their VTIMEZONEs come along for the storage.
-    public static func items(of external: [ICalendar]) -> (items: [MergeKey: MergeItem], timeZones: [TimeZoneDefinition]) {
+    public static func items(of external: [ICalendar]) -> (
+        items: [MergeKey: MergeItem], timeZones: [TimeZoneDefinition]
+    ) {
         var items: [MergeKey: MergeItem] = [:]
         var timeZones: [TimeZoneDefinition] = []
         for calendar in external.map({ $0.resolvingWRTimeZone() }) {
@@ -87,8 +93,10 @@ public enum CalendarMerger {
     }
 
     /// Merges `external` into a calendar of `storage` (created if missing) and records the source's new merge base.
-    public static func merge(_ external: [ICalendar], into calendar: String, source: String,
-                             storage: some MergeStorage, options: MergeOptions = MergeOptions()) throws -> MergeResult {
+    public static func merge(
+        _ external: [ICalendar], into calendar: String, source: String,
+        storage: some MergeStorage, options: MergeOptions = MergeOptions()
+    ) throws -> MergeResult {
         let (items, timeZones) = items(of: external)
         let versions = items.mapValues(\.version)
         if options.dryRun {
@@ -98,8 +106,9 @@ public enum CalendarMerger {
         }
         return try storage.updateAtomically(calendar: calendar, source: source) { snapshot in
             let plan = try Plan(versions, snapshot, calendar: calendar, options: options)
-            let result = MergeResult(actions: plan.actions, applied: plan.changesSomething,
-                                     withheldDeletions: plan.withheld.count)
+            let result = MergeResult(
+                actions: plan.actions, applied: plan.changesSomething,
+                withheldDeletions: plan.withheld.count)
             guard result.applied else { return (nil, result) }
             return (plan.write(items, timeZones), result)
         }
@@ -117,18 +126,24 @@ public enum CalendarMerger {
         var baseChanged = false
         var newDigest: String?
 
-        init(_ external: [MergeKey: ItemVersion], _ snapshot: MergeSnapshot, calendar: String,
-             options: MergeOptions) throws {
+        init(
+            _ external: [MergeKey: ItemVersion], _ snapshot: MergeSnapshot, calendar: String,
+            options: MergeOptions
+        ) throws {
             self.external = external
             self.snapshot = snapshot
             self.options = options
             if external.isEmpty, !snapshot.base.isEmpty, !options.forceDelete {
-                throw MergeRefusal("the external calendar holds no items while \(snapshot.base.count) items of "
-                    + "\"\(calendar)\" came from it; refusing to delete them all (use --force-delete if that is meant)")
+                throw MergeRefusal(
+                    "the external calendar holds no items while \(snapshot.base.count) items of "
+                        + "\"\(calendar)\" came from it; refusing to delete them all (use --force-delete if that is meant)"
+                )
             }
-            actions = MergePlanner.plan(MergeState(external: external, local: snapshot.items, base: snapshot.base,
-                                                   tombstones: snapshot.tombstones),
-                                        prefer: options.prefer, onConflict: options.onConflict)
+            actions = MergePlanner.plan(
+                MergeState(
+                    external: external, local: snapshot.items, base: snapshot.base,
+                    tombstones: snapshot.tombstones),
+                prefer: options.prefer, onConflict: options.onConflict)
             try guardDeletions(calendar: calendar)
             makeBase()
         }
@@ -140,7 +155,8 @@ public enum CalendarMerger {
                 for index in actions.indices where actions[index].kind == .delete {
                     withheld.insert(actions[index].key)
                     actions[index].kind = .keepLocal
-                    actions[index].reason = "missing from an external file that ends early (truncated): kept; "
+                    actions[index].reason =
+                        "missing from an external file that ends early (truncated): kept; "
                         + "--force-delete deletes it"
                 }
                 return
@@ -149,11 +165,12 @@ public enum CalendarMerger {
             let held = snapshot.items.count
             let share = held == 0 ? 0 : Double(deletions) * 100 / Double(held)
             if deletions > options.deletionsAlwaysAllowed, share > options.maxDeletePercent {
-                throw MergeRefusal("this merge would delete \(deletions) of the \(held) items of \"\(calendar)\" "
-                    + "(\(Int(share.rounded()))%, more than the \(Self.percent(options.maxDeletePercent)) allowed): "
-                    + "the external calendar lacks them although they are unchanged here, which a partial or "
-                    + "wrong file also looks like; nothing was changed (--max-delete PCT raises the limit, "
-                    + "--force-delete lifts it)")
+                throw MergeRefusal(
+                    "this merge would delete \(deletions) of the \(held) items of \"\(calendar)\" "
+                        + "(\(Int(share.rounded()))%, more than the \(Self.percent(options.maxDeletePercent)) allowed): "
+                        + "the external calendar lacks them although they are unchanged here, which a partial or "
+                        + "wrong file also looks like; nothing was changed (--max-delete PCT raises the limit, "
+                        + "--force-delete lifts it)")
             }
         }
 

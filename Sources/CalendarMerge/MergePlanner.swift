@@ -49,8 +49,10 @@ public struct MergeState: Sendable {
     /// Items deleted in the store.
     public var tombstones: Set<MergeKey>
 
-    public init(external: [MergeKey: ItemVersion], local: [MergeKey: ItemVersion], base: [MergeKey: String],
-                tombstones: Set<MergeKey> = []) {
+    public init(
+        external: [MergeKey: ItemVersion], local: [MergeKey: ItemVersion], base: [MergeKey: String],
+        tombstones: Set<MergeKey> = []
+    ) {
         self.external = external
         self.local = local
         self.base = base
@@ -105,17 +107,22 @@ public struct MergeAction: Sendable, Hashable {
 
 /// The merge decision table (vdirsyncer-style three-way merge), as a pure function of the state.
 public enum MergePlanner {
-    public static func plan(_ state: MergeState, prefer: MergePreference = .newest,
-                            onConflict: ConflictHandling? = nil) -> [MergeAction] {
+    public static func plan(
+        _ state: MergeState, prefer: MergePreference = .newest,
+        onConflict: ConflictHandling? = nil
+    ) -> [MergeAction] {
         let keys = Set(state.external.keys).union(state.local.keys).union(state.base.keys).union(state.tombstones)
         return keys.sorted().compactMap { key in
-            decide(key, external: state.external[key], local: state.local[key], base: state.base[key],
-                   deleted: state.tombstones.contains(key), prefer: prefer, onConflict: onConflict)
+            decide(
+                key, external: state.external[key], local: state.local[key], base: state.base[key],
+                deleted: state.tombstones.contains(key), prefer: prefer, onConflict: onConflict)
         }
     }
 
-    static func decide(_ key: MergeKey, external: ItemVersion?, local: ItemVersion?, base: String?, deleted: Bool,
-                       prefer: MergePreference, onConflict: ConflictHandling?) -> MergeAction? {
+    static func decide(
+        _ key: MergeKey, external: ItemVersion?, local: ItemVersion?, base: String?, deleted: Bool,
+        prefer: MergePreference, onConflict: ConflictHandling?
+    ) -> MergeAction? {
         func action(_ kind: MergeAction.Kind, _ reason: String, conflict: Bool = false) -> MergeAction {
             MergeAction(key: key, kind: kind, reason: reason, wasConflict: conflict)
         }
@@ -123,13 +130,16 @@ public enum MergePlanner {
         case (let external?, nil):
             if deleted || base != nil {
                 // Deleted here: it stays deleted unless the external side changed it since (modify beats delete).
-                if let base, base != external.fingerprint { return action(.update, "changed externally after it was deleted here") }
+                if let base, base != external.fingerprint {
+                    return action(.update, "changed externally after it was deleted here")
+                }
                 return action(.stayDeleted, "deleted here, unchanged externally")
             }
             return action(.add, "new in the external calendar")
         case (nil, let local?):
             guard let base else { return action(.keepLocal, "only in the store") }
-            return base == local.fingerprint ? action(.delete, "gone from the external calendar, unchanged here")
+            return base == local.fingerprint
+                ? action(.delete, "gone from the external calendar, unchanged here")
                 : action(.keepLocal, "gone from the external calendar but changed here (a change beats a delete)")
         case (nil, nil):
             return base == nil ? nil : action(.unchanged, "gone from both sides")
@@ -139,14 +149,17 @@ public enum MergePlanner {
                 if base == local.fingerprint { return action(.update, "changed externally") }
                 if base == external.fingerprint { return action(.keepLocal, "changed here") }
             }
-            return resolve(action, external: external, local: local, hadBase: base != nil, prefer: prefer,
-                           onConflict: onConflict)
+            return resolve(
+                action, external: external, local: local, hadBase: base != nil, prefer: prefer,
+                onConflict: onConflict)
         }
     }
 
-    private static func resolve(_ action: (MergeAction.Kind, String, Bool) -> MergeAction, external: ItemVersion,
-                                local: ItemVersion, hadBase: Bool, prefer: MergePreference,
-                                onConflict: ConflictHandling?) -> MergeAction {
+    private static func resolve(
+        _ action: (MergeAction.Kind, String, Bool) -> MergeAction, external: ItemVersion,
+        local: ItemVersion, hadBase: Bool, prefer: MergePreference,
+        onConflict: ConflictHandling?
+    ) -> MergeAction {
         let why = hadBase ? "changed on both sides" : "different on both sides with no merge before"
         switch onConflict {
         case .fail?: return action(.conflict, why, true)

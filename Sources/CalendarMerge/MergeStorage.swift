@@ -11,8 +11,10 @@ public protocol MergeStorage {
     /// Takes the snapshot anew and writes what `decide` makes of it, as one transaction: nothing another process
     /// does can fall between what `decide` saw and what is written. A nil write changes nothing (the calendar is
     /// not even created). Returns what `decide` returned beside its write.
-    func updateAtomically<Outcome>(calendar: String, source: String,
-                                   _ decide: (MergeSnapshot) throws -> (write: MergeWrite?, outcome: Outcome))
+    func updateAtomically<Outcome>(
+        calendar: String, source: String,
+        _ decide: (MergeSnapshot) throws -> (write: MergeWrite?, outcome: Outcome)
+    )
         throws -> Outcome
 }
 
@@ -27,8 +29,10 @@ public struct MergeSnapshot: Sendable {
     /// The digest (`SourceDigest`) of the source's bytes at its last merge, when that merge recorded its whole base.
     public var digest: String?
 
-    public init(items: [MergeKey: ItemVersion] = [:], base: [MergeKey: String] = [:], tombstones: Set<MergeKey> = [],
-                digest: String? = nil) {
+    public init(
+        items: [MergeKey: ItemVersion] = [:], base: [MergeKey: String] = [:], tombstones: Set<MergeKey> = [],
+        digest: String? = nil
+    ) {
         self.items = items
         self.base = base
         self.tombstones = tombstones
@@ -49,8 +53,10 @@ public struct MergeWrite: Sendable {
     /// The VTIMEZONEs the upserted items use.
     public var timeZones: [TimeZoneDefinition]
 
-    public init(upserts: [MergeItem] = [], deletions: [MergeKey] = [], base: [MergeKey: String]? = nil,
-                digest: String? = nil, timeZones: [TimeZoneDefinition] = []) {
+    public init(
+        upserts: [MergeItem] = [], deletions: [MergeKey] = [], base: [MergeKey: String]? = nil,
+        digest: String? = nil, timeZones: [TimeZoneDefinition] = []
+    ) {
         self.upserts = upserts
         self.deletions = deletions
         self.base = base
@@ -76,8 +82,9 @@ public struct MergeItem: Sendable {
         component = keyed.component
         key = MergeKey(uid: keyed.uid, recurrenceID: item.identity.recurrenceID)
         func seconds(_ date: CalendarDate?) -> Int64? { date.map { Int64(time.date(of: $0).timeIntervalSince1970) } }
-        version = ItemVersion(fingerprint: keyed.component.fingerprint, sequence: core.sequence ?? 0,
-                              lastModified: seconds(core.lastModified), stamp: seconds(core.stamp))
+        version = ItemVersion(
+            fingerprint: keyed.component.fingerprint, sequence: core.sequence ?? 0,
+            lastModified: seconds(core.lastModified), stamp: seconds(core.stamp))
         self.item = item
     }
 }

@@ -31,8 +31,9 @@ public enum ICS {
         if calendars.isEmpty {
             context.log.error(bytes.isEmpty ? 0 : 1, "no iCalendar data found (no BEGIN:VCALENDAR or component)")
         }
-        return ReadResult(calendars: calendars, diagnostics: context.log.sortedByLine,
-                          isTruncated: scanned.isTruncated)
+        return ReadResult(
+            calendars: calendars, diagnostics: context.log.sortedByLine,
+            isTruncated: scanned.isTruncated)
     }
 
     /// Reads a file; throws only when the file cannot be read at all.
@@ -47,8 +48,10 @@ public enum ICS {
         var bare: [Component] = []
         func flushBare() {
             guard !bare.isEmpty else { return }
-            context.log.warning(bare[0].line, "\(bare[0].name) stands outside any VCALENDAR; read as if one were "
-                + "around it, and written back without one")
+            context.log.warning(
+                bare[0].line,
+                "\(bare[0].name) stands outside any VCALENDAR; read as if one were "
+                    + "around it, and written back without one")
             var implicit = ICalendar()
             implicit.isImplicit = true
             implicit.components = bare.map { CalendarComponent(decoding: $0, &context) }

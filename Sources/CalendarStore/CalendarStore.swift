@@ -57,7 +57,8 @@ public final class CalendarStore: Sendable {
     /// `ICSKIT_STORE`, else `$XDG_DATA_HOME/icskit/store.sqlite`, else `~/.local/share/icskit/store.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let path = environment["ICSKIT_STORE"], !path.isEmpty { return path }
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let data =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return data + "/icskit/store.sqlite"
     }
@@ -90,10 +91,13 @@ public final class CalendarStore: Sendable {
             database = try FolderLock.holding(folder) {
                 try DatabasePool(path: path, configuration: configuration(readOnly: false))
             }
-        } catch let error as DatabaseError where [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM]
-            .contains(error.resultCode) {
-            throw StoreError("the store \(path) cannot be written (read-only media or no permission: "
-                + "\(error.message ?? "\(error.resultCode)")); this command changes the store")
+        } catch let error as DatabaseError
+            where [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM]
+            .contains(error.resultCode)
+        {
+            throw StoreError(
+                "the store \(path) cannot be written (read-only media or no permission: "
+                    + "\(error.message ?? "\(error.resultCode)")); this command changes the store")
         }
         try checkSchema(database, path: path)
         if try !database.read(StoreSchema.migrator.hasCompletedMigrations) {
@@ -117,16 +121,20 @@ public final class CalendarStore: Sendable {
             let pool = try DatabasePool(path: path, configuration: configuration(readOnly: true))
             _ = try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
             database = pool
-        } catch let error as DatabaseError where error.resultCode != .SQLITE_NOTADB && error.resultCode != .SQLITE_CORRUPT {
+        } catch let error as DatabaseError
+            where error.resultCode != .SQLITE_NOTADB && error.resultCode != .SQLITE_CORRUPT
+        {
             // A WAL store on read-only media whose index (-shm) was removed at its last close cannot be opened
             // read-only the usual way; nothing can be writing it, so SQLite may read it as immutable.
             let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-            database = try DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration(readOnly: true))
+            database = try DatabaseQueue(
+                path: "file:\(encoded)?immutable=1", configuration: configuration(readOnly: true))
         }
         try checkSchema(database, path: path)
         guard try database.read(StoreSchema.migrator.hasCompletedMigrations) else {
-            throw StoreError("the store \(path) was made by an older icskit and needs an upgrade, which needs "
-                + "write access; run a command that changes the store (icskit check-store does not)")
+            throw StoreError(
+                "the store \(path) was made by an older icskit and needs an upgrade, which needs "
+                    + "write access; run a command that changes the store (icskit check-store does not)")
         }
         return database
     }
@@ -136,12 +144,14 @@ public final class CalendarStore: Sendable {
         try database.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
             if !tables.isEmpty, !tables.contains("grdb_migrations") {
-                throw StoreError("\(path) is an SQLite file but not an ICSKit store (it has other tables: "
-                    + tables.prefix(5).joined(separator: ", ") + ")")
+                throw StoreError(
+                    "\(path) is an SQLite file but not an ICSKit store (it has other tables: "
+                        + tables.prefix(5).joined(separator: ", ") + ")")
             }
             if try StoreSchema.migrator.hasBeenSuperseded(db) {
-                throw StoreError("the store \(path) was written by a newer icskit (its schema has migrations this "
-                    + "one does not know); use that icskit")
+                throw StoreError(
+                    "the store \(path) was written by a newer icskit (its schema has migrations this "
+                        + "one does not know); use that icskit")
             }
         }
     }
@@ -151,28 +161,35 @@ public final class CalendarStore: Sendable {
     /// The calendars in the store, by name.
     public func calendars() throws -> [StoredCalendar] {
         try database.read { db in
-            try StoredCalendar.fetchAll(db, sql: """
-                SELECT c.id, c.name, c.color, c.source, COUNT(i.id) AS itemCount FROM calendar c
-                LEFT JOIN item i ON i.calendarID = c.id GROUP BY c.id ORDER BY c.name
-                """)
+            try StoredCalendar.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, c.name, c.color, c.source, COUNT(i.id) AS itemCount FROM calendar c
+                    LEFT JOIN item i ON i.calendarID = c.id GROUP BY c.id ORDER BY c.name
+                    """)
         }
     }
 
     /// Whether the store has a calendar of that name.
     public func hasCalendar(named name: String) throws -> Bool {
-        try database.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM calendar WHERE name = ?", arguments: [name]) ?? false }
+        try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM calendar WHERE name = ?", arguments: [name]) ?? false
+        }
     }
 
     /// Categories with the colours the store gives them, and how many items use each. A category row another
     /// program left without a name is passed over.
     public func categories() throws -> [(category: Category, items: Int)] {
         try database.read { db in
-            try CategoryUse.fetchAll(db, sql: """
-                SELECT n.name, c.color, COUNT(ic.itemID) AS items FROM
-                (SELECT name FROM itemCategory UNION SELECT name FROM category) n
-                LEFT JOIN category c ON c.name = n.name LEFT JOIN itemCategory ic ON ic.name = n.name
-                WHERE n.name IS NOT NULL GROUP BY n.name ORDER BY n.name COLLATE NOCASE
-                """).map { (Category($0.name, color: $0.color), $0.items) }
+            try CategoryUse.fetchAll(
+                db,
+                sql: """
+                    SELECT n.name, c.color, COUNT(ic.itemID) AS items FROM
+                    (SELECT name FROM itemCategory UNION SELECT name FROM category) n
+                    LEFT JOIN category c ON c.name = n.name LEFT JOIN itemCategory ic ON ic.name = n.name
+                    WHERE n.name IS NOT NULL GROUP BY n.name ORDER BY n.name COLLATE NOCASE
+                    """
+            ).map { (Category($0.name, color: $0.color), $0.items) }
         }
     }
 
@@ -180,9 +197,12 @@ public final class CalendarStore: Sendable {
     public func categoryColors() throws -> [String: String] {
         try database.read { db in
             var colors: [String: String] = [:]
-            for category in try CategoryUse.fetchAll(db, sql: """
-                SELECT name, color, 0 AS items FROM category WHERE name IS NOT NULL AND color IS NOT NULL
-                """) {
+            for category in try CategoryUse.fetchAll(
+                db,
+                sql: """
+                    SELECT name, color, 0 AS items FROM category WHERE name IS NOT NULL AND color IS NOT NULL
+                    """)
+            {
                 colors[category.name] = category.color
             }
             return colors
@@ -255,8 +275,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case .SQLITE_NOTADB:
             return StoreError("\(path) is not an ICSKit store (not an SQLite database); nothing was changed")
         case .SQLITE_CORRUPT:
-            return StoreError("the store \(path) is damaged (SQLite: \(error.message ?? "corrupt")); restore it from a "
-                + "backup, or export what icskit check-store still reads")
+            return StoreError(
+                "the store \(path) is damaged (SQLite: \(error.message ?? "corrupt")); restore it from a "
+                    + "backup, or export what icskit check-store still reads")
         default:
             return StoreError("cannot use the store \(path): \(error.message ?? "\(error.resultCode)")")
         }

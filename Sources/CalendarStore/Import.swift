@@ -20,8 +20,10 @@ extension CalendarStore {
     /// transaction (X-WR-TIMEZONE resolved into the events). An item already there (same UID and RECURRENCE-ID) is
     /// updated when it differs; importing the same file again changes nothing. Items without UID get one derived
     /// from their content. A helper thread derives the rows; its time zones are its own copies.
-    public func importCalendars(_ calendars: [ICalendar], into name: String, file: String?,
-                                viewerZone: String = "UTC") throws -> ImportReport {
+    public func importCalendars(
+        _ calendars: [ICalendar], into name: String, file: String?,
+        viewerZone: String = "UTC"
+    ) throws -> ImportReport {
         var report = ImportReport(calendar: name)
         // Google's X-WR-TIMEZONE is resolved into the items (as the x-wr-timezone tool does), so each stored item
         // means the same whichever calendar it lands in and whatever else is imported beside it.
@@ -45,42 +47,52 @@ extension CalendarStore {
         // An item the file ends inside of may be cut short: it must not replace a complete version.
         for component in resolved.flatMap(\.components) where component.isItem && !component.isComplete {
             report.skipped += 1
-            report.diagnostics.append(Diagnostic(.warning, file: file, line: component.line,
-                "\(component.name) is cut short by the end of the file; not imported"))
+            report.diagnostics.append(
+                Diagnostic(
+                    .warning, file: file, line: component.line,
+                    "\(component.name) is cut short by the end of the file; not imported"))
         }
         var seen: [MergeKey: Int] = [:]
         try database.write { db in
             let writer = StoreWriter(db)
             let calendarID = try writer.calendarID(named: name, create: true)!
             if let product = resolved.first?.productID {
-                try db.execute(sql: "UPDATE calendar SET productID = ?, source = coalesce(source, ?) WHERE id = ?",
-                               arguments: [product, file, calendarID])
+                try db.execute(
+                    sql: "UPDATE calendar SET productID = ?, source = coalesce(source, ?) WHERE id = ?",
+                    arguments: [product, file, calendarID])
             }
             if let color = resolved.first?.color {
-                try db.execute(sql: "UPDATE calendar SET color = coalesce(color, ?) WHERE id = ?",
-                               arguments: [color, calendarID])
+                try db.execute(
+                    sql: "UPDATE calendar SET color = coalesce(color, ?) WHERE id = ?",
+                    arguments: [color, calendarID])
             }
             // Category colours another icskit store exported (the store's own choice stays when it has one).
             for property in resolved.flatMap(\.otherProperties) where property.name == CategoryColor.propertyName {
                 guard let name = property.parameters.first(where: { $0.name == CategoryColor.parameterName })?.value,
-                      !name.isEmpty, CategoryColor.isHex(property.value) else { continue }
-                try db.execute(sql: """
-                    INSERT INTO category (name, color) VALUES (?, ?)
-                    ON CONFLICT(name) DO UPDATE SET color = coalesce(category.color, excluded.color)
-                    """, arguments: [name, property.value])
+                    !name.isEmpty, CategoryColor.isHex(property.value)
+                else { continue }
+                try db.execute(
+                    sql: """
+                        INSERT INTO category (name, color) VALUES (?, ?)
+                        ON CONFLICT(name) DO UPDATE SET color = coalesce(category.color, excluded.color)
+                        """, arguments: [name, property.value])
             }
             try writer.saveTimeZones(resolved.flatMap(\.timeZones), calendarID: calendarID)
             var existing: [MergeKey: String] = [:]
-            let cursor = try BaseRecord.fetchCursor(db, sql: "SELECT uid, recurrenceID, fingerprint FROM item "
-                                                        + "WHERE calendarID = ?", arguments: [calendarID])
+            let cursor = try BaseRecord.fetchCursor(
+                db,
+                sql: "SELECT uid, recurrenceID, fingerprint FROM item "
+                    + "WHERE calendarID = ?", arguments: [calendarID])
             while let entry = try cursor.next() { existing[entry.key] = entry.fingerprint }
             while let batch = rows.take() {
                 for (row, line) in batch {
                     if let first = seen[row.key] {
                         report.skipped += 1
                         let which = row.recurrenceID.isEmpty ? "" : " with the same RECURRENCE-ID"
-                        report.diagnostics.append(Diagnostic(.warning, file: file, line: line,
-                            "duplicate UID \"\(row.uid)\"\(which) (first at line \(first)); this one is skipped"))
+                        report.diagnostics.append(
+                            Diagnostic(
+                                .warning, file: file, line: line,
+                                "duplicate UID \"\(row.uid)\"\(which) (first at line \(first)); this one is skipped"))
                         continue
                     }
                     seen[row.key] = line
@@ -99,7 +111,6 @@ extension CalendarStore {
         return report
     }
 }
-
 
 /// How a category's colour travels in a calendar file: `X-ICSKIT-CATEGORY-COLOR;X-CATEGORY=Work:#3366FF`.
 public enum CategoryColor {

@@ -33,18 +33,22 @@ struct ItemRow: Sendable {
     init?(_ item: CalendarComponent, time: CalendarTime) {
         guard item.isItem else { return nil }
         let keyed = item.keyed
-        self.init(item, component: keyed.component, uid: keyed.uid, fingerprint: keyed.component.fingerprint,
-                  time: time)
+        self.init(
+            item, component: keyed.component, uid: keyed.uid, fingerprint: keyed.component.fingerprint,
+            time: time)
     }
 
     /// The row of a merge's external item, whose key and fingerprint the merge already has.
     init?(_ item: MergeItem, time: CalendarTime) {
-        self.init(item.item, component: item.component, uid: item.key.uid, fingerprint: item.version.fingerprint,
-                  time: time)
+        self.init(
+            item.item, component: item.component, uid: item.key.uid, fingerprint: item.version.fingerprint,
+            time: time)
     }
 
-    private init?(_ item: CalendarComponent, component: Component, uid: String, fingerprint: String,
-                  time: CalendarTime) {
+    private init?(
+        _ item: CalendarComponent, component: Component, uid: String, fingerprint: String,
+        time: CalendarTime
+    ) {
         guard let core = item.core else { return nil }
         var end: CalendarDate?, due: CalendarDate?, completed: CalendarDate?, duration: Duration?
         switch item {
@@ -78,7 +82,9 @@ struct ItemRow: Sendable {
         lastModifiedUTC = seconds(core.lastModified)
         stampUTC = seconds(core.stamp)
         isRecurring = core.isRecurring
-        rangeEndUTC = isRecurring ? Self.rangeEnd(core, start: start, startUTC: startUTC, endUTC: endUTC, seconds)
+        rangeEndUTC =
+            isRecurring
+            ? Self.rangeEnd(core, start: start, startUTC: startUTC, endUTC: endUTC, seconds)
             : endUTC
         content = String(decoding: ICS.write(components: [component]), as: UTF8.self)
         self.fingerprint = fingerprint
@@ -88,12 +94,15 @@ struct ItemRow: Sendable {
 
     /// The last instant a series can reach when every rule ends (by UNTIL, or by COUNT: its last instance), else
     /// open (nil). Wall-clock times plus a day of slack cover any zone offset.
-    private static func rangeEnd(_ core: ItemCore, start: CalendarDate?, startUTC: Int64?, endUTC: Int64?,
-                                 _ seconds: (CalendarDate?) -> Int64?) -> Int64? {
+    private static func rangeEnd(
+        _ core: ItemCore, start: CalendarDate?, startUTC: Int64?, endUTC: Int64?,
+        _ seconds: (CalendarDate?) -> Int64?
+    ) -> Int64? {
         let ends = core.recurrenceRules.map { rule -> Int64? in
             if let until = rule.until { return LocalDateTime(until).wallSeconds }
             guard let count = rule.count, count <= 10_000, let start,
-                  case .success(let dates) = rule.instances(from: start, limit: count) else { return nil }
+                case .success(let dates) = rule.instances(from: start, limit: count)
+            else { return nil }
             return dates.last.map { LocalDateTime($0).wallSeconds } ?? LocalDateTime(start).wallSeconds
         }
         guard !ends.contains(where: { $0 == nil }) else { return nil }
@@ -123,20 +132,21 @@ struct StoreWriter {
     /// Inserts or replaces an item (and its categories and relations), and lifts a tombstone it had. `isNew`
     /// skips clearing what an earlier version left.
     func save(_ row: ItemRow, calendarID: Int64, isNew: Bool = false) throws {
-        let upsert = try db.cachedStatement(sql: """
-            INSERT INTO item (calendarID, uid, recurrenceID, kind, summary, startUTC, endUTC, startValue, startTZID,
-                dueUTC, status, completedUTC, priority, sequence, lastModifiedUTC, stampUTC, isRecurring, rangeEndUTC,
-                content, fingerprint)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(calendarID, uid, recurrenceID) DO UPDATE SET kind = excluded.kind, summary = excluded.summary,
-                startUTC = excluded.startUTC, endUTC = excluded.endUTC, startValue = excluded.startValue,
-                startTZID = excluded.startTZID, dueUTC = excluded.dueUTC, status = excluded.status,
-                completedUTC = excluded.completedUTC, priority = excluded.priority, sequence = excluded.sequence,
-                lastModifiedUTC = excluded.lastModifiedUTC, stampUTC = excluded.stampUTC,
-                isRecurring = excluded.isRecurring, rangeEndUTC = excluded.rangeEndUTC, content = excluded.content,
-                fingerprint = excluded.fingerprint
-            RETURNING id
-            """)
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO item (calendarID, uid, recurrenceID, kind, summary, startUTC, endUTC, startValue, startTZID,
+                    dueUTC, status, completedUTC, priority, sequence, lastModifiedUTC, stampUTC, isRecurring, rangeEndUTC,
+                    content, fingerprint)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(calendarID, uid, recurrenceID) DO UPDATE SET kind = excluded.kind, summary = excluded.summary,
+                    startUTC = excluded.startUTC, endUTC = excluded.endUTC, startValue = excluded.startValue,
+                    startTZID = excluded.startTZID, dueUTC = excluded.dueUTC, status = excluded.status,
+                    completedUTC = excluded.completedUTC, priority = excluded.priority, sequence = excluded.sequence,
+                    lastModifiedUTC = excluded.lastModifiedUTC, stampUTC = excluded.stampUTC,
+                    isRecurring = excluded.isRecurring, rangeEndUTC = excluded.rangeEndUTC, content = excluded.content,
+                    fingerprint = excluded.fingerprint
+                RETURNING id
+                """)
         let arguments: StatementArguments = [
             calendarID, row.uid, row.recurrenceID, row.kind, row.summary, row.startUTC, row.endUTC, row.startValue,
             row.startTZID, row.dueUTC, row.status, row.completedUTC, row.priority, row.sequence, row.lastModifiedUTC,
@@ -156,7 +166,8 @@ struct StoreWriter {
             for name in row.categories { try insert.execute(arguments: [itemID, name]) }
         }
         if !row.relations.isEmpty {
-            let insert = try db.cachedStatement(sql: "INSERT INTO relation (itemID, relatedUID, relationType) VALUES (?, ?, ?)")
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO relation (itemID, relatedUID, relationType) VALUES (?, ?, ?)")
             for relation in row.relations { try insert.execute(arguments: [itemID, relation.uid, relation.type]) }
         }
     }
@@ -164,9 +175,10 @@ struct StoreWriter {
     /// Deletes an item; `tombstone` remembers the deletion so merges keep it deleted (a local `rm`).
     func delete(_ key: MergeKey, calendarID: Int64, tombstone: Bool) throws {
         if tombstone {
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO tombstone (calendarID, uid, recurrenceID, deletedAt) VALUES (?, ?, ?, ?)
-                """, arguments: [calendarID, key.uid, key.recurrenceID, Int64(Date().timeIntervalSince1970)])
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO tombstone (calendarID, uid, recurrenceID, deletedAt) VALUES (?, ?, ?, ?)
+                    """, arguments: [calendarID, key.uid, key.recurrenceID, Int64(Date().timeIntervalSince1970)])
         }
         try db.cachedStatement(sql: "DELETE FROM item WHERE calendarID = ? AND uid = ? AND recurrenceID = ?")
             .execute(arguments: [calendarID, key.uid, key.recurrenceID])
@@ -176,19 +188,26 @@ struct StoreWriter {
     func saveTimeZones(_ zones: [TimeZoneDefinition], calendarID: Int64) throws {
         for zone in zones {
             guard let tzid = zone.tzid else { continue }
-            try db.execute(sql: "INSERT OR REPLACE INTO timeZone (calendarID, tzid, content) VALUES (?, ?, ?)",
-                           arguments: [calendarID, tzid, String(decoding: ICS.write(components: [zone.component]),
-                                                                as: UTF8.self)])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO timeZone (calendarID, tzid, content) VALUES (?, ?, ?)",
+                arguments: [
+                    calendarID, tzid,
+                    String(
+                        decoding: ICS.write(components: [zone.component]),
+                        as: UTF8.self),
+                ])
         }
     }
 
     /// Replaces a source's merge base entirely.
     func replaceBase(_ base: [MergeKey: String], calendarID: Int64, source: String) throws {
-        try db.execute(sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ?",
-                       arguments: [calendarID, source])
-        let insert = try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint) VALUES (?, ?, ?, ?, ?)
-            """)
+        try db.execute(
+            sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ?",
+            arguments: [calendarID, source])
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint) VALUES (?, ?, ?, ?, ?)
+                """)
         for (key, fingerprint) in base {
             try insert.execute(arguments: [calendarID, source, key.uid, key.recurrenceID, fingerprint])
         }
@@ -197,17 +216,20 @@ struct StoreWriter {
     /// Records (or, with nil, forgets) the digest of the bytes a source's base is exactly of.
     func setDigest(_ digest: String?, calendarID: Int64, source: String) throws {
         if let digest {
-            try db.execute(sql: "INSERT OR REPLACE INTO syncSource (calendarID, source, digest) VALUES (?, ?, ?)",
-                           arguments: [calendarID, source, digest])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO syncSource (calendarID, source, digest) VALUES (?, ?, ?)",
+                arguments: [calendarID, source, digest])
         } else {
-            try db.execute(sql: "DELETE FROM syncSource WHERE calendarID = ? AND source = ?",
-                           arguments: [calendarID, source])
+            try db.execute(
+                sql: "DELETE FROM syncSource WHERE calendarID = ? AND source = ?",
+                arguments: [calendarID, source])
         }
     }
 
     func setColor(_ color: String?, ofCategory name: String) throws {
-        try db.execute(sql: """
-            INSERT INTO category (name, color) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET color = excluded.color
-            """, arguments: [name, color])
+        try db.execute(
+            sql: """
+                INSERT INTO category (name, color) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET color = excluded.color
+                """, arguments: [name, color])
     }
 }

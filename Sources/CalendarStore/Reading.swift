@@ -7,33 +7,44 @@ extension CalendarStore {
     /// `name` limits it to one calendar; `window` to the items that can touch [start, end) (series whose range
     /// reaches it, with all their overrides).
     public func loadCalendars(named name: String? = nil, window: Range<Date>? = nil) throws
-        -> [(calendar: ICalendar, name: String)] {
+        -> [(calendar: ICalendar, name: String)]
+    {
         let stored = try database.read { db -> [(name: String, color: String?, zones: [String], items: [String])] in
             var calendars: [(name: String, color: String?, zones: [String], items: [String])] = []
-            for calendar in try StoredCalendar.fetchAll(db, sql: "SELECT id, name, color, source, 0 AS itemCount "
-                                            + "FROM calendar WHERE ? IS NULL OR name = ? ORDER BY name",
-                                                        arguments: [name, name]) {
+            for calendar in try StoredCalendar.fetchAll(
+                db,
+                sql: "SELECT id, name, color, source, 0 AS itemCount "
+                    + "FROM calendar WHERE ? IS NULL OR name = ? ORDER BY name",
+                arguments: [name, name])
+            {
                 let id = calendar.id
-                let zones = try String.fetchAll(db, sql: "SELECT content FROM timeZone WHERE calendarID = ? "
-                                                    + "ORDER BY tzid", arguments: [id])
+                let zones = try String.fetchAll(
+                    db,
+                    sql: "SELECT content FROM timeZone WHERE calendarID = ? "
+                        + "ORDER BY tzid", arguments: [id])
                 let items: [String]
                 if let window {
-                    let (from, to) = (Int64(window.lowerBound.timeIntervalSince1970),
-                                      Int64(window.upperBound.timeIntervalSince1970))
+                    let (from, to) = (
+                        Int64(window.lowerBound.timeIntervalSince1970),
+                        Int64(window.upperBound.timeIntervalSince1970)
+                    )
                     // Series and items whose span can reach the window (a day's slack for floating times), and
                     // every component of those UIDs, so overrides travel with their series. (`+calendarID`
                     // steers SQLite to the UID index: it fetches the few rows those UIDs name, not the calendar.)
-                    items = try String.fetchAll(db, sql: """
-                        SELECT content FROM item WHERE +calendarID = ?1 AND uid IN (
-                            SELECT uid FROM item WHERE calendarID = ?1 AND (
-                                (startUTC IS NULL AND dueUTC IS NULL) OR
-                                (coalesce(startUTC, dueUTC) < ?3 + 86400 AND
-                                 (rangeEndUTC IS NULL AND isRecurring OR coalesce(rangeEndUTC, endUTC, startUTC) >= ?2 - 86400))))
-                        ORDER BY startUTC
-                        """, arguments: [id, from, to])
+                    items = try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT content FROM item WHERE +calendarID = ?1 AND uid IN (
+                                SELECT uid FROM item WHERE calendarID = ?1 AND (
+                                    (startUTC IS NULL AND dueUTC IS NULL) OR
+                                    (coalesce(startUTC, dueUTC) < ?3 + 86400 AND
+                                     (rangeEndUTC IS NULL AND isRecurring OR coalesce(rangeEndUTC, endUTC, startUTC) >= ?2 - 86400))))
+                            ORDER BY startUTC
+                            """, arguments: [id, from, to])
                 } else {
-                    items = try String.fetchAll(db, sql: "SELECT content FROM item WHERE calendarID = ? ORDER BY id",
-                                                arguments: [id])
+                    items = try String.fetchAll(
+                        db, sql: "SELECT content FROM item WHERE calendarID = ? ORDER BY id",
+                        arguments: [id])
                 }
                 calendars.append((calendar.name, calendar.color, zones, items))
             }

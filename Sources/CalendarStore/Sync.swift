@@ -10,15 +10,19 @@ extension CalendarStore: MergeStorage {
         try database.read { db in try Self.snapshot(db, calendar: calendar, source: source) }
     }
 
-    public func updateAtomically<Outcome>(calendar: String, source: String,
-                                          _ decide: (MergeSnapshot) throws -> (write: MergeWrite?, outcome: Outcome))
-        throws -> Outcome {
+    public func updateAtomically<Outcome>(
+        calendar: String, source: String,
+        _ decide: (MergeSnapshot) throws -> (write: MergeWrite?, outcome: Outcome)
+    )
+        throws -> Outcome
+    {
         try database.write { db in
             let (write, outcome) = try decide(try Self.snapshot(db, calendar: calendar, source: source))
             guard let write else { return outcome }
             let writer = StoreWriter(db)
             let id = try writer.calendarID(named: calendar, create: true)!
-            try db.execute(sql: "UPDATE calendar SET source = coalesce(source, ?) WHERE id = ?", arguments: [source, id])
+            try db.execute(
+                sql: "UPDATE calendar SET source = coalesce(source, ?) WHERE id = ?", arguments: [source, id])
             try writer.saveTimeZones(write.timeZones, calendarID: id)
             let time = CalendarTime(calendar: Self.zoneCalendar(write.timeZones), viewerZone: "UTC")
             for item in write.upserts {
@@ -37,20 +41,30 @@ extension CalendarStore: MergeStorage {
         var snapshot = MergeSnapshot()
         guard let id = try StoreWriter(db).calendarID(named: calendar, create: false) else { return snapshot }
         // Cursors: a snapshot of a large calendar is tens of thousands of rows.
-        let items = try ItemVersionRecord.fetchCursor(db, sql: """
-            SELECT uid, recurrenceID, fingerprint, sequence, lastModifiedUTC, stampUTC FROM item WHERE calendarID = ?
-            """, arguments: [id])
+        let items = try ItemVersionRecord.fetchCursor(
+            db,
+            sql: """
+                SELECT uid, recurrenceID, fingerprint, sequence, lastModifiedUTC, stampUTC FROM item WHERE calendarID = ?
+                """, arguments: [id])
         while let item = try items.next() { snapshot.items[item.key] = item.version }
-        let base = try BaseRecord.fetchCursor(db, sql: """
-            SELECT uid, recurrenceID, fingerprint FROM syncState WHERE calendarID = ? AND source = ?
-            """, arguments: [id, source])
+        let base = try BaseRecord.fetchCursor(
+            db,
+            sql: """
+                SELECT uid, recurrenceID, fingerprint FROM syncState WHERE calendarID = ? AND source = ?
+                """, arguments: [id, source])
         while let entry = try base.next() { snapshot.base[entry.key] = entry.fingerprint }
-        snapshot.tombstones = Set(try KeyRecord.fetchAll(db, sql: """
-            SELECT uid, recurrenceID FROM tombstone WHERE calendarID = ?
-            """, arguments: [id]).map(\.key))
-        snapshot.digest = try String.fetchOne(db, sql: """
-            SELECT digest FROM syncSource WHERE calendarID = ? AND source = ?
-            """, arguments: [id, source])
+        snapshot.tombstones = Set(
+            try KeyRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT uid, recurrenceID FROM tombstone WHERE calendarID = ?
+                    """, arguments: [id]
+            ).map(\.key))
+        snapshot.digest = try String.fetchOne(
+            db,
+            sql: """
+                SELECT digest FROM syncSource WHERE calendarID = ? AND source = ?
+                """, arguments: [id, source])
         return snapshot
     }
 
@@ -69,10 +83,11 @@ struct ItemVersionRecord: FetchableRecord {
 
     init(row: Row) throws {
         key = MergeKey(uid: try row.decode(forColumn: "uid"), recurrenceID: try row.decode(forColumn: "recurrenceID"))
-        version = ItemVersion(fingerprint: try row.decode(forColumn: "fingerprint"),
-                              sequence: try row.decode(Int?.self, forColumn: "sequence") ?? 0,
-                              lastModified: try row.decode(forColumn: "lastModifiedUTC"),
-                              stamp: try row.decode(forColumn: "stampUTC"))
+        version = ItemVersion(
+            fingerprint: try row.decode(forColumn: "fingerprint"),
+            sequence: try row.decode(Int?.self, forColumn: "sequence") ?? 0,
+            lastModified: try row.decode(forColumn: "lastModifiedUTC"),
+            stamp: try row.decode(forColumn: "stampUTC"))
     }
 }
 
@@ -117,10 +132,17 @@ struct ItemContentRecord: FetchableRecord {
 extension CalendarStore {
     /// Adds an item made here (an event, todo or journal) to a store calendar, creating the calendar if needed, and
     /// gives categories their colours, in one transaction. Local items are no source's: merges keep them.
-    public func add(_ component: CalendarComponent, to calendar: String,
-                    categoryColors: [(category: String, color: String)] = []) throws {
-        guard component.identity.uid != nil, let row = ItemRow(component, time: CalendarTime(calendar: ICalendar(),
-                                                                                            viewerZone: "UTC")) else {
+    public func add(
+        _ component: CalendarComponent, to calendar: String,
+        categoryColors: [(category: String, color: String)] = []
+    ) throws {
+        guard component.identity.uid != nil,
+            let row = ItemRow(
+                component,
+                time: CalendarTime(
+                    calendar: ICalendar(),
+                    viewerZone: "UTC"))
+        else {
             throw StoreError("an item needs a UID to be added")
         }
         try database.write { db in
@@ -135,10 +157,12 @@ extension CalendarStore {
     @discardableResult
     public func delete(uid: String, calendar: String? = nil) throws -> Int {
         try database.write { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT i.calendarID, i.recurrenceID FROM item i JOIN calendar c ON c.id = i.calendarID
-                WHERE i.uid = ? AND (? IS NULL OR c.name = ?)
-                """, arguments: [uid, calendar, calendar])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT i.calendarID, i.recurrenceID FROM item i JOIN calendar c ON c.id = i.calendarID
+                    WHERE i.uid = ? AND (? IS NULL OR c.name = ?)
+                    """, arguments: [uid, calendar, calendar])
             let writer = StoreWriter(db)
             for row in rows {
                 let key = MergeKey(uid: uid, recurrenceID: try row.decode(forColumn: "recurrenceID"))
@@ -153,10 +177,12 @@ extension CalendarStore {
     @discardableResult
     public func updateTodos(uid: String, calendar: String? = nil, _ change: (inout Todo) -> Void) throws -> Int {
         try database.write { db in
-            let records = try ItemContentRecord.fetchAll(db, sql: """
-                SELECT i.calendarID, c.name, i.content FROM item i JOIN calendar c ON c.id = i.calendarID
-                WHERE i.uid = ? AND i.kind = 'VTODO' AND (? IS NULL OR c.name = ?)
-                """, arguments: [uid, calendar, calendar])
+            let records = try ItemContentRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT i.calendarID, c.name, i.content FROM item i JOIN calendar c ON c.id = i.calendarID
+                    WHERE i.uid = ? AND i.kind = 'VTODO' AND (? IS NULL OR c.name = ?)
+                    """, arguments: [uid, calendar, calendar])
             let writer = StoreWriter(db)
             let time = CalendarTime(calendar: ICalendar(), viewerZone: "UTC")
             var changed = 0
@@ -188,10 +214,12 @@ extension CalendarStore {
     /// The calendar an item with this UID is in, and its component, if the store has it.
     public func item(uid: String) throws -> (calendar: String, component: CalendarComponent)? {
         let record = try database.read { db in
-            try ItemContentRecord.fetchOne(db, sql: """
-                SELECT i.calendarID, c.name, i.content FROM item i JOIN calendar c ON c.id = i.calendarID
-                WHERE i.uid = ? ORDER BY i.recurrenceID LIMIT 1
-                """, arguments: [uid])
+            try ItemContentRecord.fetchOne(
+                db,
+                sql: """
+                    SELECT i.calendarID, c.name, i.content FROM item i JOIN calendar c ON c.id = i.calendarID
+                    WHERE i.uid = ? ORDER BY i.recurrenceID LIMIT 1
+                    """, arguments: [uid])
         }
         guard let record, let component = record.component else { return nil }
         return (record.calendar, component)

@@ -138,8 +138,10 @@ struct AddCommand: ParsableCommand {
         case "tomorrow": day = today.adding(days: 1)
         default:
             let pieces = (parts.first ?? "").split(separator: "t").map(String.init)
-            guard let date = try? CalendarDate.parse(pieces[0].replacingOccurrences(of: "-", with: ""), tzid: nil).get(),
-                  date.isDate else { throw ValidationError("cannot read the time \(text)") }
+            guard
+                let date = try? CalendarDate.parse(pieces[0].replacingOccurrences(of: "-", with: ""), tzid: nil).get(),
+                date.isDate
+            else { throw ValidationError("cannot read the time \(text)") }
             day = LocalDateTime(date)
             time = pieces.count > 1 ? pieces[1] : nil
         }
@@ -149,8 +151,9 @@ struct AddCommand: ParsableCommand {
         guard clock.count >= 2, (0...23).contains(clock[0]), (0...59).contains(clock[1]) else {
             throw ValidationError("cannot read the time \(text)")
         }
-        return CalendarDate(year: day.year, month: day.month, day: day.day, hour: clock[0], minute: clock[1],
-                            second: 0, form: zone.identifier == "UTC" ? .utc : .zoned(tzid: zone.identifier))
+        return CalendarDate(
+            year: day.year, month: day.month, day: day.day, hour: clock[0], minute: clock[1],
+            second: 0, form: zone.identifier == "UTC" ? .utc : .zoned(tzid: zone.identifier))
     }
 
     /// `90m`, `1h30m`, `2d`, `-15m` as a DURATION.
@@ -199,8 +202,12 @@ enum CSSColor {
         let value = Int(hex.dropFirst(), radix: 16) ?? 0
         let (r, g, b) = (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)
         return names.min { lhs, rhs in
-            let a = (lhs.rgb.0 - r) * (lhs.rgb.0 - r) + (lhs.rgb.1 - g) * (lhs.rgb.1 - g) + (lhs.rgb.2 - b) * (lhs.rgb.2 - b)
-            let c = (rhs.rgb.0 - r) * (rhs.rgb.0 - r) + (rhs.rgb.1 - g) * (rhs.rgb.1 - g) + (rhs.rgb.2 - b) * (rhs.rgb.2 - b)
+            let a =
+                (lhs.rgb.0 - r) * (lhs.rgb.0 - r) + (lhs.rgb.1 - g) * (lhs.rgb.1 - g) + (lhs.rgb.2 - b)
+                * (lhs.rgb.2 - b)
+            let c =
+                (rhs.rgb.0 - r) * (rhs.rgb.0 - r) + (rhs.rgb.1 - g) * (rhs.rgb.1 - g) + (rhs.rgb.2 - b)
+                * (rhs.rgb.2 - b)
             return a < c
         }!.name
     }

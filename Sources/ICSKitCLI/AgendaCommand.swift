@@ -37,9 +37,11 @@ struct AgendaCommand: ParsableCommand {
     @Option(help: "The most instances one recurring series may produce before it is stopped.")
     var maxInstances = 100_000
 
-    @Option(name: .customLong("max-total"), help: ArgumentHelp(
-        "The most instances the whole agenda lists (all calendars together) before expansion stops with a warning.",
-        valueName: "N"))
+    @Option(
+        name: .customLong("max-total"),
+        help: ArgumentHelp(
+            "The most instances the whole agenda lists (all calendars together) before expansion stops with a warning.",
+            valueName: "N"))
     var maxTotal = 500_000
 
     @Flag(name: .shortAndLong, help: "No warnings on standard error.")
@@ -53,8 +55,9 @@ struct AgendaCommand: ParsableCommand {
     func run() throws {
         let zone = try window.zone()
         let (start, end) = try window.window(in: zone)
-        let input = try CalendarFiles.readOrStore(files, store: store, calendar: calendar,
-                                                  window: zone.date(of: start)..<zone.date(of: end))
+        let input = try CalendarFiles.readOrStore(
+            files, store: store, calendar: calendar,
+            window: zone.date(of: start)..<zone.date(of: end))
         ProcessLifetime.keepUntilExit(input)
         var options = ExpansionOptions()
         options.viewerZone = zone.identifier
@@ -65,8 +68,9 @@ struct AgendaCommand: ParsableCommand {
         var rows: [(occurrence: Occurrence, calendar: String)] = []
         for source in input.sources {
             for calendar in source.calendars {
-                let expansion = calendar.occurrences(from: zone.date(of: start), to: zone.date(of: end),
-                                                     options: options, file: source.path)
+                let expansion = calendar.occurrences(
+                    from: zone.date(of: start), to: zone.date(of: end),
+                    options: options, file: source.path)
                 diagnostics += expansion.diagnostics
                 rows += expansion.occurrences.map { ($0, source.name) }
             }
@@ -159,7 +163,9 @@ struct InstanceFormat {
                 let row = rows[index]
                 let start = wall(row.occurrence.start, row.occurrence.startDate)
                 let end = wall(row.occurrence.end, row.occurrence.endDate)
-                let span = row.occurrence.isAllDay ? "all day    "
+                let span =
+                    row.occurrence.isAllDay
+                    ? "all day    "
                     : "\(start < day ? "…    " : clock(start))–\(end > next ? "…    " : clock(end))"
                 Output.print("  \(span)  \(row.occurrence.summary ?? "(no summary)")  (\(row.calendar))")
             }

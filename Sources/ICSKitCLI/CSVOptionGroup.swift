@@ -3,20 +3,26 @@ import CalendarModel
 
 /// `--columns` and `--tz` for CSV input and output; other formats ignore them.
 struct CSVOptionGroup: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "CSV: map headers to fields, e.g. \"Title=summary,When=start,Notes=description\".",
-        discussion: "Fields: " + CSVField.allCases.map(\.rawValue).joined(separator: ", ")
-            + ". Google's, Outlook's and ICSKit's own headers are recognised without it."))
+    @Option(
+        help: ArgumentHelp(
+            "CSV: map headers to fields, e.g. \"Title=summary,When=start,Notes=description\".",
+            discussion: "Fields: " + CSVField.allCases.map(\.rawValue).joined(separator: ", ")
+                + ". Google's, Outlook's and ICSKit's own headers are recognised without it."))
     var columns: String?
 
-    @Option(name: .customLong("tz"), help: ArgumentHelp(
-        "CSV: the time zone of the times (reading: naive times are in it, else floating; writing: times are "
-            + "written in it, else each in its own zone)."))
+    @Option(
+        name: .customLong("tz"),
+        help: ArgumentHelp(
+            "CSV: the time zone of the times (reading: naive times are in it, else floating; writing: times are "
+                + "written in it, else each in its own zone)."))
     var zone: String?
 
-    @Flag(name: .customLong("raw-cells"), help: ArgumentHelp(
-        "CSV: write and read cells exactly as they are. Without it, a cell starting with =, +, -, @, tab or CR "
-            + "(which a spreadsheet would run as a formula) is written with a ' before it, and reading takes it off."))
+    @Flag(
+        name: .customLong("raw-cells"),
+        help: ArgumentHelp(
+            "CSV: write and read cells exactly as they are. Without it, a cell starting with =, +, -, @, tab or CR "
+                + "(which a spreadsheet would run as a formula) is written with a ' before it, and reading takes it off."
+        ))
     var rawCells = false
 
     func validate() throws {

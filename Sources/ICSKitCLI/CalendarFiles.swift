@@ -44,8 +44,10 @@ struct CalendarFiles {
     }
 
     /// The files given, or the store's calendars when there are none (limited to what can touch `window`).
-    static func readOrStore(_ paths: [String], store: StoreOption, calendar: String?,
-                            window: Range<Date>?) throws -> CalendarFiles {
+    static func readOrStore(
+        _ paths: [String], store: StoreOption, calendar: String?,
+        window: Range<Date>?
+    ) throws -> CalendarFiles {
         guard paths.isEmpty else { return try read(paths) }
         let opened = try store.open(.readOnly)
         var files = CalendarFiles()

@@ -3,8 +3,10 @@ import Foundation
 
 /// Runs independent work items on up to `jobs` threads and returns their results in input order.
 enum ParallelMap {
-    static func run<Result: Sendable>(_ count: Int, jobs: Int,
-                                      _ work: @escaping @Sendable (Int) -> Result) -> [Result] {
+    static func run<Result: Sendable>(
+        _ count: Int, jobs: Int,
+        _ work: @escaping @Sendable (Int) -> Result
+    ) -> [Result] {
         if jobs <= 1 || count <= 1 { return (0..<count).map(work) }
         let box = ResultBox<Result>(count: count)
         DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in

@@ -43,8 +43,9 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Fail a file on any diagnostic, warnings included.")
     var strict = false
 
-    @Flag(name: .customLong("normalize-timezones"),
-          help: "Give every TZID its bare IANA name and a VTIMEZONE from tzdata (for Outlook, Google and others).")
+    @Flag(
+        name: .customLong("normalize-timezones"),
+        help: "Give every TZID its bare IANA name and a VTIMEZONE from tzdata (for Outlook, Google and others).")
     var normalizeTimezones = false
 
     @Option(help: "Print a machine-readable summary: json.")
@@ -161,9 +162,12 @@ struct ConvertCommand: ParsableCommand {
             let table = CSVCalendar.write(read.calendars, options: csv.options)
             written = Array(table.text.utf8)
             if table.leftOut > 0 {
-                result.diagnostics.append(Diagnostic(.warning, file: name, line: 0, "\(table.leftOut) overridden "
-                    + "instance(s) or series with EXDATE: CSV has no column for them; the series rows are written "
-                    + "without them"))
+                result.diagnostics.append(
+                    Diagnostic(
+                        .warning, file: name, line: 0,
+                        "\(table.leftOut) overridden "
+                            + "instance(s) or series with EXDATE: CSV has no column for them; the series rows are written "
+                            + "without them"))
             }
         } else {
             written = format.write(read.calendars)
@@ -188,8 +192,10 @@ struct FileResult: Sendable {
     var failure: String?
 
     var json: JSONValue {
-        .object([("input", .string(input)), ("output", .string(output)), ("ok", .bool(failure == nil)),
-                 ("error", failure.map(JSONValue.string) ?? .null), ("counts", .object(counts)),
-                 ("diagnostics", .array(diagnostics.map(\.json)))])
+        .object([
+            ("input", .string(input)), ("output", .string(output)), ("ok", .bool(failure == nil)),
+            ("error", failure.map(JSONValue.string) ?? .null), ("counts", .object(counts)),
+            ("diagnostics", .array(diagnostics.map(\.json))),
+        ])
     }
 }

@@ -53,9 +53,12 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let store = try store.open(.readOnly)
-        if output != "-", ["", "-wal", "-shm", "-journal"].contains(where: { Output.isSameFile(output, store.path + $0) }) {
-            throw CommandFailure("refusing to write the export over the store itself (\(store.path)); choose another "
-                + "-o file")
+        if output != "-",
+            ["", "-wal", "-shm", "-journal"].contains(where: { Output.isSameFile(output, store.path + $0) })
+        {
+            throw CommandFailure(
+                "refusing to write the export over the store itself (\(store.path)); choose another "
+                    + "-o file")
         }
         if let calendar, try !store.hasCalendar(named: calendar) {
             throw ValidationError("no calendar \"\(calendar)\" in the store \(store.path)")
@@ -122,8 +125,14 @@ struct ExportCommand: ParsableCommand {
                 todos.append(HTMLWeekPage.TodoRow(todo: todo, due: due, calendar: name))
             }
         }
-        occurrences.sort { ($0.occurrence.startDate, $0.occurrence.endDate) < ($1.occurrence.startDate, $1.occurrence.endDate) }
-        todos.sort { ($0.todo.isCompleted ? 1 : 0, $0.due?.wallSeconds ?? .max) < ($1.todo.isCompleted ? 1 : 0, $1.due?.wallSeconds ?? .max) }
+        occurrences.sort {
+            ($0.occurrence.startDate, $0.occurrence.endDate) < ($1.occurrence.startDate, $1.occurrence.endDate)
+        }
+        todos.sort {
+            ($0.todo.isCompleted ? 1 : 0, $0.due?.wallSeconds ?? .max) < (
+                $1.todo.isCompleted ? 1 : 0, $1.due?.wallSeconds ?? .max
+            )
+        }
         let layout = WeekLayout(occurrences: occurrences.map(\.occurrence), weekStart: weekStart, zone: zone)
         let entryCalendars = layout.entries.map { occurrences[$0.index].calendar }
         var categoryColors: [String: String] = [:]
@@ -141,18 +150,20 @@ struct ExportCommand: ParsableCommand {
     /// (`X-ICSKIT-CATEGORY-COLOR;X-CATEGORY=Work:#3366FF`): iCalendar has no place for a category's colour, and
     /// `icskit import` reads these back into another store.
     static func categoryColors(of calendar: ICalendar, in store: CalendarStore) throws -> [Property] {
-        let used = Set(calendar.components.flatMap { component -> [String] in
-            switch component {
-            case .event(let event): return event.categories.map { $0.name.lowercased() }
-            case .todo(let todo): return todo.categories.map { $0.name.lowercased() }
-            case .journal(let journal): return journal.categories.map { $0.name.lowercased() }
-            default: return []
-            }
-        })
+        let used = Set(
+            calendar.components.flatMap { component -> [String] in
+                switch component {
+                case .event(let event): return event.categories.map { $0.name.lowercased() }
+                case .todo(let todo): return todo.categories.map { $0.name.lowercased() }
+                case .journal(let journal): return journal.categories.map { $0.name.lowercased() }
+                default: return []
+                }
+            })
         return try store.categoryColors().sorted { $0.key < $1.key }.compactMap { name, color in
             guard used.contains(name.lowercased()) else { return nil }
-            return Property(CategoryColor.propertyName, parameters: [Parameter(CategoryColor.parameterName, name)],
-                            value: color)
+            return Property(
+                CategoryColor.propertyName, parameters: [Parameter(CategoryColor.parameterName, name)],
+                value: color)
         }
     }
 
@@ -161,8 +172,9 @@ struct ExportCommand: ParsableCommand {
         var options = ExpansionOptions()
         options.components = ["VEVENT", "VTODO", "VJOURNAL"]
         options.viewerZone = zone.identifier
-        let uids = Set(calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)
-            .occurrences.compactMap(\.uid))
+        let uids = Set(
+            calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)
+                .occurrences.compactMap(\.uid))
         var result = calendar
         result.components = calendar.components.filter { component in
             component.identity.uid.map(uids.contains) ?? (component.name == "VTIMEZONE")
@@ -176,7 +188,9 @@ struct ExportCommand: ParsableCommand {
         options.viewerZone = zone.identifier
         var result = calendar
         result.components = calendar.components.filter { $0.name == "VTIMEZONE" }
-        for occurrence in calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options).occurrences {
+        for occurrence in calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)
+            .occurrences
+        {
             guard case .event(var event) = occurrence.item else { continue }
             let instance = occurrence.recurrenceID.map { $0.icsValue } ?? occurrence.start.icsValue
             event.uid = (event.uid ?? "icskit") + "-" + instance

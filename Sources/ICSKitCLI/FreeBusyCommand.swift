@@ -65,8 +65,9 @@ struct FreeBusyCommand: ParsableCommand {
         }
         CalendarFiles.report(diagnostics, quiet: quiet)
         if let find, let minimum = Self.seconds(find) {
-            let slots = FreeBusy.freeSlots(busy: busy.flatMap { $0.periods.map(\.range) }, from: from, to: to,
-                                           within: within.flatMap(Self.hours), zone: zone, minimum: minimum)
+            let slots = FreeBusy.freeSlots(
+                busy: busy.flatMap { $0.periods.map(\.range) }, from: from, to: to,
+                within: within.flatMap(Self.hours), zone: zone, minimum: minimum)
             printSlots(slots, zone: zone)
         } else {
             try Output.writeStandardOutput(ICS.write([Self.calendar(busy, from: from, to: to)]))
@@ -75,10 +76,16 @@ struct FreeBusyCommand: ParsableCommand {
 
     private func printSlots(_ slots: [Range<Date>], zone: ZoneClock) {
         if json {
-            Output.print(JSONValue.array(slots.map { slot in
-                .object([("start", .string(zone.iso8601(slot.lowerBound))), ("end", .string(zone.iso8601(slot.upperBound))),
-                         ("minutes", .int(Int(slot.upperBound.timeIntervalSince(slot.lowerBound) / 60)))])
-            }).serialized(pretty: true))
+            Output.print(
+                JSONValue.array(
+                    slots.map { slot in
+                        .object([
+                            ("start", .string(zone.iso8601(slot.lowerBound))),
+                            ("end", .string(zone.iso8601(slot.upperBound))),
+                            ("minutes", .int(Int(slot.upperBound.timeIntervalSince(slot.lowerBound) / 60))),
+                        ])
+                    }
+                ).serialized(pretty: true))
             return
         }
         if slots.isEmpty { Output.print("no common free slot") }
@@ -86,10 +93,13 @@ struct FreeBusyCommand: ParsableCommand {
             let (start, end) = (zone.wallClock(at: slot.lowerBound), zone.wallClock(at: slot.upperBound))
             let minutes = Int(slot.upperBound.timeIntervalSince(slot.lowerBound) / 60)
             let length = (minutes >= 60 ? "\(minutes / 60)h" : "") + (minutes % 60 > 0 ? "\(minutes % 60)m" : "")
-            let endDay = (end.year, end.month, end.day) == (start.year, start.month, start.day)
+            let endDay =
+                (end.year, end.month, end.day) == (start.year, start.month, start.day)
                 ? "" : String(format: "%04d-%02d-%02d ", end.year, end.month, end.day)
-            Output.print(String(format: "%04d-%02d-%02d %02d:%02d–", start.year, start.month, start.day, start.hour,
-                         start.minute) + endDay + String(format: "%02d:%02d  (", end.hour, end.minute) + length + ")")
+            Output.print(
+                String(
+                    format: "%04d-%02d-%02d %02d:%02d–", start.year, start.month, start.day, start.hour,
+                    start.minute) + endDay + String(format: "%02d:%02d  (", end.hour, end.minute) + length + ")")
         }
     }
 
@@ -112,8 +122,9 @@ struct FreeBusyCommand: ParsableCommand {
                 Property("COMMENT", value: TextEscaping.escape(name)),
             ]
             properties += periods.map { period in
-                Property("FREEBUSY", parameters: [Parameter("FBTYPE", period.kind.rawValue)],
-                         value: utc(period.range.lowerBound) + "/" + utc(period.range.upperBound))
+                Property(
+                    "FREEBUSY", parameters: [Parameter("FBTYPE", period.kind.rawValue)],
+                    value: utc(period.range.lowerBound) + "/" + utc(period.range.upperBound))
             }
             calendar.components.append(.other(Component("VFREEBUSY", properties: properties)))
         }
@@ -133,7 +144,8 @@ struct FreeBusyCommand: ParsableCommand {
         func minutes(_ part: Substring) -> Int? {
             let fields = part.split(separator: ":")
             guard fields.count == 2, let hour = Int(fields[0]), let minute = Int(fields[1]),
-                  (0...24).contains(hour), (0..<60).contains(minute), hour * 60 + minute <= 1440 else { return nil }
+                (0...24).contains(hour), (0..<60).contains(minute), hour * 60 + minute <= 1440
+            else { return nil }
             return hour * 60 + minute
         }
         guard parts.count == 2, let start = minutes(parts[0]), let end = minutes(parts[1]), start < end else {

@@ -33,7 +33,8 @@ struct HTMLWeekPage {
         let todayIndex = today.dayNumber - layout.weekStart.dayNumber
         let week = layout.weekStart.isoWeek
         let last = layout.weekStart.adding(days: 6)
-        let heading = "\(week.year)-W\(CalendarDate.pad(week.week, 2)) · \(layout.weekStart.day) "
+        let heading =
+            "\(week.year)-W\(CalendarDate.pad(week.week, 2)) · \(layout.weekStart.day) "
             + "\(Self.months[layout.weekStart.month - 1]) – \(last.day) \(Self.months[last.month - 1]) \(last.year)"
         var out = """
             <!DOCTYPE html>
@@ -55,7 +56,8 @@ struct HTMLWeekPage {
         for day in 0..<7 {
             let date = layout.weekStart.adding(days: day)
             let isToday = day == todayIndex
-            out += "<div class=\"day-head\(isToday ? " today" : "")\"\(isToday ? " aria-current=\"date\"" : "")>"
+            out +=
+                "<div class=\"day-head\(isToday ? " today" : "")\"\(isToday ? " aria-current=\"date\"" : "")>"
                 + "<span class=\"dow\">\(Self.weekdays[day])</span> <span class=\"dom\">\(date.day) "
                 + "\(Self.months[date.month - 1])</span></div>"
         }
@@ -69,7 +71,8 @@ struct HTMLWeekPage {
         out += "</div>\n</section>\n"
         out += gantt()
         out += todoList(today: today)
-        out += "<footer>Made by icskit from the local store · \(layout.entries.count) instance(s), "
+        out +=
+            "<footer>Made by icskit from the local store · \(layout.entries.count) instance(s), "
             + "\(todos.count) todo(s)</footer>\n"
         out += "<script>\(Self.script)</script>\n</body>\n</html>\n"
         return out
@@ -88,9 +91,10 @@ struct HTMLWeekPage {
             for category in row.todo.categories where !names.contains(category.name) { names.append(category.name) }
         }
         guard !names.isEmpty else { return "" }
-        return "<ul class=\"legend\">" + names.map { name in
-            "<li><span class=\"swatch\" style=\"background:\(categoryColor(name))\"></span>\(Self.escape(name))</li>"
-        }.joined() + "</ul>"
+        return "<ul class=\"legend\">"
+            + names.map { name in
+                "<li><span class=\"swatch\" style=\"background:\(categoryColor(name))\"></span>\(Self.escape(name))</li>"
+            }.joined() + "</ul>"
     }
 
     func barStrip(todayIndex: Int) -> String {
@@ -98,16 +102,20 @@ struct HTMLWeekPage {
         var out = "<div class=\"bars\" style=\"grid-template-rows:repeat(\(max(rows, 1)),1.6rem)\">"
         out += "<div class=\"bars-label\">all day</div>"
         if todayIndex >= 0, todayIndex < 7 {
-            out += "<div class=\"bars-today\" style=\"grid-column:\(todayIndex + 2);grid-row:1 / span \(max(rows, 1))\"></div>"
+            out +=
+                "<div class=\"bars-today\" style=\"grid-column:\(todayIndex + 2);grid-row:1 / span \(max(rows, 1))\"></div>"
         }
         for bar in layout.bars {
             let entry = layout.entries[bar.entry]
             let color = color(of: bar.entry)
-            let classes = ["bar"] + (bar.continuesBefore ? ["from-before"] : []) + (bar.continuesAfter ? ["to-after"] : [])
-            out += "<div class=\"\(classes.joined(separator: " "))\" style=\"grid-column:\(bar.firstDay + 2) / "
+            let classes =
+                ["bar"] + (bar.continuesBefore ? ["from-before"] : []) + (bar.continuesAfter ? ["to-after"] : [])
+            out +=
+                "<div class=\"\(classes.joined(separator: " "))\" style=\"grid-column:\(bar.firstDay + 2) / "
                 + "\(bar.lastDay + 3);grid-row:\(bar.row + 1);background:\(color);color:\(Self.textColor(on: color))\" "
                 + "title=\"\(Self.escape(tooltip(entry)))\">\(Self.escape(entry.occurrence.summary ?? "(no title)"))"
-                + (entry.occurrence.isAllDay ? "" : " <small>\(Self.clock(entry.start))–\(Self.clock(entry.end))</small>")
+                + (entry.occurrence.isAllDay
+                    ? "" : " <small>\(Self.clock(entry.start))–\(Self.clock(entry.end))</small>")
                 + "</div>"
         }
         return out + "</div>\n"
@@ -116,7 +124,8 @@ struct HTMLWeekPage {
     func dayColumn(_ day: Int, isToday: Bool) -> String {
         let span = Double((layout.lastHour - layout.firstHour) * 60)
         let dayStart = zone.date(of: layout.weekStart.adding(days: day).adding(seconds: Int64(layout.firstHour) * 3600))
-        var out = "<div class=\"day\(isToday ? " today" : "")\" data-start=\"\(Int(dayStart.timeIntervalSince1970 * 1000))\" "
+        var out =
+            "<div class=\"day\(isToday ? " today" : "")\" data-start=\"\(Int(dayStart.timeIntervalSince1970 * 1000))\" "
             + "data-minutes=\"\(Int(span))\">"
         for block in layout.blocks where block.day == day {
             let entry = layout.entries[block.entry]
@@ -127,9 +136,11 @@ struct HTMLWeekPage {
             let width = 100.0 / Double(block.lanes)
             let color = color(of: block.entry)
             let core = entry.occurrence.core
-            let classes = ["event"] + (until - from < 45 ? ["short"] : []) + (core.status == .cancelled ? ["cancelled"] : [])
+            let classes =
+                ["event"] + (until - from < 45 ? ["short"] : []) + (core.status == .cancelled ? ["cancelled"] : [])
                 + (entry.occurrence.item.componentName == "VEVENT" && isFree(entry) ? ["free"] : [])
-            out += "<div class=\"\(classes.joined(separator: " "))\" style=\"top:\(Self.percent(top));"
+            out +=
+                "<div class=\"\(classes.joined(separator: " "))\" style=\"top:\(Self.percent(top));"
                 + "height:\(Self.percent(height));left:\(Self.percent(width * Double(block.lane)));"
                 + "width:\(Self.percent(width));background:\(color);color:\(Self.textColor(on: color))\" "
                 + "title=\"\(Self.escape(tooltip(entry)))\">"
@@ -144,7 +155,9 @@ struct HTMLWeekPage {
 
     func gantt() -> String {
         var out = "<section class=\"gantt\" aria-label=\"Gantt\">\n<h2>Multi-day and overlapping</h2>\n"
-        guard !layout.gantt.isEmpty else { return out + "<p class=\"empty\">Nothing runs over several days or overlaps this week.</p>\n</section>\n" }
+        guard !layout.gantt.isEmpty else {
+            return out + "<p class=\"empty\">Nothing runs over several days or overlaps this week.</p>\n</section>\n"
+        }
         out += "<div class=\"gantt-grid\"><div class=\"gantt-label\"></div><div class=\"gantt-scale\">"
         for day in 0..<7 {
             let date = layout.weekStart.adding(days: day)
@@ -155,9 +168,11 @@ struct HTMLWeekPage {
         for index in layout.gantt {
             let entry = layout.entries[index]
             let from = max(0, Double(entry.start.wallSeconds - layout.weekStart.wallSeconds)) / weekSeconds * 100
-            let until = min(weekSeconds, Double(entry.end.wallSeconds - layout.weekStart.wallSeconds)) / weekSeconds * 100
+            let until =
+                min(weekSeconds, Double(entry.end.wallSeconds - layout.weekStart.wallSeconds)) / weekSeconds * 100
             let color = color(of: index)
-            out += "<div class=\"gantt-label\">\(Self.escape(entry.occurrence.summary ?? "(no title)"))</div>"
+            out +=
+                "<div class=\"gantt-label\">\(Self.escape(entry.occurrence.summary ?? "(no title)"))</div>"
                 + "<div class=\"gantt-track\"><div class=\"gantt-bar\" style=\"left:\(Self.percent(from));"
                 + "width:\(Self.percent(max(until - from, 0.6)));background:\(color)\" title=\"\(Self.escape(tooltip(entry)))\">"
                 + "</div></div>\n"
@@ -174,17 +189,20 @@ struct HTMLWeekPage {
             let done = todo.isCompleted
             let overdue = !done && (row.due.map { $0 < today } ?? false)
             let color = todo.categories.first.map { categoryColor($0.name) } ?? calendarColor(row.calendar)
-            out += "<li class=\"\(done ? "done" : overdue ? "overdue" : "open")\">"
+            out +=
+                "<li class=\"\(done ? "done" : overdue ? "overdue" : "open")\">"
                 + "<span class=\"check\" aria-label=\"\(done ? "done" : "open")\">\(done ? "☑" : "☐")</span>"
                 + "<span class=\"swatch\" style=\"background:\(color)\"></span>"
                 + "<span class=\"what\">\(Self.escape(todo.summary ?? "(no title)"))</span>"
             if let due = row.due {
                 let date = "\(Self.weekdays[(due.isoWeekday + 6) % 7]) \(due.day) \(Self.months[due.month - 1])"
-                out += "<span class=\"due\">due \(date)\(todo.due?.isDate == true ? "" : " " + Self.clock(due))"
+                out +=
+                    "<span class=\"due\">due \(date)\(todo.due?.isDate == true ? "" : " " + Self.clock(due))"
                     + "\(overdue ? " · overdue" : "")</span>"
             }
             if let priority = todo.priority, priority > 0 {
-                out += "<span class=\"prio p\(priority <= 4 ? "high" : priority == 5 ? "mid" : "low")\">P\(priority)</span>"
+                out +=
+                    "<span class=\"prio p\(priority <= 4 ? "high" : priority == 5 ? "mid" : "low")\">P\(priority)</span>"
             }
             out += "</li>"
         }
@@ -227,7 +245,9 @@ struct HTMLWeekPage {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if CategoryColor.isHex(trimmed) { return trimmed }
         let scalars = trimmed.unicodeScalars
-        if (3...20).contains(scalars.count), scalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) }) {
+        if (3...20).contains(scalars.count),
+            scalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) })
+        {
             return trimmed.lowercased()
         }
         return nil
@@ -251,7 +271,9 @@ struct HTMLWeekPage {
         return luminance > 0.4 ? "#111" : "#fff"
     }
 
-    static func clock(_ time: LocalDateTime) -> String { CalendarDate.pad(time.hour, 2) + ":" + CalendarDate.pad(time.minute, 2) }
+    static func clock(_ time: LocalDateTime) -> String {
+        CalendarDate.pad(time.hour, 2) + ":" + CalendarDate.pad(time.minute, 2)
+    }
 
     static func percent(_ value: Double) -> String { String(format: "%.3f%%", value) }
 

@@ -13,10 +13,12 @@ public struct ICSKitCommand: ParsableCommand {
             errors.
             """,
         version: "0.1.0",
-        subcommands: [ConvertCommand.self, ValidateCommand.self, AgendaCommand.self, TodoCommand.self,
-                      ImportCommand.self, ExportCommand.self, MergeCommand.self, DoneCommand.self, RemoveCommand.self,
-                      CheckStoreCommand.self, AddCommand.self, CategoriesCommand.self, LogCommand.self,
-                      FreeBusyCommand.self]
+        subcommands: [
+            ConvertCommand.self, ValidateCommand.self, AgendaCommand.self, TodoCommand.self,
+            ImportCommand.self, ExportCommand.self, MergeCommand.self, DoneCommand.self, RemoveCommand.self,
+            CheckStoreCommand.self, AddCommand.self, CategoriesCommand.self, LogCommand.self,
+            FreeBusyCommand.self,
+        ]
     )
 
     /// ArgumentParser exits 64 on usage errors; ICSKit promises 2, as grep, diff and khal do. A runtime error is

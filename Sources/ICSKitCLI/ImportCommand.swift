@@ -55,15 +55,17 @@ struct ImportCommand: ParsableCommand {
             reports.append(report)
         }
         if json {
-            Output.print(JSONValue.object([
-                ("added", .int(totals.added)), ("updated", .int(totals.updated)),
-                ("unchanged", .int(totals.unchanged)), ("skipped", .int(totals.skipped)),
-                ("calendars", .array(reports.map { .string($0.calendar) })),
-            ]).serialized(pretty: true))
+            Output.print(
+                JSONValue.object([
+                    ("added", .int(totals.added)), ("updated", .int(totals.updated)),
+                    ("unchanged", .int(totals.unchanged)), ("skipped", .int(totals.skipped)),
+                    ("calendars", .array(reports.map { .string($0.calendar) })),
+                ]).serialized(pretty: true))
         } else {
             for report in reports {
-                Output.print("\(report.calendar): \(report.added) added, \(report.updated) updated, \(report.unchanged) "
-                    + "unchanged, \(report.skipped) skipped")
+                Output.print(
+                    "\(report.calendar): \(report.added) added, \(report.updated) updated, \(report.unchanged) "
+                        + "unchanged, \(report.skipped) skipped")
             }
         }
     }

@@ -33,8 +33,10 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: "The external calendar file.")
     var file: String
 
-    @Option(help: ArgumentHelp("The name this external source is remembered by between merges.",
-                               discussion: "Default: the calendar's name. Give one per source when several feed a calendar."))
+    @Option(
+        help: ArgumentHelp(
+            "The name this external source is remembered by between merges.",
+            discussion: "Default: the calendar's name. Give one per source when several feed a calendar."))
     var source: String?
 
     @Option(help: "The store calendar to merge into (created if missing).")
@@ -49,14 +51,18 @@ struct MergeCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the plan; change nothing.")
     var dryRun = false
 
-    @Flag(name: .customLong("force-delete"), help: ArgumentHelp(
-        "Delete what the guards keep: everything when the external calendar is empty, the items a truncated file "
-            + "lacks, more than --max-delete of the calendar."))
+    @Flag(
+        name: .customLong("force-delete"),
+        help: ArgumentHelp(
+            "Delete what the guards keep: everything when the external calendar is empty, the items a truncated file "
+                + "lacks, more than --max-delete of the calendar."))
     var forceDelete = false
 
-    @Option(name: .customLong("max-delete"), help: ArgumentHelp(
-        "The largest share of the calendar (percent) one merge may delete when it deletes more than 10 items.",
-        valueName: "PCT"))
+    @Option(
+        name: .customLong("max-delete"),
+        help: ArgumentHelp(
+            "The largest share of the calendar (percent) one merge may delete when it deletes more than 10 items.",
+            valueName: "PCT"))
     var maxDelete: Double = 50
 
     func validate() throws {
@@ -77,7 +83,8 @@ struct MergeCommand: ParsableCommand {
         let store = try store.open()
         let bytes = try CalendarFiles.bytes(of: file)
         // CSV options change what the same bytes mean, so they are part of what "the same file" is.
-        let csvSettings = csv.columns == nil && csv.zone == nil ? [] : Array("\u{0}\(csv.columns ?? "")\u{0}\(csv.zone ?? "")".utf8)
+        let csvSettings =
+            csv.columns == nil && csv.zone == nil ? [] : Array("\u{0}\(csv.columns ?? "")\u{0}\(csv.zone ?? "")".utf8)
         var options = MergeOptions()
         options.prefer = prefer
         options.onConflict = onConflict
@@ -89,8 +96,10 @@ struct MergeCommand: ParsableCommand {
         let result: MergeResult
         do {
             // The file the last merge of this source read, byte for byte: nothing to do, and no need to parse it.
-            if let unchanged = try CalendarMerger.mergeUnchangedFile(digest: options.digest!, into: into,
-                                                                     source: identity, storage: store) {
+            if let unchanged = try CalendarMerger.mergeUnchangedFile(
+                digest: options.digest!, into: into,
+                source: identity, storage: store)
+            {
                 result = unchanged
             } else {
                 var input = CalendarFiles()
@@ -98,33 +107,46 @@ struct MergeCommand: ParsableCommand {
                 ProcessLifetime.keepUntilExit(input)
                 CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
                 options.isTruncated = input.isTruncated
-                result = try CalendarMerger.merge(input.sources.flatMap(\.calendars), into: into, source: identity,
-                                                  storage: store, options: options)
+                result = try CalendarMerger.merge(
+                    input.sources.flatMap(\.calendars), into: into, source: identity,
+                    storage: store, options: options)
             }
         } catch let refusal as MergeRefusal {
             throw CommandFailure("merge refused: \(refusal)")
         }
         let changes = result.actions.filter { ![.unchanged, .keepLocal, .stayDeleted].contains($0.kind) }
         if json {
-            Output.print(JSONValue.object([
-                ("added", .int(result.added)), ("updated", .int(result.updated)), ("deleted", .int(result.deleted)),
-                ("unchanged", .int(result.unchanged)), ("conflicts", .int(result.conflicts)),
-                ("withheld_deletions", .int(result.withheldDeletions)), ("dry_run", .bool(dryRun)),
-                ("actions", .array(result.actions.map { action in
-                    .object([("uid", .string(action.key.uid)),
-                             ("recurrence_id", action.key.recurrenceID.isEmpty ? .null : .string(action.key.recurrenceID)),
-                             ("action", .string(action.kind.rawValue)), ("reason", .string(action.reason)),
-                             ("conflict", .bool(action.wasConflict))])
-                })),
-            ]).serialized(pretty: true))
+            Output.print(
+                JSONValue.object([
+                    ("added", .int(result.added)), ("updated", .int(result.updated)), ("deleted", .int(result.deleted)),
+                    ("unchanged", .int(result.unchanged)), ("conflicts", .int(result.conflicts)),
+                    ("withheld_deletions", .int(result.withheldDeletions)), ("dry_run", .bool(dryRun)),
+                    (
+                        "actions",
+                        .array(
+                            result.actions.map { action in
+                                .object([
+                                    ("uid", .string(action.key.uid)),
+                                    (
+                                        "recurrence_id",
+                                        action.key.recurrenceID.isEmpty ? .null : .string(action.key.recurrenceID)
+                                    ),
+                                    ("action", .string(action.kind.rawValue)), ("reason", .string(action.reason)),
+                                    ("conflict", .bool(action.wasConflict)),
+                                ])
+                            })
+                    ),
+                ]).serialized(pretty: true))
         } else {
             for action in changes { Output.print("\(action.kind.rawValue): \(action.key)  (\(action.reason))") }
-            Output.print("\(dryRun ? "would be: " : "")\(result.added) added, \(result.updated) updated, \(result.deleted) "
-                + "deleted, \(result.unchanged) unchanged, \(result.conflicts) conflicts")
+            Output.print(
+                "\(dryRun ? "would be: " : "")\(result.added) added, \(result.updated) updated, \(result.deleted) "
+                    + "deleted, \(result.unchanged) unchanged, \(result.conflicts) conflicts")
         }
         if result.withheldDeletions > 0 {
-            Output.standardError("\(file): the file ends early (truncated), so the \(result.withheldDeletions) item(s) "
-                + "it lacks were not deleted; merge a complete file, or use --force-delete if they are really gone")
+            Output.standardError(
+                "\(file): the file ends early (truncated), so the \(result.withheldDeletions) item(s) "
+                    + "it lacks were not deleted; merge a complete file, or use --force-delete if they are really gone")
             throw ExitCode(1)
         }
         if result.unresolved > 0 { throw ExitCode(1) }

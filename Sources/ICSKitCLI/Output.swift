@@ -35,7 +35,8 @@ enum Output {
         case S_IFLNK:
             var target = stat()
             if stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG, !isSystemPath(path),
-               let resolved = resolvedPath(path) {
+                let resolved = resolvedPath(path)
+            {
                 try replaceAtomically(resolved, with: bytes, keeping: target)
             } else {
                 try writeInPlace(bytes, to: path)
@@ -111,7 +112,8 @@ enum Output {
     private static func replaceAtomically(_ path: String, with bytes: [UInt8], keeping original: stat?) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
-        let temporary = directory + "/." + url.lastPathComponent
+        let temporary =
+            directory + "/." + url.lastPathComponent
             + ".icskit-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {

@@ -5,7 +5,9 @@ import Foundation
 
 /// `--store PATH`: the store to use (default `$ICSKIT_STORE`, else `$XDG_DATA_HOME/icskit/store.sqlite`).
 struct StoreOption: ParsableArguments {
-    @Option(name: .customLong("store"), help: "The store file (default: $ICSKIT_STORE or $XDG_DATA_HOME/icskit/store.sqlite).")
+    @Option(
+        name: .customLong("store"),
+        help: "The store file (default: $ICSKIT_STORE or $XDG_DATA_HOME/icskit/store.sqlite).")
     var path: String?
 
     /// Opens the store for a command that changes it, or (`.readOnly`) one that only reads it: that one works on

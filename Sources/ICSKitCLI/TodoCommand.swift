@@ -51,14 +51,16 @@ struct TodoCommand: ParsableCommand {
         let zone = try zoneOption.zone()
         let input = try CalendarFiles.readOrStore(files, store: store, calendar: calendarName, window: nil)
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
-        let list = TodoList(calendars: input.sources.flatMap { source in source.calendars.map { ($0, source.name) } },
-                            zone: zone)
+        let list = TodoList(
+            calendars: input.sources.flatMap { source in source.calendars.map { ($0, source.name) } },
+            zone: zone)
         if stats {
             let logged = TimeLog.secondsPerDay(input.sources.flatMap(\.calendars), zone: zone)
             printStats(list.completion(category: category), logged: logged)
         } else if json {
-            Output.print(JSONValue.array(list.tree(filter: filter, category: category, slot: slot).map { entryJSON($0, zone) })
-                .serialized(pretty: true))
+            Output.print(
+                JSONValue.array(list.tree(filter: filter, category: category, slot: slot).map { entryJSON($0, zone) })
+                    .serialized(pretty: true))
         } else {
             let tree = list.tree(filter: filter, category: category, slot: slot)
             if tree.isEmpty { Output.print("no \(filter == .all ? "" : filter.rawValue + " ")todos") }
@@ -69,7 +71,9 @@ struct TodoCommand: ParsableCommand {
     private func dueText(_ entry: TodoEntry, _ zone: ZoneClock) -> String? {
         guard let value = entry.dueValue, let due = entry.due else { return nil }
         if value.isDate { return LocalDateTime(value).isoDate }
-        if value.form == .floating { return String(LocalDateTime(value).iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") }
+        if value.form == .floating {
+            return String(LocalDateTime(value).iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        }
         return String(zone.wallClock(at: due).iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
     }
 
@@ -107,13 +111,18 @@ struct TodoCommand: ParsableCommand {
 
     private func printStats(_ stats: (days: [CompletionStats], weeks: [CompletionStats]), logged: [String: Int]) {
         func row(_ item: CompletionStats) -> JSONValue {
-            .object([("period", .string(item.period)), ("due", .int(item.due)), ("completed", .int(item.completed)),
-                     ("rate", .number(String(format: "%.2f", item.rate)))])
+            .object([
+                ("period", .string(item.period)), ("due", .int(item.due)), ("completed", .int(item.completed)),
+                ("rate", .number(String(format: "%.2f", item.rate))),
+            ])
         }
         let loggedRows = logged.sorted { $0.key < $1.key }
         if json {
-            Output.print(JSONValue.object([("days", .array(stats.days.map(row))), ("weeks", .array(stats.weeks.map(row))),
-                                    ("logged_minutes", .object(loggedRows.map { ($0.key, .int($0.value / 60)) }))])
+            Output.print(
+                JSONValue.object([
+                    ("days", .array(stats.days.map(row))), ("weeks", .array(stats.weeks.map(row))),
+                    ("logged_minutes", .object(loggedRows.map { ($0.key, .int($0.value / 60)) })),
+                ])
                 .serialized(pretty: true))
             return
         }
@@ -125,7 +134,8 @@ struct TodoCommand: ParsableCommand {
             Output.print("completion \(title):")
             if items.isEmpty { Output.print("  (no todos with a due date)") }
             for item in items {
-                Output.print("  \(item.period)  \(item.completed)/\(item.due) done  \(Int((item.rate * 100).rounded()))%")
+                Output.print(
+                    "  \(item.period)  \(item.completed)/\(item.due) done  \(Int((item.rate * 100).rounded()))%")
             }
         }
     }

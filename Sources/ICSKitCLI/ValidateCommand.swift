@@ -38,7 +38,9 @@ struct ValidateCommand: ParsableCommand {
                 let format = CalendarFormat(pathExtension: path) ?? CalendarFormat(sniffing: bytes)
                 diagnostics = format.read(bytes, file: name).diagnostics
             } catch {
-                diagnostics = [Diagnostic(.error, file: name, line: 0, "cannot read the file: \(error.localizedDescription)")]
+                diagnostics = [
+                    Diagnostic(.error, file: name, line: 0, "cannot read the file: \(error.localizedDescription)")
+                ]
             }
             let errors = diagnostics.filter { $0.severity == .error }.count
             let warnings = diagnostics.count - errors
@@ -47,8 +49,11 @@ struct ValidateCommand: ParsableCommand {
             let fileFailed = errors > 0 || (strict && warnings > 0)
             failed = failed || fileFailed
             if json {
-                reports.append(.object([("path", .string(name)), ("ok", .bool(!fileFailed)), ("errors", .int(errors)),
-                                        ("warnings", .int(warnings)), ("diagnostics", .array(diagnostics.map(\.json)))]))
+                reports.append(
+                    .object([
+                        ("path", .string(name)), ("ok", .bool(!fileFailed)), ("errors", .int(errors)),
+                        ("warnings", .int(warnings)), ("diagnostics", .array(diagnostics.map(\.json))),
+                    ]))
             } else {
                 for diagnostic in diagnostics {
                     var shown = diagnostic
@@ -58,8 +63,11 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         if json {
-            Output.print(JSONValue.object([("ok", .bool(!failed)), ("errors", .int(errorCount)),
-                                    ("warnings", .int(warningCount)), ("files", .array(reports))])
+            Output.print(
+                JSONValue.object([
+                    ("ok", .bool(!failed)), ("errors", .int(errorCount)),
+                    ("warnings", .int(warningCount)), ("files", .array(reports)),
+                ])
                 .serialized(pretty: true))
         } else {
             Output.standardError("\(errorCount) error(s), \(warningCount) warning(s) in \(files.count) file(s)")

@@ -70,7 +70,9 @@ struct WeekLayout: Sendable {
         for (index, entry) in entries.enumerated() {
             let firstDay = entry.start.dayNumber - weekStart.dayNumber
             // An end at midnight belongs to the day before.
-            let endDay = entry.end.dayNumber - weekStart.dayNumber - (entry.end == entry.end.startOfDayValue && entry.end > entry.start ? 1 : 0)
+            let endDay =
+                entry.end.dayNumber - weekStart.dayNumber
+                - (entry.end == entry.end.startOfDayValue && entry.end > entry.start ? 1 : 0)
             if entry.isSpanning {
                 barRanges.append((index, max(firstDay, 0), min(endDay, 6)))
                 continue
@@ -80,9 +82,11 @@ struct WeekLayout: Sendable {
                 let from = max(entry.start, dayStart), until = min(entry.end, dayStart.adding(days: 1))
                 let startMinute = Int(from.wallSeconds - dayStart.wallSeconds) / 60
                 let endMinute = max(Int(until.wallSeconds - dayStart.wallSeconds) / 60, startMinute + 15)
-                blocks.append(Block(entry: index, day: day, startMinute: startMinute, endMinute: min(endMinute, 1440),
-                                    lane: 0, lanes: 1, continuesBefore: entry.start < dayStart,
-                                    continuesAfter: entry.end > dayStart.adding(days: 1)))
+                blocks.append(
+                    Block(
+                        entry: index, day: day, startMinute: startMinute, endMinute: min(endMinute, 1440),
+                        lane: 0, lanes: 1, continuesBefore: entry.start < dayStart,
+                        continuesAfter: entry.end > dayStart.adding(days: 1)))
             }
         }
         // Lanes per day: a group of transitively overlapping blocks shares one width.
@@ -97,8 +101,10 @@ struct WeekLayout: Sendable {
         let rows = Self.lanes(barRanges.map { ($0.first, $0.last + 1) })
         for (range, placement) in zip(barRanges, rows) {
             let entry = entries[range.entry]
-            bars.append(Bar(entry: range.entry, firstDay: range.first, lastDay: range.last, row: placement.lane,
-                            continuesBefore: entry.start < weekStart, continuesAfter: entry.end > weekEnd))
+            bars.append(
+                Bar(
+                    entry: range.entry, firstDay: range.first, lastDay: range.last, row: placement.lane,
+                    continuesBefore: entry.start < weekStart, continuesAfter: entry.end > weekEnd))
         }
         var overlapping = Set<Int>()
         for (i, a) in entries.enumerated() where !a.isSpanning {

@@ -30,7 +30,7 @@ final class CSVTests: XCTestCase {
 
     func testTablesFollowRFC4180() {
         let table = CSVTable(rows: [
-            CSVTable.Row(cells: ["plain", "with, comma", "with \"quotes\"", "two\nlines", " padded", ""], line: 0),
+            CSVTable.Row(cells: ["plain", "with, comma", "with \"quotes\"", "two\nlines", " padded", ""], line: 0)
         ])
         let text = table.text()
         XCTAssertEqual(text, "plain,\"with, comma\",\"with \"\"quotes\"\"\",\"two\nlines\",\" padded\",\r\n")
@@ -81,8 +81,9 @@ final class CSVTests: XCTestCase {
     }
 
     func testOutlookCalendarExportImports() throws {
-        let read = CSVCalendar.read(try fixtureBytes("hand/csv/outlook-calendar.csv"), file: "outlook.csv",
-                                    options: CSVOptions(zone: "America/New_York"))
+        let read = CSVCalendar.read(
+            try fixtureBytes("hand/csv/outlook-calendar.csv"), file: "outlook.csv",
+            options: CSVOptions(zone: "America/New_York"))
         XCTAssertEqual(read.diagnostics.map(\.message), ["the file is not UTF-8; read as Windows-1252"])
         let events = try XCTUnwrap(read.calendars.first?.events)
         XCTAssertEqual(events.count, 3)
@@ -98,8 +99,11 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(review.organizer?.commonName, "Carol Dupré")
         XCTAssertEqual(review.attendees.map(\.address), ["mailto:bob@example.com", "mailto:dave@example.com"])
         XCTAssertEqual(review.attendees.map(\.role), ["REQ-PARTICIPANT", "OPT-PARTICIPANT"])
-        XCTAssertEqual(review.alarms.first?.trigger, .relative(Duration(isNegative: true, minutes: 15), relatedToEnd: false))
-        let kept = review.otherProperties.filter { $0.name == "X-ICSKIT-CSV" }.map { "\($0["X-COLUMN"] ?? ""): \($0.value)" }
+        XCTAssertEqual(
+            review.alarms.first?.trigger, .relative(Duration(isNegative: true, minutes: 15), relatedToEnd: false))
+        let kept = review.otherProperties.filter { $0.name == "X-ICSKIT-CSV" }.map {
+            "\($0["X-COLUMN"] ?? ""): \($0.value)"
+        }
         XCTAssertEqual(kept, ["Billing Information: ACME-42", "Required Attendees: Alice Smith"])
         // Outlook's all-day end is the day after, at 12:00:00 AM, as in iCalendar.
         XCTAssertEqual(events[1].start, CalendarDate(year: 2026, month: 3, day: 16))
@@ -107,13 +111,15 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(events[1].transparency, .transparent)
         XCTAssertEqual(events[2].classification, .private)
         XCTAssertEqual(events[2].priority, 9)
-        XCTAssertEqual(events[2].alarms.first?.trigger, .relative(Duration(isNegative: true, hours: 1), relatedToEnd: false))
+        XCTAssertEqual(
+            events[2].alarms.first?.trigger, .relative(Duration(isNegative: true, hours: 1), relatedToEnd: false))
         XCTAssertEqual(events[2].otherProperties.first { $0.name == "X-MICROSOFT-CDO-BUSYSTATUS" }?.value, "OOF")
     }
 
     func testOutlookTaskExportImports() throws {
-        let read = CSVCalendar.read(try fixtureBytes("hand/csv/outlook-tasks.csv"), file: "tasks.csv",
-                                    options: CSVOptions(zone: "Europe/Berlin"))
+        let read = CSVCalendar.read(
+            try fixtureBytes("hand/csv/outlook-tasks.csv"), file: "tasks.csv",
+            options: CSVOptions(zone: "Europe/Berlin"))
         XCTAssertEqual(read.diagnostics, [])
         let calendar = try XCTUnwrap(read.calendars.first)
         XCTAssertEqual(calendar.events.count, 0)
@@ -123,7 +129,8 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(todos[0].status, .inProcess)
         XCTAssertEqual(todos[0].percentComplete, 25)
         XCTAssertEqual(todos[0].description, "Receipts are in the blue folder")
-        XCTAssertEqual(todos[0].alarms.first?.trigger, .relative(Duration(isNegative: true, hours: 15), relatedToEnd: true))
+        XCTAssertEqual(
+            todos[0].alarms.first?.trigger, .relative(Duration(isNegative: true, hours: 15), relatedToEnd: true))
         XCTAssertTrue(todos[1].isCompleted)
         // Completed on 28 Jan in Berlin: midnight there is 23:00 UTC the day before.
         XCTAssertEqual(todos[1].completed?.icsValue, "20260127T230000Z")
@@ -147,12 +154,14 @@ final class CSVTests: XCTestCase {
             """
         let read = CSVCalendar.read(Array(text.utf8), file: "bad.csv")
         let messages = read.diagnostics.map { "\($0.line): \($0.severity): \($0.message)" }
-        XCTAssertEqual(messages, [
-            "3: error: row 3, column \"Start Date\": \"13/45/2026\" is not a date (MM/DD/YYYY, DD.MM.YYYY or YYYY-MM-DD); row skipped",
-            "4: error: row 4, column \"Start Time\": \"25:00\" is not a time of day (10:00 AM or 14:30); row skipped",
-            "5: error: row 5, column \"Priority\": \"urgentest\" is not a priority (0–9, High, Normal or Low); left out",
-            "5: error: row 5, column \"RRULE\": \"FREQ=SOMETIMES\" is not a recurrence rule (FREQ=WEEKLY;BYDAY=MO…); left out",
-        ])
+        XCTAssertEqual(
+            messages,
+            [
+                "3: error: row 3, column \"Start Date\": \"13/45/2026\" is not a date (MM/DD/YYYY, DD.MM.YYYY or YYYY-MM-DD); row skipped",
+                "4: error: row 4, column \"Start Time\": \"25:00\" is not a time of day (10:00 AM or 14:30); row skipped",
+                "5: error: row 5, column \"Priority\": \"urgentest\" is not a priority (0–9, High, Normal or Low); left out",
+                "5: error: row 5, column \"RRULE\": \"FREQ=SOMETIMES\" is not a recurrence rule (FREQ=WEEKLY;BYDAY=MO…); left out",
+            ])
         let events = read.calendars.first?.events ?? []
         XCTAssertEqual(events.map(\.summary), ["Good", "Bad extras"])
         XCTAssertEqual(events.first?.priority, 3)
@@ -161,11 +170,13 @@ final class CSVTests: XCTestCase {
     }
 
     func testColumnsMapAnySpreadsheetAndDatesMayPutTheDayFirst() throws {
-        let text = "Topic;When;Until;Room;Owner\r\nStand-up;23/11/2026 09:15;23/11/2026 09:30;Room 2;Kim\r\n"
+        let text =
+            "Topic;When;Until;Room;Owner\r\nStand-up;23/11/2026 09:15;23/11/2026 09:30;Room 2;Kim\r\n"
             + "Retro;05/12/2026 14:00;05/12/2026 15:00;;Lee\r\n"
         let unmapped = CSVCalendar.read(Array(text.utf8), file: "sheet.csv")
         XCTAssertTrue(unmapped.calendars.isEmpty)
-        XCTAssertTrue(unmapped.diagnostics.first?.message.contains("no column is a subject, start or due date") ?? false)
+        XCTAssertTrue(
+            unmapped.diagnostics.first?.message.contains("no column is a subject, start or due date") ?? false)
         let columns = try XCTUnwrap(CSVOptions.columns("Topic=summary, When=start ,Until=end,Room=location").success)
         let read = CSVCalendar.read(Array(text.utf8), file: "sheet.csv", options: CSVOptions(columns: columns))
         XCTAssertEqual(read.diagnostics, [])
@@ -174,23 +185,34 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(events.map { $0.start?.icsValue }, ["20261123T091500", "20261205T140000"])
         XCTAssertEqual(events.map { $0.end?.icsValue }, ["20261123T093000", "20261205T150000"])
         XCTAssertEqual(events[0].location, "Room 2")
-        XCTAssertEqual(events[1].otherProperties.first { $0.name == "X-ICSKIT-CSV" }?.contentLine,
-                       "X-ICSKIT-CSV;X-COLUMN=Owner:Lee")
+        XCTAssertEqual(
+            events[1].otherProperties.first { $0.name == "X-ICSKIT-CSV" }?.contentLine,
+            "X-ICSKIT-CSV;X-COLUMN=Owner:Lee")
         guard case .failure(let problem) = CSVOptions.columns("Topic=headline") else { return XCTFail("accepted") }
         XCTAssertTrue(problem.description.contains("\"headline\" is no field"))
     }
 
     func testDateAndTimeFormsFromOtherTools() throws {
-        let text = "Subject,Start,End\r\nDashes,30-05-2026 10:00,30-05-2026 11:30\r\nISO UTC,2026-05-30T09:00:00Z,"
+        let text =
+            "Subject,Start,End\r\nDashes,30-05-2026 10:00,30-05-2026 11:30\r\nISO UTC,2026-05-30T09:00:00Z,"
             + "2026-05-30T10:00:00Z\r\nCompact,20260531T080000,20260531\r\nGerman,31.05.2026 14:15,31.05.2026 15:00\r\n"
         let read = CSVCalendar.read(Array(text.utf8), file: "forms.csv")
         let events = try XCTUnwrap(read.calendars.first?.events)
-        XCTAssertEqual(events.map { $0.start?.icsValue }, ["20260530T100000", "20260530T090000Z", "20260531T080000",
-                                                          "20260531T141500"])
+        XCTAssertEqual(
+            events.map { $0.start?.icsValue },
+            [
+                "20260530T100000", "20260530T090000Z", "20260531T080000",
+                "20260531T141500",
+            ])
         // A date alone for the end of a timed event is its midnight: here before the start, so it is left out.
-        XCTAssertEqual(events.map { $0.end?.icsValue }, ["20260530T113000", "20260530T100000Z", nil, "20260531T150000"])
-        XCTAssertEqual(read.diagnostics.map(\.message), ["row 4: the end 20260531T000000 is before the start "
-            + "20260531T080000; the end is left out"])
+        XCTAssertEqual(
+            events.map { $0.end?.icsValue }, ["20260530T113000", "20260530T100000Z", nil, "20260531T150000"])
+        XCTAssertEqual(
+            read.diagnostics.map(\.message),
+            [
+                "row 4: the end 20260531T000000 is before the start "
+                    + "20260531T080000; the end is left out"
+            ])
     }
 
     func testExportUsesGoogleColumnsAndForms() throws {
@@ -198,9 +220,13 @@ final class CSVTests: XCTestCase {
         let csv = CSVCalendar.write(read.calendars, options: CSVOptions(zone: "Europe/Berlin")).text
         let rows = CSVTable.read(Array(csv.utf8)).table.rows.map(\.cells)
         XCTAssertEqual(rows.first, CSVCalendar.exportHeader)
-        XCTAssertEqual(Array(CSVCalendar.exportHeader.prefix(9)), ["Subject", "Start Date", "Start Time", "End Date",
-                                                                  "End Time", "All Day Event", "Description",
-                                                                  "Location", "Private"])
+        XCTAssertEqual(
+            Array(CSVCalendar.exportHeader.prefix(9)),
+            [
+                "Subject", "Start Date", "Start Time", "End Date",
+                "End Time", "All Day Event", "Description",
+                "Location", "Private",
+            ])
         let holiday = try XCTUnwrap(rows.first { $0[0] == "Holiday" })
         XCTAssertEqual(Array(holiday[1...5]), ["11/23/2026", "", "11/23/2026", "", "True"])
         let call = try XCTUnwrap(rows.first { $0[0] == "Call with Auckland" })
@@ -264,13 +290,17 @@ struct CSVFields: Equatable {
                 }
                 if event.start == nil { end = nil }
                 if let start = event.start, let value = end, time.date(of: value) < time.date(of: start) { end = nil }
-                return CSVFields(kind: "event", core: event.core, start: moment(event.start), end: moment(end),
-                                 due: "", completed: "")
+                return CSVFields(
+                    kind: "event", core: event.core, start: moment(event.start), end: moment(end),
+                    due: "", completed: "")
             case .todo(let todo) where todo.recurrenceID == nil:
-                return CSVFields(kind: "todo", core: todo.core, start: moment(todo.start), end: "",
-                                 due: moment(todo.due), completed: moment(todo.completed.map { date in
-                                     date.isDate ? LocalDateTime(date).calendarDate(.utc) : date
-                                 }))
+                return CSVFields(
+                    kind: "todo", core: todo.core, start: moment(todo.start), end: "",
+                    due: moment(todo.due),
+                    completed: moment(
+                        todo.completed.map { date in
+                            date.isDate ? LocalDateTime(date).calendarDate(.utc) : date
+                        }))
             default: return nil
             }
         }
@@ -288,9 +318,14 @@ struct CSVFields: Equatable {
         isPrivate = core.classification == .private || core.classification == .confidential
         categories = core.categories.map(\.name).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        let known = kind == "todo" ? ["NEEDS-ACTION", "COMPLETED", "IN-PROCESS", "CANCELLED"]
+        let known =
+            kind == "todo"
+            ? ["NEEDS-ACTION", "COMPLETED", "IN-PROCESS", "CANCELLED"]
             : ["TENTATIVE", "CONFIRMED", "CANCELLED"]
-        status = core.status.map { $0.rawValue.replacingOccurrences(of: " ", with: "-") }.flatMap { known.contains($0) || $0.hasPrefix("X-") ? $0 : nil } ?? ""
+        status =
+            core.status.map { $0.rawValue.replacingOccurrences(of: " ", with: "-") }.flatMap {
+                known.contains($0) || $0.hasPrefix("X-") ? $0 : nil
+            } ?? ""
         if kind == "todo", status.isEmpty, !completed.isEmpty { status = "COMPLETED" }
         priority = core.priority.flatMap { (0...9).contains($0) ? String($0) : nil } ?? ""
         rules = core.recurrenceRules.map(\.icsValue)
@@ -299,7 +334,9 @@ struct CSVFields: Equatable {
     }
 
     /// Whether a row has anything to say: items with none of these are not written back as items.
-    var carriesSomething: Bool { !summary.isEmpty || !start.isEmpty || !due.isEmpty || !description.isEmpty || !uid.isEmpty }
+    var carriesSomething: Bool {
+        !summary.isEmpty || !start.isEmpty || !due.isEmpty || !description.isEmpty || !uid.isEmpty
+    }
 
     func mismatch(_ other: CSVFields) -> String {
         let mine = Mirror(reflecting: self).children, theirs = Mirror(reflecting: other).children

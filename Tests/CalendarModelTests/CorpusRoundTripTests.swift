@@ -18,7 +18,9 @@ final class CorpusRoundTripTests: XCTestCase {
         }
         let unexpected = failures.filter { Self.modelExceptions[$0.key] == nil }
         XCTAssertEqual(unexpected, [:], "files that lose or change data on a round trip")
-        for path in Self.modelExceptions.keys { XCTAssertNotNil(failures[path], "\(path) passes now: drop its exception") }
+        for path in Self.modelExceptions.keys {
+            XCTAssertNotNil(failures[path], "\(path) passes now: drop its exception")
+        }
         let passRate = Double(files.count - failures.count) / Double(files.count)
         XCTAssertGreaterThanOrEqual(passRate, 0.99, "\(files.count - failures.count) of \(files.count) pass")
         XCTAssertGreaterThan(files.count, 140, "the oracle lists fewer parseable files than expected")
@@ -64,7 +66,9 @@ final class CorpusRoundTripTests: XCTestCase {
             if before == after {
                 identicalOverall += 1
             } else if file.parses {
-                let index = zip(before, after).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(before.count, after.count)
+                let index =
+                    zip(before, after).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                    ?? min(before.count, after.count)
                 differing[file.path] = "line \(index + 1): \(before.dropFirst(index).first ?? "<end>")"
             }
         }
@@ -73,8 +77,9 @@ final class CorpusRoundTripTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Double(parsed - differing.count) / Double(parsed), 0.95)
         // Every file, repaired ones included: at least the ones python icalendar reads stay line for line.
         XCTAssertGreaterThanOrEqual(identicalOverall, parsed - differing.count)
-        print("verbatim round trip: \(parsed - differing.count)/\(parsed) files python parses, "
-            + "\(identicalOverall)/\(oracle.files.count) of all corpus files")
+        print(
+            "verbatim round trip: \(parsed - differing.count)/\(parsed) files python parses, "
+                + "\(identicalOverall)/\(oracle.files.count) of all corpus files")
     }
 
     /// Output lines are CRLF-terminated and at most 75 octets, on every corpus file.

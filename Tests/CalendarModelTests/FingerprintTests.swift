@@ -34,8 +34,9 @@ final class FingerprintTests: XCTestCase {
         }
         XCTAssertGreaterThan(checked, 1000)
         // A value that needs quoting and caret escapes in a parameter counts as written canonically.
-        let property = Property("ATTENDEE", parameters: [Parameter("CN", "Doe, \"J\""), Parameter("X-A", ["1", "2"])],
-                                value: "mailto:j@example.com")
+        let property = Property(
+            "ATTENDEE", parameters: [Parameter("CN", "Doe, \"J\""), Parameter("X-A", ["1", "2"])],
+            value: "mailto:j@example.com")
         let component = Component("VEVENT", properties: [property])
         XCTAssertEqual(component.fingerprint, reference(component))
     }

@@ -19,8 +19,12 @@ final class JCalCorpusTests: XCTestCase {
         XCTAssertEqual(todo?.first, .string("vtodo"))
         let properties = todo?[1].arrayValue ?? []
         let due = properties.first { $0.arrayValue?.first == .string("due") }
-        XCTAssertEqual(due, .array([.string("due"), .object([("tzid", .string("Europe/Berlin"))]),
-                                    .string("date-time"), .string("2024-01-12T17:00:00")]))
+        XCTAssertEqual(
+            due,
+            .array([
+                .string("due"), .object([("tzid", .string("Europe/Berlin"))]),
+                .string("date-time"), .string("2024-01-12T17:00:00"),
+            ]))
         let priority = properties.first { $0.arrayValue?.first == .string("priority") }
         XCTAssertEqual(priority, .array([.string("priority"), .object([]), .string("integer"), .number("1")]))
         let categories = properties.first { $0.arrayValue?.first == .string("categories") }
@@ -29,8 +33,9 @@ final class JCalCorpusTests: XCTestCase {
         let eventJSON = try JSONValue.parse(CalendarFormat.jcal.write(escaped.calendars))
         let eventProperties = eventJSON.arrayValue?[2].arrayValue?[0].arrayValue?[1].arrayValue ?? []
         let firstCategories = eventProperties.first { $0.arrayValue?.first == .string("categories") }
-        XCTAssertEqual(Array(firstCategories?.arrayValue?.dropFirst(3) ?? []),
-                       [.string("Research, Development"), .string("Travel")])
+        XCTAssertEqual(
+            Array(firstCategories?.arrayValue?.dropFirst(3) ?? []),
+            [.string("Research, Development"), .string("Travel")])
         let unknown = eventProperties.first { $0.arrayValue?.first == .string("x-apple-travel-advisory-behavior") }
         XCTAssertEqual(unknown?.arrayValue?[2], .string("unknown"))
         XCTAssertEqual(unknown?.arrayValue?[1], .object([("x-custom", .string("a:b"))]))
@@ -44,15 +49,18 @@ final class JCalCorpusTests: XCTestCase {
             """
         let result = ICS.read(Array(source.utf8))
         let json = text(CalendarFormat.jcal.write(result.calendars))
-        XCTAssertTrue(json.contains(#"{"freq":"MONTHLY","byday":["-1FR","2MO"],"until":"2024-12-31T00:00:00Z","interval":2}"#),
-                      json)
+        XCTAssertTrue(
+            json.contains(#"{"freq":"MONTHLY","byday":["-1FR","2MO"],"until":"2024-12-31T00:00:00Z","interval":2}"#),
+            json)
         let back = CalendarFormat.jcal.read(Array(json.utf8), file: nil)
-        XCTAssertEqual(back.calendars.first?.events.first?.recurrenceRules.first?.icsValue,
-                       "FREQ=MONTHLY;BYDAY=-1FR,2MO;UNTIL=20241231T000000Z;INTERVAL=2")
+        XCTAssertEqual(
+            back.calendars.first?.events.first?.recurrenceRules.first?.icsValue,
+            "FREQ=MONTHLY;BYDAY=-1FR,2MO;UNTIL=20241231T000000Z;INTERVAL=2")
     }
 
     func testBrokenJCalIsReportedWithALine() {
-        let result = CalendarFormat.jcal.read(Array("[\"vcalendar\", [\n[\"version\", {}, \"text\"".utf8), file: "x.json")
+        let result = CalendarFormat.jcal.read(
+            Array("[\"vcalendar\", [\n[\"version\", {}, \"text\"".utf8), file: "x.json")
         XCTAssertTrue(result.calendars.isEmpty)
         XCTAssertEqual(result.diagnostics.first?.severity, .error)
         XCTAssertEqual(result.diagnostics.first?.line, 2)
@@ -84,7 +92,9 @@ struct SemanticComponent: Equatable {
             value = TextEscaping.splitList(property.value).map { TextEscaping.unescape(String($0)) }
                 .joined(separator: "\u{1F}")
         case "TEXT": value = TextEscaping.unescape(property.value)
-        case "INTEGER": value = Int(property.value.hasPrefix("+") ? String(property.value.dropFirst()) : property.value)
+        case "INTEGER":
+            value =
+                Int(property.value.hasPrefix("+") ? String(property.value.dropFirst()) : property.value)
                 .map(String.init) ?? property.value
         case "RECUR": value = RecurrenceRule.parse(property.value).success?.icsValue ?? property.value
         case "BOOLEAN": value = property.value.uppercased()
@@ -99,8 +109,8 @@ enum ValueTypeName {
     static func defaultType(_ name: String) -> String {
         switch name {
         case "SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CATEGORIES", "RESOURCES", "UID", "STATUS", "CLASS",
-             "TRANSP", "TZID", "TZNAME", "CONTACT", "RELATED-TO", "ACTION", "PRODID", "VERSION", "CALSCALE",
-             "METHOD", "NAME", "COLOR", "REQUEST-STATUS":
+            "TRANSP", "TZID", "TZNAME", "CONTACT", "RELATED-TO", "ACTION", "PRODID", "VERSION", "CALSCALE",
+            "METHOD", "NAME", "COLOR", "REQUEST-STATUS":
             return "TEXT"
         case "PRIORITY", "SEQUENCE", "REPEAT", "PERCENT-COMPLETE": return "INTEGER"
         case "RRULE", "EXRULE": return "RECUR"

@@ -8,14 +8,18 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(calendar.displayName, "Chores")
         XCTAssertEqual(calendar.color, "teal")
         let (parent, child) = (calendar.todos[0], calendar.todos[1])
-        XCTAssertEqual(parent.due, CalendarDate(year: 2024, month: 1, day: 12, hour: 17, minute: 0, second: 0,
-                                                form: .zoned(tzid: "Europe/Berlin")))
+        XCTAssertEqual(
+            parent.due,
+            CalendarDate(
+                year: 2024, month: 1, day: 12, hour: 17, minute: 0, second: 0,
+                form: .zoned(tzid: "Europe/Berlin")))
         XCTAssertEqual(parent.priority, 1)
         XCTAssertEqual(parent.status, .inProcess)
         XCTAssertEqual(parent.percentComplete, 40)
         XCTAssertEqual(parent.categories, ["Home"])
         XCTAssertEqual(parent.color, "crimson")
-        XCTAssertEqual(parent.alarms.first?.trigger, .relative(Duration(isNegative: true, hours: 2), relatedToEnd: true))
+        XCTAssertEqual(
+            parent.alarms.first?.trigger, .relative(Duration(isNegative: true, hours: 2), relatedToEnd: true))
         XCTAssertEqual(parent.alarms.first?.action, .display)
         XCTAssertTrue(child.isCompleted)
         XCTAssertEqual(child.due, CalendarDate(year: 2024, month: 1, day: 11))
@@ -46,19 +50,25 @@ final class ModelTests: XCTestCase {
     }
 
     func testUnchangedComponentsAreWrittenAsReadAndChangedOnesCanonically() throws {
-        let source = "BEGIN:VCALENDAR\nversion:2.0\nPRODID:x\nBEGIN:VEVENT\nUID:a\nDTSTAMP:20240101T000000Z\n"
+        let source =
+            "BEGIN:VCALENDAR\nversion:2.0\nPRODID:x\nBEGIN:VEVENT\nUID:a\nDTSTAMP:20240101T000000Z\n"
             + "DTSTART:20240102T090000Z\nSUMMARY;LANGUAGE=de:Essen\nX-FOO;Y=1:bar\nEND:VEVENT\nBEGIN:VEVENT\n"
             + "UID:b\nDTSTAMP:20240101T000000Z\nDTSTART:20240103T090000Z\nsummary:lower case\nEND:VEVENT\n"
             + "END:VCALENDAR\n"
         var calendar = ICS.read(Array(source.utf8)).calendars[0]
         var second = calendar.events[1]
-        second.start = CalendarDate(year: 2024, month: 1, day: 4, hour: 8, minute: 30, second: 0,
-                                    form: .zoned(tzid: "Europe/Berlin"))
+        second.start = CalendarDate(
+            year: 2024, month: 1, day: 4, hour: 8, minute: 30, second: 0,
+            form: .zoned(tzid: "Europe/Berlin"))
         calendar.components[1] = .event(second)
         let lines = unfoldedLines(ICS.write([calendar]))
-        XCTAssertEqual(Array(lines[0...9]), ["BEGIN:VCALENDAR", "version:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:a",
-                                            "DTSTAMP:20240101T000000Z", "DTSTART:20240102T090000Z",
-                                            "SUMMARY;LANGUAGE=de:Essen", "X-FOO;Y=1:bar", "END:VEVENT"])
+        XCTAssertEqual(
+            Array(lines[0...9]),
+            [
+                "BEGIN:VCALENDAR", "version:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:a",
+                "DTSTAMP:20240101T000000Z", "DTSTART:20240102T090000Z",
+                "SUMMARY;LANGUAGE=de:Essen", "X-FOO;Y=1:bar", "END:VEVENT",
+            ])
         XCTAssertTrue(lines.contains("DTSTART;TZID=Europe/Berlin:20240104T083000"))
         XCTAssertTrue(lines.contains("summary:lower case"), "an unchanged field keeps its line in a changed event")
     }
@@ -93,9 +103,11 @@ final class ModelTests: XCTestCase {
     }
 
     func testRecurrenceRuleWritesBackAsRead() throws {
-        for text in ["FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "BYDAY=MO,WE;FREQ=WEEKLY;WKST=SU;INTERVAL=2",
-                     "FREQ=MONTHLY;BYSETPOS=-1;BYDAY=MO,TU,WE,TH,FR;UNTIL=20251231",
-                     "FREQ=YEARLY;RSCALE=GREGORIAN;SKIP=FORWARD;BYMONTHDAY=29;BYMONTH=2"] {
+        for text in [
+            "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "BYDAY=MO,WE;FREQ=WEEKLY;WKST=SU;INTERVAL=2",
+            "FREQ=MONTHLY;BYSETPOS=-1;BYDAY=MO,TU,WE,TH,FR;UNTIL=20251231",
+            "FREQ=YEARLY;RSCALE=GREGORIAN;SKIP=FORWARD;BYMONTHDAY=29;BYMONTH=2",
+        ] {
             XCTAssertEqual(try RecurrenceRule.parse(text).get().icsValue, text)
         }
         let rule = try RecurrenceRule.parse("FREQ=MONTHLY;BYDAY=2MO,-1FR;COUNT=3").get()
@@ -121,11 +133,17 @@ final class ModelTests: XCTestCase {
     }
 
     func testParameterQuotingAndCaretEscapes() {
-        var property = Property("ATTENDEE", parameters: [Parameter("CN", "Smith, \"Bob\"\nJr"),
-                                                          Parameter("MEMBER", ["mailto:a@x", "mailto:b@x"])],
-                                value: "mailto:bob@x")
-        XCTAssertEqual(property.contentLine, "ATTENDEE;CN=\"Smith, ^'Bob^'^nJr\";MEMBER=\"mailto:a@x\",\"mailto:b@x\":"
-            + "mailto:bob@x")
+        var property = Property(
+            "ATTENDEE",
+            parameters: [
+                Parameter("CN", "Smith, \"Bob\"\nJr"),
+                Parameter("MEMBER", ["mailto:a@x", "mailto:b@x"]),
+            ],
+            value: "mailto:bob@x")
+        XCTAssertEqual(
+            property.contentLine,
+            "ATTENDEE;CN=\"Smith, ^'Bob^'^nJr\";MEMBER=\"mailto:a@x\",\"mailto:b@x\":"
+                + "mailto:bob@x")
         property.setParameter("CN", "Plain")
         XCTAssertEqual(property["CN"], "Plain")
         let reread = ICS.read(Array("BEGIN:VCALENDAR\r\nX-P;CN=\"Smith, ^'Bob^'^nJr\":v\r\nEND:VCALENDAR\r\n".utf8))

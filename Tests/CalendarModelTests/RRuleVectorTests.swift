@@ -19,8 +19,10 @@ final class RRuleVectorTests: XCTestCase {
         var comment = ""
         func flush() {
             if let rule = fields["RRULE"], let start = fields["DTSTART"] {
-                cases.append(Case(comment: comment, rule: rule, start: start, startAt: fields["START-AT"],
-                                  instances: fields["INSTANCES"] ?? ""))
+                cases.append(
+                    Case(
+                        comment: comment, rule: rule, start: start, startAt: fields["START-AT"],
+                        instances: fields["INSTANCES"] ?? ""))
             }
             fields = [:]
         }
@@ -40,7 +42,8 @@ final class RRuleVectorTests: XCTestCase {
         XCTAssertEqual(cases.count, expectedCount, "cases read from \(file)")
         for testCase in cases {
             if let reason = knownFailures[testCase.comment] {
-                XCTAssertFalse(Self.passes(testCase), "\(testCase.comment) passes now (\(reason)): drop it from the list")
+                XCTAssertFalse(
+                    Self.passes(testCase), "\(testCase.comment) passes now (\(reason)): drop it from the list")
                 continue
             }
             let expectsError = testCase.instances.hasPrefix(" *** ")
@@ -55,7 +58,9 @@ final class RRuleVectorTests: XCTestCase {
                 // INSTANCES lists every instance from DTSTART; the harness compares those from START-AT on.
                 if let startAt = testCase.startAt, let from = try? CalendarDate.parse(startAt, tzid: nil).get() {
                     dates = dates.filter { $0 >= from }
-                    expected = expected.filter { (try? CalendarDate.parse($0, tzid: nil).get()).map { $0 >= from } ?? true }
+                    expected = expected.filter {
+                        (try? CalendarDate.parse($0, tzid: nil).get()).map { $0 >= from } ?? true
+                    }
                 }
                 XCTAssertEqual(dates.map(\.icsValue), expected, "\(testCase.comment)\n\(testCase.rule)")
             }
@@ -86,16 +91,20 @@ final class RRuleVectorTests: XCTestCase {
 extension RRuleVectorTests {
     /// Non-Gregorian RSCALE (Hebrew, Chinese, Islamic, Ethiopic, Dangi) goes to libical, which Debian builds with ICU.
     func testRScaleVectorsWithICU() throws {
-        let leapMonths = "libical 3.0.16 with ICU gets Chinese leap months (BYMONTH=…L) and SKIP around them wrong; "
+        let leapMonths =
+            "libical 3.0.16 with ICU gets Chinese leap months (BYMONTH=…L) and SKIP around them wrong; "
             + "the vectors come from libical master, which fixed it"
-        try run("libical__icalrecur_test_rscale_withicu.txt", expectedCount: 19, knownFailures: [
-            "# Chinese leap month (omit)": leapMonths,
-            "# Chinese leap month (skip forward)": leapMonths,
-            "# Chinese leap month (skip back)": leapMonths,
-            "# Chinese leap month (both)": leapMonths,
-            "# Every other Chinese New Year, starting at Jan 1, 2016": "libical 3.0.16 starts an INTERVAL=2 Chinese "
-                + "rule from the wrong year when DTSTART is not an instance",
-        ])
+        try run(
+            "libical__icalrecur_test_rscale_withicu.txt", expectedCount: 19,
+            knownFailures: [
+                "# Chinese leap month (omit)": leapMonths,
+                "# Chinese leap month (skip forward)": leapMonths,
+                "# Chinese leap month (skip back)": leapMonths,
+                "# Chinese leap month (both)": leapMonths,
+                "# Every other Chinese New Year, starting at Jan 1, 2016":
+                    "libical 3.0.16 starts an INTERVAL=2 Chinese "
+                    + "rule from the wrong year when DTSTART is not an instance",
+            ])
         try run("libical__icalrecur_test_rscale_withicu_dangi.txt", expectedCount: 1)
     }
 }

@@ -64,9 +64,11 @@ final class ReaderDiagnosticsTests: XCTestCase {
     }
 
     func testImpossibleDatesThatLibicalAccepts() {
-        for (text, reason) in [("20240230", "has no day 30"), ("20230229", "has no day 29"), ("20241345", "month 13"),
-                               ("20240101T250000", "not a time of day"), ("20240101T106000", "not a time of day"),
-                               ("2006717T080000Z", "not a DATE")] {
+        for (text, reason) in [
+            ("20240230", "has no day 30"), ("20230229", "has no day 29"), ("20241345", "month 13"),
+            ("20240101T250000", "not a time of day"), ("20240101T106000", "not a time of day"),
+            ("2006717T080000Z", "not a DATE"),
+        ] {
             guard case .failure(let error) = CalendarDate.parse(text, tzid: nil) else {
                 XCTFail("\(text) accepted")
                 continue
@@ -78,8 +80,10 @@ final class ReaderDiagnosticsTests: XCTestCase {
 
     func testDiagnosticFormatIsPathLineSeverityMessage() {
         let result = ICS.read(Array("BEGIN:VCALENDAR\nnonsense\nEND:VCALENDAR\n".utf8), file: "in.ics")
-        XCTAssertTrue(result.diagnostics.map(\.description).contains("in.ics:2: error: not a content line (no colon): "
-            + "\"nonsense\"; line ignored"))
+        XCTAssertTrue(
+            result.diagnostics.map(\.description).contains(
+                "in.ics:2: error: not a content line (no colon): "
+                    + "\"nonsense\"; line ignored"))
     }
 
     func testNothingToReadIsAnError() {

@@ -8,28 +8,33 @@ final class RecurrenceOracleTests: XCTestCase {
     static let deviations: [String: String] = [
         "ical4j/google_aus_holidays.ics": "an all-day DATE series (DTSTART:20020101) whose overrides carry zoned "
             + "midnights: recurring-ical-events turns the series' own instances into midnights in the overrides' "
-            + "zone; ICSKit keeps them all-day dates, as the master writes them",
+            + "zone; ICSKit keeps them all-day dates, as the master writes them"
     ]
 
     func testInstancesMatchTheOracle() throws {
         let all = try Oracle.load().files.filter { !$0.recurringUIDs.isEmpty }
         // Where python failed on the whole file, the oracle has no instances to compare with.
         let files = all.filter { $0.recurrenceMode != nil }
-        XCTAssertEqual(Set(all.filter { $0.recurrenceMode == nil }.map(\.path)),
-                       ["libical/2446.ics", "libical/rfc2446.ics"], "files python could not expand at all")
+        XCTAssertEqual(
+            Set(all.filter { $0.recurrenceMode == nil }.map(\.path)),
+            ["libical/2446.ics", "libical/rfc2446.ics"], "files python could not expand at all")
         var mismatches: [String: String] = [:]
         for file in files {
             let (_, result) = try readCorpus(file.path)
             // With skip_bad_series python dropped the series it could not read: compare the series it kept.
-            let uids = file.recurrenceMode == "skip_bad_series" ? Set(file.occurrences.map(\.uid))
+            let uids =
+                file.recurrenceMode == "skip_bad_series"
+                ? Set(file.occurrences.map(\.uid))
                 : Set(file.recurringUIDs)
             let ours = Self.instances(result.calendars, recurring: uids)
             let expected = file.occurrences.map { "\($0.start) \($0.uid)" }
             let compared = file.truncated ? Array(ours.prefix(expected.count)) : ours
             if compared != expected {
-                let index = zip(compared, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                let index =
+                    zip(compared, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                     ?? min(compared.count, expected.count)
-                mismatches[file.path] = "\(compared.count) vs \(expected.count) instances; first difference at \(index): "
+                mismatches[file.path] =
+                    "\(compared.count) vs \(expected.count) instances; first difference at \(index): "
                     + "\(compared.dropFirst(index).first ?? "none") ≠ \(expected.dropFirst(index).first ?? "none")"
             }
         }
@@ -51,8 +56,9 @@ final class RecurrenceOracleTests: XCTestCase {
         for calendar in calendars {
             for occurrence in calendar.occurrences(from: from, to: to, options: options).occurrences {
                 guard let uid = occurrence.uid, recurring.contains(uid),
-                      occurrence.startDate >= from, occurrence.startDate < to,
-                      inOracleWindow(occurrence) else { continue }
+                    occurrence.startDate >= from, occurrence.startDate < to,
+                    inOracleWindow(occurrence)
+                else { continue }
                 rows.append((occurrence.startDate, uid, occurrence.item.componentName, format(occurrence)))
             }
         }
@@ -71,20 +77,24 @@ final class RecurrenceOracleTests: XCTestCase {
         let windowStart = LocalDateTime(year: year, month: 1, day: 1).wallSeconds - offset
         let windowEnd = LocalDateTime(year: year + 1, month: 1, day: 1).wallSeconds - offset
         let endInstant = Int64(occurrence.endDate.timeIntervalSince1970)
-        return endInstant > startInstant ? startInstant < windowEnd && endInstant > windowStart
+        return endInstant > startInstant
+            ? startInstant < windowEnd && endInstant > windowStart
             : startInstant >= windowStart && startInstant < windowEnd
     }
 
     static func format(_ occurrence: Occurrence) -> String {
         let start = occurrence.start
-        func pad(_ n: Int, _ w: Int) -> String { String(repeating: "0", count: max(0, w - String(n).count)) + String(n) }
+        func pad(_ n: Int, _ w: Int) -> String {
+            String(repeating: "0", count: max(0, w - String(n).count)) + String(n)
+        }
         if start.isDate { return "\(pad(start.year, 4))-\(pad(start.month, 2))-\(pad(start.day, 2))" }
         if start.form == .floating {
             return "\(pad(start.year, 4))-\(pad(start.month, 2))-\(pad(start.day, 2))T\(pad(start.hour, 2)):"
                 + "\(pad(start.minute, 2)):\(pad(start.second, 2))"
         }
-        let utc = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!,
-                                                                 from: occurrence.startDate)
+        let utc = Calendar(identifier: .gregorian).dateComponents(
+            in: TimeZone(identifier: "UTC")!,
+            from: occurrence.startDate)
         return "\(pad(utc.year!, 4))-\(pad(utc.month!, 2))-\(pad(utc.day!, 2))T\(pad(utc.hour!, 2)):"
             + "\(pad(utc.minute!, 2)):\(pad(utc.second!, 2))Z"
     }

@@ -49,11 +49,12 @@ struct Oracle {
             let occurrences = (recurring["occurrences"] as? [[String: Any]] ?? []).map {
                 (start: $0["start"] as? String ?? "", uid: $0["uid"] as? String ?? "")
             }
-            return File(path: path, parses: icalendar?["parse_ok"] as? Bool ?? false,
-                        counts: entry["counts"] as? [String: Int] ?? [:], uids: entry["uids"] as? [String] ?? [],
-                        recurringUIDs: recurring["recurring_uids"] as? [String] ?? [], occurrences: occurrences,
-                        truncated: recurring["truncated"] as? Bool ?? false,
-                        recurrenceMode: recurring["mode"] as? String)
+            return File(
+                path: path, parses: icalendar?["parse_ok"] as? Bool ?? false,
+                counts: entry["counts"] as? [String: Int] ?? [:], uids: entry["uids"] as? [String] ?? [],
+                recurringUIDs: recurring["recurring_uids"] as? [String] ?? [], occurrences: occurrences,
+                truncated: recurring["truncated"] as? Bool ?? false,
+                recurrenceMode: recurring["mode"] as? String)
         }
         return Oracle(files: files)
     }
@@ -81,7 +82,8 @@ func unfoldedLines(_ bytes: [UInt8]) -> [String] {
     for raw in body.split(separator: 0x0A, omittingEmptySubsequences: false) {
         var line = raw
         if line.last == 0x0D { line = line.dropLast() }
-        let decoded = String(validating: line, as: UTF8.self)
+        let decoded =
+            String(validating: line, as: UTF8.self)
             ?? String(line.map { Character(Unicode.Scalar(windows1252[$0] ?? UInt32($0)) ?? "?") })
         if decoded.isEmpty { continue }
         if let first = decoded.first, first == " " || first == "\t", !lines.isEmpty {
@@ -110,8 +112,10 @@ extension ICS.ReadResult {
 
 /// ICS → `format` → ICS over every corpus file python icalendar parses, compared by `meaning`: how many files were
 /// checked, and for each one that differs its first difference.
-func corpusRoundTrip<Meaning: Equatable>(through format: CalendarFormat, meaning: (Component) -> Meaning,
-                                         flat: (Meaning) -> [String]) throws -> (checked: Int, failures: [String]) {
+func corpusRoundTrip<Meaning: Equatable>(
+    through format: CalendarFormat, meaning: (Component) -> Meaning,
+    flat: (Meaning) -> [String]
+) throws -> (checked: Int, failures: [String]) {
     var failures: [String] = []
     var checked = 0
     for file in try Oracle.load().parsedByPython {

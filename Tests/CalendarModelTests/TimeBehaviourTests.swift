@@ -7,7 +7,8 @@ final class TimeBehaviourTests: XCTestCase {
     let iso = ISO8601DateFormatter()
 
     func instants(_ source: String, from: String, to: String, configure: (inout ExpansionOptions) -> Void = { _ in })
-        -> (starts: [String], expansion: Expansion) {
+        -> (starts: [String], expansion: Expansion)
+    {
         let calendar = ICS.read(Array(source.utf8)).calendars[0]
         var options = ExpansionOptions()
         configure(&options)
@@ -20,7 +21,8 @@ final class TimeBehaviourTests: XCTestCase {
     }
 
     func testDSTGapsAndOverlaps() {
-        let source = Self.calendar("""
+        let source = Self.calendar(
+            """
             BEGIN:VEVENT\nUID:gap\nDTSTAMP:20260101T000000Z\nDTSTART;TZID=Europe/Berlin:20260329T023000
             DTEND;TZID=Europe/Berlin:20260329T033000\nEND:VEVENT
             BEGIN:VEVENT\nUID:overlap\nDTSTAMP:20260101T000000Z\nDTSTART;TZID=Europe/Berlin:20261025T023000
@@ -30,15 +32,17 @@ final class TimeBehaviourTests: XCTestCase {
 
             """)
         let (starts, expansion) = instants(source, from: "2026-03-01T00:00:00Z", to: "2026-11-01T00:00:00Z")
-        XCTAssertEqual(starts, [
-            "daily 2026-03-27T08:00:00Z", "daily 2026-03-28T08:00:00Z",
-            // 02:30 does not exist on 29 March: read with the offset before the gap (+01:00), i.e. 03:30 CEST.
-            "gap 2026-03-29T01:30:00Z",
-            // The daily 09:00 stays at 09:00 local after the change: 07:00 UTC.
-            "daily 2026-03-29T07:00:00Z", "daily 2026-03-30T07:00:00Z",
-            // 02:30 happens twice on 25 October: the first one (CEST) is meant.
-            "overlap 2026-10-25T00:30:00Z",
-        ])
+        XCTAssertEqual(
+            starts,
+            [
+                "daily 2026-03-27T08:00:00Z", "daily 2026-03-28T08:00:00Z",
+                // 02:30 does not exist on 29 March: read with the offset before the gap (+01:00), i.e. 03:30 CEST.
+                "gap 2026-03-29T01:30:00Z",
+                // The daily 09:00 stays at 09:00 local after the change: 07:00 UTC.
+                "daily 2026-03-29T07:00:00Z", "daily 2026-03-30T07:00:00Z",
+                // 02:30 happens twice on 25 October: the first one (CEST) is meant.
+                "overlap 2026-10-25T00:30:00Z",
+            ])
         let gap = expansion.occurrences.first { $0.uid == "gap" }!
         XCTAssertEqual(ZoneClock(identifier: "Europe/Berlin")!.iso8601(gap.startDate), "2026-03-29T03:30:00+02:00")
         XCTAssertEqual(gap.endDate.timeIntervalSince(gap.startDate), 0, "03:30 local is both the shifted start and end")
@@ -46,50 +50,68 @@ final class TimeBehaviourTests: XCTestCase {
 
     func testWindowsAndOutlookZoneNamesGiveTheRightInstants() throws {
         let result = try readFixture("hand/windows-zone-names.ics")
-        let expansion = result.calendars[0].occurrences(from: iso.date(from: "2026-01-01T00:00:00Z")!,
-                                                        to: iso.date(from: "2027-01-01T00:00:00Z")!)
-        let byUID = Dictionary(uniqueKeysWithValues: expansion.occurrences.map { ($0.uid!, iso.string(from: $0.startDate)) })
+        let expansion = result.calendars[0].occurrences(
+            from: iso.date(from: "2026-01-01T00:00:00Z")!,
+            to: iso.date(from: "2027-01-01T00:00:00Z")!)
+        let byUID = Dictionary(
+            uniqueKeysWithValues: expansion.occurrences.map { ($0.uid!, iso.string(from: $0.startDate)) })
         XCTAssertEqual(byUID["windows-id@example.com"], "2026-07-10T07:00:00Z", "W. Europe = Europe/Berlin, summer")
         XCTAssertEqual(byUID["display-name@example.com"], "2026-01-15T08:00:00Z", "(UTC+01:00) Amsterdam… in winter")
         XCTAssertEqual(byUID["eastern@example.com"], "2026-11-01T05:30:00Z", "01:30 EDT, the first of the two")
         XCTAssertEqual(byUID["unknown@example.com"], "2026-01-15T09:00:00Z", "unknown zone: floating, viewer in UTC")
         let messages = expansion.diagnostics.map(\.message)
-        XCTAssertTrue(messages.contains { $0.contains("\"W. Europe Standard Time\" is a Windows time-zone name; read as "
-            + "Europe/Berlin") }, "\(messages)")
+        XCTAssertTrue(
+            messages.contains {
+                $0.contains(
+                    "\"W. Europe Standard Time\" is a Windows time-zone name; read as "
+                        + "Europe/Berlin")
+            }, "\(messages)")
         XCTAssertTrue(messages.contains { $0.contains("an Outlook time-zone display name; read as Europe/Berlin") })
         XCTAssertTrue(messages.contains { $0.contains("\"Customized Time Zone\" names no time zone known here") })
     }
 
     func testOutlookExportWithItsOwnVTIMEZONE() throws {
         let calendar = try readFixture("corpus-copies/outlook-2010.ics").calendars[0]
-        let occurrences = calendar.occurrences(from: iso.date(from: "2013-06-01T00:00:00Z")!,
-                                               to: iso.date(from: "2013-07-01T00:00:00Z")!).occurrences
-        XCTAssertEqual(occurrences.map { iso.string(from: $0.startDate) }, ["2013-06-10T16:00:00Z"],
-                       "12:00 in the file's Eastern Standard Time VTIMEZONE, daylight time in June")
+        let occurrences = calendar.occurrences(
+            from: iso.date(from: "2013-06-01T00:00:00Z")!,
+            to: iso.date(from: "2013-07-01T00:00:00Z")!
+        ).occurrences
+        XCTAssertEqual(
+            occurrences.map { iso.string(from: $0.startDate) }, ["2013-06-10T16:00:00Z"],
+            "12:00 in the file's Eastern Standard Time VTIMEZONE, daylight time in June")
     }
 
     func testGoogleXWRTimezoneMatchesTheXWRTimezoneTool() throws {
         let calendar = try readFixture("hand/google-x-wr-timezone.ics").calendars[0]
-        let expected = try String(contentsOfFile: Paths.fixture("hand/google-x-wr-timezone.expected.txt"), encoding: .utf8)
-            .split(separator: "\n").map(String.init)
+        let expected = try String(
+            contentsOfFile: Paths.fixture("hand/google-x-wr-timezone.expected.txt"), encoding: .utf8
+        )
+        .split(separator: "\n").map(String.init)
         var options = ExpansionOptions()
         options.viewerZone = "Europe/Berlin"
-        let occurrences = calendar.occurrences(from: iso.date(from: "2026-02-28T23:00:00Z")!,
-                                               to: iso.date(from: "2026-04-30T22:00:00Z")!, options: options).occurrences
+        let occurrences = calendar.occurrences(
+            from: iso.date(from: "2026-02-28T23:00:00Z")!,
+            to: iso.date(from: "2026-04-30T22:00:00Z")!, options: options
+        ).occurrences
         let ours = occurrences.map { occurrence in
-            "\(occurrence.uid!) " + (occurrence.isAllDay ? LocalDateTime(occurrence.start).isoDate
-                : iso.string(from: occurrence.startDate))
+            "\(occurrence.uid!) "
+                + (occurrence.isAllDay
+                    ? LocalDateTime(occurrence.start).isoDate
+                    : iso.string(from: occurrence.startDate))
         }.sorted()
         XCTAssertEqual(ours, expected)
         // Without X-WR-TIMEZONE the UTC series stays at 09:00 UTC after the clocks change.
         options.applyWRTimeZone = false
-        let plain = calendar.occurrences(from: iso.date(from: "2026-04-16T00:00:00Z")!,
-                                         to: iso.date(from: "2026-04-18T00:00:00Z")!, options: options).occurrences
+        let plain = calendar.occurrences(
+            from: iso.date(from: "2026-04-16T00:00:00Z")!,
+            to: iso.date(from: "2026-04-18T00:00:00Z")!, options: options
+        ).occurrences
         XCTAssertEqual(plain.map { iso.string(from: $0.startDate) }, ["2026-04-17T09:00:00Z"])
     }
 
     func testAMovedInstanceAppearsOnce() {
-        let source = Self.calendar("""
+        let source = Self.calendar(
+            """
             BEGIN:VEVENT\nUID:weekly\nDTSTAMP:20260101T000000Z\nDTSTART;TZID=Europe/Berlin:20261102T100000
             DURATION:PT1H\nRRULE:FREQ=WEEKLY;COUNT=8\nSUMMARY:Weekly\nEND:VEVENT
             BEGIN:VEVENT\nUID:weekly\nDTSTAMP:20260101T000000Z\nRECURRENCE-ID;TZID=Europe/Berlin:20261109T100000
@@ -101,16 +123,19 @@ final class TimeBehaviourTests: XCTestCase {
 
             """)
         let (_, expansion) = instants(source, from: "2026-11-01T00:00:00Z", to: "2026-11-22T00:00:00Z")
-        XCTAssertEqual(expansion.occurrences.map { "\($0.summary!) \(iso.string(from: $0.startDate))" }, [
-            "Weekly 2026-11-02T09:00:00Z",
-            "Moved within the window 2026-11-11T14:00:00Z",
-            "Moved into it 2026-11-18T07:00:00Z",
-        ])
+        XCTAssertEqual(
+            expansion.occurrences.map { "\($0.summary!) \(iso.string(from: $0.startDate))" },
+            [
+                "Weekly 2026-11-02T09:00:00Z",
+                "Moved within the window 2026-11-11T14:00:00Z",
+                "Moved into it 2026-11-18T07:00:00Z",
+            ])
         XCTAssertEqual(expansion.occurrences[1].recurrenceID?.icsValue, "20261109T100000")
     }
 
     func testThisAndFutureMovesTheRestOfTheSeries() {
-        let source = Self.calendar("""
+        let source = Self.calendar(
+            """
             BEGIN:VEVENT\nUID:s\nDTSTAMP:20260101T000000Z\nDTSTART:20260105T090000\nDURATION:PT1H
             RRULE:FREQ=WEEKLY;COUNT=4\nSUMMARY:Old time\nEND:VEVENT
             BEGIN:VEVENT\nUID:s\nDTSTAMP:20260101T000000Z\nRECURRENCE-ID;RANGE=THISANDFUTURE:20260112T090000
@@ -118,14 +143,17 @@ final class TimeBehaviourTests: XCTestCase {
 
             """)
         let (_, expansion) = instants(source, from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z")
-        XCTAssertEqual(expansion.occurrences.map { "\($0.summary!) \(LocalDateTime($0.start)) \(LocalDateTime($0.end))" }, [
-            "Old time 20260105T090000 20260105T100000", "New time 20260112T140000 20260112T160000",
-            "New time 20260119T140000 20260119T160000", "New time 20260126T140000 20260126T160000",
-        ])
+        XCTAssertEqual(
+            expansion.occurrences.map { "\($0.summary!) \(LocalDateTime($0.start)) \(LocalDateTime($0.end))" },
+            [
+                "Old time 20260105T090000 20260105T100000", "New time 20260112T140000 20260112T160000",
+                "New time 20260119T140000 20260119T160000", "New time 20260126T140000 20260126T160000",
+            ])
     }
 
     func testAnUnboundedSecondlyRuleStopsAtTheLimitWithAWarning() {
-        let source = Self.calendar("""
+        let source = Self.calendar(
+            """
             BEGIN:VEVENT\nUID:flood\nDTSTAMP:20260101T000000Z\nDTSTART:20260101T000000Z\nRRULE:FREQ=SECONDLY
             END:VEVENT
 
@@ -139,19 +167,25 @@ final class TimeBehaviourTests: XCTestCase {
     }
 
     func testRDateExDateAndDTStartOutsideTheRule() {
-        let source = Self.calendar("""
+        let source = Self.calendar(
+            """
             BEGIN:VEVENT\nUID:r\nDTSTAMP:20260101T000000Z\nDTSTART;VALUE=DATE:20260103\nRRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3
             RDATE;VALUE=DATE:20260110,20260111\nEXDATE;VALUE=DATE:20260112\nEND:VEVENT
 
             """)
         let (starts, _) = instants(source, from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z")
         // DTSTART (a Saturday) is the first instance though the rule only has Mondays (RFC 5545 §3.8.5.3).
-        XCTAssertEqual(starts, ["r 2026-01-03T00:00:00Z", "r 2026-01-05T00:00:00Z", "r 2026-01-10T00:00:00Z",
-                                "r 2026-01-11T00:00:00Z", "r 2026-01-19T00:00:00Z"])
+        XCTAssertEqual(
+            starts,
+            [
+                "r 2026-01-03T00:00:00Z", "r 2026-01-05T00:00:00Z", "r 2026-01-10T00:00:00Z",
+                "r 2026-01-11T00:00:00Z", "r 2026-01-19T00:00:00Z",
+            ])
     }
 
     func testNormalizedTimeZonesUseBareIANANamesOnePerTZID() throws {
-        let source = Self.calendar("""
+        let source = Self.calendar(
+            """
             BEGIN:VTIMEZONE\nTZID:/mozilla.org/20070129_1/Europe/Berlin\nBEGIN:STANDARD\nDTSTART:19701025T030000
             TZOFFSETFROM:+0200\nTZOFFSETTO:+0100\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\nEND:STANDARD
             BEGIN:DAYLIGHT\nDTSTART:19700329T020000\nTZOFFSETFROM:+0100\nTZOFFSETTO:+0200
@@ -179,7 +213,8 @@ final class TimeBehaviourTests: XCTestCase {
         XCTAssertLessThan(text.utf8.count, 4000, "truncated, not tzdata's history back to 1893")
         // The instants do not move.
         let window = (iso.date(from: "2025-01-01T00:00:00Z")!, iso.date(from: "2027-01-01T00:00:00Z")!)
-        XCTAssertEqual(reread.occurrences(from: window.0, to: window.1).occurrences.map(\.startDate),
-                       original.occurrences(from: window.0, to: window.1).occurrences.map(\.startDate))
+        XCTAssertEqual(
+            reread.occurrences(from: window.0, to: window.1).occurrences.map(\.startDate),
+            original.occurrences(from: window.0, to: window.1).occurrences.map(\.startDate))
     }
 }

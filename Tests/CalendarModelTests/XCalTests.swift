@@ -13,9 +13,14 @@ final class XCalTests: XCTestCase {
     func testXCalShapeFollowsRFC6321() throws {
         let result = try readFixture("hand/tasks.ics")
         let xml = text(CalendarFormat.xcal.write(result.calendars))
-        XCTAssertTrue(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<icalendar xmlns=\"urn:ietf:params:xml:ns:icalendar-2.0\">"))
-        XCTAssertTrue(xml.contains("<due><parameters><tzid><text>Europe/Berlin</text></tzid></parameters>"
-            + "<date-time>2024-01-12T17:00:00</date-time></due>"), xml)
+        XCTAssertTrue(
+            xml.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<icalendar xmlns=\"urn:ietf:params:xml:ns:icalendar-2.0\">"
+            ))
+        XCTAssertTrue(
+            xml.contains(
+                "<due><parameters><tzid><text>Europe/Berlin</text></tzid></parameters>"
+                    + "<date-time>2024-01-12T17:00:00</date-time></due>"), xml)
         XCTAssertTrue(xml.contains("<priority><integer>1</integer></priority>"), xml)
         let root = try XMLElement.parse(Array(xml.utf8))
         let calendar = try XCTUnwrap(root.children.first)
@@ -59,8 +64,9 @@ final class XCalTests: XCTestCase {
         XCTAssertEqual(event?.property("REQUEST-STATUS")?.value, "2.0;Success")
         XCTAssertEqual(event?.property("SUMMARY")?.value, "a < b & c\\, d")
         XCTAssertEqual(event?.property("X-THING")?.contentLine, "X-THING;X-P=1:raw\\,value")
-        XCTAssertEqual(event?.property("ATTENDEE")?.parameters.map(\.values),
-                       [["TRUE"], ["mailto:a@x", "mailto:b@x"]])
+        XCTAssertEqual(
+            event?.property("ATTENDEE")?.parameters.map(\.values),
+            [["TRUE"], ["mailto:a@x", "mailto:b@x"]])
         XCTAssertEqual(event?.property("RDATE")?.value, "20240105T100000Z/PT1H,20240106T100000Z/20240106T120000Z")
         XCTAssertEqual(back.calendars.first?.events.first?.recurrenceRules.first?.interval, 2)
     }
@@ -84,7 +90,8 @@ final class XCalTests: XCTestCase {
         XCTAssertEqual(description.text, "a\r\nb")
         XCTAssertEqual(journal.property("DESCRIPTION")?.value, "a\\nb")
         XCTAssertEqual(read.components.first?.property("PRODID")?.value, "-//a<b>//EN")
-        XCTAssertTrue(read.diagnostics.contains { $0.line == 6 && $0.message.contains("<other>") }, "\(read.diagnostics)")
+        XCTAssertTrue(
+            read.diagnostics.contains { $0.line == 6 && $0.message.contains("<other>") }, "\(read.diagnostics)")
     }
 
     func testDoctypesAndEntitiesAreRefused() {

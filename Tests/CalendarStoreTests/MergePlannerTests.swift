@@ -5,9 +5,11 @@ import XCTest
 final class MergePlannerTests: XCTestCase {
     let key = MergeKey(uid: "u")
 
-    func decide(external: String?, local: String?, base: String?, deleted: Bool = false,
-                prefer: MergePreference = .newest, onConflict: ConflictHandling? = nil,
-                externalSequence: Int = 0, localSequence: Int = 0) -> MergeAction.Kind? {
+    func decide(
+        external: String?, local: String?, base: String?, deleted: Bool = false,
+        prefer: MergePreference = .newest, onConflict: ConflictHandling? = nil,
+        externalSequence: Int = 0, localSequence: Int = 0
+    ) -> MergeAction.Kind? {
         let state = MergeState(
             external: external.map { [key: ItemVersion(fingerprint: $0, sequence: externalSequence)] } ?? [:],
             local: local.map { [key: ItemVersion(fingerprint: $0, sequence: localSequence)] } ?? [:],
@@ -43,7 +45,8 @@ final class MergePlannerTests: XCTestCase {
     func testConflictsFollowThePolicy() {
         // Both changed: newest by SEQUENCE.
         XCTAssertEqual(decide(external: "e2", local: "l", base: "e1", externalSequence: 3, localSequence: 2), .update)
-        XCTAssertEqual(decide(external: "e2", local: "l", base: "e1", externalSequence: 2, localSequence: 3), .keepLocal)
+        XCTAssertEqual(
+            decide(external: "e2", local: "l", base: "e1", externalSequence: 2, localSequence: 3), .keepLocal)
         XCTAssertEqual(decide(external: "e2", local: "l", base: "e1"), .keepLocal, "a tie keeps the local version")
         XCTAssertEqual(decide(external: "e2", local: "l", base: "e1", prefer: .external), .update)
         XCTAssertEqual(decide(external: "e2", local: "l", base: "e1", prefer: .local), .keepLocal)
@@ -58,8 +61,9 @@ final class MergePlannerTests: XCTestCase {
         let newer = ItemVersion(fingerprint: "e", sequence: 1, lastModified: 200, stamp: 10)
         let state = MergeState(external: [key: newer], local: [key: older], base: [key: "b"])
         XCTAssertEqual(MergePlanner.plan(state).first?.kind, .update)
-        let byStamp = MergeState(external: [key: ItemVersion(fingerprint: "e", stamp: 20)],
-                                 local: [key: ItemVersion(fingerprint: "l", stamp: 10)], base: [key: "b"])
+        let byStamp = MergeState(
+            external: [key: ItemVersion(fingerprint: "e", stamp: 20)],
+            local: [key: ItemVersion(fingerprint: "l", stamp: 10)], base: [key: "b"])
         XCTAssertEqual(MergePlanner.plan(byStamp).first?.kind, .update)
         XCTAssertTrue(MergePlanner.plan(byStamp).first?.wasConflict ?? false)
     }

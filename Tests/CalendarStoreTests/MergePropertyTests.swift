@@ -85,18 +85,22 @@ struct History {
         random = SeededGenerator(state: seed)
         store = try CalendarStore.inMemory()
         try store.database.write { db in
-            try db.execute(sql: """
-                CREATE TEMP TABLE crashCountdown (n INTEGER);
-                INSERT INTO crashCountdown VALUES (NULL);
-                """)
-            for (table, event) in [("item", "INSERT"), ("item", "DELETE"), ("item", "UPDATE"),
-                                   ("tombstone", "DELETE"), ("syncState", "INSERT"), ("syncState", "DELETE")] {
-                try db.execute(sql: """
-                    CREATE TEMP TRIGGER crash_\(table)_\(event) BEFORE \(event) ON \(table) BEGIN
-                        UPDATE crashCountdown SET n = n - 1;
-                        SELECT RAISE(ABORT, 'simulated crash') WHERE (SELECT n FROM crashCountdown) <= 0;
-                    END;
+            try db.execute(
+                sql: """
+                    CREATE TEMP TABLE crashCountdown (n INTEGER);
+                    INSERT INTO crashCountdown VALUES (NULL);
                     """)
+            for (table, event) in [
+                ("item", "INSERT"), ("item", "DELETE"), ("item", "UPDATE"),
+                ("tombstone", "DELETE"), ("syncState", "INSERT"), ("syncState", "DELETE"),
+            ] {
+                try db.execute(
+                    sql: """
+                        CREATE TEMP TRIGGER crash_\(table)_\(event) BEFORE \(event) ON \(table) BEGIN
+                            UPDATE crashCountdown SET n = n - 1;
+                            SELECT RAISE(ABORT, 'simulated crash') WHERE (SELECT n FROM crashCountdown) <= 0;
+                        END;
+                        """)
             }
         }
         for _ in 0..<Int.random(in: 3...8, using: &random) { addExternal() }
@@ -154,8 +158,10 @@ struct History {
 
     func componentText(uid: String, isTodo: Bool, summary: String, revision: Int, week: Int? = nil) -> String {
         let kind = isTodo ? "VTODO" : "VEVENT"
-        var lines = ["BEGIN:\(kind)", "UID:\(uid)", "DTSTAMP:\(Self.stamp(revision))",
-                     "LAST-MODIFIED:\(Self.stamp(revision))", "SUMMARY:\(summary)"]
+        var lines = [
+            "BEGIN:\(kind)", "UID:\(uid)", "DTSTAMP:\(Self.stamp(revision))",
+            "LAST-MODIFIED:\(Self.stamp(revision))", "SUMMARY:\(summary)",
+        ]
         if isTodo {
             lines.append("DUE:20260310T170000Z")
         } else if let week {
@@ -169,15 +175,18 @@ struct History {
     var externalText: String {
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//property test//EN\r\n"
         for item in external {
-            text += componentText(uid: item.uid, isTodo: item.isTodo, summary: "E \(item.uid) r\(item.revision)",
-                                  revision: item.revision)
+            text += componentText(
+                uid: item.uid, isTodo: item.isTodo, summary: "E \(item.uid) r\(item.revision)",
+                revision: item.revision)
             for week in item.overrides.sorted() {
-                text += componentText(uid: item.uid, isTodo: false, summary: "E \(item.uid) w\(week) r\(item.revision)",
-                                      revision: item.revision, week: week)
+                text += componentText(
+                    uid: item.uid, isTodo: false, summary: "E \(item.uid) w\(week) r\(item.revision)",
+                    revision: item.revision, week: week)
             }
             if duplicated.contains(item.uid) {
-                text += componentText(uid: item.uid, isTodo: item.isTodo, summary: "duplicate of \(item.uid)",
-                                      revision: item.revision + 1)
+                text += componentText(
+                    uid: item.uid, isTodo: item.isTodo, summary: "duplicate of \(item.uid)",
+                    revision: item.revision + 1)
             }
         }
         return text + "END:VCALENDAR\r\n"
@@ -190,15 +199,19 @@ struct History {
         switch Int.random(in: 0..<4, using: &random) {
         case 0:
             counter += 1
-            try add(componentText(uid: "local-\(counter)", isTodo: Bool.random(using: &random),
-                                  summary: "L new", revision: tick()))
+            try add(
+                componentText(
+                    uid: "local-\(counter)", isTodo: Bool.random(using: &random),
+                    summary: "L new", revision: tick()))
         case 1:
             guard let key = held.randomElement(using: &random), let component = try component(key) else { return }
-            var text = componentText(uid: key.uid, isTodo: component.isTodo, summary: "L \(key.uid) r\(clock + 1)",
-                                     revision: tick(), week: nil)
+            var text = componentText(
+                uid: key.uid, isTodo: component.isTodo, summary: "L \(key.uid) r\(clock + 1)",
+                revision: tick(), week: nil)
             if !key.recurrenceID.isEmpty, let week = week(of: key) {
-                text = componentText(uid: key.uid, isTodo: false, summary: "L \(key) r\(clock)", revision: clock,
-                                     week: week)
+                text = componentText(
+                    uid: key.uid, isTodo: false, summary: "L \(key) r\(clock)", revision: clock,
+                    week: week)
             }
             try add(text)
         case 2:
@@ -215,8 +228,10 @@ struct History {
     }
 
     func add(_ text: String) throws {
-        let read = ICS.read(Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n" + text
-                                   + "END:VCALENDAR\r\n").utf8))
+        let read = ICS.read(
+            Array(
+                ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n" + text
+                    + "END:VCALENDAR\r\n").utf8))
         guard let component = read.calendars.first?.components.first else { throw StoreError("bad local item") }
         try store.add(component, to: calendar)
     }
@@ -258,7 +273,9 @@ struct History {
             truncated = true
         }
         let read = ICS.read(Array(text.utf8))
-        if truncated, !read.isTruncated { fail("a file cut at a random byte did not read as truncated: …\(text.suffix(60).debugDescription)") }
+        if truncated, !read.isTruncated {
+            fail("a file cut at a random byte did not read as truncated: …\(text.suffix(60).debugDescription)")
+        }
         var options = MergeOptions()
         options.isTruncated = read.isTruncated
         options.digest = SourceDigest.of(Array(text.utf8))
@@ -270,8 +287,9 @@ struct History {
         tally.merges += 1
         let result: MergeResult
         do {
-            result = try CalendarMerger.merge(read.calendars, into: calendar, source: source, storage: store,
-                                              options: options)
+            result = try CalendarMerger.merge(
+                read.calendars, into: calendar, source: source, storage: store,
+                options: options)
         } catch let refusal as MergeRefusal {
             tally.refused += 1
             try expectUnchanged(since: before, "a refused merge (\(refusal))")
@@ -288,8 +306,9 @@ struct History {
         try check(before: before, external: externalItems, truncated: read.isTruncated, result: result)
         // The same file again changes nothing.
         let settled = try snapshot()
-        let again = try CalendarMerger.merge(read.calendars, into: calendar, source: source, storage: store,
-                                             options: options)
+        let again = try CalendarMerger.merge(
+            read.calendars, into: calendar, source: source, storage: store,
+            options: options)
         if again.added + again.updated + again.deleted > 0 {
             fail("a second merge of the same file changed things: \(again.actions.filter { $0.kind != .unchanged })")
         }
@@ -312,8 +331,10 @@ struct History {
     }
 
     /// The three-way rule, item by item, against what the store held before and the file says now.
-    mutating func check(before: MergeSnapshot, external: [MergeKey: ItemVersion], truncated: Bool,
-                        result: MergeResult) throws {
+    mutating func check(
+        before: MergeSnapshot, external: [MergeKey: ItemVersion], truncated: Bool,
+        result: MergeResult
+    ) throws {
         let after = try snapshot()
         for key in Set(before.items.keys).union(external.keys).union(before.base.keys) {
             let local = before.items[key]?.fingerprint, base = before.base[key], theirs = external[key]?.fingerprint
@@ -328,8 +349,9 @@ struct History {
                 if before.tombstones.contains(key), theirs == base { break }
                 if now != theirs {
                     let action = result.actions.first { $0.key == key }.map { "\($0.kind) \($0.reason)" } ?? "none"
-                    fail("\(key): the external change did not land (\(now ?? "gone"); local \(local ?? "-"), base "
-                        + "\(base ?? "-"), tombstone \(before.tombstones.contains(key)); \(action))")
+                    fail(
+                        "\(key): the external change did not land (\(now ?? "gone"); local \(local ?? "-"), base "
+                            + "\(base ?? "-"), tombstone \(before.tombstones.contains(key)); \(action))")
                 }
             case (true, true):
                 if now == nil || (now != local && now != theirs) {
@@ -365,10 +387,12 @@ struct History {
         let problems = try store.integrityCheck()
         if problems != ["ok"] { fail("integrity: \(problems)") }
         let duplicates = try store.database.read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM (SELECT calendarID, uid, recurrenceID FROM item
-                GROUP BY calendarID, uid, recurrenceID HAVING count(*) > 1)
-                """) ?? 0
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FROM (SELECT calendarID, uid, recurrenceID FROM item
+                    GROUP BY calendarID, uid, recurrenceID HAVING count(*) > 1)
+                    """) ?? 0
         }
         if duplicates > 0 { fail("\(duplicates) duplicate item(s)") }
     }

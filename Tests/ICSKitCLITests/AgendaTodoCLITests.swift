@@ -19,7 +19,8 @@ final class AgendaTodoCLITests: XCTestCase {
             XCTAssertEqual(holiday?["all_day"] as? Bool, true, zone)
             for other in ["2026-11-22", "2026-11-24"] {
                 let neighbours = try agenda(["--from", other, "--to", "+1d", "--tz", zone])
-                XCTAssertFalse(neighbours.contains { $0["uid"] as? String == "holiday@example.com" }, "\(zone) \(other)")
+                XCTAssertFalse(
+                    neighbours.contains { $0["uid"] as? String == "holiday@example.com" }, "\(zone) \(other)")
             }
         }
     }
@@ -27,23 +28,29 @@ final class AgendaTodoCLITests: XCTestCase {
     func testJSONShapeAndTimesInTheChosenZone() throws {
         let berlin = try agenda(["--from", "2026-11-23", "--to", "+3d", "--tz", "Europe/Berlin"])
         let calls = berlin.filter { $0["uid"] as? String == "call@example.com" }
-        XCTAssertEqual(calls.map { $0["start"] as? String }, ["2026-11-23T21:00:00+01:00", "2026-11-24T21:00:00+01:00"])
+        XCTAssertEqual(
+            calls.map { $0["start"] as? String }, ["2026-11-23T21:00:00+01:00", "2026-11-24T21:00:00+01:00"])
         XCTAssertEqual(calls.first?["recurrence_id"] as? String, "2026-11-23T21:00:00+01:00")
         XCTAssertEqual(calls.first?["calendar"] as? String, "Home")
         XCTAssertEqual(calls.first?["summary"] as? String, "Call with Auckland")
         let utc = try agenda(["--from", "2026-11-23", "--to", "+1d", "--tz", "UTC"])
-        XCTAssertEqual(utc.first { $0["uid"] as? String == "call@example.com" }?["end"] as? String, "2026-11-23T21:00:00Z")
+        XCTAssertEqual(
+            utc.first { $0["uid"] as? String == "call@example.com" }?["end"] as? String, "2026-11-23T21:00:00Z")
         // In Auckland the first call is already on the 24th.
         let auckland = try agenda(["--from", "2026-11-24", "--to", "+1d", "--tz", "Pacific/Auckland"])
-        XCTAssertEqual(auckland.filter { $0["uid"] as? String == "call@example.com" }.map { $0["start"] as? String },
-                       ["2026-11-24T09:00:00+13:00"])
+        XCTAssertEqual(
+            auckland.filter { $0["uid"] as? String == "call@example.com" }.map { $0["start"] as? String },
+            ["2026-11-24T09:00:00+13:00"])
     }
 
     func testTextAgendaAndUsageErrors() throws {
-        let run = try CLI.run(["agenda", CLI.fixture("hand/all-day-and-tasks.ics"), "--week", "2026-W48", "--tz", "UTC"])
+        let run = try CLI.run([
+            "agenda", CLI.fixture("hand/all-day-and-tasks.ics"), "--week", "2026-W48", "--tz", "UTC",
+        ])
         XCTAssertEqual(run.status, 0)
-        XCTAssertTrue(run.stdout.contains("Mon 2026-11-23\n  all day      Holiday  (Home)\n  20:00–21:00  Call with Auckland"),
-                      run.stdout)
+        XCTAssertTrue(
+            run.stdout.contains("Mon 2026-11-23\n  all day      Holiday  (Home)\n  20:00–21:00  Call with Auckland"),
+            run.stdout)
         XCTAssertEqual(try CLI.run(["agenda", CLI.fixture("hand/tasks.ics"), "--tz", "Mars/Olympus"]).status, 2)
         XCTAssertEqual(try CLI.run(["agenda", CLI.fixture("hand/tasks.ics"), "--week", "W99"]).status, 2)
         let empty = try CLI.run(["agenda", "--tz", "UTC"])
@@ -52,10 +59,14 @@ final class AgendaTodoCLITests: XCTestCase {
     }
 
     func testMaxInstancesStopsAFlood() throws {
-        let flood = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:x\nBEGIN:VEVENT\nUID:f\nDTSTAMP:20260101T000000Z\n"
+        let flood =
+            "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:x\nBEGIN:VEVENT\nUID:f\nDTSTAMP:20260101T000000Z\n"
             + "DTSTART:20260101T000000Z\nRRULE:FREQ=SECONDLY\nEND:VEVENT\nEND:VCALENDAR\n"
-        let run = try CLI.run(["agenda", "-", "--from", "2026-01-01", "--to", "+1d", "--tz", "UTC", "--json",
-                               "--max-instances", "300"], stdin: Data(flood.utf8))
+        let run = try CLI.run(
+            [
+                "agenda", "-", "--from", "2026-01-01", "--to", "+1d", "--tz", "UTC", "--json",
+                "--max-instances", "300",
+            ], stdin: Data(flood.utf8))
         XCTAssertEqual(run.status, 0)
         XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [Any])?.count, 300)
         XCTAssertTrue(run.stderr.contains("made more than 300 instances"), run.stderr)
@@ -69,14 +80,18 @@ final class AgendaTodoCLITests: XCTestCase {
         XCTAssertTrue(lines[0].hasPrefix("[ ] P2 Old report  due 2026-01-05 08:30  OVERDUE"), lines[0])
         XCTAssertTrue(lines[1].hasPrefix("    [x] Slides for the report"), lines[1])
         XCTAssertTrue(lines[2].hasPrefix("[ ] Far future  due 2099-12-31"), lines[2])
-        let open = try CLI.run(["todo", CLI.fixture("hand/all-day-and-tasks.ics"), "--json", "--tz", "UTC",
-                                "--category", "work"])
+        let open = try CLI.run([
+            "todo", CLI.fixture("hand/all-day-and-tasks.ics"), "--json", "--tz", "UTC",
+            "--category", "work",
+        ])
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(open.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(json.map { $0["uid"] as? String }, ["report@example.com"])
         XCTAssertEqual(json.first?["overdue"] as? Bool, true)
         XCTAssertEqual((json.first?["children"] as? [Any])?.count, 0, "the completed subtask is not open")
-        let morning = try CLI.run(["todo", CLI.fixture("hand/all-day-and-tasks.ics"), "--filter", "all", "--slot",
-                                   "morning", "--tz", "UTC"])
+        let morning = try CLI.run([
+            "todo", CLI.fixture("hand/all-day-and-tasks.ics"), "--filter", "all", "--slot",
+            "morning", "--tz", "UTC",
+        ])
         XCTAssertTrue(morning.stdout.contains("Old report") && !morning.stdout.contains("Slides"), morning.stdout)
         let stats = try CLI.run(["todo", CLI.fixture("hand/all-day-and-tasks.ics"), "--stats", "--json", "--tz", "UTC"])
         let table = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])

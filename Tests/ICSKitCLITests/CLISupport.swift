@@ -33,15 +33,19 @@ enum CLI {
     /// Runs icskit (or `executable`) with arguments. `stdoutPath` sends standard output to that file instead of
     /// capturing it (a device node of the test's own, say); a run that outlives `timeout` seconds is killed and
     /// comes back with `timedOut` set.
-    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, executable: String? = nil,
-                    stdoutPath: String? = nil, timeout: TimeInterval? = nil) throws -> Run {
+    static func run(
+        _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, executable: String? = nil,
+        stdoutPath: String? = nil, timeout: TimeInterval? = nil
+    ) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable ?? binary)
         process.arguments = arguments
         // Never the user's own store: a command given no --store gets a throwaway one.
         process.environment = ProcessInfo.processInfo.environment.merging(
-            ["ICSKIT_STORE": FileManager.default.temporaryDirectory
-                .appendingPathComponent("icskit-tests-default-\(UUID().uuidString).sqlite").path]) { _, new in new }
+            [
+                "ICSKIT_STORE": FileManager.default.temporaryDirectory
+                    .appendingPathComponent("icskit-tests-default-\(UUID().uuidString).sqlite").path
+            ]) { _, new in new }
         if let directory { process.currentDirectoryURL = directory }
         // Output goes to files, not pipes, so a large output can never block the child.
         let scratch = try temporaryDirectory()
@@ -66,9 +70,10 @@ enum CLI {
             }
         }
         process.waitUntilExit()
-        return Run(status: process.terminationStatus,
-                   stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), timedOut: timedOut)
+        return Run(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), timedOut: timedOut)
     }
 
     /// A character device node of the test's own, like the system's null (minor 3) or full (minor 7) device, made
@@ -117,8 +122,9 @@ enum CLI {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while !errorData.isSet { Thread.sleep(forTimeInterval: 0.01) }
-        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                   stderr: String(decoding: errorData.value, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: errorData.value, as: UTF8.self))
     }
 
     /// Skips the test, saying why, when python icalendar and the tools beside it are missing (`make venv`).

@@ -7,11 +7,15 @@ final class CSVCLITests: XCTestCase {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let csv = directory.appendingPathComponent("week.csv").path
-        let toCSV = try CLI.run(["convert", CLI.fixture("hand/all-day-and-tasks.ics"), "--tz", "Europe/Berlin", "-o", csv])
+        let toCSV = try CLI.run([
+            "convert", CLI.fixture("hand/all-day-and-tasks.ics"), "--tz", "Europe/Berlin", "-o", csv,
+        ])
         XCTAssertEqual(toCSV.status, 0, toCSV.stderr)
         let text = try String(contentsOfFile: csv, encoding: .utf8)
-        XCTAssertTrue(text.hasPrefix("Subject,Start Date,Start Time,End Date,End Time,All Day Event,Description,"
-            + "Location,Private,UID,Categories,Status,Due,Completed,Priority,RRULE,Type\r\n"), text)
+        XCTAssertTrue(
+            text.hasPrefix(
+                "Subject,Start Date,Start Time,End Date,End Time,All Day Event,Description,"
+                    + "Location,Private,UID,Categories,Status,Due,Completed,Priority,RRULE,Type\r\n"), text)
         let ics = directory.appendingPathComponent("week.ics").path
         let back = try CLI.run(["convert", csv, "--tz", "Europe/Berlin", "-o", ics])
         XCTAssertEqual(back.status, 0, back.stderr)
@@ -38,17 +42,25 @@ final class CSVCLITests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("store.sqlite").path
         let csv = CLI.fixture("hand/csv/outlook-calendar.csv")
-        let first = try CLI.run(["import", csv, "--store", store, "--calendar", "work", "--tz", "Europe/Berlin", "--json"])
+        let first = try CLI.run([
+            "import", csv, "--store", store, "--calendar", "work", "--tz", "Europe/Berlin", "--json",
+        ])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertTrue(first.stdout.contains("\"added\": 3"), first.stdout)
-        let second = try CLI.run(["import", csv, "--store", store, "--calendar", "work", "--tz", "Europe/Berlin", "--json"])
+        let second = try CLI.run([
+            "import", csv, "--store", store, "--calendar", "work", "--tz", "Europe/Berlin", "--json",
+        ])
         XCTAssertTrue(second.stdout.contains("\"added\": 0"), second.stdout)
         XCTAssertTrue(second.stdout.contains("\"unchanged\": 3"), second.stdout)
-        let agenda = try CLI.run(["agenda", "--store", store, "--from", "2026-01-15", "--to", "2026-01-16",
-                                  "--tz", "Europe/Berlin"])
+        let agenda = try CLI.run([
+            "agenda", "--store", store, "--from", "2026-01-15", "--to", "2026-01-16",
+            "--tz", "Europe/Berlin",
+        ])
         XCTAssertTrue(agenda.stdout.contains("09:00") && agenda.stdout.contains("Quarterly review"), agenda.stdout)
-        let tasks = try CLI.run(["import", CLI.fixture("hand/csv/outlook-tasks.csv"), "--store", store, "--calendar",
-                                 "tasks"])
+        let tasks = try CLI.run([
+            "import", CLI.fixture("hand/csv/outlook-tasks.csv"), "--store", store, "--calendar",
+            "tasks",
+        ])
         XCTAssertEqual(tasks.status, 0, tasks.stderr)
         let todo = try CLI.run(["todo", "--store", store, "--filter", "all"])
         XCTAssertTrue(todo.stdout.contains("File taxes"), todo.stdout)
@@ -61,11 +73,15 @@ final class CSVCLITests: XCTestCase {
         try Data("Subject,Start Date\r\nOk,2026-01-05\r\nBroken,next tuesday\r\n".utf8).write(to: csv)
         let run = try CLI.run(["convert", csv.path, "--to", "ics"])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stderr.contains("bad.csv:3: error: row 3, column \"Start Date\": \"next tuesday\" is not a "
-            + "date"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "bad.csv:3: error: row 3, column \"Start Date\": \"next tuesday\" is not a "
+                    + "date"), run.stderr)
         XCTAssertTrue(run.stdout.contains("SUMMARY:Ok") && !run.stdout.contains("Broken"), run.stdout)
-        let strict = try CLI.run(["convert", csv.path, "--to", "ics", "--strict", "-o",
-                                  directory.appendingPathComponent("out.ics").path])
+        let strict = try CLI.run([
+            "convert", csv.path, "--to", "ics", "--strict", "-o",
+            directory.appendingPathComponent("out.ics").path,
+        ])
         XCTAssertEqual(strict.status, 1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.ics").path))
         let columns = try CLI.run(["convert", csv.path, "--columns", "Subject=headline"])

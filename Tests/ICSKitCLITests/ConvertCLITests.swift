@@ -43,9 +43,11 @@ final class ConvertCLITests: XCTestCase {
         let bad = directory.appendingPathComponent("notes.ics")
         try Data("just some notes\n".utf8).write(to: bad)
         let out = directory.appendingPathComponent("out")
-        let run = try CLI.run(["convert", CLI.fixture("corpus-copies/outlook-2010.ics"), bad.path,
-                               CLI.fixture("corpus-copies/google-issue52.ics"), "--out-dir", out.path, "--to", "jcal",
-                               "--report", "json", "--jobs", "2"])
+        let run = try CLI.run([
+            "convert", CLI.fixture("corpus-copies/outlook-2010.ics"), bad.path,
+            CLI.fixture("corpus-copies/google-issue52.ics"), "--out-dir", out.path, "--to", "jcal",
+            "--report", "json", "--jobs", "2",
+        ])
         XCTAssertEqual(run.status, 1)
         let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         XCTAssertEqual(written, ["google-issue52.json", "outlook-2010.json"], "no temporary files left behind")
@@ -70,8 +72,9 @@ final class ConvertCLITests: XCTestCase {
         let names = try FileManager.default.contentsOfDirectory(atPath: serial.path).sorted()
         XCTAssertEqual(names.count, inputs.count)
         for name in names {
-            XCTAssertEqual(try Data(contentsOf: serial.appendingPathComponent(name)),
-                           try Data(contentsOf: parallel.appendingPathComponent(name)), name)
+            XCTAssertEqual(
+                try Data(contentsOf: serial.appendingPathComponent(name)),
+                try Data(contentsOf: parallel.appendingPathComponent(name)), name)
         }
     }
 
@@ -110,15 +113,19 @@ extension ConvertCLITests {
         let run = try CLI.run(["convert", "--normalize-timezones", CLI.fixture("hand/windows-zone-names.ics")])
         XCTAssertEqual(run.status, 0, run.stderr)
         let lines = run.stdout.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
-        XCTAssertEqual(lines.filter { $0.hasPrefix("TZID:") }.sorted(), ["TZID:America/New_York", "TZID:Europe/Berlin"])
+        XCTAssertEqual(
+            lines.filter { $0.hasPrefix("TZID:") }.sorted(), ["TZID:America/New_York", "TZID:Europe/Berlin"])
         XCTAssertTrue(lines.contains("DTSTART;TZID=Europe/Berlin:20260710T090000"), run.stdout)
         XCTAssertTrue(lines.contains("DTSTART;TZID=Europe/Berlin:20260115T090000"), "display name → Europe/Berlin")
         XCTAssertTrue(lines.contains("DTSTART;TZID=America/New_York:20261101T013000"))
         XCTAssertFalse(run.stdout.contains("Standard Time") || run.stdout.contains("freeassociation"))
         // The zone nothing can name stays as it was, and says so.
         XCTAssertTrue(lines.contains("DTSTART;TZID=Customized Time Zone:20260115T090000"))
-        XCTAssertTrue(run.stderr.contains(":29: warning: TZID \"Customized Time Zone\" names no known zone"), run.stderr)
-        XCTAssertTrue(run.stderr.contains(":8: warning: TZID \"W. Europe Standard Time\" has no VTIMEZONE in this "
-            + "calendar and is a Windows time-zone name; read as Europe/Berlin"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(":29: warning: TZID \"Customized Time Zone\" names no known zone"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                ":8: warning: TZID \"W. Europe Standard Time\" has no VTIMEZONE in this "
+                    + "calendar and is a Windows time-zone name; read as Europe/Berlin"), run.stderr)
     }
 }

@@ -32,12 +32,15 @@ final class DataSafetyCLITests: XCTestCase {
 
     /// A calendar of `count` events (a few of them todos), as one file.
     /// `summaryPrefix` goes to the items `prefixed` picks (all by default); the others are "Event".
-    func calendar(_ count: Int, summaryPrefix: String = "Event", todoEvery: Int = 0,
-                  prefixed: (Int) -> Bool = { _ in true }) -> String {
+    func calendar(
+        _ count: Int, summaryPrefix: String = "Event", todoEvery: Int = 0,
+        prefixed: (Int) -> Bool = { _ in true }
+    ) -> String {
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
         for index in 0..<count {
             let kind = todoEvery > 0 && index % todoEvery == 0 ? "VTODO" : "VEVENT"
-            text += "BEGIN:\(kind)\r\nUID:item-\(index)@test\r\nDTSTAMP:20260101T000000Z\r\n"
+            text +=
+                "BEGIN:\(kind)\r\nUID:item-\(index)@test\r\nDTSTAMP:20260101T000000Z\r\n"
                 + "LAST-MODIFIED:20260101T000000Z\r\nDTSTART:202603\(10 + index % 18)T09\(10 + index % 50)00Z\r\n"
                 + "SUMMARY:\(prefixed(index) ? summaryPrefix : "Event") \(index) with enough text to make the file "
                 + "longer\r\nEND:\(kind)\r\n"
@@ -136,13 +139,16 @@ final class DataSafetyCLITests: XCTestCase {
             Thread.sleep(forTimeInterval: Double.random(in: 0...typical, using: &random))
             let todo = "item-\(3 * (trial * 37 % 1000))@test", removed = "item-\(6 * trial + 1)@test"
             try icskit(["done", todo])
-            try icskit(["add", "event", "Added during merge \(trial)", "--start", "2026-03-20T10:00",
-                        "--calendar", "Work"])
+            try icskit([
+                "add", "event", "Added during merge \(trial)", "--start", "2026-03-20T10:00",
+                "--calendar", "Work",
+            ])
             try icskit(["rm", removed])
             merge.waitUntilExit()
             timings.append(Date().timeIntervalSince(started))
             XCTAssertEqual(merge.terminationStatus, 0, "trial \(trial)")
-            let exported = try icskit(["export", "--calendar", "Work"]).stdout.replacingOccurrences(of: "\r\n ", with: "")
+            let exported = try icskit(["export", "--calendar", "Work"]).stdout.replacingOccurrences(
+                of: "\r\n ", with: "")
             let items = exported.components(separatedBy: "BEGIN:V").dropFirst()
             let done = items.first { $0.contains("UID:\(todo)\r\n") }
             XCTAssertTrue(done?.contains("STATUS:COMPLETED") == true, "trial \(trial): the done on \(todo) was lost")
@@ -245,11 +251,16 @@ final class DataSafetyCLITests: XCTestCase {
         // A full device of the test's own: every write to it fails with ENOSPC, as on a full disk.
         let full = try CLI.deviceNode("full", minor: 7, in: directory)
         let input = try write("in.ics", calendar(20))
-        let bad = try write("bad.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\n"
-            + "DTSTAMP:20260101T000000Z\r\nDTSTART:20260101T100000Z\r\nGEO:abc\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+        let bad = try write(
+            "bad.ics",
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:a\r\n"
+                + "DTSTAMP:20260101T000000Z\r\nDTSTART:20260101T100000Z\r\nGEO:abc\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
         let commands: [[String]] = [
-            ["convert", input], ["convert", input, "--to", "jcal"], ["agenda", input, "--from", "2026-03-01",
-                                                                      "--to", "+30d", "--json", "--tz", "UTC"],
+            ["convert", input], ["convert", input, "--to", "jcal"],
+            [
+                "agenda", input, "--from", "2026-03-01",
+                "--to", "+30d", "--json", "--tz", "UTC",
+            ],
             ["agenda", input, "--from", "2026-03-01", "--to", "+30d", "--tz", "UTC"], ["validate", bad, "--json"],
             ["validate", input, "--json"], ["convert", input, "-o", full],
         ]
@@ -290,8 +301,10 @@ final class DataSafetyCLITests: XCTestCase {
         let check = try readOnly.run(["check-store", "--store", store])
         XCTAssertEqual(check.status, 0, check.stderr)
         XCTAssertTrue(check.stdout.contains("Work: 6 items"), check.stdout)
-        let agenda = try readOnly.run(["agenda", "--from", "2026-03-01", "--to", "+30d", "--tz", "UTC", "--json",
-                                       "--store", store])
+        let agenda = try readOnly.run([
+            "agenda", "--from", "2026-03-01", "--to", "+30d", "--tz", "UTC", "--json",
+            "--store", store,
+        ])
         XCTAssertEqual(agenda.status, 0, agenda.stderr)
         XCTAssertEqual(agenda.stdout.components(separatedBy: "\"uid\"").count - 1, 4, "the four events")
         let export = try readOnly.run(["export", "--store", store])
@@ -316,9 +329,13 @@ final class DataSafetyCLITests: XCTestCase {
         try icskit(["add", "todo", "Pay rent", "--category", "Home", "--calendar", "Home"])
         // Another program writes rows ICSKit would never write: a category without a name, a calendar without a
         // colour or items.
-        let sql = "INSERT INTO category (name, color) VALUES (NULL, '#123456'); INSERT INTO calendar (name) VALUES ('Empty');"
-        let python = CLI.python(["-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); "
-                                 + "c.commit()", store, sql])
+        let sql =
+            "INSERT INTO category (name, color) VALUES (NULL, '#123456'); INSERT INTO calendar (name) VALUES ('Empty');"
+        let python = CLI.python([
+            "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); "
+                + "c.commit()", store, sql,
+        ])
         XCTAssertEqual(python.status, 0, python.stderr)
         let categories = try icskit(["categories"])
         XCTAssertTrue(categories.stdout.contains("Home  -  1 item"), categories.stdout)
@@ -366,8 +383,9 @@ struct ReadOnlyRunner {
 
     func run(_ arguments: [String]) throws -> CLI.Run {
         if runAsNobody {
-            return try CLI.run(["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments, in: folder,
-                               executable: "/usr/bin/setpriv")
+            return try CLI.run(
+                ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments, in: folder,
+                executable: "/usr/bin/setpriv")
         }
         return try CLI.run(arguments, in: folder)
     }

@@ -10,8 +10,10 @@ final class HTMLExportCLITests: XCTestCase {
         let imported = try CLI.run(["import", CLI.fixture("hand/week/planner.ics"), "--store", store])
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let page = directory.appendingPathComponent("week.html").path
-        let run = try CLI.run(["export", "--format", "html", "--week", "2026-W47", "--tz", "Europe/Berlin",
-                               "--store", store, "-o", page])
+        let run = try CLI.run([
+            "export", "--format", "html", "--week", "2026-W47", "--tz", "Europe/Berlin",
+            "--store", store, "-o", page,
+        ])
         XCTAssertEqual(run.status, 0, run.stderr)
         return (page, try String(contentsOfFile: page, encoding: .utf8))
     }
@@ -38,7 +40,9 @@ final class HTMLExportCLITests: XCTestCase {
         XCTAssertTrue(html.contains("10:00–10:15</span> <span class=\"what\">Stand-up (moved)"))
         XCTAssertEqual(html.components(separatedBy: "<span class=\"what\">Stand-up</span>").count - 1, 4)
         // Gantt: the multi-day and the overlapping ones.
-        let gantt = html.components(separatedBy: "<div class=\"gantt-label\">").dropFirst(2).map { $0.prefix { $0 != "<" } }
+        let gantt = html.components(separatedBy: "<div class=\"gantt-label\">").dropFirst(2).map {
+            $0.prefix { $0 != "<" }
+        }
         XCTAssertEqual(gantt, ["Design review", "Interview: backend role", "Dentist", "SwiftConf Lisbon"])
         // Todos with due date and done state; text is escaped; category colours and a print style.
         XCTAssertTrue(html.contains("<li class=\"done\"><span class=\"check\" aria-label=\"done\">☑</span>"))
@@ -61,23 +65,33 @@ final class HTMLExportCLITests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (page, _) = try exportPlannerWeek(directory)
         let png = directory.appendingPathComponent("week.png").path
-        let shot = Self.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                                       "--window-size=1400,1100", "--screenshot=\(png)", "file://\(page)"])
+        let shot = Self.run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                "--window-size=1400,1100", "--screenshot=\(png)", "file://\(page)",
+            ])
         XCTAssertEqual(shot.status, 0, shot.output)
         let image = try Data(contentsOf: URL(fileURLWithPath: png))
         XCTAssertEqual(Array(image.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         // IHDR: width and height, big-endian, at bytes 16–23.
-        let width = image[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = image[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        let width = image[16..<20].reduce(0) { $0 << 8 | Int($1) },
+            height = image[20..<24].reduce(0) { $0 << 8 | Int($1) }
         XCTAssertEqual([width, height], [1400, 1100])
         XCTAssertGreaterThan(image.count, 20_000, "an almost empty picture")
         // The DOM after scripts ran: the page's script reached its end, and the console shows no error.
-        let dom = Self.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
-                                      "--v=0", "--dump-dom", "file://\(page)"])
+        let dom = Self.run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+                "--v=0", "--dump-dom", "file://\(page)",
+            ])
         XCTAssertEqual(dom.status, 0)
         XCTAssertTrue(dom.output.contains("data-rendered=\"ok\""), dom.output)
         XCTAssertFalse(dom.output.contains("Uncaught"), dom.output)
-        XCTAssertEqual(dom.output.components(separatedBy: "class=\"day ").count
-                       + dom.output.components(separatedBy: "class=\"day\"").count - 2, 7)
+        XCTAssertEqual(
+            dom.output.components(separatedBy: "class=\"day ").count
+                + dom.output.components(separatedBy: "class=\"day\"").count - 2, 7)
     }
 
     func testThePagePrintsOnTwoLandscapePages() throws {
@@ -86,8 +100,12 @@ final class HTMLExportCLITests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (page, _) = try exportPlannerWeek(directory)
         let pdf = directory.appendingPathComponent("week.pdf").path
-        let print = Self.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
-                                        "--print-to-pdf=\(pdf)", "file://\(page)"])
+        let print = Self.run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                "--print-to-pdf=\(pdf)", "file://\(page)",
+            ])
         XCTAssertEqual(print.status, 0, print.output)
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: pdf)), as: UTF8.self)
         // The week grid on the first A4 landscape page (842 × 595 pt), Gantt and todos on the second.

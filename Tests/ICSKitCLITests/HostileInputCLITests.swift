@@ -24,12 +24,15 @@ final class HostileInputCLITests: XCTestCase {
 
     /// Runs icskit with a store of this test's own; fails the test on another exit status or on a kill by a signal.
     @discardableResult
-    func icskit(_ arguments: [String], status expected: Int32? = 0, timeout: TimeInterval = 120,
-                stdin: Data? = nil) throws -> CLI.Run {
+    func icskit(
+        _ arguments: [String], status expected: Int32? = 0, timeout: TimeInterval = 120,
+        stdin: Data? = nil
+    ) throws -> CLI.Run {
         let run = try CLI.run(arguments, stdin: stdin, timeout: timeout)
         XCTAssertFalse(run.timedOut, "icskit \(arguments.joined(separator: " ")) ran longer than \(timeout) s")
         if let expected {
-            XCTAssertEqual(run.status, expected, "icskit \(arguments.joined(separator: " ")): \(run.stderr.prefix(2000))")
+            XCTAssertEqual(
+                run.status, expected, "icskit \(arguments.joined(separator: " ")): \(run.stderr.prefix(2000))")
         }
         return run
     }
@@ -46,10 +49,11 @@ final class HostileInputCLITests: XCTestCase {
     // MARK: 7. Deep nesting
 
     func deeplyNested(_ depth: Int) -> String {
-        calendar(event("ok@test", "DTSTART:20260310T090000Z", "SUMMARY:Kept")
-            + "BEGIN:VEVENT\r\nUID:deep@test\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260311T090000Z\r\n"
-            + String(repeating: "BEGIN:X-A\r\n", count: depth) + String(repeating: "END:X-A\r\n", count: depth)
-            + "END:VEVENT\r\n")
+        calendar(
+            event("ok@test", "DTSTART:20260310T090000Z", "SUMMARY:Kept")
+                + "BEGIN:VEVENT\r\nUID:deep@test\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260311T090000Z\r\n"
+                + String(repeating: "BEGIN:X-A\r\n", count: depth) + String(repeating: "END:X-A\r\n", count: depth)
+                + "END:VEVENT\r\n")
     }
 
     func testFortyThousandNestedComponentsAreSkippedWithADiagnosticNotACrash() throws {
@@ -64,8 +68,9 @@ final class HostileInputCLITests: XCTestCase {
         XCTAssertEqual(converted.stderr.components(separatedBy: "nests deeper").count - 1, 1, converted.stderr)
 
         let validated = try icskit(["validate", deep], status: 1)
-        XCTAssertTrue(validated.stderr.contains("deep.ics:44:") || validated.stdout.contains("deep.ics:44:"),
-                      validated.stdout + validated.stderr)
+        XCTAssertTrue(
+            validated.stderr.contains("deep.ics:44:") || validated.stdout.contains("deep.ics:44:"),
+            validated.stdout + validated.stderr)
         for format in ["json", "xml", "csv"] {
             try icskit(["convert", deep, "-q", "-o", path("deep-out.\(format)")])
         }
@@ -75,8 +80,10 @@ final class HostileInputCLITests: XCTestCase {
         let first = try write("a-first.ics", calendar(event("first@test", "DTSTART:20260310T090000Z")))
         let deep = try write("b-deep.ics", deeplyNested(40_000))
         let last = try write("c-last.ics", calendar(event("last@test", "DTSTART:20260312T090000Z")))
-        let run = try icskit(["convert", first, deep, last, "--out-dir", path("out"), "--to", "jcal",
-                              "--report", "json", "--jobs", "2"])
+        let run = try icskit([
+            "convert", first, deep, last, "--out-dir", path("out"), "--to", "jcal",
+            "--report", "json", "--jobs", "2",
+        ])
         for name in ["a-first", "b-deep", "c-last"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: path("out/\(name).json")), name)
         }
@@ -105,7 +112,8 @@ final class HostileInputCLITests: XCTestCase {
             ("bad-escape", #""\q""#, 28), ("raw-control", "\"a\u{01}b\"", 29),
         ]
         for (name, value, column) in cases {
-            let text = "[\"vcalendar\",\n  [[\"prodid\", {}, \"text\", \"-//t//EN\"],\n"
+            let text =
+                "[\"vcalendar\",\n  [[\"prodid\", {}, \"text\", \"-//t//EN\"],\n"
                 + "   [\"x-n\", {}, \"integer\", \(value)]],\n  []]\n"
             let file = try write("\(name).json", text)
             let run = try icskit(["validate", file], status: 1)
@@ -113,8 +121,10 @@ final class HostileInputCLITests: XCTestCase {
             XCTAssertTrue(output.contains("\(name).json:3:\(column):"), "\(name): \(output)")
         }
         // The same document with a good number reads.
-        let good = try write("good.json", "[\"vcalendar\",\n  [[\"prodid\", {}, \"text\", \"-//t//EN\"],\n"
-            + "   [\"x-n\", {}, \"integer\", -1]],\n  []]\n")
+        let good = try write(
+            "good.json",
+            "[\"vcalendar\",\n  [[\"prodid\", {}, \"text\", \"-//t//EN\"],\n"
+                + "   [\"x-n\", {}, \"integer\", -1]],\n  []]\n")
         try icskit(["validate", good])
     }
 
@@ -122,26 +132,28 @@ final class HostileInputCLITests: XCTestCase {
 
     func testOutputsOfOddValuesParseInStrictReaders() throws {
         try CLI.requirePythonTools()
-        let odd = calendar(event("odd@test", "DTSTART:20260310T090000Z", "SEQUENCE:007", "GEO:.5;2.",
-                                 "X-FOO;VALUE=FLOAT:1.e5", "X-BAR;VALUE=INTEGER:+0042", "RRULE:FREQ=DAILY;COUNT=2")
-            + "BEGIN:VTODO\r\nUID:todo@test\r\nDTSTAMP:20260101T000000Z\r\nPERCENT-COMPLETE:050\r\nEND:VTODO\r\n"
-            + "BEGIN:VEVENT\r\nUID:nul@test\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260310T090000Z\r\n"
-            + "RRULE:FREQ=DAILY;X-\u{0}A=1;COUNT=2\r\nEND:VEVENT\r\n")
+        let odd = calendar(
+            event(
+                "odd@test", "DTSTART:20260310T090000Z", "SEQUENCE:007", "GEO:.5;2.",
+                "X-FOO;VALUE=FLOAT:1.e5", "X-BAR;VALUE=INTEGER:+0042", "RRULE:FREQ=DAILY;COUNT=2")
+                + "BEGIN:VTODO\r\nUID:todo@test\r\nDTSTAMP:20260101T000000Z\r\nPERCENT-COMPLETE:050\r\nEND:VTODO\r\n"
+                + "BEGIN:VEVENT\r\nUID:nul@test\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260310T090000Z\r\n"
+                + "RRULE:FREQ=DAILY;X-\u{0}A=1;COUNT=2\r\nEND:VEVENT\r\n")
         let source = try write("odd.ics", odd)
         try icskit(["convert", source, "-q", "-o", path("odd.json")])
         try icskit(["convert", source, "-q", "-o", path("odd.xml")])
         let checks = """
-        import json, sys, xml.dom.minidom
-        doc = json.loads(open(sys.argv[1], encoding='utf-8').read(), parse_constant=lambda c: sys.exit('constant ' + c))
-        props = {p[0]: p[3:] for p in doc[2][0][1]}
-        assert props['sequence'] == [7], props['sequence']
-        assert props['geo'] == [[0.5, 2.0]], props['geo']
-        assert props['x-foo'] == [100000.0], props['x-foo']
-        todo = {p[0]: p[3:] for p in doc[2][1][1]}
-        assert todo['percent-complete'] == [50], todo
-        xml.dom.minidom.parse(sys.argv[2])
-        print('ok')
-        """
+            import json, sys, xml.dom.minidom
+            doc = json.loads(open(sys.argv[1], encoding='utf-8').read(), parse_constant=lambda c: sys.exit('constant ' + c))
+            props = {p[0]: p[3:] for p in doc[2][0][1]}
+            assert props['sequence'] == [7], props['sequence']
+            assert props['geo'] == [[0.5, 2.0]], props['geo']
+            assert props['x-foo'] == [100000.0], props['x-foo']
+            todo = {p[0]: p[3:] for p in doc[2][1][1]}
+            assert todo['percent-complete'] == [50], todo
+            xml.dom.minidom.parse(sys.argv[2])
+            print('ok')
+            """
         let run = CLI.python(["-c", checks, path("odd.json"), path("odd.xml")])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, "ok\n")
@@ -155,12 +167,12 @@ final class HostileInputCLITests: XCTestCase {
     func testACharacterReferenceXMLForbidsIsRefusedAndNeverReachesICS() throws {
         try CLI.requirePythonTools()
         let xcal = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0"><vcalendar><properties>
-        <prodid><text>-//t//EN</text></prodid><version><text>2.0</text></version></properties><components>
-        <vevent><properties><uid><text>x@test</text></uid><dtstamp><date-time>2026-01-01T00:00:00Z</date-time></dtstamp>
-        <summary><text>bell&#1;here</text></summary></properties></vevent></components></vcalendar></icalendar>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0"><vcalendar><properties>
+            <prodid><text>-//t//EN</text></prodid><version><text>2.0</text></version></properties><components>
+            <vevent><properties><uid><text>x@test</text></uid><dtstamp><date-time>2026-01-01T00:00:00Z</date-time></dtstamp>
+            <summary><text>bell&#1;here</text></summary></properties></vevent></components></vcalendar></icalendar>
+            """
         let file = try write("ref.xml", xcal)
         let run = try icskit(["convert", file, "-o", path("ref.ics")], status: 1)
         XCTAssertTrue(run.stderr.contains("ref.xml:5:"), run.stderr)
@@ -172,15 +184,17 @@ final class HostileInputCLITests: XCTestCase {
         try assertPythonIcalendarReads(path("tab.ics"))
     }
 
-    func assertPythonIcalendarReads(_ file: String, file callerFile: StaticString = #filePath, line: UInt = #line) throws {
+    func assertPythonIcalendarReads(_ file: String, file callerFile: StaticString = #filePath, line: UInt = #line)
+        throws
+    {
         let script = """
-        import sys, icalendar
-        cal = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
-        for component in cal.walk():
-            for name, value in component.property_items():
-                pass
-        print('ok')
-        """
+            import sys, icalendar
+            cal = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
+            for component in cal.walk():
+                for name, value in component.property_items():
+                    pass
+            print('ok')
+            """
         let run = CLI.python(["-c", script, file])
         XCTAssertEqual(run.status, 0, "\(file): \(run.stderr)", file: callerFile, line: line)
     }
@@ -190,19 +204,24 @@ final class HostileInputCLITests: XCTestCase {
     func testAFloodOfSecondlySeriesStopsAtTheBudgetWithAWarning() throws {
         var body = ""
         for index in 0..<20 {
-            body += event("flood-\(index)@test", "DTSTART:20000101T0000\(String(format: "%02d", index))Z",
-                          "RRULE:FREQ=SECONDLY", "SUMMARY:Flood \(index)")
+            body += event(
+                "flood-\(index)@test", "DTSTART:20000101T0000\(String(format: "%02d", index))Z",
+                "RRULE:FREQ=SECONDLY", "SUMMARY:Flood \(index)")
         }
         let file = try write("flood.ics", calendar(body))
-        let run = try icskit(["agenda", file, "--from", "2000-01-01", "--to", "2100-01-01", "--json", "--max-total",
-                              "50000"], timeout: 60)
+        let run = try icskit(
+            [
+                "agenda", file, "--from", "2000-01-01", "--to", "2100-01-01", "--json", "--max-total",
+                "50000",
+            ], timeout: 60)
         XCTAssertTrue(run.stderr.contains("more than 50000 instances"), run.stderr)
         XCTAssertEqual(run.stderr.components(separatedBy: "more than 50000 instances").count - 1, 1, "said once")
         let instances = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [Any])
         XCTAssertEqual(instances.count, 50_000)
         // The default budget holds too, without a flag.
-        let byDefault = try icskit(["agenda", file, "--from", "2000-01-01", "--to", "2100-01-01", "--json"],
-                                   timeout: 120)
+        let byDefault = try icskit(
+            ["agenda", file, "--from", "2000-01-01", "--to", "2100-01-01", "--json"],
+            timeout: 120)
         XCTAssertTrue(byDefault.stderr.contains("more than 500000 instances"), byDefault.stderr)
     }
 
@@ -226,8 +245,9 @@ final class HostileInputCLITests: XCTestCase {
         var body = event("weekly@test", "DTSTART:19000101T090000Z", "RRULE:FREQ=DAILY", "SUMMARY:Start")
         for day in stride(from: 0, to: 40_000, by: 2) {
             let stamp = Self.utcStamp(Date(timeIntervalSince1970: -2_208_988_800 + 32_400 + Double(day) * 86_400))
-            body += event("weekly@test", "RECURRENCE-ID;RANGE=THISANDFUTURE:\(stamp)", "DTSTART:\(stamp)",
-                          "SUMMARY:From \(day)")
+            body += event(
+                "weekly@test", "RECURRENCE-ID;RANGE=THISANDFUTURE:\(stamp)", "DTSTART:\(stamp)",
+                "SUMMARY:From \(day)")
         }
         let file = try write("future.ics", calendar(body))
         let run = try icskit(["agenda", file, "--from", "1990-01-01", "--to", "1990-01-08", "--json"], timeout: 60)
@@ -238,11 +258,11 @@ final class HostileInputCLITests: XCTestCase {
     func testAnXCalElementWithManyAttributesReadsQuickly() throws {
         let attributes = (0..<150_000).map { " a\($0)=\"v\"" }.joined()
         let xcal = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0"><vcalendar\(attributes)><properties>
-        <prodid><text>-//t//EN</text></prodid><version><text>2.0</text></version></properties><components>
-        <vevent><properties><uid><text>x@test</text></uid></properties></vevent></components></vcalendar></icalendar>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0"><vcalendar\(attributes)><properties>
+            <prodid><text>-//t//EN</text></prodid><version><text>2.0</text></version></properties><components>
+            <vevent><properties><uid><text>x@test</text></uid></properties></vevent></components></vcalendar></icalendar>
+            """
         let file = try write("attributes.xml", xcal)
         try icskit(["convert", file, "-q", "-o", path("attributes.ics")], timeout: 60)
         XCTAssertTrue(try read("attributes.ics").contains("UID:x@test"))
@@ -255,8 +275,9 @@ final class HostileInputCLITests: XCTestCase {
     func testTextAgendaOverThirtyYearsCostsAboutWhatJSONDoes() throws {
         var body = ""
         for index in 0..<40 {
-            body += event("r\(index)@test", "DTSTART:20000103T\(String(format: "%02d", 6 + index % 12))0000Z",
-                          "DURATION:PT1H", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR", "SUMMARY:Series \(index)")
+            body += event(
+                "r\(index)@test", "DTSTART:20000103T\(String(format: "%02d", 6 + index % 12))0000Z",
+                "DURATION:PT1H", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR", "SUMMARY:Series \(index)")
         }
         let file = try write("years.ics", calendar(body))
         let window = ["--from", "2000-01-01", "--to", "2030-01-01", "--tz", "Europe/Berlin"]
@@ -283,17 +304,24 @@ final class HostileInputCLITests: XCTestCase {
     func testASparseSecondlyRuleGivesWhatPythonDateutilGives() throws {
         try CLI.requirePythonTools()
         let rule = "FREQ=SECONDLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0"
-        let file = try write("sparse.ics", calendar(event("sparse@test", "DTSTART:20250106T090000Z",
-                                                          "RRULE:\(rule)", "SUMMARY:Standup")))
+        let file = try write(
+            "sparse.ics",
+            calendar(
+                event(
+                    "sparse@test", "DTSTART:20250106T090000Z",
+                    "RRULE:\(rule)", "SUMMARY:Standup")))
         let run = try icskit(["agenda", file, "--from", "2025-01-01", "--to", "2026-06-01", "--json"])
         let instances = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
-        let dateutil = CLI.python(["-c", """
+        let dateutil = CLI.python([
+            "-c",
+            """
             from datetime import datetime, timezone
             from dateutil.rrule import rrulestr
             rule = rrulestr('\(rule)', dtstart=datetime(2025, 1, 6, 9, tzinfo=timezone.utc))
             print(len(rule.between(datetime(2025, 1, 1, tzinfo=timezone.utc),
                                    datetime(2026, 6, 1, tzinfo=timezone.utc), inc=True)))
-            """])
+            """,
+        ])
         XCTAssertEqual(dateutil.status, 0, dateutil.stderr)
         XCTAssertEqual(String(instances.count), dateutil.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         XCTAssertGreaterThan(instances.count, 70)
@@ -301,11 +329,18 @@ final class HostileInputCLITests: XCTestCase {
 
     func testASeriesALimitCutsShortSaysSo() throws {
         // Every 29th of February that is a Monday, hourly rule: few matching periods for a long time.
-        let file = try write("rare.ics", calendar(event("rare@test", "DTSTART:20000101T000000Z",
-                                                        "RRULE:FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO",
-                                                        "SUMMARY:Rare")))
-        let run = try icskit(["agenda", file, "--from", "2000-01-01", "--to", "2100-01-01", "--json",
-                              "--max-instances", "100"], timeout: 60)
+        let file = try write(
+            "rare.ics",
+            calendar(
+                event(
+                    "rare@test", "DTSTART:20000101T000000Z",
+                    "RRULE:FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO",
+                    "SUMMARY:Rare")))
+        let run = try icskit(
+            [
+                "agenda", file, "--from", "2000-01-01", "--to", "2100-01-01", "--json",
+                "--max-instances", "100",
+            ], timeout: 60)
         XCTAssertTrue(run.stderr.contains("rare.ics:"), run.stderr)
         XCTAssertTrue(run.stderr.contains("100"), run.stderr)
     }
@@ -313,10 +348,13 @@ final class HostileInputCLITests: XCTestCase {
     // MARK: 13. CSV formula injection
 
     func testCSVCellsThatStartAFormulaAreNeutralisedUnlessRawCellsIsGiven() throws {
-        let file = try write("evil.ics", calendar(
-            event("evil@test", "DTSTART:20260310T090000Z", "SUMMARY:=HYPERLINK(\"http://x.test\"\\,\"y\")",
-                  "LOCATION:@SUM(A1)", "DESCRIPTION:+1 and -1")
-            + event("fine@test", "DTSTART:20260311T090000Z", "SUMMARY:Plain", "LOCATION:-", "DESCRIPTION:ok")))
+        let file = try write(
+            "evil.ics",
+            calendar(
+                event(
+                    "evil@test", "DTSTART:20260310T090000Z", "SUMMARY:=HYPERLINK(\"http://x.test\"\\,\"y\")",
+                    "LOCATION:@SUM(A1)", "DESCRIPTION:+1 and -1")
+                    + event("fine@test", "DTSTART:20260311T090000Z", "SUMMARY:Plain", "LOCATION:-", "DESCRIPTION:ok")))
         try icskit(["convert", file, "-o", path("evil.csv")])
         let csv = try read("evil.csv")
         XCTAssertTrue(csv.contains("\"'=HYPERLINK(\"\"http://x.test\"\",\"\"y\"\")\""), csv)
@@ -344,10 +382,10 @@ final class HostileInputCLITests: XCTestCase {
         // jCal can carry any character in a string: an ESC sequence in a title must not reach the terminal raw,
         // nor one in a name that a diagnostic echoes.
         let title = #"""
-        ["vcalendar",[["prodid",{},"text","-//t//EN"],["version",{},"text","2.0"]],[["vevent",
-        [["uid",{},"text","esc@test"],["dtstart",{},"date-time","2026-03-10T09:00:00Z"],
-         ["summary",{},"text","\u001b[2J\u001b]0;owned\u0007 title\u009b"]],[]]]]
-        """#
+            ["vcalendar",[["prodid",{},"text","-//t//EN"],["version",{},"text","2.0"]],[["vevent",
+            [["uid",{},"text","esc@test"],["dtstart",{},"date-time","2026-03-10T09:00:00Z"],
+             ["summary",{},"text","\u001b[2J\u001b]0;owned\u0007 title\u009b"]],[]]]]
+            """#
         let titled = try write("title.json", title)
         let agenda = try icskit(["agenda", titled, "--from", "2026-03-09", "--to", "2026-03-12"])
         XCTAssertTrue(agenda.stdout.contains("title"), agenda.stdout)
@@ -356,19 +394,25 @@ final class HostileInputCLITests: XCTestCase {
         XCTAssertTrue((validate.stdout + validate.stderr).contains("name.json:"), validate.stdout + validate.stderr)
         let bad = try write("bad.ics", calendar(event("e@test", "DTSTART:20260310T090000Z", "PRIORITY:\u{9B}31m")))
         let badValue = try icskit(["validate", bad], status: 1)
-        for (name, text) in [("agenda", agenda.stdout + agenda.stderr), ("validate", validate.stdout + validate.stderr),
-                             ("bad value", badValue.stdout + badValue.stderr)] {
-            XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B },
-                           "\(name): \(text.debugDescription)")
+        for (name, text) in [
+            ("agenda", agenda.stdout + agenda.stderr), ("validate", validate.stdout + validate.stderr),
+            ("bad value", badValue.stdout + badValue.stderr),
+        ] {
+            XCTAssertFalse(
+                text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B },
+                "\(name): \(text.debugDescription)")
         }
     }
 
     // MARK: 15. Each diagnostic once
 
     func testEachBadValueIsReportedOnce() throws {
-        let file = try write("bad.ics", calendar(
-            event("bad@test", "DTSTART:20260310T090000Z", "GEO:north;south", "RRULE:FREQ=SOMETIMES",
-                  "PRIORITY:urgent", "DTEND:tomorrow")))
+        let file = try write(
+            "bad.ics",
+            calendar(
+                event(
+                    "bad@test", "DTSTART:20260310T090000Z", "GEO:north;south", "RRULE:FREQ=SOMETIMES",
+                    "PRIORITY:urgent", "DTEND:tomorrow")))
         let run = try icskit(["validate", "--json", file], status: 1)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let files = try XCTUnwrap(report["files"] as? [[String: Any]])
@@ -377,21 +421,25 @@ final class HostileInputCLITests: XCTestCase {
         XCTAssertEqual(lines.sorted(), [8, 9, 10, 11], "\(diagnostics)")
         let text = try icskit(["validate", file], status: 1)
         for line in 8...11 {
-            XCTAssertEqual((text.stdout + text.stderr).components(separatedBy: "bad.ics:\(line):").count - 1, 1,
-                           text.stdout + text.stderr)
+            XCTAssertEqual(
+                (text.stdout + text.stderr).components(separatedBy: "bad.ics:\(line):").count - 1, 1,
+                text.stdout + text.stderr)
         }
     }
 
     // MARK: 16. Old Mac line ends
 
     func testCarriageReturnOnlyLineEndsRead() throws {
-        let text = calendar(event("a@test", "DTSTART:20260310T090000Z", "SUMMARY:First", " folded")
-            + event("b@test", "DTSTART:20260311T090000Z", "SUMMARY:Second"))
-            .replacingOccurrences(of: "\r\n", with: "\r")
+        let text = calendar(
+            event("a@test", "DTSTART:20260310T090000Z", "SUMMARY:First", " folded")
+                + event("b@test", "DTSTART:20260311T090000Z", "SUMMARY:Second")
+        )
+        .replacingOccurrences(of: "\r\n", with: "\r")
         let file = try write("mac.ics", text)
         let validated = try icskit(["validate", file])
-        XCTAssertTrue((validated.stdout + validated.stderr).contains("0 error(s), 0 warning(s)"),
-                      validated.stdout + validated.stderr)
+        XCTAssertTrue(
+            (validated.stdout + validated.stderr).contains("0 error(s), 0 warning(s)"),
+            validated.stdout + validated.stderr)
         try icskit(["convert", file, "-o", path("mac-out.ics")])
         let output = try read("mac-out.ics")
         XCTAssertTrue(output.contains("SUMMARY:Firstfolded"), output)

@@ -11,7 +11,8 @@ final class ValidateCLITests: XCTestCase {
             let columns = row.split(separator: "\t", omittingEmptySubsequences: false)
             guard columns.count > 4 else { return nil }
             let notes = columns[4]
-            let broken = (notes.contains("intentionally malformed") || notes.contains("intentionally invalid"))
+            let broken =
+                (notes.contains("intentionally malformed") || notes.contains("intentionally invalid"))
                 && !notes.contains("not intentionally malformed")
             return broken ? String(columns[0]) : nil
         }
@@ -20,8 +21,9 @@ final class ValidateCLITests: XCTestCase {
             let file = corpus.appendingPathComponent(path).path
             let run = try CLI.run(["validate", file])
             XCTAssertLessThan(run.status, 128, "\(path) crashed the validator")
-            XCTAssertTrue(run.stdout.split(separator: "\n").contains { $0.hasPrefix(file + ":") && $0.contains(": ") },
-                          "\(path): no path:line: diagnostic in \(run.stdout)")
+            XCTAssertTrue(
+                run.stdout.split(separator: "\n").contains { $0.hasPrefix(file + ":") && $0.contains(": ") },
+                "\(path): no path:line: diagnostic in \(run.stdout)")
         }
     }
 
@@ -49,7 +51,10 @@ final class ValidateCLITests: XCTestCase {
         XCTAssertEqual(files.count, 2)
         XCTAssertEqual(files[0]["errors"] as? Int, 2)
         let diagnostics = try XCTUnwrap(files[0]["diagnostics"] as? [[String: Any]])
-        XCTAssertTrue(diagnostics.contains { $0["line"] as? Int == 15 && ($0["message"] as? String)?.contains("duplicate") == true })
+        XCTAssertTrue(
+            diagnostics.contains {
+                $0["line"] as? Int == 15 && ($0["message"] as? String)?.contains("duplicate") == true
+            })
         XCTAssertEqual(files[1]["ok"] as? Bool, true)
     }
 

@@ -11,8 +11,10 @@ final class WeekLayoutTests: XCTestCase {
         let monday = LocalDateTime(year: 2026, month: 11, day: 16)
         var options = ExpansionOptions()
         options.viewerZone = zone.identifier
-        let occurrences = calendar.occurrences(from: zone.date(of: monday), to: zone.date(of: monday.adding(days: 7)),
-                                               options: options).occurrences
+        let occurrences = calendar.occurrences(
+            from: zone.date(of: monday), to: zone.date(of: monday.adding(days: 7)),
+            options: options
+        ).occurrences
         let layout = WeekLayout(occurrences: occurrences, weekStart: monday, zone: zone)
         func blocks(_ summary: String) -> [WeekLayout.Block] {
             layout.blocks.filter { layout.entries[$0.entry].occurrence.summary == summary }
@@ -22,8 +24,9 @@ final class WeekLayoutTests: XCTestCase {
         XCTAssertEqual(blocks("Interview: backend role").map { [$0.lane, $0.lanes] }, [[1, 3]])
         XCTAssertEqual(blocks("Dentist").map { [$0.lane, $0.lanes] }, [[2, 3]])
         // The stand-up before them is alone in its group.
-        XCTAssertEqual(blocks("Stand-up").map { [$0.day, $0.startMinute, $0.lanes] },
-                       [[0, 555, 1], [1, 555, 1], [3, 555, 1], [4, 555, 1]])
+        XCTAssertEqual(
+            blocks("Stand-up").map { [$0.day, $0.startMinute, $0.lanes] },
+            [[0, 555, 1], [1, 555, 1], [3, 555, 1], [4, 555, 1]])
         XCTAssertEqual(blocks("Stand-up (moved)").map { [$0.day, $0.startMinute] }, [[2, 600]])
         // The overnight hackathon (Fri 20:00 – Sat 14:00) is cut at midnight into two pieces.
         let hackathon = blocks("Overnight hackathon")
@@ -32,8 +35,9 @@ final class WeekLayoutTests: XCTestCase {
         XCTAssertEqual(hackathon.map(\.continuesBefore), [false, true])
         // The three-day conference is a bar from Wednesday to Friday.
         XCTAssertEqual(layout.bars.map { [$0.firstDay, $0.lastDay, $0.row] }, [[2, 4, 0]])
-        XCTAssertEqual(layout.gantt.map { layout.entries[$0].occurrence.summary },
-                       ["Design review", "Interview: backend role", "Dentist", "SwiftConf Lisbon"])
+        XCTAssertEqual(
+            layout.gantt.map { layout.entries[$0].occurrence.summary },
+            ["Design review", "Interview: backend role", "Dentist", "SwiftConf Lisbon"])
         // The grid follows where events begin and end (08:00 run to the 21:30 dinner), not the hackathon's midnight.
         XCTAssertEqual([layout.firstHour, layout.lastHour], [8, 22])
     }

@@ -10,10 +10,13 @@ final class XCalCLITests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: out) }
         let inputs = try FileManager.default.subpathsOfDirectory(atPath: corpus.path)
             .filter { $0.hasSuffix(".ics") }.sorted().map { corpus.appendingPathComponent($0).path }
-        let hand = ["hand/tasks.ics", "hand/all-day-and-tasks.ics", "hand/categories-escaped.ics",
-                    "hand/freebusy/alice.ics", "hand/freebusy/bob.ics", "hand/freebusy/carol.ics"].map(CLI.fixture)
-        let run = try CLI.run(["convert", "--to", "xcal", "--out-dir", out.path, "--report", "json", "-q"]
-            + inputs + hand)
+        let hand = [
+            "hand/tasks.ics", "hand/all-day-and-tasks.ics", "hand/categories-escaped.ics",
+            "hand/freebusy/alice.ics", "hand/freebusy/bob.ics", "hand/freebusy/carol.ics",
+        ].map(CLI.fixture)
+        let run = try CLI.run(
+            ["convert", "--to", "xcal", "--out-dir", out.path, "--report", "json", "-q"]
+                + inputs + hand)
         let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         let files = report?["files"] as? [[String: Any]] ?? []
         XCTAssertEqual(files.count, inputs.count + hand.count)
@@ -32,19 +35,23 @@ final class XCalCLITests: XCTestCase {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let bad = directory.appendingPathComponent("bad.xml")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0"?>
             <icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0"><vcalendar><properties>
             <version><text>2.0</text></version></properties><components><vevent><properties>
             <dtstart><text>tomorrow</text></dtstart><rrule><recur><byday>MO</byday><freq>WEEKLY</freq></recur></rrule>
             </properties><components><vtodo><properties/></vtodo></components></vevent></components></vcalendar>
             </icalendar>
-            """.utf8).write(to: bad)
+            """.utf8
+        ).write(to: bad)
         let script = CLI.package.appendingPathComponent("scripts/xcal-structure.py").path
         let check = StoreCLITests.python([script, bad.path])
         XCTAssertEqual(check.status, 1)
-        for expected in ["dtstart: value types ['text']", "<recur> does not start with <freq>",
-                         "<vtodo> may not stand inside <vevent>"] {
+        for expected in [
+            "dtstart: value types ['text']", "<recur> does not start with <freq>",
+            "<vtodo> may not stand inside <vevent>",
+        ] {
             XCTAssertTrue(check.stdout.contains(expected), "\(expected) not in \(check.stdout)")
         }
     }
@@ -69,17 +76,21 @@ final class XCalCLITests: XCTestCase {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("evil.xml")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0"?>
             <!DOCTYPE icalendar [<!ENTITY x SYSTEM "file:///etc/passwd">]>
             <icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0"><vcalendar><properties>
             <prodid><text>&x;</text></prodid></properties><components/></vcalendar></icalendar>
-            """.utf8).write(to: input)
+            """.utf8
+        ).write(to: input)
         let output = directory.appendingPathComponent("evil.ics").path
         let run = try CLI.run(["convert", input.path, "-o", output])
         XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.stderr.contains("evil.xml:2:1: error: cannot read the XML: a document type declaration "
-            + "(<!DOCTYPE) is refused"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "evil.xml:2:1: error: cannot read the XML: a document type declaration "
+                    + "(<!DOCTYPE) is refused"), run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
     }
 }

@@ -20,16 +20,18 @@ enum LibicalValues {
     static func time(_ text: String) -> Time? {
         let value = icaltime_from_string(text)
         if icaltime_is_null_time(value) != 0 { return nil }
-        return Time(year: Int(value.year), month: Int(value.month), day: Int(value.day), hour: Int(value.hour),
-                    minute: Int(value.minute), second: Int(value.second), isDate: value.is_date != 0,
-                    isUTC: icaltime_is_utc(value) != 0)
+        return Time(
+            year: Int(value.year), month: Int(value.month), day: Int(value.day), hour: Int(value.hour),
+            minute: Int(value.minute), second: Int(value.second), isDate: value.is_date != 0,
+            isUTC: icaltime_is_utc(value) != 0)
     }
 
     static func duration(_ text: String) -> DurationParts? {
         let value = icaldurationtype_from_string(text)
         if icaldurationtype_is_bad_duration(value) != 0 { return nil }
-        return DurationParts(isNegative: value.is_neg != 0, weeks: Int(value.weeks), days: Int(value.days),
-                             hours: Int(value.hours), minutes: Int(value.minutes), seconds: Int(value.seconds))
+        return DurationParts(
+            isNegative: value.is_neg != 0, weeks: Int(value.weeks), days: Int(value.days),
+            hours: Int(value.hours), minutes: Int(value.minutes), seconds: Int(value.seconds))
     }
 
     /// Whether libical accepts the text as a value of the named kind (`RECUR`, `GEO`, `PERIOD`, …).

@@ -78,7 +78,8 @@ final class LibicalZone {
     private static func clonedDefinition(_ name: String) -> OpaquePointer? {
         builtinLock.withLock {
             guard let shared = icaltimezone_get_builtin_timezone(name),
-                  let definition = icaltimezone_get_component(shared) else { return nil }
+                let definition = icaltimezone_get_component(shared)
+            else { return nil }
             return icalcomponent_new_clone(definition)
         }
     }
@@ -188,7 +189,8 @@ final class LibicalRecurrenceIterator {
     init?(rule: String, start: LocalDateTime, isDate: Bool) {
         let recurrence = icalrecurrencetype_from_string(rule)
         guard recurrence.freq != ICAL_NO_RECURRENCE,
-              let iterator = icalrecur_iterator_new(recurrence, LibicalZone.icalTime(start, isDate: isDate)) else {
+            let iterator = icalrecur_iterator_new(recurrence, LibicalZone.icalTime(start, isDate: isDate))
+        else {
             free(recurrence.rscale)
             return nil
         }
@@ -209,7 +211,8 @@ final class LibicalRecurrenceIterator {
     func next() -> LocalDateTime? {
         let time = icalrecur_iterator_next(iterator)
         if icaltime_is_null_time(time) != 0 { return nil }
-        return LocalDateTime(year: Int(time.year), month: Int(time.month), day: Int(time.day), hour: Int(time.hour),
-                             minute: Int(time.minute), second: Int(time.second))
+        return LocalDateTime(
+            year: Int(time.year), month: Int(time.month), day: Int(time.day), hour: Int(time.hour),
+            minute: Int(time.minute), second: Int(time.second))
     }
 }

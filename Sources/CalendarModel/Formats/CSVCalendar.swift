@@ -81,8 +81,10 @@ public struct CSVOptions: Sendable {
                 return .failure(ValueError("\"\(pair)\" is not HEADER=FIELD"))
             }
             guard let field = CSVField(rawValue: parts[1].lowercased()) else {
-                return .failure(ValueError("\"\(parts[1])\" is no field; fields are "
-                    + CSVField.allCases.map(\.rawValue).joined(separator: ", ")))
+                return .failure(
+                    ValueError(
+                        "\"\(parts[1])\" is no field; fields are "
+                            + CSVField.allCases.map(\.rawValue).joined(separator: ", ")))
             }
             columns[CSVField.key(parts[0])] = field
         }
@@ -94,16 +96,19 @@ public struct CSVOptions: Sendable {
 public enum CSVCalendar {
     /// The columns ICSKit writes: Google Calendar's documented import columns, then UID, Categories, Status, Due,
     /// Completed, Priority, RRULE and Type (`event` or `todo`, so a todo with no due date stays a todo).
-    public static let exportHeader = ["Subject", "Start Date", "Start Time", "End Date", "End Time", "All Day Event",
-                                      "Description", "Location", "Private", "UID", "Categories", "Status", "Due",
-                                      "Completed", "Priority", "RRULE", "Type"]
+    public static let exportHeader = [
+        "Subject", "Start Date", "Start Time", "End Date", "End Time", "All Day Event",
+        "Description", "Location", "Private", "UID", "Categories", "Status", "Due",
+        "Completed", "Priority", "RRULE", "Type",
+    ]
 
     // MARK: Writing
 
     /// One row per event and todo. Overridden instances (RECURRENCE-ID) and EXDATEs have no column: they are
     /// counted in `leftOut` so the caller can say so.
     public static func write(_ calendars: [ICalendar], options: CSVOptions = CSVOptions())
-        -> (text: String, leftOut: Int) {
+        -> (text: String, leftOut: Int)
+    {
         var rows = [CSVTable.Row(cells: exportHeader, line: 0)]
         var leftOut = 0
         let target = options.zone.flatMap(ZoneClock.init(identifier:))
@@ -185,7 +190,9 @@ public enum CSVCalendar {
             if !start.isDate { cells[2] = usTime(from) }
             cells[5] = start.isDate ? "True" : "False"
         }
-        if let due = todo.due { cells[12] = due.isDate ? usDate(wall(due)) : usDate(wall(due)) + " " + usTime(wall(due)) }
+        if let due = todo.due {
+            cells[12] = due.isDate ? usDate(wall(due)) : usDate(wall(due)) + " " + usTime(wall(due))
+        }
         if let completed = todo.completed {
             let at = wall(completed)
             cells[13] = completed.isDate ? usDate(at) : usDate(at) + " " + usTime(at)

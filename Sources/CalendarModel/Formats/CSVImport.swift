@@ -34,8 +34,12 @@ struct CSVImporter {
         clock = options.zone.flatMap(ZoneClock.init(identifier:))
     }
 
-    mutating func error(_ line: Int, _ message: String) { diagnostics.append(Diagnostic(.error, file: file, line: line, message)) }
-    mutating func warning(_ line: Int, _ message: String) { diagnostics.append(Diagnostic(.warning, file: file, line: line, message)) }
+    mutating func error(_ line: Int, _ message: String) {
+        diagnostics.append(Diagnostic(.error, file: file, line: line, message))
+    }
+    mutating func warning(_ line: Int, _ message: String) {
+        diagnostics.append(Diagnostic(.warning, file: file, line: line, message))
+    }
 
     mutating func read(_ bytes: [UInt8]) -> ICS.ReadResult {
         let (table, problems) = CSVTable.read(bytes)
@@ -50,22 +54,29 @@ struct CSVImporter {
         fields = headers.map { options.columns[CSVField.key($0)] ?? CSVField.recognising($0) }
         let present = Set(fields.compactMap { $0 })
         guard present.contains(.summary) || !present.isDisjoint(with: [.start, .startDate, .due]) else {
-            error(header.line, "no column is a subject, start or due date (headers: "
-                + headers.map { "\"\($0)\"" }.joined(separator: ", ") + "); name them with --columns HEADER=FIELD, "
-                + "fields: " + CSVField.allCases.map(\.rawValue).joined(separator: ", "))
+            error(
+                header.line,
+                "no column is a subject, start or due date (headers: "
+                    + headers.map { "\"\($0)\"" }.joined(separator: ", ") + "); name them with --columns HEADER=FIELD, "
+                    + "fields: " + CSVField.allCases.map(\.rawValue).joined(separator: ", "))
             return ICS.ReadResult(calendars: [], diagnostics: diagnostics)
         }
         let rows = Array(table.rows.dropFirst())
         decideDateOrder(rows)
-        let taskLayout = !present.isDisjoint(with: [.due, .completed, .percentComplete])
+        let taskLayout =
+            !present.isDisjoint(with: [.due, .completed, .percentComplete])
             && present.isDisjoint(with: [.end, .endDate, .endTime])
         var calendar = Component("VCALENDAR")
-        calendar.properties = [Property("PRODID", value: "-//ICSKit//CSV import//EN"), Property("VERSION", value: "2.0")]
+        calendar.properties = [
+            Property("PRODID", value: "-//ICSKit//CSV import//EN"), Property("VERSION", value: "2.0"),
+        ]
         for (offset, row) in rows.enumerated() {
             if row.cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             if row.cells.count > headers.count {
-                warning(row.line, "row \(offset + 2) has \(row.cells.count) cells, the header \(headers.count); "
-                    + "the cells past the last column are ignored")
+                warning(
+                    row.line,
+                    "row \(offset + 2) has \(row.cells.count) cells, the header \(headers.count); "
+                        + "the cells past the last column are ignored")
             }
             if let component = component(row, number: offset + 2, taskLayout: taskLayout) {
                 calendar.components.append(component)
@@ -73,7 +84,8 @@ struct CSVImporter {
         }
         // Times in a zone need its VTIMEZONE (Outlook will not read them without): tzdata's, from the first year used.
         if let zone = options.zone, let earliestYear,
-           let definition = ICalendar.vtimezone(iana: zone, fromYear: earliestYear) {
+            let definition = ICalendar.vtimezone(iana: zone, fromYear: earliestYear)
+        {
             calendar.components.insert(definition, at: 0)
         }
         var result = ICS.calendars(from: [calendar], file: file)
@@ -94,7 +106,8 @@ struct CSVImporter {
                 guard let field = fields[index], Self.dateFields.contains(field) else { continue }
                 let parts = cell.split(separator: " ").first?.split { $0 == "/" || $0 == "-" } ?? []
                 if parts.count == 3, let first = Int(parts[0]), let second = Int(parts[1]), (13...31).contains(first),
-                   second <= 12 {
+                    second <= 12
+                {
                     firstOver12 = true
                 }
             }
@@ -109,7 +122,9 @@ struct CSVImporter {
         var values: [CSVField: (text: String, column: Int)] = [:]
         /// The cell with surrounding spaces trimmed, nil when empty.
         subscript(field: CSVField) -> String? {
-            guard let value = values[field]?.text.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            guard let value = values[field]?.text.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+                return nil
+            }
             return value
         }
         /// The cell exactly as read, nil when blank.
@@ -125,33 +140,41 @@ struct CSVImporter {
             let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
             // Outlook writes "0/0/00" (and some tools "None") for a date it does not have.
             if let field = fields[index], Self.dateFields.contains(field),
-               ["0/0/00", "0/0/0000", "none", "n/a"].contains(trimmed) {
+                ["0/0/00", "0/0/0000", "none", "n/a"].contains(trimmed)
+            {
                 value = ""
             }
             if let field = fields[index] {
                 if field != .ignore { cells.values[field] = (value, index) }
             } else if !trimmed.isEmpty {
-                unclaimed.append(Property(csvColumnProperty, parameters: [Parameter("X-COLUMN", headers[index])],
-                                          value: TextEscaping.escape(text)))
+                unclaimed.append(
+                    Property(
+                        csvColumnProperty, parameters: [Parameter("X-COLUMN", headers[index])],
+                        value: TextEscaping.escape(text)))
             }
         }
         func bad(_ field: CSVField, _ what: String, _ consequence: String) {
             let column = cells.values[field].map { headers[$0.column] } ?? field.rawValue
-            error(row.line, "row \(number), column \"\(column)\": \"\(cells.values[field]?.text ?? "")\" \(what); "
-                + consequence)
+            error(
+                row.line,
+                "row \(number), column \"\(column)\": \"\(cells.values[field]?.text ?? "")\" \(what); "
+                    + consequence)
         }
         let isTodo: Bool
         switch cells[.kind]?.lowercased() {
         case "todo", "task", "vtodo": isTodo = true
         case "event", "vevent", "appointment", "meeting": isTodo = false
         default:
-            isTodo = taskLayout || cells[.due] != nil || cells[.completed] != nil || cells[.percentComplete] != nil
+            isTodo =
+                taskLayout || cells[.due] != nil || cells[.completed] != nil || cells[.percentComplete] != nil
                 || Self.todoStatuses[cells[.status]?.lowercased() ?? ""] != nil && cells[.end] == nil
-                && cells[.endDate] == nil
+                    && cells[.endDate] == nil
         }
         var component = Component(isTodo ? "VTODO" : "VEVENT")
         var properties: [Property] = [Property("DTSTAMP", value: stamp)]
-        if let summary = cells.text(.summary) { properties.append(Property("SUMMARY", value: TextEscaping.escape(summary))) }
+        if let summary = cells.text(.summary) {
+            properties.append(Property("SUMMARY", value: TextEscaping.escape(summary)))
+        }
 
         // Start and end.
         let allDayCell = cells[.allDay].map(Self.truth)
@@ -188,7 +211,9 @@ struct CSVImporter {
                     return nil
                 }
                 // The end takes the start's kind: a date for an all-day start, midnight for a timed one.
-                end = start.isDate ? CalendarDate(year: date.year, month: date.month, day: date.day)
+                end =
+                    start.isDate
+                    ? CalendarDate(year: date.year, month: date.month, day: date.day)
                     : date.isDate ? timed((date.year, date.month, date.day), (0, 0, 0)) : date
             } else if cells[.endDate] != nil || cells[.endTime] != nil {
                 var endDay = (start.year, start.month, start.day)
@@ -203,7 +228,8 @@ struct CSVImporter {
                     let time = cells[.endTime].flatMap(Self.time)
                     let last = LocalDateTime(year: endDay.0, month: endDay.1, day: endDay.2)
                     // Outlook writes the day after with 12:00 AM (as iCalendar does); Google the last day itself.
-                    let exclusive = time.map { $0 == (0, 0, 0) } == true && last.dayNumber > LocalDateTime(start).dayNumber
+                    let exclusive =
+                        time.map { $0 == (0, 0, 0) } == true && last.dayNumber > LocalDateTime(start).dayNumber
                     end = (exclusive ? last : last.adding(days: 1)).calendarDate(.date)
                 } else if let timeText = cells[.endTime] {
                     guard let time = Self.time(timeText) else {
@@ -218,8 +244,10 @@ struct CSVImporter {
                 end = LocalDateTime(start).adding(days: 1).calendarDate(.date)
             }
             if let endValue = end, LocalDateTime(endValue) < LocalDateTime(start) {
-                warning(row.line, "row \(number): the end \(endValue.icsValue) is before the start "
-                    + "\(start.icsValue); the end is left out")
+                warning(
+                    row.line,
+                    "row \(number): the end \(endValue.icsValue) is before the start "
+                        + "\(start.icsValue); the end is left out")
                 end = nil
             }
         }
@@ -245,8 +273,10 @@ struct CSVImporter {
                 properties.append(Property("COMPLETED", value: utc(completed).icsValue))
             }
         }
-        guard cells[.summary] != nil || start != nil || properties.contains(where: { $0.name == "DUE" })
-                || cells[.uid] != nil || cells[.description] != nil else {
+        guard
+            cells[.summary] != nil || start != nil || properties.contains(where: { $0.name == "DUE" })
+                || cells[.uid] != nil || cells[.description] != nil
+        else {
             warning(row.line, "row \(number) has no subject, start, due date, UID or description; skipped")
             return nil
         }
@@ -263,7 +293,9 @@ struct CSVImporter {
             properties.append(Property("CLASS", value: sensitivity == "confidential" ? "CONFIDENTIAL" : "PRIVATE"))
         }
         if let categories = cells[.categories] {
-            let names = categories.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let names = categories.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
             if !names.isEmpty {
                 properties.append(Property("CATEGORIES", value: names.map(TextEscaping.escape).joined(separator: ",")))
             }
@@ -286,8 +318,10 @@ struct CSVImporter {
         }
         if let text = cells[.percentComplete], isTodo {
             let digits = text.replacingOccurrences(of: "%", with: "").trimmingCharacters(in: .whitespaces)
-            if let percent = Int(digits) ?? Double(digits).map({ Int(($0 <= 1 && digits.contains(".") ? $0 * 100 : $0).rounded()) }),
-               (0...100).contains(percent) {
+            if let percent = Int(digits)
+                ?? Double(digits).map({ Int(($0 <= 1 && digits.contains(".") ? $0 * 100 : $0).rounded()) }),
+                (0...100).contains(percent)
+            {
                 properties.append(Property("PERCENT-COMPLETE", value: String(percent)))
             } else {
                 bad(.percentComplete, "is not a percentage (0–100)", "left out")
@@ -315,14 +349,18 @@ struct CSVImporter {
         }
         addPeople(cells, &properties, &unclaimed)
         if let resources = cells[.resources] {
-            let names = resources.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let names = resources.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
             properties.append(Property("RESOURCES", value: names.map(TextEscaping.escape).joined(separator: ",")))
         }
         component.properties = properties + unclaimed
         if cells[.reminderOn].map(Self.truth) == true {
             let anchor = isTodo ? due : start
-            component.components.append(alarm(cells, anchor: anchor, isTodo: isTodo && due != nil,
-                                              summary: cells[.summary] ?? ""))
+            component.components.append(
+                alarm(
+                    cells, anchor: anchor, isTodo: isTodo && due != nil,
+                    summary: cells[.summary] ?? ""))
         }
         let uid = cells.text(.uid) ?? component.derivedUID
         component.properties.insert(Property("UID", value: uid), at: 0)
@@ -344,8 +382,10 @@ struct CSVImporter {
         }
         func keep(_ field: CSVField, _ names: [String]) {
             guard !names.isEmpty, let column = cells.values[field]?.column else { return }
-            unclaimed.append(Property(csvColumnProperty, parameters: [Parameter("X-COLUMN", headers[column])],
-                                      value: TextEscaping.escape(names.joined(separator: "; "))))
+            unclaimed.append(
+                Property(
+                    csvColumnProperty, parameters: [Parameter("X-COLUMN", headers[column])],
+                    value: TextEscaping.escape(names.joined(separator: "; "))))
         }
         if let text = cells[.organizer] {
             let organizer = people(text).first
@@ -357,7 +397,8 @@ struct CSVImporter {
                 keep(.organizer, [text])
             }
         }
-        for (field, role) in [(CSVField.requiredAttendees, "REQ-PARTICIPANT"), (.optionalAttendees, "OPT-PARTICIPANT")] {
+        for (field, role) in [(CSVField.requiredAttendees, "REQ-PARTICIPANT"), (.optionalAttendees, "OPT-PARTICIPANT")]
+        {
             guard let text = cells[field] else { continue }
             var nameless: [String] = []
             for person in people(text) {
@@ -380,17 +421,21 @@ struct CSVImporter {
         var trigger = Property("TRIGGER", value: "-PT15M")
         if let anchor, let dateText = cells[.reminderDate], let day = day(dateText) {
             let time = cells[.reminderTime].flatMap(Self.time) ?? (0, 0, 0)
-            let at = LocalDateTime(year: day.year, month: day.month, day: day.day, hour: time.0, minute: time.1,
-                                   second: time.2)
+            let at = LocalDateTime(
+                year: day.year, month: day.month, day: day.day, hour: time.0, minute: time.1,
+                second: time.2)
             let seconds = Int(at.wallSeconds - LocalDateTime(anchor).wallSeconds)
             let magnitude = abs(seconds)
-            let offset = Duration(isNegative: seconds < 0, days: magnitude / 86_400, hours: magnitude % 86_400 / 3600,
-                                  minutes: magnitude % 3600 / 60, seconds: magnitude % 60)
+            let offset = Duration(
+                isNegative: seconds < 0, days: magnitude / 86_400, hours: magnitude % 86_400 / 3600,
+                minutes: magnitude % 3600 / 60, seconds: magnitude % 60)
             trigger.value = magnitude == 0 ? "PT0S" : offset.icsValue
         }
         if isTodo { trigger.parameters.append(Parameter("RELATED", "END")) }
-        alarm.properties = [Property("ACTION", value: "DISPLAY"), trigger,
-                            Property("DESCRIPTION", value: TextEscaping.escape(summary.isEmpty ? "Reminder" : summary))]
+        alarm.properties = [
+            Property("ACTION", value: "DISPLAY"), trigger,
+            Property("DESCRIPTION", value: TextEscaping.escape(summary.isEmpty ? "Reminder" : summary)),
+        ]
         return alarm
     }
 
@@ -406,7 +451,9 @@ struct CSVImporter {
         let lower = text.lowercased()
         if isTodo, let mapped = todoStatuses[lower] { return mapped }
         let token = text.uppercased().replacingOccurrences(of: " ", with: "-")
-        let known = isTodo ? ["NEEDS-ACTION", "COMPLETED", "IN-PROCESS", "CANCELLED"]
+        let known =
+            isTodo
+            ? ["NEEDS-ACTION", "COMPLETED", "IN-PROCESS", "CANCELLED"]
             : ["TENTATIVE", "CONFIRMED", "CANCELLED"]
         return known.contains(token) || token.hasPrefix("X-") ? token : nil
     }
@@ -420,7 +467,9 @@ struct CSVImporter {
         }
     }
 
-    static func truth(_ text: String) -> Bool { ["true", "yes", "y", "1", "x", "on", "wahr", "ja"].contains(text.lowercased()) }
+    static func truth(_ text: String) -> Bool {
+        ["true", "yes", "y", "1", "x", "on", "wahr", "ja"].contains(text.lowercased())
+    }
 
     /// A date cell: `05/30/2024` (or day first, for the whole file), `30.05.2024`, `2024-05-30`, `20240530`.
     func day(_ text: String) -> (year: Int, month: Int, day: Int)? {
@@ -444,11 +493,14 @@ struct CSVImporter {
         }
         guard parts.count == 3 else { return nil }
         var year: Int, month: Int, day: Int
-        (year, month, day) = yearFirst ? (parts[0], parts[1], parts[2])
+        (year, month, day) =
+            yearFirst
+            ? (parts[0], parts[1], parts[2])
             : dayFirstHere ? (parts[2], parts[1], parts[0]) : (parts[2], parts[0], parts[1])
         if year < 100, !yearFirst { year += 2000 }
         guard (1...12).contains(month), (1...ValueSyntax.daysIn(month: month, year: year)).contains(day),
-              (1...9999).contains(year) else { return nil }
+            (1...9999).contains(year)
+        else { return nil }
         return (year, month, day)
     }
 
@@ -495,16 +547,18 @@ struct CSVImporter {
         }
         guard let time = Self.time(timeText) else { return nil }
         if utc {
-            return CalendarDate(year: date.year, month: date.month, day: date.day, hour: time.0, minute: time.1,
-                                second: time.2, form: .utc)
+            return CalendarDate(
+                year: date.year, month: date.month, day: date.day, hour: time.0, minute: time.1,
+                second: time.2, form: .utc)
         }
         return timed((date.year, date.month, date.day), time)
     }
 
     /// A wall time in the import's zone, floating without one.
     func timed(_ day: (Int, Int, Int), _ time: (Int, Int, Int)) -> CalendarDate {
-        CalendarDate(year: day.0, month: day.1, day: day.2, hour: time.0, minute: time.1, second: time.2,
-                     form: options.zone.map { .zoned(tzid: $0) } ?? .floating)
+        CalendarDate(
+            year: day.0, month: day.1, day: day.2, hour: time.0, minute: time.1, second: time.2,
+            form: options.zone.map { .zoned(tzid: $0) } ?? .floating)
     }
 
     /// COMPLETED is a UTC time (RFC 5545 §3.8.2.1): a zoned time (or a date, at midnight in the import's zone)

@@ -49,8 +49,8 @@ public struct CSVTable: Sendable, Equatable {
         var line = 1
         var rowLine = 1
         var index = 0
-        var quoted = false       // inside a quoted cell
-        var wasQuoted = false    // the current cell began with a quote
+        var quoted = false  // inside a quoted cell
+        var wasQuoted = false  // the current cell began with a quote
         var quoteLine = 1
 
         func endCell() {
@@ -105,14 +105,20 @@ public struct CSVTable: Sendable, Equatable {
                     wasQuoted = true
                     quoteLine = line
                 } else {
-                    problems.append(Problem(line: line, message: "row \(rows.count + 1), cell \(cells.count + 1): "
-                        + "a quote inside an unquoted cell; read as written", isError: false))
+                    problems.append(
+                        Problem(
+                            line: line,
+                            message: "row \(rows.count + 1), cell \(cells.count + 1): "
+                                + "a quote inside an unquoted cell; read as written", isError: false))
                     cell.append(scalar)
                 }
             default:
                 if wasQuoted {
-                    problems.append(Problem(line: line, message: "row \(rows.count + 1), cell \(cells.count + 1): "
-                        + "text after the closing quote; read as written", isError: false))
+                    problems.append(
+                        Problem(
+                            line: line,
+                            message: "row \(rows.count + 1), cell \(cells.count + 1): "
+                                + "text after the closing quote; read as written", isError: false))
                     wasQuoted = false
                 }
                 cell.append(scalar)
@@ -120,9 +126,12 @@ public struct CSVTable: Sendable, Equatable {
             index += 1
         }
         if quoted {
-            problems.append(Problem(line: quoteLine, message: "row \(rows.count + 1), cell \(cells.count + 1): "
-                + "a quoted cell is never closed; the rest of the file (from line \(quoteLine)) is not read",
-                isError: true))
+            problems.append(
+                Problem(
+                    line: quoteLine,
+                    message: "row \(rows.count + 1), cell \(cells.count + 1): "
+                        + "a quoted cell is never closed; the rest of the file (from line \(quoteLine)) is not read",
+                    isError: true))
             cells = []
             cell = String.UnicodeScalarView()
         } else if !cell.isEmpty || !cells.isEmpty || wasQuoted {
@@ -155,7 +164,8 @@ public struct CSVTable: Sendable, Equatable {
 
     func quote(_ cell: String) -> String {
         let special = delimiter.unicodeScalars.first!
-        let needsQuotes = cell.unicodeScalars.contains { $0 == special || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+        let needsQuotes =
+            cell.unicodeScalars.contains { $0 == special || $0 == "\"" || $0 == "\n" || $0 == "\r" }
             || cell.hasPrefix(" ") || cell.hasSuffix(" ")
         guard needsQuotes else { return cell }
         return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""

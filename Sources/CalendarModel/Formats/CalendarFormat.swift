@@ -61,21 +61,32 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
             do {
                 return ICS.calendars(from: try JCalReader.read(bytes), file: file)
             } catch {
-                return ICS.ReadResult(calendars: [], diagnostics: [Diagnostic(.error, file: file, line: error.line,
-                                                                                column: error.column,
-                                                                                "\(error.message); nothing read")])
+                return ICS.ReadResult(
+                    calendars: [],
+                    diagnostics: [
+                        Diagnostic(
+                            .error, file: file, line: error.line,
+                            column: error.column,
+                            "\(error.message); nothing read")
+                    ])
             }
         case .xcal:
             do {
                 let (components, warnings) = try XCalReader.read(bytes)
                 var result = ICS.calendars(from: components, file: file)
-                result.diagnostics = warnings.map { Diagnostic(.warning, file: file, line: $0.0, $0.1) }
+                result.diagnostics =
+                    warnings.map { Diagnostic(.warning, file: file, line: $0.0, $0.1) }
                     + result.diagnostics
                 return result
             } catch {
-                return ICS.ReadResult(calendars: [], diagnostics: [Diagnostic(.error, file: file, line: error.line,
-                                                                                column: error.column,
-                                                                                "\(error.message); nothing read")])
+                return ICS.ReadResult(
+                    calendars: [],
+                    diagnostics: [
+                        Diagnostic(
+                            .error, file: file, line: error.line,
+                            column: error.column,
+                            "\(error.message); nothing read")
+                    ])
             }
         }
     }

@@ -31,12 +31,15 @@ public enum JCalReader {
 
     static func component(_ json: JSONValue, path: String, depth: Int) throws(Failure) -> Component {
         guard case .array(let parts) = json, parts.count == 3, case .string(let name) = parts[0],
-              case .array(let properties) = parts[1], case .array(let children) = parts[2] else {
+            case .array(let properties) = parts[1], case .array(let children) = parts[2]
+        else {
             throw shape(path, "[name, [properties], [components]]")
         }
         guard depth <= Component.maximumDepth else {
-            throw Failure(line: 0, column: nil, message: "jCal at \(path): components nest deeper than \(Component.maximumDepth) "
-                + "levels")
+            throw Failure(
+                line: 0, column: nil,
+                message: "jCal at \(path): components nest deeper than \(Component.maximumDepth) "
+                    + "levels")
         }
         try checkName(name, .component, path: path + "/0")
         var component = Component(name)
@@ -51,7 +54,8 @@ public enum JCalReader {
 
     static func property(_ json: JSONValue, path: String) throws(Failure) -> Property {
         guard case .array(let parts) = json, parts.count >= 4, case .string(let name) = parts[0],
-              case .object(let parameterMembers) = parts[1], case .string(let typeName) = parts[2] else {
+            case .object(let parameterMembers) = parts[1], case .string(let typeName) = parts[2]
+        else {
             throw shape(path, "[name, {parameters}, type, value…]")
         }
         try checkName(name, .property, path: path + "/0")
@@ -76,8 +80,10 @@ public enum JCalReader {
     /// Refuses a name that could not be written as iCalendar and read back as itself.
     static func checkName(_ name: String, _ rule: NameRule, path: String) throws(Failure) {
         if let problem = rule.problem(in: name) {
-            throw Failure(line: 0, column: nil, message: "jCal at \(path): the name \"\(name.debugDescription.dropFirst().dropLast())\" "
-                + problem)
+            throw Failure(
+                line: 0, column: nil,
+                message: "jCal at \(path): the name \"\(name.debugDescription.dropFirst().dropLast())\" "
+                    + problem)
         }
     }
 

@@ -7,8 +7,10 @@ public enum JCalWriter {
     }
 
     public static func component(_ component: Component) -> JSONValue {
-        .array([.string(component.name.lowercased()), .array(component.properties.map(property)),
-                .array(component.components.map(self.component))])
+        .array([
+            .string(component.name.lowercased()), .array(component.properties.map(property)),
+            .array(component.components.map(self.component)),
+        ])
     }
 
     public static func property(_ property: Property) -> JSONValue {
@@ -21,8 +23,10 @@ public enum JCalWriter {
         }
         // Unknown properties, unknown VALUE types and values that do not fit their type travel as "unknown"
         // with their raw text and every parameter, so nothing is lost.
-        return .array([name, self.parameters(property.parameters), .string(ValueType.unknown.rawValue),
-                       .string(property.value)])
+        return .array([
+            name, self.parameters(property.parameters), .string(ValueType.unknown.rawValue),
+            .string(property.value),
+        ])
     }
 
     /// The value type a property is written with: VALUE when declared, else the design's default, except that a
@@ -38,10 +42,11 @@ public enum JCalWriter {
     }
 
     static func parameters(_ parameters: [Parameter]) -> JSONValue {
-        .object(parameters.map { parameter in
-            let values = parameter.values.map(JSONValue.string)
-            return (parameter.name.lowercased(), values.count == 1 ? values[0] : .array(values))
-        })
+        .object(
+            parameters.map { parameter in
+                let values = parameter.values.map(JSONValue.string)
+                return (parameter.name.lowercased(), values.count == 1 ? values[0] : .array(values))
+            })
     }
 
     /// The jCal values of a property, or nil when the text does not fit the type.
@@ -102,10 +107,12 @@ public enum JCalWriter {
 
     /// `20240101T090000Z` → `2024-01-01T09:00:00Z`; `20240101` → `2024-01-01`.
     static func jcalDate(_ date: CalendarDate) -> String {
-        var text = CalendarDate.pad(date.year, 4) + "-" + CalendarDate.pad(date.month, 2) + "-"
+        var text =
+            CalendarDate.pad(date.year, 4) + "-" + CalendarDate.pad(date.month, 2) + "-"
             + CalendarDate.pad(date.day, 2)
         if date.isDate { return text }
-        text += "T" + CalendarDate.pad(date.hour, 2) + ":" + CalendarDate.pad(date.minute, 2) + ":"
+        text +=
+            "T" + CalendarDate.pad(date.hour, 2) + ":" + CalendarDate.pad(date.minute, 2) + ":"
             + CalendarDate.pad(date.second, 2)
         return date.form == .utc ? text + "Z" : text
     }
@@ -129,7 +136,8 @@ public enum JCalWriter {
                 if key == "until" {
                     return .string(CalendarDate.parse(item, tzid: nil).success.map(jcalDate) ?? item)
                 }
-                if key != "freq", key != "wkst", key != "byday", let number = JSONNumber.canonical(item, integer: true) {
+                if key != "freq", key != "wkst", key != "byday", let number = JSONNumber.canonical(item, integer: true)
+                {
                     return .number(number)
                 }
                 return .string(item)

@@ -454,12 +454,15 @@ private struct JSONParser {
                 index += 2
                 let low = try hex4()
                 guard (0xDC00..<0xE000).contains(low) else {
-                    throw error("\\u\(hex(scalar)) is a high surrogate followed by \\u\(hex(low)), not a low surrogate",
-                                at: start)
+                    throw error(
+                        "\\u\(hex(scalar)) is a high surrogate followed by \\u\(hex(low)), not a low surrogate",
+                        at: start)
                 }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             }
-            guard let character = Unicode.Scalar(scalar) else { throw error("\\u escape names no character", at: start) }
+            guard let character = Unicode.Scalar(scalar) else {
+                throw error("\\u escape names no character", at: start)
+            }
             out.append(contentsOf: String(character).utf8)
         default:
             throw error("\\\(String(decoding: [letter], as: UTF8.self)) is not a JSON escape", at: start)

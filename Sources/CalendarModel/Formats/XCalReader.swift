@@ -18,9 +18,11 @@ public enum XCalReader {
             throw Failure(line: error.line, column: error.column, message: "cannot read the XML: \(error.message)")
         }
         guard root.name == "icalendar", root.namespace == XCalWriter.namespace else {
-            throw Failure(line: root.line, message: "the root element is <\(root.name)>"
-                + (root.namespace.map { " in namespace \($0)" } ?? " in no namespace")
-                + "; xCal's is <icalendar xmlns=\"\(XCalWriter.namespace)\">")
+            throw Failure(
+                line: root.line,
+                message: "the root element is <\(root.name)>"
+                    + (root.namespace.map { " in namespace \($0)" } ?? " in no namespace")
+                    + "; xCal's is <icalendar xmlns=\"\(XCalWriter.namespace)\">")
         }
         var reader = Reading()
         let components = try reader.elements(of: root).map { element throws(Failure) in
@@ -36,21 +38,30 @@ public enum XCalReader {
         mutating func elements(of element: XMLElement) -> [XMLElement] {
             element.children.filter { child in
                 if child.namespace == XCalWriter.namespace { return true }
-                warnings.append((child.line, "<\(child.name)> in namespace \(child.namespace ?? "none") is not xCal; "
-                    + "skipped"))
+                warnings.append(
+                    (
+                        child.line,
+                        "<\(child.name)> in namespace \(child.namespace ?? "none") is not xCal; "
+                            + "skipped"
+                    ))
                 return false
             }
         }
 
         mutating func component(_ element: XMLElement, depth: Int) throws(Failure) -> Component {
             guard depth <= Component.maximumDepth else {
-                throw Failure(line: element.line, message: "components nest deeper than \(Component.maximumDepth) "
-                    + "levels")
+                throw Failure(
+                    line: element.line,
+                    message: "components nest deeper than \(Component.maximumDepth) "
+                        + "levels")
             }
-            let name = element.name == XCalWriter.componentElement
+            let name =
+                element.name == XCalWriter.componentElement
                 ? element.attributes.first { $0.name == "name" }?.value ?? "" : element.name.uppercased()
             if let problem = NameRule.component.problem(in: name) {
-                throw Failure(line: element.line, message: "the component name \"\(name.debugDescription.dropFirst().dropLast())\" \(problem)")
+                throw Failure(
+                    line: element.line,
+                    message: "the component name \"\(name.debugDescription.dropFirst().dropLast())\" \(problem)")
             }
             var component = Component(name)
             component.line = element.line
@@ -69,16 +80,20 @@ public enum XCalReader {
                         component.components.append(try self.component(child, depth: depth + 1))
                     }
                 default:
-                    throw Failure(line: part.line, message: "<\(part.name)> inside <\(element.name)>: a component "
-                        + "holds only <properties> and <components>")
+                    throw Failure(
+                        line: part.line,
+                        message: "<\(part.name)> inside <\(element.name)>: a component "
+                            + "holds only <properties> and <components>")
                 }
             }
             return component
         }
 
         mutating func property(_ element: XMLElement) throws(Failure) -> Property {
-            for (name, rule) in [(element.name, NameRule.property)] + elements(of: element)
-                .filter({ $0.name == "parameters" }).flatMap({ elements(of: $0).map { ($0.name, NameRule.parameter) } }) {
+            for (name, rule) in [(element.name, NameRule.property)]
+                + elements(of: element)
+                .filter({ $0.name == "parameters" }).flatMap({ elements(of: $0).map { ($0.name, NameRule.parameter) } })
+            {
                 if let problem = rule.problem(in: name) {
                     throw Failure(line: element.line, message: "the name \"\(name)\" \(problem)")
                 }
@@ -89,8 +104,11 @@ public enum XCalReader {
             for part in elements(of: element) {
                 if part.name == "parameters" {
                     for parameter in elements(of: part) {
-                        let values = elements(of: parameter).map { $0.name == "boolean" ? $0.text.uppercased() : $0.text }
-                        property.parameters.append(Parameter(parameter.name.uppercased(), values.isEmpty ? [parameter.text] : values))
+                        let values = elements(of: parameter).map {
+                            $0.name == "boolean" ? $0.text.uppercased() : $0.text
+                        }
+                        property.parameters.append(
+                            Parameter(parameter.name.uppercased(), values.isEmpty ? [parameter.text] : values))
                     }
                 } else {
                     valueElements.append(part)
@@ -116,14 +134,19 @@ public enum XCalReader {
                 return property
             }
             guard valueElements.allSatisfy({ $0.name == first.name }) else {
-                throw Failure(line: element.line, message: "<\(element.name)> mixes value types "
-                    + valueElements.map { "<\($0.name)>" }.joined(separator: ", "))
+                throw Failure(
+                    line: element.line,
+                    message: "<\(element.name)> mixes value types "
+                        + valueElements.map { "<\($0.name)>" }.joined(separator: ", "))
             }
             let type = ValueType(rawValue: first.name)
             guard let type else {
-                throw Failure(line: first.line, message: "<\(first.name)> in <\(element.name)> is not an xCal value type")
+                throw Failure(
+                    line: first.line, message: "<\(first.name)> in <\(element.name)> is not an xCal value type")
             }
-            if type != .unknown, type != (PropertyDesign.table[property.name]?.type ?? .unknown), property["VALUE"] == nil {
+            if type != .unknown, type != (PropertyDesign.table[property.name]?.type ?? .unknown),
+                property["VALUE"] == nil
+            {
                 property.parameters.insert(Parameter("VALUE", first.name.uppercased()), at: 0)
             }
             if type == .unknown {

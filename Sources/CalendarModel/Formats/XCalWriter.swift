@@ -12,8 +12,10 @@ public enum XCalWriter {
     ]
 
     /// RRULE parts in the order RFC 6321's schema lists them.
-    static let recurOrder = ["freq", "until", "count", "interval", "bysecond", "byminute", "byhour", "byday",
-                             "bymonthday", "byyearday", "byweekno", "bymonth", "bysetpos", "wkst"]
+    static let recurOrder = [
+        "freq", "until", "count", "interval", "bysecond", "byminute", "byhour", "byday",
+        "bymonthday", "byyearday", "byweekno", "bymonth", "bysetpos", "wkst",
+    ]
 
     public static func document(_ components: [Component]) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<icalendar xmlns=\"\(namespace)\">\n"
@@ -99,7 +101,8 @@ public enum XCalWriter {
     /// `P1W6DT15H`, which some writers produce, becomes the equal `P13DT15H`.
     static func rfcDuration(_ text: String) -> String {
         guard var duration = Duration.parse(text).success, duration.weeks != 0,
-              duration.days != 0 || duration.hours != 0 || duration.minutes != 0 || duration.seconds != 0 else {
+            duration.days != 0 || duration.hours != 0 || duration.minutes != 0 || duration.seconds != 0
+        else {
             return text
         }
         duration.days += duration.weeks * 7
@@ -120,13 +123,15 @@ public enum XCalWriter {
         for value in values {
             switch (type, value) {
             case (.float, .array(let pair)) where property.name == "GEO" && pair.count == 2:
-                out += element("latitude", JCalReader.scalarText(pair[0]))
+                out +=
+                    element("latitude", JCalReader.scalarText(pair[0]))
                     + element("longitude", JCalReader.scalarText(pair[1]))
             case (.duration, .string(let text)):
                 out += element("duration", rfcDuration(text))
             case (.period, .string(let text)) where text.contains("/P") || text.contains("/-P") || text.contains("/+P"):
                 let halves = text.split(separator: "/", maxSplits: 1).map(String.init)
-                out += "<period>" + element("start", halves[0]) + element("duration", rfcDuration(halves[1]))
+                out +=
+                    "<period>" + element("start", halves[0]) + element("duration", rfcDuration(halves[1]))
                     + "</period>"
             case (.boolean, .bool(let flag)):
                 out += element("boolean", flag ? "true" : "false")

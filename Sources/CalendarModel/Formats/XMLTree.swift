@@ -118,8 +118,9 @@ struct XMLParser {
             } else if peek("<!--") {
                 _ = try take(until: "-->", what: "a comment")
             } else if peek("<!DOCTYPE") || peek("<!doctype") {
-                throw failure("a document type declaration (<!DOCTYPE) is refused: xCal needs none, and DTDs can "
-                    + "define entities that expand without bound or read other files")
+                throw failure(
+                    "a document type declaration (<!DOCTYPE) is refused: xCal needs none, and DTDs can "
+                        + "define entities that expand without bound or read other files")
             } else if peek("<"), root == nil {
                 root = try element(depth: 0, namespaces: ["xml": "http://www.w3.org/XML/1998/namespace"])
             } else {
@@ -137,8 +138,9 @@ struct XMLParser {
         guard let bad = [invalid, control].compactMap({ $0 }).min() else { return }
         while index < bad { advance() }
         if bad == control {
-            throw failure("control character U+00\(String(bytes[bad], radix: 16, uppercase: true)), which XML does not "
-                + "allow")
+            throw failure(
+                "control character U+00\(String(bytes[bad], radix: 16, uppercase: true)), which XML does not "
+                    + "allow")
         }
         throw failure("bytes that are not UTF-8; xCal is read as UTF-8")
     }
@@ -155,8 +157,8 @@ struct XMLParser {
     static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case 0...0x20, 0x7F, UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "="), UInt8(ascii: "<"),
-             UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "&"), UInt8(ascii: ";"), UInt8(ascii: "!"),
-             UInt8(ascii: "?"):
+            UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "&"), UInt8(ascii: ";"), UInt8(ascii: "!"),
+            UInt8(ascii: "?"):
             return false
         default: return true
         }
@@ -173,7 +175,7 @@ struct XMLParser {
     mutating func element(depth: Int, namespaces: [String: String]) throws(XMLFailure) -> XMLElement {
         guard depth < Self.maximumDepth else { throw failure("elements nest deeper than \(Self.maximumDepth) levels") }
         let startLine = line
-        advance() // <
+        advance()  // <
         let qualifiedName = try name()
         var attributes: [(name: String, value: String)] = []
         var attributeNames: Set<String> = []
@@ -211,9 +213,10 @@ struct XMLParser {
         guard parts.count == 1 || scope[prefix] != nil else {
             throw failure("namespace prefix \(prefix) of <\(qualifiedName)> is not declared", line: startLine)
         }
-        var element = XMLElement(namespace: scope[prefix].flatMap { $0.isEmpty ? nil : $0 }, name: parts.last ?? "",
-                                 attributes: attributes.filter { !$0.name.hasPrefix("xmlns") }, children: [], text: "",
-                                 line: startLine)
+        var element = XMLElement(
+            namespace: scope[prefix].flatMap { $0.isEmpty ? nil : $0 }, name: parts.last ?? "",
+            attributes: attributes.filter { !$0.name.hasPrefix("xmlns") }, children: [], text: "",
+            line: startLine)
         if selfClosing { return element }
         var text = ""
         while true {
@@ -289,8 +292,9 @@ struct XMLParser {
             case "apos": out.append(UInt8(ascii: "'"))
             default:
                 guard reference.hasPrefix("#") else {
-                    throw failure("entity &\(reference); is refused: only XML's predefined entities are read, none "
-                        + "is expanded")
+                    throw failure(
+                        "entity &\(reference); is refused: only XML's predefined entities are read, none "
+                            + "is expanded")
                 }
                 let digits = reference.dropFirst()
                 let code = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)

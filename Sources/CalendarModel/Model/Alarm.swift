@@ -36,7 +36,8 @@ public struct Alarm: Sendable, Hashable, ComponentModel {
     ])
     static var fields: [FieldCodec<Alarm>] { table.fields }
 
-    mutating func decodeProperties(_ properties: [Property], claims: inout [FieldClaim], _ context: inout DecodeContext) {
+    mutating func decodeProperties(_ properties: [Property], claims: inout [FieldClaim], _ context: inout DecodeContext)
+    {
         Self.table.decode(properties, into: &self, claims: &claims, &context)
     }
 

@@ -11,19 +11,26 @@ extension CalendarItem {
         }
         for label in ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID"] {
             guard let property = provenance.source?.property(label), property["TZID"] != nil,
-                  property.value.utf8.count == 8 else { continue }
-            context.log.warning(property.line, "\(label) has a TZID but a DATE value; read as midnight in that zone, "
-                + "as python icalendar does (write VALUE=DATE without TZID for an all-day date)")
+                property.value.utf8.count == 8
+            else { continue }
+            context.log.warning(
+                property.line,
+                "\(label) has a TZID but a DATE value; read as midnight in that zone, "
+                    + "as python icalendar does (write VALUE=DATE without TZID for an all-day date)")
         }
         guard let start = core.start else { return }
         for rule in core.recurrenceRules {
             guard let until = rule.until else { continue }
             if until.isDate != start.isDate {
-                context.log.warning(lineOf("RRULE", line), "RRULE UNTIL is a \(until.isDate ? "DATE" : "DATE-TIME") "
-                    + "but DTSTART is a \(start.isDate ? "DATE" : "DATE-TIME") (RFC 5545 §3.3.10)")
+                context.log.warning(
+                    lineOf("RRULE", line),
+                    "RRULE UNTIL is a \(until.isDate ? "DATE" : "DATE-TIME") "
+                        + "but DTSTART is a \(start.isDate ? "DATE" : "DATE-TIME") (RFC 5545 §3.3.10)")
             } else if !start.isDate, start.form != .floating, until.form != .utc {
-                context.log.warning(lineOf("RRULE", line), "RRULE UNTIL must be in UTC (…Z) when DTSTART has a "
-                    + "time zone (RFC 5545 §3.3.10)")
+                context.log.warning(
+                    lineOf("RRULE", line),
+                    "RRULE UNTIL must be in UTC (…Z) when DTSTART has a "
+                        + "time zone (RFC 5545 §3.3.10)")
             }
         }
         let related: [(String, [CalendarDate])] = [
@@ -31,8 +38,10 @@ extension CalendarItem {
             ("RECURRENCE-ID", core.recurrenceID.map { [$0.date] } ?? []),
         ]
         for (label, dates) in related where dates.contains(where: { $0.isDate != start.isDate }) {
-            context.log.warning(lineOf(label, line), "\(label) is a \(start.isDate ? "DATE-TIME" : "DATE") but "
-                + "DTSTART is a \(start.isDate ? "DATE" : "DATE-TIME"); instances may not match")
+            context.log.warning(
+                lineOf(label, line),
+                "\(label) is a \(start.isDate ? "DATE-TIME" : "DATE") but "
+                    + "DTSTART is a \(start.isDate ? "DATE" : "DATE-TIME"); instances may not match")
         }
         checkEnd(start: start, line: line, &context)
         if let priority = core.priority, !(0...9).contains(priority) {
@@ -58,8 +67,10 @@ extension CalendarItem {
 extension Event {
     func checkEnd(start: CalendarDate, line: Int, _ context: inout DecodeContext) {
         if end != nil, duration != nil {
-            context.log.error(lineOf("DURATION", line), "VEVENT has both DTEND and DURATION (RFC 5545 allows one); "
-                + "DTEND is used")
+            context.log.error(
+                lineOf("DURATION", line),
+                "VEVENT has both DTEND and DURATION (RFC 5545 allows one); "
+                    + "DTEND is used")
         }
         checkEndDate(end, label: "DTEND", start: start, line: line, &context)
     }
@@ -80,8 +91,10 @@ extension Journal {
 }
 
 extension CalendarItem {
-    func checkEndDate(_ end: CalendarDate?, label: String, start: CalendarDate, line: Int,
-                      _ context: inout DecodeContext) {
+    func checkEndDate(
+        _ end: CalendarDate?, label: String, start: CalendarDate, line: Int,
+        _ context: inout DecodeContext
+    ) {
         guard let end else { return }
         if end.isDate != start.isDate {
             context.log.warning(lineOf(label, line), "\(label) and DTSTART differ in type (DATE vs DATE-TIME)")

@@ -12,9 +12,11 @@ struct ValueCodec<Value: Sendable & Equatable>: Sendable {
     /// Writes values as properties of the given name.
     let encode: @Sendable (String, [Value]) -> [Property]
 
-    init(decode: @escaping @Sendable (Property) -> Result<[Value], ValueError>,
-         decodeOne: (@Sendable (Property) -> Result<Value, ValueError>)? = nil,
-         encode: @escaping @Sendable (String, [Value]) -> [Property]) {
+    init(
+        decode: @escaping @Sendable (Property) -> Result<[Value], ValueError>,
+        decodeOne: (@Sendable (Property) -> Result<Value, ValueError>)? = nil,
+        encode: @escaping @Sendable (String, [Value]) -> [Property]
+    ) {
         self.decode = decode
         self.decodeOne = decodeOne
         self.encode = encode
@@ -44,53 +46,67 @@ struct FieldCodec<Model>: Sendable {
     }
 
     /// A field that holds at most one value.
-    static func single<Value>(_ name: String, _ keyPath: WritableKeyPath<Model, Value?> & Sendable,
-                              _ codec: ValueCodec<Value>) -> FieldCodec {
-        FieldCodec(name: name, decode: { model, property, context in
-            guard model[keyPath: keyPath] == nil else {
-                if singular.contains(name) {
-                    context.log.warning(property.line, "\(name) appears more than once; the first is used, "
-                        + "this one is kept as written")
+    static func single<Value>(
+        _ name: String, _ keyPath: WritableKeyPath<Model, Value?> & Sendable,
+        _ codec: ValueCodec<Value>
+    ) -> FieldCodec {
+        FieldCodec(
+            name: name,
+            decode: { model, property, context in
+                guard model[keyPath: keyPath] == nil else {
+                    if singular.contains(name) {
+                        context.log.warning(
+                            property.line,
+                            "\(name) appears more than once; the first is used, "
+                                + "this one is kept as written")
+                    }
+                    return false
                 }
-                return false
-            }
-            switch codec.single(property) {
-            case .success(let value):
-                model[keyPath: keyPath] = value
-                return true
-            case .failure(let error):
-                context.log.error(property.line, "\(name) value \(error); kept as written")
-                return false
-            }
-        }, encode: { model in
-            model[keyPath: keyPath].map { codec.encode(name, [$0]) } ?? []
-        }, isUnchanged: { $0[keyPath: keyPath] == $1[keyPath: keyPath] })
+                switch codec.single(property) {
+                case .success(let value):
+                    model[keyPath: keyPath] = value
+                    return true
+                case .failure(let error):
+                    context.log.error(property.line, "\(name) value \(error); kept as written")
+                    return false
+                }
+            },
+            encode: { model in
+                model[keyPath: keyPath].map { codec.encode(name, [$0]) } ?? []
+            }, isUnchanged: { $0[keyPath: keyPath] == $1[keyPath: keyPath] })
     }
 
     /// A field that collects every value of every property with that name.
-    static func list<Value>(_ name: String, _ keyPath: WritableKeyPath<Model, [Value]> & Sendable,
-                            _ codec: ValueCodec<Value>) -> FieldCodec {
-        FieldCodec(name: name, decode: { model, property, context in
-            switch codec.decode(property) {
-            case .success(let values):
-                model[keyPath: keyPath].append(contentsOf: values)
-                return true
-            case .failure(let error):
-                context.log.error(property.line, "\(name) value \(error); kept as written")
-                return false
-            }
-        }, encode: { model in
-            let values = model[keyPath: keyPath]
-            return values.isEmpty ? [] : codec.encode(name, values)
-        }, isUnchanged: { $0[keyPath: keyPath] == $1[keyPath: keyPath] })
+    static func list<Value>(
+        _ name: String, _ keyPath: WritableKeyPath<Model, [Value]> & Sendable,
+        _ codec: ValueCodec<Value>
+    ) -> FieldCodec {
+        FieldCodec(
+            name: name,
+            decode: { model, property, context in
+                switch codec.decode(property) {
+                case .success(let values):
+                    model[keyPath: keyPath].append(contentsOf: values)
+                    return true
+                case .failure(let error):
+                    context.log.error(property.line, "\(name) value \(error); kept as written")
+                    return false
+                }
+            },
+            encode: { model in
+                let values = model[keyPath: keyPath]
+                return values.isEmpty ? [] : codec.encode(name, values)
+            }, isUnchanged: { $0[keyPath: keyPath] == $1[keyPath: keyPath] })
     }
 
     /// The same field seen through a containing model (`ItemCore` fields inside `Event`).
     func lifted<Outer>(_ keyPath: WritableKeyPath<Outer, Model> & Sendable) -> FieldCodec<Outer> {
-        FieldCodec<Outer>(name: name, decode: { outer, properties, context in
-            decode(&outer[keyPath: keyPath], properties, &context)
-        }, encode: { encode($0[keyPath: keyPath]) },
-           isUnchanged: { isUnchanged($0[keyPath: keyPath], $1[keyPath: keyPath]) })
+        FieldCodec<Outer>(
+            name: name,
+            decode: { outer, properties, context in
+                decode(&outer[keyPath: keyPath], properties, &context)
+            }, encode: { encode($0[keyPath: keyPath]) },
+            isUnchanged: { isUnchanged($0[keyPath: keyPath], $1[keyPath: keyPath]) })
     }
 }
 
@@ -108,8 +124,10 @@ struct FieldTable<Model>: Sendable {
 
     /// Reads the properties this table knows into the model and marks each read or rejected (its field already
     /// said why); the others are left alone.
-    func decode(_ properties: [Property], into model: inout Model, claims: inout [FieldClaim],
-                _ context: inout DecodeContext) {
+    func decode(
+        _ properties: [Property], into model: inout Model, claims: inout [FieldClaim],
+        _ context: inout DecodeContext
+    ) {
         for position in properties.indices {
             guard let field = names.firstIndex(of: properties[position].name) else { continue }
             claims[position] = fields[field].decode(&model, properties[position], &context) ? .read : .rejected
@@ -165,8 +183,9 @@ extension ComponentModel {
         decodeProperties(component.properties, claims: &claims, &context)
         otherProperties = component.properties.indices.filter { claims[$0] != .read }.map { component.properties[$0] }
         // Values no field looked at are checked here; a field reports its own (once).
-        PropertyDesign.validate(component.properties.indices.filter { claims[$0] == .unclaimed }
-            .map { component.properties[$0] }, &context.log)
+        PropertyDesign.validate(
+            component.properties.indices.filter { claims[$0] == .unclaimed }
+                .map { component.properties[$0] }, &context.log)
         PropertyDesign.checkValueParameters(component.properties, &context.log)
         decodeChildren(component.components, &context)
         provenance = Provenance(source: component)

@@ -46,7 +46,8 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     ])
     static var fields: [FieldCodec<ICalendar>] { table.fields }
 
-    mutating func decodeProperties(_ properties: [Property], claims: inout [FieldClaim], _ context: inout DecodeContext) {
+    mutating func decodeProperties(_ properties: [Property], claims: inout [FieldClaim], _ context: inout DecodeContext)
+    {
         Self.table.decode(properties, into: &self, claims: &claims, &context)
     }
 
@@ -101,7 +102,9 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
         var firstOnset: [String: String] = [:]
         for zone in timeZones {
             guard let tzid = zone.tzid else { continue }
-            let onsets = zone.component.components.compactMap { $0.property("DTSTART").map { String($0.value.prefix(8)) } }
+            let onsets = zone.component.components.compactMap {
+                $0.property("DTSTART").map { String($0.value.prefix(8)) }
+            }
             if let earliest = onsets.min() { firstOnset[tzid] = earliest }
         }
         // One pass collects, per TZID, the first line that uses it and the earliest date used with it.
@@ -123,21 +126,31 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
             let isIANA = LibicalValues.isBuiltinZone(tzid)
             if let onset = firstOnset[tzid] {
                 if !isIANA {
-                    context.log.warning(use.line, "TZID \"\(tzid)\" is not an IANA zone name; its VTIMEZONE applies "
-                        + "here, but apps that ignore VTIMEZONE may read these times as floating")
+                    context.log.warning(
+                        use.line,
+                        "TZID \"\(tzid)\" is not an IANA zone name; its VTIMEZONE applies "
+                            + "here, but apps that ignore VTIMEZONE may read these times as floating")
                 } else if use.earliest < onset {
-                    context.log.warning(use.earliestLine, "TZID \"\(tzid)\" is used on \(use.earliest), before the "
-                        + "first onset its VTIMEZONE defines (\(onset)); the offset there is undefined")
+                    context.log.warning(
+                        use.earliestLine,
+                        "TZID \"\(tzid)\" is used on \(use.earliest), before the "
+                            + "first onset its VTIMEZONE defines (\(onset)); the offset there is undefined")
                 }
             } else if isIANA {
-                context.log.warning(use.line, "TZID \"\(tzid)\" has no VTIMEZONE in this calendar (RFC 5545 §3.2.19); "
-                    + "the IANA zone of that name applies")
+                context.log.warning(
+                    use.line,
+                    "TZID \"\(tzid)\" has no VTIMEZONE in this calendar (RFC 5545 §3.2.19); "
+                        + "the IANA zone of that name applies")
             } else if let mapped = TimeZoneResolver.ianaName(for: tzid) {
-                context.log.warning(use.line, "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and is "
-                    + "\(mapped.note ?? "a prefixed name"); read as \(mapped.iana)")
+                context.log.warning(
+                    use.line,
+                    "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and is "
+                        + "\(mapped.note ?? "a prefixed name"); read as \(mapped.iana)")
             } else {
-                context.log.warning(use.line, "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and names no known "
-                    + "zone; its times are floating")
+                context.log.warning(
+                    use.line,
+                    "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and names no known "
+                        + "zone; its times are floating")
             }
         }
     }
@@ -209,7 +222,8 @@ public struct TimeZoneDefinition: Sendable, Hashable {
             }
             guard let start = observance.property("DTSTART") else { continue }
             if start["TZID"] != nil || start.value.hasSuffix("Z") || start["VALUE"]?.uppercased() == "DATE"
-                || start.value.count == 8 {
+                || start.value.count == 8
+            {
                 log.warning(start.line, "\(observance.name) DTSTART must be a local DATE-TIME (no Z, TZID or DATE)")
             }
         }

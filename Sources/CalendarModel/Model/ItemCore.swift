@@ -97,10 +97,13 @@ protocol CalendarItemFields {
 extension CalendarItem where Self: CalendarItemFields, Self.Item == Self {
     /// The shared rows seen through `core`, then the item's own rows: the order a canonical item is written in.
     /// Each item type keeps the result in its `fields` (lifting builds key paths, too slow to do per item).
-    static func liftedFields() -> [FieldCodec<Self>] { ItemCore.table.fields.map { $0.lifted(\Self.core) } + ownTable.fields }
+    static func liftedFields() -> [FieldCodec<Self>] {
+        ItemCore.table.fields.map { $0.lifted(\Self.core) } + ownTable.fields
+    }
 
     /// The shared rows are read into a local `ItemCore` first: writing each one through `\.core` would copy it.
-    mutating func decodeProperties(_ properties: [Property], claims: inout [FieldClaim], _ context: inout DecodeContext) {
+    mutating func decodeProperties(_ properties: [Property], claims: inout [FieldClaim], _ context: inout DecodeContext)
+    {
         var core = ItemCore()
         ItemCore.table.decode(properties, into: &core, claims: &claims, &context)
         self.core = core

@@ -1,62 +1,75 @@
 /// The codecs behind the field tables: one per kind of value, each reading and writing whole properties.
 extension ValueCodec {
     /// A codec for one value per property.
-    static func one(_ read: @escaping @Sendable (Property) -> Result<Value, ValueError>,
-                    _ write: @escaping @Sendable (Value) -> (parameters: [Parameter], value: String)) -> ValueCodec {
-        ValueCodec(decode: { property in read(property).map { [$0] } }, decodeOne: read, encode: { name, values in
-            values.map { value in
-                let (parameters, text) = write(value)
-                return Property(name, parameters: parameters, value: text)
-            }
-        })
+    static func one(
+        _ read: @escaping @Sendable (Property) -> Result<Value, ValueError>,
+        _ write: @escaping @Sendable (Value) -> (parameters: [Parameter], value: String)
+    ) -> ValueCodec {
+        ValueCodec(
+            decode: { property in read(property).map { [$0] } }, decodeOne: read,
+            encode: { name, values in
+                values.map { value in
+                    let (parameters, text) = write(value)
+                    return Property(name, parameters: parameters, value: text)
+                }
+            })
     }
 }
 
 extension ValueCodec where Value == String {
     /// TEXT: escapes undone on read, applied on write.
-    static var text: ValueCodec { .one({ .success(TextEscaping.unescape($0.value)) }, { ([], TextEscaping.escape($0)) }) }
+    static var text: ValueCodec {
+        .one({ .success(TextEscaping.unescape($0.value)) }, { ([], TextEscaping.escape($0)) })
+    }
     /// URI and other values written without TEXT escaping.
     static var verbatim: ValueCodec { .one({ .success($0.value) }, { ([], $0) }) }
 }
 
 extension ValueCodec where Value == Int {
     static var integer: ValueCodec {
-        .one({ property in
-            guard ValueSyntax.isInteger(property.value), let number = Int(property.value.trimmingPlus) else {
-                return .failure(ValueError("\"\(property.value)\" is not an INTEGER"))
-            }
-            return .success(number)
-        }, { ([], String($0)) })
+        .one(
+            { property in
+                guard ValueSyntax.isInteger(property.value), let number = Int(property.value.trimmingPlus) else {
+                    return .failure(ValueError("\"\(property.value)\" is not an INTEGER"))
+                }
+                return .success(number)
+            }, { ([], String($0)) })
     }
 }
 
 extension ValueCodec where Value: TokenValue {
-    static var token: ValueCodec { .one({ .success(Value(rawValue: TextEscaping.unescape($0.value))) }, { ([], $0.rawValue) }) }
+    static var token: ValueCodec {
+        .one({ .success(Value(rawValue: TextEscaping.unescape($0.value))) }, { ([], $0.rawValue) })
+    }
 }
 
 extension ValueCodec where Value == CalendarDate {
     /// DATE / DATE-TIME, a comma-separated list in one property (EXDATE) or a single value (DTSTART).
     static var dateTime: ValueCodec {
-        ValueCodec(decode: { property in
-            let tzid = zoneParameter(property)
-            if !property.value.utf8.contains(UInt8(ascii: ",")) {
-                return CalendarDate.parse(property.value, tzid: tzid).map { [$0] }
-            }
-            var dates: [CalendarDate] = []
-            for item in ValueSyntax.split(property.value, on: ",") {
-                switch CalendarDate.parse(item, tzid: tzid) {
-                case .success(let date): dates.append(date)
-                case .failure(let error): return .failure(error)
+        ValueCodec(
+            decode: { property in
+                let tzid = zoneParameter(property)
+                if !property.value.utf8.contains(UInt8(ascii: ",")) {
+                    return CalendarDate.parse(property.value, tzid: tzid).map { [$0] }
                 }
-            }
-            return .success(dates)
-        }, decodeOne: { property in
-            CalendarDate.parse(property.value, tzid: zoneParameter(property))
-        }, encode: { name, dates in
-            groupedByForm(dates, key: { $0.form }).map { form, group in
-                Property(name, parameters: dateParameters(form), value: group.map(\.icsValue).joined(separator: ","))
-            }
-        })
+                var dates: [CalendarDate] = []
+                for item in ValueSyntax.split(property.value, on: ",") {
+                    switch CalendarDate.parse(item, tzid: tzid) {
+                    case .success(let date): dates.append(date)
+                    case .failure(let error): return .failure(error)
+                    }
+                }
+                return .success(dates)
+            },
+            decodeOne: { property in
+                CalendarDate.parse(property.value, tzid: zoneParameter(property))
+            },
+            encode: { name, dates in
+                groupedByForm(dates, key: { $0.form }).map { form, group in
+                    Property(
+                        name, parameters: dateParameters(form), value: group.map(\.icsValue).joined(separator: ","))
+                }
+            })
     }
 }
 
@@ -108,85 +121,104 @@ extension ValueCodec where Value == CalendarUser {
 
 extension ValueCodec where Value == Relation {
     static var relation: ValueCodec {
-        .one({ .success(Relation(uid: TextEscaping.unescape($0.value), parameters: $0.parameters)) },
-             { ($0.parameters, TextEscaping.escape($0.uid)) })
+        .one(
+            { .success(Relation(uid: TextEscaping.unescape($0.value), parameters: $0.parameters)) },
+            { ($0.parameters, TextEscaping.escape($0.uid)) })
     }
 }
 
 extension ValueCodec where Value == Category {
     /// CATEGORIES: split on unescaped commas only, so `A\,B` stays one category (libical splits it).
     static var categories: ValueCodec {
-        ValueCodec(decode: { property in
-            .success(TextEscaping.splitList(property.value).map { Category(TextEscaping.unescape(String($0))) })
-        }, encode: { name, categories in
-            [Property(name, value: categories.map { TextEscaping.escape($0.name) }.joined(separator: ","))]
-        })
+        ValueCodec(
+            decode: { property in
+                .success(TextEscaping.splitList(property.value).map { Category(TextEscaping.unescape(String($0))) })
+            },
+            encode: { name, categories in
+                [Property(name, value: categories.map { TextEscaping.escape($0.name) }.joined(separator: ","))]
+            })
     }
 }
 
 extension ValueCodec where Value == RecurrenceID {
     static var recurrenceID: ValueCodec {
-        .one({ property in
-            CalendarDate.parse(property.value, tzid: zoneParameter(property)).map {
-                RecurrenceID($0, thisAndFuture: property["RANGE"]?.uppercased() == "THISANDFUTURE")
-            }
-        }, { id in
-            (dateParameters(id.date.form) + (id.thisAndFuture ? [Parameter("RANGE", "THISANDFUTURE")] : []),
-             id.date.icsValue)
-        })
+        .one(
+            { property in
+                CalendarDate.parse(property.value, tzid: zoneParameter(property)).map {
+                    RecurrenceID($0, thisAndFuture: property["RANGE"]?.uppercased() == "THISANDFUTURE")
+                }
+            },
+            { id in
+                (
+                    dateParameters(id.date.form) + (id.thisAndFuture ? [Parameter("RANGE", "THISANDFUTURE")] : []),
+                    id.date.icsValue
+                )
+            })
     }
 }
 
 extension ValueCodec where Value == RecurrenceDate {
     /// RDATE: dates, date-times or periods (VALUE=PERIOD), several in one property.
     static var recurrenceDates: ValueCodec {
-        ValueCodec(decode: { property in
-            let tzid = zoneParameter(property)
-            var values: [RecurrenceDate] = []
-            for item in ValueSyntax.split(property.value, on: ",") {
-                let parsed: Result<RecurrenceDate, ValueError> = item.contains("/")
-                    ? Period.parse(item, tzid: tzid).map { .period($0) }
-                    : CalendarDate.parse(item, tzid: tzid).map { .date($0) }
-                switch parsed {
-                case .success(let value): values.append(value)
-                case .failure(let error): return .failure(error)
-                }
-            }
-            return .success(values)
-        }, encode: { name, values in
-            groupedByForm(values, key: { value -> [Parameter] in
-                switch value {
-                case .date(let date): return dateParameters(date.form)
-                case .period(let period): return [Parameter("VALUE", "PERIOD")] + dateParameters(period.start.form)
-                        .filter { $0.name == "TZID" }
-                }
-            }).map { parameters, group in
-                Property(name, parameters: parameters, value: group.map { value in
-                    switch value {
-                    case .date(let date): return date.icsValue
-                    case .period(let period): return period.icsValue
+        ValueCodec(
+            decode: { property in
+                let tzid = zoneParameter(property)
+                var values: [RecurrenceDate] = []
+                for item in ValueSyntax.split(property.value, on: ",") {
+                    let parsed: Result<RecurrenceDate, ValueError> =
+                        item.contains("/")
+                        ? Period.parse(item, tzid: tzid).map { .period($0) }
+                        : CalendarDate.parse(item, tzid: tzid).map { .date($0) }
+                    switch parsed {
+                    case .success(let value): values.append(value)
+                    case .failure(let error): return .failure(error)
                     }
-                }.joined(separator: ","))
-            }
-        })
+                }
+                return .success(values)
+            },
+            encode: { name, values in
+                groupedByForm(
+                    values,
+                    key: { value -> [Parameter] in
+                        switch value {
+                        case .date(let date): return dateParameters(date.form)
+                        case .period(let period):
+                            return [Parameter("VALUE", "PERIOD")]
+                                + dateParameters(period.start.form)
+                                .filter { $0.name == "TZID" }
+                        }
+                    }
+                ).map { parameters, group in
+                    Property(
+                        name, parameters: parameters,
+                        value: group.map { value in
+                            switch value {
+                            case .date(let date): return date.icsValue
+                            case .period(let period): return period.icsValue
+                            }
+                        }.joined(separator: ","))
+                }
+            })
     }
 }
 
 extension ValueCodec where Value == Trigger {
     static var trigger: ValueCodec {
-        .one({ property in
-            if property["VALUE"]?.uppercased() == "DATE-TIME" {
-                return CalendarDate.parse(property.value, tzid: nil).map { .absolute($0) }
-            }
-            let relatedToEnd = property["RELATED"]?.uppercased() == "END"
-            return Duration.parse(property.value).map { .relative($0, relatedToEnd: relatedToEnd) }
-        }, { trigger in
-            switch trigger {
-            case .relative(let duration, let relatedToEnd):
-                return (relatedToEnd ? [Parameter("RELATED", "END")] : [], duration.icsValue)
-            case .absolute(let date): return ([Parameter("VALUE", "DATE-TIME")], date.icsValue)
-            }
-        })
+        .one(
+            { property in
+                if property["VALUE"]?.uppercased() == "DATE-TIME" {
+                    return CalendarDate.parse(property.value, tzid: nil).map { .absolute($0) }
+                }
+                let relatedToEnd = property["RELATED"]?.uppercased() == "END"
+                return Duration.parse(property.value).map { .relative($0, relatedToEnd: relatedToEnd) }
+            },
+            { trigger in
+                switch trigger {
+                case .relative(let duration, let relatedToEnd):
+                    return (relatedToEnd ? [Parameter("RELATED", "END")] : [], duration.icsValue)
+                case .absolute(let date): return ([Parameter("VALUE", "DATE-TIME")], date.icsValue)
+                }
+            })
     }
 }
 

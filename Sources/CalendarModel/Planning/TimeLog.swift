@@ -7,8 +7,10 @@ public enum TimeLog {
     public static let interruptedProperty = "X-ICSKIT-INTERRUPTED"
 
     /// A journal entry for `duration` spent on `todo`, ending `end`.
-    public static func entry(for todo: Todo, duration: Duration, interrupted: Bool, end: Date = Date(),
-                             uid: String = UUID().uuidString.lowercased() + "@icskit") -> Journal {
+    public static func entry(
+        for todo: Todo, duration: Duration, interrupted: Bool, end: Date = Date(),
+        uid: String = UUID().uuidString.lowercased() + "@icskit"
+    ) -> Journal {
         let endSeconds = Int64(end.timeIntervalSince1970.rounded(.down))
         let start = LocalDateTime(wallSeconds: endSeconds - Int64(duration.totalSeconds)).calendarDate(.utc)
         let now = LocalDateTime(wallSeconds: endSeconds).calendarDate(.utc)
@@ -21,7 +23,8 @@ public enum TimeLog {
         journal.status = .final
         journal.categories = ["Time log"]
         if let parent = todo.uid { journal.relatedTo = [Relation(uid: parent, type: "PARENT")] }
-        journal.otherProperties = [Property(durationProperty, value: duration.icsValue)]
+        journal.otherProperties =
+            [Property(durationProperty, value: duration.icsValue)]
             + (interrupted ? [Property(interruptedProperty, value: "TRUE")] : [])
         return journal
     }
@@ -33,8 +36,9 @@ public enum TimeLog {
             let time = CalendarTime(calendar: calendar, viewerZone: zone.identifier)
             for journal in calendar.journals {
                 guard let start = journal.start,
-                      let text = journal.otherProperties.first(where: { $0.name == durationProperty })?.value,
-                      case .success(let duration) = Duration.parse(text) else { continue }
+                    let text = journal.otherProperties.first(where: { $0.name == durationProperty })?.value,
+                    case .success(let duration) = Duration.parse(text)
+                else { continue }
                 let day = start.isDate ? LocalDateTime(start).isoDate : zone.wallClock(at: time.date(of: start)).isoDate
                 days[day, default: 0] += duration.totalSeconds
             }

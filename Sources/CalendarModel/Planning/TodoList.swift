@@ -66,28 +66,37 @@ public struct TodoList {
             let startOfToday = zone.date(of: zone.wallClock(at: now).startOfDayValue)
             for todo in calendar.todos where todo.recurrenceID == nil {
                 var due: CalendarDate? = todo.due
-                if todo.isRecurring, let next = Self.nextInstance(of: todo, in: calendar, after: startOfToday,
-                                                                 options: options) {
+                if todo.isRecurring,
+                    let next = Self.nextInstance(
+                        of: todo, in: calendar, after: startOfToday,
+                        options: options)
+                {
                     due = next
                 }
                 let dueDate: Date? = due.map { time.date(of: $0) }
-                entries.append(TodoEntry(todo: todo, calendar: name, due: dueDate, dueValue: due,
-                                         isOverdue: !todo.isCompleted && dueDate.map { $0 < now } ?? false))
+                entries.append(
+                    TodoEntry(
+                        todo: todo, calendar: name, due: dueDate, dueValue: due,
+                        isOverdue: !todo.isCompleted && dueDate.map { $0 < now } ?? false))
             }
         }
         entries.sort(by: Self.order)
     }
 
     /// The DUE of a recurring todo's first instance that ends today or later (else its last one).
-    private static func nextInstance(of todo: Todo, in calendar: ICalendar, after start: Date,
-                                     options: ExpansionOptions) -> CalendarDate? {
+    private static func nextInstance(
+        of todo: Todo, in calendar: ICalendar, after start: Date,
+        options: ExpansionOptions
+    ) -> CalendarDate? {
         var single = calendar
         single.components = calendar.components.filter { component in
             if case .todo(let other) = component { return other.uid == todo.uid }
             return false
         }
-        let window = single.occurrences(from: start.addingTimeInterval(-86_400 * 366),
-                                        to: start.addingTimeInterval(86_400 * 400), options: options).occurrences
+        let window = single.occurrences(
+            from: start.addingTimeInterval(-86_400 * 366),
+            to: start.addingTimeInterval(86_400 * 400), options: options
+        ).occurrences
         guard let next = window.first(where: { $0.endDate >= start }) ?? window.last else { return nil }
         // The instance runs from DTSTART to DUE; a todo with only DUE has its DUE as start.
         return todo.start != nil && todo.due != nil ? next.end : next.start
@@ -122,7 +131,8 @@ public struct TodoList {
             }
             if let slot {
                 guard let due = entry.due, let value = entry.dueValue, !value.isDate,
-                      slot.hours.contains(zone.wallClock(at: due).hour) else { return false }
+                    slot.hours.contains(zone.wallClock(at: due).hour)
+                else { return false }
             }
             return true
         }

@@ -60,7 +60,9 @@ enum NameRule {
         case .parameter: delimiters = [":", ";", "="]
         }
         for scalar in name.unicodeScalars {
-            if (scalar.value < 0x20 && scalar.value != 0x09) || scalar.value == 0x7F { return "holds a control character" }
+            if (scalar.value < 0x20 && scalar.value != 0x09) || scalar.value == 0x7F {
+                return "holds a control character"
+            }
             if delimiters.contains(scalar) { return "holds '\(scalar)', which ends a name in iCalendar" }
         }
         return nil

@@ -24,8 +24,10 @@ struct ContentLineScanner {
 
     /// Components that may only stand directly inside VCALENDAR: a BEGIN of one of these inside another such
     /// component means the previous one lost its END.
-    private static let calendarChildren: Set<String> = ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE",
-                                                        "VAVAILABILITY"]
+    private static let calendarChildren: Set<String> = [
+        "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE",
+        "VAVAILABILITY",
+    ]
 
     /// What scanning one input gave: its top-level components, and whether the input ended inside a component
     /// (then it holds part of a calendar at most, and merges must not read what it lacks as deleted).
@@ -70,7 +72,9 @@ struct ContentLineScanner {
             while cursor < count, buffer[cursor] != 0x0A, buffer[cursor] != 0x0D { cursor += 1 }
             guard cursor < count, buffer[cursor] == 0x0D else { return (cursor, cursor + 1) }
             if cursor + 1 < count, buffer[cursor + 1] == 0x0A { return (cursor, cursor + 2) }
-            if cursor + 2 < count, buffer[cursor + 1] == 0x0D, buffer[cursor + 2] == 0x0A { return (cursor, cursor + 3) }
+            if cursor + 2 < count, buffer[cursor + 1] == 0x0D, buffer[cursor + 2] == 0x0A {
+                return (cursor, cursor + 3)
+            }
             return (cursor, cursor + 1)
         }
 
@@ -146,8 +150,10 @@ struct ContentLineScanner {
 
     // MARK: Content line → name, parameters, value
 
-    private mutating func contentLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, repairing: Bool = false,
-                                      source original: String? = nil) {
+    private mutating func contentLine(
+        _ bytes: UnsafeBufferPointer<UInt8>, line: Int, repairing: Bool = false,
+        source original: String? = nil
+    ) {
         if skippedDepth > 0 { return skipLine(bytes) }
         let count = bytes.count
         var cursor = 0
@@ -168,11 +174,16 @@ struct ContentLineScanner {
         var canonical = !Self.hasLowercase(bytes, 0..<nameEnd)
         while cursor < count, bytes[cursor] == UInt8(ascii: ";") {
             cursor += 1
-            guard let (parameter, next) = parseParameter(bytes, from: cursor, line: line, property: name,
-                                                         canonical: &canonical) else {
+            guard
+                let (parameter, next) = parseParameter(
+                    bytes, from: cursor, line: line, property: name,
+                    canonical: &canonical)
+            else {
                 if !repairing, let repaired = Self.quoteClosedAfterValue(bytes) {
-                    log.warning(line, "\(name) has a quoted parameter that swallows the value (the closing quote "
-                        + "comes at the end of the line); read with the quote closed before the last ':'")
+                    log.warning(
+                        line,
+                        "\(name) has a quoted parameter that swallows the value (the closing quote "
+                            + "comes at the end of the line); read with the quote closed before the last ':'")
                     let text = source()
                     repaired.withUnsafeBufferPointer { contentLine($0, line: line, repairing: true, source: text) }
                 } else {
@@ -207,19 +218,24 @@ struct ContentLineScanner {
     /// not escape, so it is kept as the next line of that text; anywhere else it is dropped.
     private mutating func noColon(_ source: String, line: Int) {
         if let owner = stack.indices.last, let last = stack[owner].properties.indices.last,
-           Self.freeText.contains(stack[owner].properties[last].name) {
+            Self.freeText.contains(stack[owner].properties[last].name)
+        {
             let name = stack[owner].properties[last].name
             stack[owner].properties[last].value += "\\n" + TextEscaping.escape(source)
-            log.warning(line, "line has no colon; read as a further line of the \(name) text above (an unescaped "
-                + "newline)")
+            log.warning(
+                line,
+                "line has no colon; read as a further line of the \(name) text above (an unescaped "
+                    + "newline)")
             return
         }
         log.error(line, "not a content line (no colon): \"\(Self.excerpt(source))\"; line ignored")
     }
 
     /// Reads `NAME=value,"quoted value"` starting after a `;`; returns the index of the `;` or `:` after it.
-    private mutating func parseParameter(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, line: Int,
-                                         property: String, canonical: inout Bool) -> (Parameter, Int)? {
+    private mutating func parseParameter(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, line: Int,
+        property: String, canonical: inout Bool
+    ) -> (Parameter, Int)? {
         let count = bytes.count
         var cursor = start
         while cursor < count, ![UInt8(ascii: "="), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor]) {
@@ -248,8 +264,10 @@ struct ContentLineScanner {
                 if cursor == count {
                     canonical = false
                     // No closing quote: read the value unquoted up to the next ';' or ':', so the line survives.
-                    log.warning(line, "\(property) parameter \(name) opens a quote it never closes; read up to "
-                        + "the next ':' instead")
+                    log.warning(
+                        line,
+                        "\(property) parameter \(name) opens a quote it never closes; read up to "
+                            + "the next ':' instead")
                     cursor = valueStart
                     while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") {
                         cursor += 1
@@ -260,15 +278,18 @@ struct ContentLineScanner {
                 }
                 let value = Self.decodeCaret(bytes, valueStart..<cursor)
                 if value.contains("\\,") || value.contains("\\;") {
-                    log.warning(line, "\(property) parameter \(name) uses backslash escapes, which parameter values "
-                        + "do not have (RFC 6868 uses ^); kept literally")
+                    log.warning(
+                        line,
+                        "\(property) parameter \(name) uses backslash escapes, which parameter values "
+                            + "do not have (RFC 6868 uses ^); kept literally")
                 }
                 values.append(value)
                 cursor += 1
             } else {
                 let valueStart = cursor
                 while cursor < count,
-                      ![UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor]) {
+                    ![UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor])
+                {
                     if bytes[cursor] == UInt8(ascii: "^") { canonical = false }
                     cursor += 1
                 }
@@ -291,8 +312,9 @@ struct ContentLineScanner {
     /// line and holds the colon. Returns the line with the quote closed before its last colon, or nil.
     private static func quoteClosedAfterValue(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard let last = bytes.last, last == UInt8(ascii: "\""),
-              let open = bytes.dropLast().lastIndex(of: UInt8(ascii: "\"")),
-              let colon = bytes[open..<(bytes.count - 1)].lastIndex(of: UInt8(ascii: ":")) else { return nil }
+            let open = bytes.dropLast().lastIndex(of: UInt8(ascii: "\"")),
+            let colon = bytes[open..<(bytes.count - 1)].lastIndex(of: UInt8(ascii: ":"))
+        else { return nil }
         var repaired = Array(bytes[..<colon])
         repaired.append(UInt8(ascii: "\""))
         repaired.append(contentsOf: bytes[colon..<(bytes.count - 1)])
@@ -306,8 +328,10 @@ struct ContentLineScanner {
         if stack.count >= Component.maximumDepth {
             // Real calendars nest four levels at most (VCALENDAR, VEVENT, VALARM, an X- component). Deeper input
             // is skipped rather than built, so nothing that walks the tree can be made to recurse without bound.
-            log.error(line, "BEGIN:\(Self.excerpt(name)) nests deeper than \(Component.maximumDepth) components; it is "
-                + "skipped with everything inside it up to its END")
+            log.error(
+                line,
+                "BEGIN:\(Self.excerpt(name)) nests deeper than \(Component.maximumDepth) components; it is "
+                    + "skipped with everything inside it up to its END")
             skippedDepth = 1
             return
         }
@@ -315,8 +339,10 @@ struct ContentLineScanner {
             log.error(line, "BEGIN with no component name; read as an unnamed component")
         }
         if Self.calendarChildren.contains(name),
-           let open = stack.last, open.name != "VCALENDAR", Self.calendarChildren.contains(open.name)
-            || ["VALARM", "STANDARD", "DAYLIGHT"].contains(open.name) {
+            let open = stack.last, open.name != "VCALENDAR",
+            Self.calendarChildren.contains(open.name)
+                || ["VALARM", "STANDARD", "DAYLIGHT"].contains(open.name)
+        {
             // A VEVENT cannot open inside a VEVENT: the one before lost its END.
             while let open = stack.last, open.name != "VCALENDAR" {
                 log.error(open.line, "BEGIN:\(open.name) has no END before BEGIN:\(name) at line \(line); closed there")
@@ -349,8 +375,10 @@ struct ContentLineScanner {
             // `END:VCALEND` with no line end: the file was cut inside the END line, so it ends inside the component.
             log.error(line, "the file ends inside END:\(open.name) (it is cut short); the component is not closed")
         } else {
-            log.error(line, "END:\(name) does not match BEGIN:\(open.name) at line \(open.line); "
-                + "read as END:\(open.name)")
+            log.error(
+                line,
+                "END:\(name) does not match BEGIN:\(open.name) at line \(open.line); "
+                    + "read as END:\(open.name)")
             closeTop()
         }
     }
@@ -390,8 +418,10 @@ struct ContentLineScanner {
         }
         if let first = controlLines.first {
             let more = controlLines.count > 1 ? " (and \(controlLines.count - 1) more lines)" : ""
-            log.warning(first, "control characters, which a content line may not hold\(more); each replaced with "
-                + "U+FFFD")
+            log.warning(
+                first,
+                "control characters, which a content line may not hold\(more); each replaced with "
+                    + "U+FFFD")
         }
     }
 
@@ -406,8 +436,9 @@ struct ContentLineScanner {
         if !slice.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
             return String(decoding: slice, as: UTF8.self)
         }
-        return String(decoding: slice.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0 },
-                      as: UTF8.self)
+        return String(
+            decoding: slice.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0 },
+            as: UTF8.self)
     }
 
     /// RFC 6868: `^n` is a newline, `^'` a double quote, `^^` a caret.

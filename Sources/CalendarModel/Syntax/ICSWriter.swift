@@ -10,7 +10,8 @@ struct ICSWriter {
     mutating func write(_ component: Component) {
         contentLine("BEGIN:" + (component.sourceName ?? component.name))
         if let layout = component.sourceLayout, layout.count == component.components.count,
-           zip(layout, layout.dropFirst()).allSatisfy({ $0 <= $1 }), (layout.last ?? 0) <= component.properties.count {
+            zip(layout, layout.dropFirst()).allSatisfy({ $0 <= $1 }), (layout.last ?? 0) <= component.properties.count
+        {
             // Properties and children interleaved as they were read.
             var written = 0
             for (child, before) in zip(component.components, layout) {

@@ -17,13 +17,15 @@ enum PropertyDesign {
         func add(_ type: ValueType, list: Bool = false, _ names: String...) {
             for name in names { table[name] = Entry(type: type, isList: list) }
         }
-        add(.text, "CALSCALE", "METHOD", "PRODID", "VERSION", "CLASS", "COMMENT", "DESCRIPTION", "LOCATION",
+        add(
+            .text, "CALSCALE", "METHOD", "PRODID", "VERSION", "CLASS", "COMMENT", "DESCRIPTION", "LOCATION",
             "STATUS", "SUMMARY", "TRANSP", "TZID", "TZNAME", "CONTACT", "RELATED-TO", "UID", "ACTION",
             "REQUEST-STATUS", "NAME", "COLOR")
         add(.text, list: true, "CATEGORIES", "RESOURCES")
         add(.float, "GEO")
         add(.integer, "PERCENT-COMPLETE", "PRIORITY", "REPEAT", "SEQUENCE")
-        add(.dateTime, "COMPLETED", "DTEND", "DUE", "DTSTART", "RECURRENCE-ID", "CREATED", "DTSTAMP",
+        add(
+            .dateTime, "COMPLETED", "DTEND", "DUE", "DTSTART", "RECURRENCE-ID", "CREATED", "DTSTAMP",
             "LAST-MODIFIED")
         add(.dateTime, list: true, "EXDATE", "RDATE")
         add(.duration, "DURATION", "TRIGGER", "REFRESH-INTERVAL")
@@ -58,8 +60,10 @@ enum PropertyDesign {
         for property in properties {
             guard let declared = property["VALUE"], ValueType(rawValue: declared.lowercased()) == nil else { continue }
             if !ContentLineScanner.isValidName(declared) {
-                log.warning(property.line, "\(property.name) has VALUE=\"\(declared.replacingOccurrences(of: "\n", with: "^n"))\", which is no value type; "
-                    + "the value is kept as written, untyped")
+                log.warning(
+                    property.line,
+                    "\(property.name) has VALUE=\"\(declared.replacingOccurrences(of: "\n", with: "^n"))\", which is no value type; "
+                        + "the value is kept as written, untyped")
             }
         }
     }
@@ -85,10 +89,14 @@ enum PropertyDesign {
             case .utcOffset:
                 result = ValueSyntax.isUTCOffset(item) ? nil : ValueError("\"\(item)\" is not a UTC offset (+HHMM)")
             case .float:
-                result = property.name == "GEO" ? Geo.parse(item).failure
+                result =
+                    property.name == "GEO"
+                    ? Geo.parse(item).failure
                     : Double(item) == nil ? ValueError("\"\(item)\" is not a FLOAT") : nil
             case .boolean:
-                result = ["TRUE", "FALSE"].contains(item.uppercased()) ? nil
+                result =
+                    ["TRUE", "FALSE"].contains(item.uppercased())
+                    ? nil
                     : ValueError("\"\(item)\" is not a BOOLEAN")
             default: result = nil
             }

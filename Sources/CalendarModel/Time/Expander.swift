@@ -108,26 +108,33 @@ final class Expander {
         case .event(var event) where options.components.contains("VEVENT"):
             if let wrZone, let moved = Self.applying(wrZone.tzid, wrZone.zone, to: event) { event = moved }
             let line = event.provenance.source?.line ?? 0
-            return SeriesMember(item: .event(event), start: event.start,
-                                length: length(from: event.start, end: event.end, duration: event.duration,
-                                               defaultDays: 1), line: line)
+            return SeriesMember(
+                item: .event(event), start: event.start,
+                length: length(
+                    from: event.start, end: event.end, duration: event.duration,
+                    defaultDays: 1), line: line)
         case .todo(let todo) where options.components.contains("VTODO"):
             let start = todo.start ?? todo.due
-            return SeriesMember(item: .todo(todo), start: start,
-                                length: length(from: start, end: todo.start == nil ? nil : todo.due,
-                                               duration: todo.duration, defaultDays: 0),
-                                line: todo.provenance.source?.line ?? 0)
+            return SeriesMember(
+                item: .todo(todo), start: start,
+                length: length(
+                    from: start, end: todo.start == nil ? nil : todo.due,
+                    duration: todo.duration, defaultDays: 0),
+                line: todo.provenance.source?.line ?? 0)
         case .journal(let journal) where options.components.contains("VJOURNAL"):
-            return SeriesMember(item: .journal(journal), start: journal.start,
-                                length: length(from: journal.start, end: nil, duration: nil, defaultDays: 1),
-                                line: journal.provenance.source?.line ?? 0)
+            return SeriesMember(
+                item: .journal(journal), start: journal.start,
+                length: length(from: journal.start, end: nil, duration: nil, defaultDays: 1),
+                line: journal.provenance.source?.line ?? 0)
         default:
             return nil
         }
     }
 
-    private func length(from start: CalendarDate?, end: CalendarDate?, duration: Duration?,
-                        defaultDays: Int) -> InstanceLength {
+    private func length(
+        from start: CalendarDate?, end: CalendarDate?, duration: Duration?,
+        defaultDays: Int
+    ) -> InstanceLength {
         guard let start else { return .wall(0) }
         if let end {
             if start.isDate, end.isDate { return .days(end.dayNumber - start.dayNumber) }
@@ -191,7 +198,9 @@ final class Expander {
     // MARK: Time
 
     /// The UTC instant of a value: zoned through its zone, floating times and dates in the viewer's zone.
-    func instant(_ date: CalendarDate, line: Int) -> Int64 { clock(for: date.form, line: line).instant(LocalDateTime(date)) }
+    func instant(_ date: CalendarDate, line: Int) -> Int64 {
+        clock(for: date.form, line: line).instant(LocalDateTime(date))
+    }
 
     /// The zone wall-clock values of one form are read in, resolved once (a series has thousands of instances).
     func clock(for form: CalendarDate.Form, line: Int) -> Clock {
@@ -251,16 +260,20 @@ final class Expander {
         return result
     }
 
-    private func expandMaster(_ master: SeriesMember, _ overrides: [SeriesMember], _ overrideByKey: [Int64: Int],
-                              _ excludedKeys: Set<Int64>, _ excludedDays: Set<Int>,
-                              _ window: Range<Int64>) -> [Occurrence] {
+    private func expandMaster(
+        _ master: SeriesMember, _ overrides: [SeriesMember], _ overrideByKey: [Int64: Int],
+        _ excludedKeys: Set<Int64>, _ excludedDays: Set<Int>,
+        _ window: Range<Int64>
+    ) -> [Occurrence] {
         guard let start = master.start else { return [] }
         let rules = master.core.recurrenceRules
         let futures = overrides.filter { $0.core.recurrenceID?.thisAndFuture ?? false }
             .compactMap { override -> (from: Int64, member: SeriesMember, move: Int64)? in
                 guard let id = override.core.recurrenceID?.date, let moved = override.start else { return nil }
-                return (instant(id, line: override.line), override,
-                        LocalDateTime(moved).wallSeconds - LocalDateTime(id).wallSeconds)
+                return (
+                    instant(id, line: override.line), override,
+                    LocalDateTime(moved).wallSeconds - LocalDateTime(id).wallSeconds
+                )
             }.sorted { $0.from < $1.from }
         let maxMove = futures.map { abs($0.move) }.max() ?? 0
         let longest = max(maxDuration(master), futures.map { maxDuration($0.member) }.max() ?? 0)
@@ -275,7 +288,8 @@ final class Expander {
         let startWall = LocalDateTime(start)
         let untils = rules.compactMap(\.until)
         if let latest = untils.max(by: { untilInstant($0) < untilInstant($1) }),
-           isPast(startWall, until: latest, start: start, line: master.line) {
+            isPast(startWall, until: latest, start: start, line: master.line)
+        {
             // DTSTART after every UNTIL is no instance (as recurring-ical-events decides).
         } else {
             consider(startWall)
@@ -305,14 +319,16 @@ final class Expander {
             if !matchesNothing {
                 let candidateKeys = keys(original, line: master.line)
                 if candidateKeys.contains(where: excludedKeys.contains)
-                    || candidateKeys.contains(where: { overrideByKey[$0] != nil }) {
+                    || candidateKeys.contains(where: { overrideByKey[$0] != nil })
+                {
                     continue
                 }
             }
             if !excludedDays.isEmpty, excludedDays.contains(candidate.wall.dayNumber) { continue }
             var member = master
             var wall = candidate.wall
-            if !futures.isEmpty, let future = Self.lastFuture(before: instant(original, line: master.line), in: futures) {
+            if !futures.isEmpty, let future = Self.lastFuture(before: instant(original, line: master.line), in: futures)
+            {
                 member = future.member
                 wall = wall.adding(seconds: future.move)
             }
@@ -320,8 +336,9 @@ final class Expander {
             if let periodEnd = candidate.periodEnd {
                 member.length = .exact(instant(periodEnd, line: master.line) - instant(original, line: master.line))
             }
-            occurrence = self.occurrence(member, start: wall.calendarDate(start.form),
-                                         recurrenceID: master.core.isRecurring ? original : nil, window: window)
+            occurrence = self.occurrence(
+                member, start: wall.calendarDate(start.form),
+                recurrenceID: master.core.isRecurring ? original : nil, window: window)
             if let occurrence { result.append(occurrence) }
         }
         return result
@@ -329,8 +346,11 @@ final class Expander {
 
     /// The THISANDFUTURE override in force at an instant: the last one whose RECURRENCE-ID is before it (a binary
     /// search: a series can have thousands).
-    private static func lastFuture(before instant: Int64, in futures: [(from: Int64, member: SeriesMember, move: Int64)])
-        -> (from: Int64, member: SeriesMember, move: Int64)? {
+    private static func lastFuture(
+        before instant: Int64, in futures: [(from: Int64, member: SeriesMember, move: Int64)]
+    )
+        -> (from: Int64, member: SeriesMember, move: Int64)?
+    {
         var low = 0, high = futures.count  // the first index whose `from` is not before the instant
         while low < high {
             let middle = (low + high) / 2
@@ -340,15 +360,23 @@ final class Expander {
     }
 
     /// Walks a rule through the span, skipping ahead where libical allows it, stopping at the series limit.
-    private func walk(_ rule: RecurrenceRule, from start: CalendarDate, master: SeriesMember, span: Range<Int64>,
-                      _ body: (LocalDateTime) -> Void) {
+    private func walk(
+        _ rule: RecurrenceRule, from start: CalendarDate, master: SeriesMember, span: Range<Int64>,
+        _ body: (LocalDateTime) -> Void
+    ) {
         let startWall = LocalDateTime(start)
-        guard var cursor = RuleCursor(rule, start: startWall, isDate: start.isDate, pastUntil: { [unowned self] in
-            guard let until = rule.until else { return false }
-            return self.isPast($0, until: until, start: start, line: master.line)
-        }) else {
-            note(master.line, "RRULE \(rule.icsValue) cannot be expanded (libical rejects it); only DTSTART and RDATE "
-                + "are used")
+        guard
+            var cursor = RuleCursor(
+                rule, start: startWall, isDate: start.isDate,
+                pastUntil: { [unowned self] in
+                    guard let until = rule.until else { return false }
+                    return self.isPast($0, until: until, start: start, line: master.line)
+                })
+        else {
+            note(
+                master.line,
+                "RRULE \(rule.icsValue) cannot be expanded (libical rejects it); only DTSTART and RDATE "
+                    + "are used")
             return
         }
         let clock = self.clock(for: start.form, line: master.line)
@@ -358,8 +386,10 @@ final class Expander {
         while let wall = cursor.next() {
             steps += 1
             if steps > options.limitPerSeries {
-                note(master.line, "RRULE \(rule.icsValue) of \"\(master.core.uid ?? "?")\" made more than "
-                    + "\(options.limitPerSeries) instances before the end of the window; stopped there")
+                note(
+                    master.line,
+                    "RRULE \(rule.icsValue) of \"\(master.core.uid ?? "?")\" made more than "
+                        + "\(options.limitPerSeries) instances before the end of the window; stopped there")
                 return
             }
             if options.budget?.isSpent == true { return }
@@ -368,8 +398,10 @@ final class Expander {
             if at >= span.lowerBound { body(wall) }
         }
         if let years = cursor.gaveUpAfterYears {
-            note(master.line, "RRULE \(rule.icsValue) of \"\(master.core.uid ?? "?")\" has no instance in the "
-                + "\(years) years after its last one (or its start); stopped looking there")
+            note(
+                master.line,
+                "RRULE \(rule.icsValue) of \"\(master.core.uid ?? "?")\" has no instance in the "
+                    + "\(years) years after its last one (or its start); stopped looking there")
         }
     }
 
@@ -405,16 +437,20 @@ final class Expander {
     private func budgetAllows() -> Bool {
         guard let budget = options.budget, !budget.take() else { return true }
         if budget.claimReport() {
-            note(0, "the window holds more than \(budget.limit) instances, the most one command lists; expansion "
-                + "stopped there, so the list is incomplete (a flood of FREQ=SECONDLY or MINUTELY series looks like "
-                + "this; --max-total raises the limit)")
+            note(
+                0,
+                "the window holds more than \(budget.limit) instances, the most one command lists; expansion "
+                    + "stopped there, so the list is incomplete (a flood of FREQ=SECONDLY or MINUTELY series looks like "
+                    + "this; --max-total raises the limit)")
         }
         return false
     }
 
     /// One instance of a member starting at `start`, if it overlaps the window (and the budget allows it).
-    private func occurrence(_ member: SeriesMember, start: CalendarDate, recurrenceID: CalendarDate?,
-                            window: Range<Int64>) -> Occurrence? {
+    private func occurrence(
+        _ member: SeriesMember, start: CalendarDate, recurrenceID: CalendarDate?,
+        window: Range<Int64>
+    ) -> Occurrence? {
         var start = start
         let clock = self.clock(for: start.form, line: member.line)
         let startWall = LocalDateTime(start)
@@ -438,16 +474,18 @@ final class Expander {
             // An end before the start (reported when read): the earlier one starts, as recurring-ical-events does.
             (start, end, startInstant, endInstant) = (end, start, endInstant, startInstant)
         }
-        let overlaps = endInstant > startInstant
+        let overlaps =
+            endInstant > startInstant
             ? startInstant < window.upperBound && endInstant > window.lowerBound
             : window.contains(startInstant)
         guard overlaps, budgetAllows() else { return nil }
-        return Occurrence(source: member.source, recurrenceID: recurrenceID, start: start, end: end,
-                          startDate: Date(timeIntervalSince1970: TimeInterval(startInstant)),
-                          endDate: Date(timeIntervalSince1970: TimeInterval(endInstant)),
-                          recurrenceDate: recurrenceID.map {
-                              Date(timeIntervalSince1970: TimeInterval(instant($0, line: member.line)))
-                          })
+        return Occurrence(
+            source: member.source, recurrenceID: recurrenceID, start: start, end: end,
+            startDate: Date(timeIntervalSince1970: TimeInterval(startInstant)),
+            endDate: Date(timeIntervalSince1970: TimeInterval(endInstant)),
+            recurrenceDate: recurrenceID.map {
+                Date(timeIntervalSince1970: TimeInterval(instant($0, line: member.line)))
+            })
     }
 }
 

@@ -43,8 +43,10 @@ public enum FreeBusy {
     /// The free stretches of at least `minimum` seconds in [from, to) outside every busy range: on each day, only
     /// between the wall-clock minutes `within` (e.g. 09:00–18:00 as 540…1080) of `zone`, so a DST change moves the
     /// hours with the clock. Without `within`, the whole window counts.
-    public static func freeSlots(busy: [Range<Date>], from: Date, to: Date, within: (start: Int, end: Int)?,
-                                 zone: ZoneClock, minimum: TimeInterval) -> [Range<Date>] {
+    public static func freeSlots(
+        busy: [Range<Date>], from: Date, to: Date, within: (start: Int, end: Int)?,
+        zone: ZoneClock, minimum: TimeInterval
+    ) -> [Range<Date>] {
         var open: [Range<Date>] = []
         if let within {
             var day = zone.wallClock(at: from)
@@ -76,15 +78,18 @@ extension ICalendar {
     /// The calendar's busy time in [from, to): every instance of an event that blocks time (not TRANSP:TRANSPARENT,
     /// not STATUS:CANCELLED), TENTATIVE ones as BUSY-TENTATIVE, clipped to the window and joined per kind. Floating
     /// times and dates are placed in `options.viewerZone`.
-    public func busyTime(from: Date, to: Date, options: ExpansionOptions = ExpansionOptions(),
-                         file: String? = nil) -> (periods: [FreeBusy.Period], diagnostics: [Diagnostic]) {
+    public func busyTime(
+        from: Date, to: Date, options: ExpansionOptions = ExpansionOptions(),
+        file: String? = nil
+    ) -> (periods: [FreeBusy.Period], diagnostics: [Diagnostic]) {
         var options = options
         options.components = ["VEVENT"]
         let expansion = occurrences(from: from, to: to, options: options, file: file)
         var byKind: [FreeBusy.Kind: [Range<Date>]] = [:]
         for occurrence in expansion.occurrences {
             guard case .event(let event) = occurrence.item, event.transparency != .transparent,
-                  event.status != .cancelled else { continue }
+                event.status != .cancelled
+            else { continue }
             let start = max(from, occurrence.startDate), end = min(to, occurrence.endDate)
             guard start < end else { continue }
             byKind[event.status == .tentative ? .tentative : .busy, default: []].append(start..<end)

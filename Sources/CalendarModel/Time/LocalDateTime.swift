@@ -15,8 +15,9 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// The wall clock a date value shows (midnight for a DATE).
     public init(_ date: CalendarDate) {
-        self.init(year: date.year, month: date.month, day: date.day, hour: date.hour, minute: date.minute,
-                  second: date.second)
+        self.init(
+            year: date.year, month: date.month, day: date.day, hour: date.hour, minute: date.minute,
+            second: date.second)
     }
 
     /// From wall-clock seconds since 1970-01-01T00:00:00.
@@ -24,8 +25,9 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
         let days = Int(wallSeconds.floorDivided(by: 86_400))
         let secondOfDay = Int(wallSeconds - Int64(days) * 86_400)
         let (year, month, day) = Self.civil(fromDays: days)
-        self.init(year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60,
-                  second: secondOfDay % 60)
+        self.init(
+            year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60,
+            second: secondOfDay % 60)
     }
 
     /// Wall-clock seconds since 1970-01-01T00:00:00 (leap second 60 counted as 59).

@@ -127,8 +127,10 @@ extension ICalendar {
     /// The instances that overlap [from, to): recurrence rules, RDATE, EXDATE, RECURRENCE-ID overrides (moved into
     /// and out of the window, RANGE=THISANDFUTURE) with DTSTART always the first instance (RFC 5545 §3.8.5.3).
     /// Rules are walked lazily: nothing past the window is computed.
-    public func occurrences(from: Date, to: Date, options: ExpansionOptions = ExpansionOptions(),
-                            file: String? = nil) -> Expansion {
+    public func occurrences(
+        from: Date, to: Date, options: ExpansionOptions = ExpansionOptions(),
+        file: String? = nil
+    ) -> Expansion {
         let expander = Expander(calendar: self, options: options, file: file)
         let window = Int64(from.timeIntervalSince1970.rounded(.down))..<Int64(to.timeIntervalSince1970.rounded(.up))
         let occurrences = expander.series().flatMap { expander.expand($0, window: window) }
@@ -138,7 +140,9 @@ extension ICalendar {
             if lhs.start != rhs.start { return lhs.start < rhs.start }
             let (a, b) = (occurrences[lhs.index].source, occurrences[rhs.index].source)
             if a === b { return lhs.index < rhs.index }
-            return (a.core.uid ?? "", a.item.componentName, lhs.index) < (b.core.uid ?? "", b.item.componentName, rhs.index)
+            return (a.core.uid ?? "", a.item.componentName, lhs.index) < (
+                b.core.uid ?? "", b.item.componentName, rhs.index
+            )
         }
         return Expansion(occurrences: order.map { occurrences[$0.index] }, diagnostics: expander.diagnostics)
     }

@@ -55,12 +55,24 @@ struct RecurrenceEngine {
         let dateOnly = isDate
         // Parts a rule leaves out come from DTSTART (RFC 5545 §3.3.10); a DATE start has no time parts at all.
         func unique(_ values: [Int]) -> [Int] { Array(Set(values)).sorted() }
-        hours = dateOnly ? [0] : !rule.byHour.isEmpty ? unique(rule.byHour)
-            : (freq == .hourly || freq == .minutely || freq == .secondly) ? [] : [start.hour]
-        minutes = dateOnly ? [0] : !rule.byMinute.isEmpty ? unique(rule.byMinute)
-            : (freq == .minutely || freq == .secondly) ? [] : [start.minute]
-        seconds = dateOnly ? [0] : !rule.bySecond.isEmpty ? unique(rule.bySecond)
-            : freq == .secondly ? [] : [start.second]
+        hours =
+            dateOnly
+            ? [0]
+            : !rule.byHour.isEmpty
+                ? unique(rule.byHour)
+                : (freq == .hourly || freq == .minutely || freq == .secondly) ? [] : [start.hour]
+        minutes =
+            dateOnly
+            ? [0]
+            : !rule.byMinute.isEmpty
+                ? unique(rule.byMinute)
+                : (freq == .minutely || freq == .secondly) ? [] : [start.minute]
+        seconds =
+            dateOnly
+            ? [0]
+            : !rule.bySecond.isEmpty
+                ? unique(rule.bySecond)
+                : freq == .secondly ? [] : [start.second]
         let startWeekday = Self.weekday(start.dayNumber)
         var days = rule.byDay.map { (Self.weekdayIndex($0.weekday), $0.ordinal) }
         var monthDays = rule.byMonthDay
@@ -70,7 +82,8 @@ struct RecurrenceEngine {
             // Yearly on DTSTART's date, or on the given month days of DTSTART's month.
             if months.isEmpty { months = [start.month] }
             if monthDays.isEmpty { monthDays = [start.day] }
-        case .yearly where !rule.byWeekNo.isEmpty && rule.byDay.isEmpty && rule.byMonthDay.isEmpty
+        case .yearly
+        where !rule.byWeekNo.isEmpty && rule.byDay.isEmpty && rule.byMonthDay.isEmpty
             && rule.byYearDay.isEmpty:
             days = [(startWeekday, nil)]  // in the given weeks, on DTSTART's weekday
         case .monthly where rule.byDay.isEmpty && rule.byMonthDay.isEmpty && rule.byYearDay.isEmpty:
@@ -229,13 +242,16 @@ struct RecurrenceEngine {
             while day < end, !matchesDay(day, year: nil, inYearly: false) { day += 1 }
             target = LocalDateTime(wallSeconds: Int64(day) * 86_400)
         } else if !rule.byHour.isEmpty, !rule.byHour.contains(at.hour) {
-            target = filterHours.first { $0 > at.hour }.map { dayStart.adding(seconds: Int64($0) * 3600) }
+            target =
+                filterHours.first { $0 > at.hour }.map { dayStart.adding(seconds: Int64($0) * 3600) }
                 ?? dayStart.adding(days: 1)
         } else if rule.frequency != .hourly, !rule.byMinute.isEmpty, !rule.byMinute.contains(at.minute) {
-            target = filterMinutes.first { $0 > at.minute }.map { hourStart.adding(seconds: Int64($0) * 60) }
+            target =
+                filterMinutes.first { $0 > at.minute }.map { hourStart.adding(seconds: Int64($0) * 60) }
                 ?? hourStart.adding(seconds: 3600)
         } else if rule.frequency == .secondly, !rule.bySecond.isEmpty, !rule.bySecond.contains(at.second) {
-            target = filterSeconds.first { $0 > at.second }.map { minuteStart.adding(seconds: Int64($0)) }
+            target =
+                filterSeconds.first { $0 > at.second }.map { minuteStart.adding(seconds: Int64($0)) }
                 ?? minuteStart.adding(seconds: 60)
         } else {
             return index + 1
@@ -349,7 +365,8 @@ struct RecurrenceEngine {
             let weeks = (weekYearStart(weekYear + 1) - firstWeek) / 7
             let week = (day - firstWeek) / 7 + 1
             guard day >= firstWeek, week <= weeks,
-                  rule.byWeekNo.contains(where: { $0 == week || $0 == week - weeks - 1 }) else { return false }
+                rule.byWeekNo.contains(where: { $0 == week || $0 == week - weeks - 1 })
+            else { return false }
         }
         if !rule.byYearDay.isEmpty {
             let jan1 = LocalDateTime.days(fromCivil: year, 1, 1)
@@ -366,8 +383,11 @@ struct RecurrenceEngine {
             // Ordinals count within the month for monthly rules and yearly rules with BYMONTH, else the year.
             let inMonth = rule.frequency == .monthly || (inYearly && !months.isEmpty)
             let useOrdinals = (rule.frequency == .monthly || rule.frequency == .yearly) && rule.byWeekNo.isEmpty
-            let first = inMonth ? LocalDateTime.days(fromCivil: year, month, 1) : LocalDateTime.days(fromCivil: year, 1, 1)
-            let last = inMonth ? first + ValueSyntax.daysIn(month: month, year: year) - 1
+            let first =
+                inMonth ? LocalDateTime.days(fromCivil: year, month, 1) : LocalDateTime.days(fromCivil: year, 1, 1)
+            let last =
+                inMonth
+                ? first + ValueSyntax.daysIn(month: month, year: year) - 1
                 : LocalDateTime.days(fromCivil: year + 1, 1, 1) - 1
             let matched = days.contains { entry in
                 guard entry.weekday == weekday else { return false }
@@ -383,7 +403,8 @@ struct RecurrenceEngine {
     /// common year) moves to the day before or after the gap instead of being left out.
     private func skippedMonthDays(_ year: Int, _ month: Int) -> [Int] {
         guard skip != .omit, rule.byDay.isEmpty, rule.byYearDay.isEmpty, rule.byWeekNo.isEmpty,
-              months.isEmpty || months.contains(month) else { return [] }
+            months.isEmpty || months.contains(month)
+        else { return [] }
         let length = ValueSyntax.daysIn(month: month, year: year)
         let first = LocalDateTime.days(fromCivil: year, month, 1)
         return monthDays.filter { abs($0) > length }.map { day in
@@ -410,8 +431,10 @@ struct RecurrenceEngine {
         for hour in hours where (0...23).contains(hour) {
             for minute in minutes where (0...59).contains(minute) {
                 for second in seconds where (0...60).contains(second) {
-                    result.append(LocalDateTime(year: year, month: month, day: dayOfMonth, hour: hour, minute: minute,
-                                                second: second))
+                    result.append(
+                        LocalDateTime(
+                            year: year, month: month, day: dayOfMonth, hour: hour, minute: minute,
+                            second: second))
                 }
             }
         }
@@ -428,8 +451,9 @@ struct RecurrenceEngine {
         let secondList = rule.frequency == .secondly ? [moment.second] : (seconds.isEmpty ? [moment.second] : seconds)
         return minuteList.flatMap { minute in
             secondList.map { second in
-                LocalDateTime(year: moment.year, month: moment.month, day: moment.day, hour: moment.hour,
-                              minute: minute, second: second)
+                LocalDateTime(
+                    year: moment.year, month: moment.month, day: moment.day, hour: moment.hour,
+                    minute: minute, second: second)
             }
         }
     }

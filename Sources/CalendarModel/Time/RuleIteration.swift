@@ -15,7 +15,8 @@ struct RuleCursor {
         unbounded.until = nil
         engine = RecurrenceEngine(unbounded, start: start, isDate: isDate)
         if engine == nil,
-           unbounded.otherParts.contains(where: { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" }) {
+            unbounded.otherParts.contains(where: { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" })
+        {
             iterator = LibicalRecurrenceIterator(rule: unbounded.icsValue, start: start, isDate: isDate)
         } else {
             iterator = nil
@@ -57,10 +58,14 @@ extension RecurrenceRule {
     public func instances(from start: CalendarDate, limit: Int = 10_000) -> Result<[CalendarDate], ValueError> {
         let until = self.until
         let startWall = LocalDateTime(start)
-        guard var cursor = RuleCursor(self, start: startWall, isDate: start.isDate, pastUntil: { wall in
-            guard let until else { return false }
-            return start.isDate ? wall.dayNumber > LocalDateTime(until).dayNumber : wall > LocalDateTime(until)
-        }) else {
+        guard
+            var cursor = RuleCursor(
+                self, start: startWall, isDate: start.isDate,
+                pastUntil: { wall in
+                    guard let until else { return false }
+                    return start.isDate ? wall.dayNumber > LocalDateTime(until).dayNumber : wall > LocalDateTime(until)
+                })
+        else {
             return .failure(ValueError("\"\(icsValue)\" is a rule libical cannot expand"))
         }
         var result: [CalendarDate] = []

@@ -28,7 +28,8 @@ extension ICalendar {
         for tzid in order {
             guard let iana = TimeZoneResolver.ianaName(for: tzid)?.iana else {
                 if timeZones.contains(where: { $0.tzid == tzid }) { continue }  // a custom zone the file defines
-                log.warning(firstLine[tzid] ?? 0, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; left as it is")
+                log.warning(
+                    firstLine[tzid] ?? 0, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; left as it is")
                 continue
             }
             if iana != tzid { rename[tzid] = iana }
@@ -39,7 +40,8 @@ extension ICalendar {
         var context = DecodeContext(log: DiagnosticLog(file: file))
         result.components = components.compactMap { component -> CalendarComponent? in
             if case .timeZone(let zone) = component, let tzid = zone.tzid,
-               rename[tzid] != nil || ianaFirstYear[tzid] != nil || firstYear[tzid] == nil {
+                rename[tzid] != nil || ianaFirstYear[tzid] != nil || firstYear[tzid] == nil
+            {
                 return nil  // replaced by the tzdata definition below, or used by nothing
             }
             guard !rename.isEmpty, component.name != "VTIMEZONE" else { return component }
@@ -58,8 +60,10 @@ extension ICalendar {
         return (result, log.entries)
     }
 
-    private static func renamingTZIDs(_ component: Component, _ rename: [String: String],
-                                      _ changed: inout Bool) -> Component {
+    private static func renamingTZIDs(
+        _ component: Component, _ rename: [String: String],
+        _ changed: inout Bool
+    ) -> Component {
         var component = component
         for index in component.properties.indices {
             guard let tzid = component.properties[index]["TZID"], let iana = rename[tzid] else { continue }
@@ -73,14 +77,17 @@ extension ICalendar {
     /// tzdata's VTIMEZONE for a zone from the start of `fromYear`, with the bare IANA name as its TZID.
     static func vtimezone(iana: String, fromYear: Int) -> Component? {
         if iana == "UTC" {
-            let standard = Component("STANDARD", properties: [
-                Property("DTSTART", value: "19700101T000000"), Property("TZOFFSETFROM", value: "+0000"),
-                Property("TZOFFSETTO", value: "+0000"), Property("TZNAME", value: "UTC"),
-            ])
+            let standard = Component(
+                "STANDARD",
+                properties: [
+                    Property("DTSTART", value: "19700101T000000"), Property("TZOFFSETFROM", value: "+0000"),
+                    Property("TZOFFSETTO", value: "+0000"), Property("TZNAME", value: "UTC"),
+                ])
             return Component("VTIMEZONE", properties: [Property("TZID", value: "UTC")], components: [standard])
         }
         guard let text = LibicalZone.vtimezoneText(iana: iana, fromYear: fromYear),
-              var zone = ContentLineScanner.components(of: text).first(where: { $0.name == "VTIMEZONE" }) else {
+            var zone = ContentLineScanner.components(of: text).first(where: { $0.name == "VTIMEZONE" })
+        else {
             return nil
         }
         for index in zone.properties.indices where zone.properties[index].name == "TZID" {
@@ -104,7 +111,8 @@ extension ICalendar {
     /// the same times as Google does. Unchanged when there is no (known) X-WR-TIMEZONE.
     public func resolvingWRTimeZone() -> ICalendar {
         guard let name = wrTimeZone, let iana = TimeZoneResolver.ianaName(for: name)?.iana,
-              let zone = LibicalZone.privateCopy(iana) else { return self }
+            let zone = LibicalZone.privateCopy(iana)
+        else { return self }
         var result = self
         result.wrTimeZone = nil
         result.components = components.map { component in

@@ -46,8 +46,10 @@ final class TimeZoneResolver {
             }
             return LibicalZone.privateCopy(name.iana)
         }
-        warn(line, "TZID \"\(tzid)\" names no time zone known here and has no VTIMEZONE; the time is read as "
-            + "floating (local wherever it is shown)")
+        warn(
+            line,
+            "TZID \"\(tzid)\" names no time zone known here and has no VTIMEZONE; the time is read as "
+                + "floating (local wherever it is shown)")
         return nil
     }
 
@@ -87,8 +89,10 @@ final class TimeZoneResolver {
             return (bare, nil)
         }
         if let iana = WindowsZones.iana(windowsID: trimmed) { return (iana, "a Windows time-zone name") }
-        if let iana = WindowsZones.iana(displayName: trimmed, knownZones: Self.zonesByCity,
-                                        standardOffset: Self.standardOffset) {
+        if let iana = WindowsZones.iana(
+            displayName: trimmed, knownZones: Self.zonesByCity,
+            standardOffset: Self.standardOffset)
+        {
             return (iana, "an Outlook time-zone display name")
         }
         return nil

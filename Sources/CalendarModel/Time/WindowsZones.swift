@@ -28,8 +28,10 @@ enum WindowsZones {
 
     /// The IANA zone an Outlook display name names: the first listed city that is a tzdata location whose
     /// standard offset is the one the name states, or the Windows zone of a display name without a city.
-    static func iana(displayName: String, knownZones: [String: [String]],
-                     standardOffset: (String) -> Int?) -> String? {
+    static func iana(
+        displayName: String, knownZones: [String: [String]],
+        standardOffset: (String) -> Int?
+    ) -> String? {
         var text = Substring(displayName.trimmingCharacters(in: .whitespaces))
         var stated: Int?
         if text.hasPrefix("("), let close = text.firstIndex(of: ")") {

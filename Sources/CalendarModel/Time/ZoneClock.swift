@@ -8,7 +8,8 @@ public final class ZoneClock {
 
     /// nil when the name is no zone known here; Windows and prefixed names are mapped to IANA as TZIDs are.
     public init?(identifier: String) {
-        guard let name = TimeZoneResolver.ianaName(for: identifier)?.iana, let zone = LibicalZone.privateCopy(name) else {
+        guard let name = TimeZoneResolver.ianaName(for: identifier)?.iana, let zone = LibicalZone.privateCopy(name)
+        else {
             return nil
         }
         self.zone = zone
@@ -17,7 +18,8 @@ public final class ZoneClock {
 
     /// The system's zone: `TZ`, else /etc/localtime, else UTC.
     public static func system() -> ZoneClock {
-        let name = ProcessInfo.processInfo.environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
+        let name =
+            ProcessInfo.processInfo.environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
             ?? TimeZone.current.identifier
         return ZoneClock(identifier: name) ?? ZoneClock(identifier: "UTC")!
     }

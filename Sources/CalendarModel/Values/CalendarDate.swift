@@ -55,14 +55,16 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
         if time.isDate, let tzid {
             // A date written with a TZID (Apple iCal 1.x, Mozilla): midnight in that zone, as python icalendar
             // reads it.
-            date = CalendarDate(year: time.year, month: time.month, day: time.day, hour: 0, minute: 0, second: 0,
-                                form: .zoned(tzid: tzid))
+            date = CalendarDate(
+                year: time.year, month: time.month, day: time.day, hour: 0, minute: 0, second: 0,
+                form: .zoned(tzid: tzid))
         } else if time.isDate {
             date = CalendarDate(year: time.year, month: time.month, day: time.day)
         } else {
             let form: Form = time.isUTC ? .utc : tzid.map { .zoned(tzid: $0) } ?? .floating
-            date = CalendarDate(year: time.year, month: time.month, day: time.day, hour: time.hour,
-                                minute: time.minute, second: time.second, form: form)
+            date = CalendarDate(
+                year: time.year, month: time.month, day: time.day, hour: time.hour,
+                minute: time.minute, second: time.second, form: form)
         }
         if let problem = date.impossibility { return .failure(ValueError("\"\(text)\" \(problem)")) }
         return .success(date)

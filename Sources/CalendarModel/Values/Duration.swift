@@ -7,8 +7,10 @@ public struct Duration: Sendable, Hashable, CustomStringConvertible {
     public var minutes: Int
     public var seconds: Int
 
-    public init(isNegative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0,
-                seconds: Int = 0) {
+    public init(
+        isNegative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0,
+        seconds: Int = 0
+    ) {
         self.isNegative = isNegative
         (self.weeks, self.days, self.hours, self.minutes, self.seconds) = (weeks, days, hours, minutes, seconds)
     }
@@ -42,8 +44,10 @@ public struct Duration: Sendable, Hashable, CustomStringConvertible {
         guard shaped, let parts = LibicalValues.duration(text) else {
             return .failure(ValueError("\"\(text)\" is not a DURATION"))
         }
-        return .success(Duration(isNegative: parts.isNegative, weeks: parts.weeks, days: parts.days,
-                                 hours: parts.hours, minutes: parts.minutes, seconds: parts.seconds))
+        return .success(
+            Duration(
+                isNegative: parts.isNegative, weeks: parts.weeks, days: parts.days,
+                hours: parts.hours, minutes: parts.minutes, seconds: parts.seconds))
     }
 }
 
@@ -100,7 +104,8 @@ public struct Geo: Sendable, Hashable {
     public static func parse(_ text: String) -> Result<Geo, ValueError> {
         let parts = text.split(separator: ";", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ Double($0) != nil }), let geo = LibicalValues.geo(text),
-              (-90...90).contains(geo.latitude), (-180...180).contains(geo.longitude) else {
+            (-90...90).contains(geo.latitude), (-180...180).contains(geo.longitude)
+        else {
             return .failure(ValueError("\"\(text)\" is not a GEO value (latitude;longitude)"))
         }
         return .success(Geo(latitude: geo.latitude, longitude: geo.longitude))

@@ -56,9 +56,11 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     /// Part names in the order they were read; parts set later go after them in RFC order.
     private var order: [String] = []
 
-    private static let canonicalOrder = ["FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR",
-                                         "BYDAY", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS",
-                                         "WKST"]
+    private static let canonicalOrder = [
+        "FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR",
+        "BYDAY", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS",
+        "WKST",
+    ]
 
     public init(frequency: Frequency) { self.frequency = frequency }
 
@@ -67,7 +69,8 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     /// The rule as an RRULE value.
     public var icsValue: String {
         let present = Set(order)
-        let names = order + Self.canonicalOrder.filter { !present.contains($0) }
+        let names =
+            order + Self.canonicalOrder.filter { !present.contains($0) }
             + other.map(\.name).filter { !present.contains($0) }
         return names.compactMap { name in partValue(name).map { "\(name)=\($0)" } }.joined(separator: ";")
     }
@@ -125,7 +128,8 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
             parts.append((String(part[..<equals]).uppercased(), String(part[part.utf8.index(after: equals)...])))
         }
         guard let freqText = parts.first(where: { $0.0 == "FREQ" })?.1,
-              let frequency = Frequency(rawValue: freqText.uppercased()) else {
+            let frequency = Frequency(rawValue: freqText.uppercased())
+        else {
             return failure("FREQ is missing or unknown")
         }
         guard LibicalValues.accepts(kind: "RECUR", text) else { return failure("libical rejects it") }
@@ -150,7 +154,8 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         }
 
         var description: String {
-            allowsNegative ? "±\(magnitude.lowerBound)–\(magnitude.upperBound)"
+            allowsNegative
+                ? "±\(magnitude.lowerBound)–\(magnitude.upperBound)"
                 : "\(magnitude.lowerBound)–\(magnitude.upperBound)"
         }
     }
@@ -171,9 +176,11 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     /// (RFC 7529: Hebrew, Ethiopic, Coptic) allow BYMONTH 13.
     var valueOutOfRange: String? {
         let otherScale = other.contains { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" }
-        let parts: [(String, [Int])] = [("BYSECOND", bySecond), ("BYMINUTE", byMinute), ("BYHOUR", byHour),
-                                        ("BYMONTHDAY", byMonthDay), ("BYYEARDAY", byYearDay),
-                                        ("BYWEEKNO", byWeekNo), ("BYMONTH", byMonth), ("BYSETPOS", bySetPos)]
+        let parts: [(String, [Int])] = [
+            ("BYSECOND", bySecond), ("BYMINUTE", byMinute), ("BYHOUR", byHour),
+            ("BYMONTHDAY", byMonthDay), ("BYYEARDAY", byYearDay),
+            ("BYWEEKNO", byWeekNo), ("BYMONTH", byMonth), ("BYSETPOS", bySetPos),
+        ]
         for (name, values) in parts {
             guard var range = Self.ranges[name] else { continue }
             if name == "BYMONTH", otherScale { range.magnitude = 1...13 }

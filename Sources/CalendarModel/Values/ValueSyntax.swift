@@ -37,7 +37,8 @@ enum ValueSyntax {
     static func isUTCOffset(_ text: String) -> Bool {
         withBytes(text) { bytes in
             guard let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
-                  bytes.count == 5 || bytes.count == 7 else { return false }
+                bytes.count == 5 || bytes.count == 7
+            else { return false }
             return isDigits(UnsafeBufferPointer(rebasing: bytes[1...]))
         }
     }
