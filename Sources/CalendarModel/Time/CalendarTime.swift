@@ -1,22 +1,49 @@
 import Foundation
 
-/// Places the values of one calendar in time: its VTIMEZONEs, tzdata and the mapped names, with floating
-/// times and dates in the viewer's zone. Not thread-safe.
+/// Places the date-time values of one calendar on the timeline: zoned times through the calendar's VTIMEZONEs,
+/// tzdata and the names mapped to it (`TimeZoneResolver`), UTC as it is, floating times and dates in the viewer's
+/// zone. It is the one placement type: the store, merge, CSV, export, freebusy and todo lists place values
+/// through it, and `Expander` expands series on top of it. Not thread-safe (its zones fill their tables lazily):
+/// one per thread.
 public final class CalendarTime {
-    private let expander: Expander
+    private let resolver: TimeZoneResolver
+    private let viewer: LibicalZone
 
     public init(calendar: ICalendar, viewerZone: String, file: String? = nil) {
-        var options = ExpansionOptions()
-        options.viewerZone = viewerZone
-        options.components = ["VTODO", "VEVENT", "VJOURNAL"]
-        expander = Expander(calendar: calendar, options: options, file: file)
+        resolver = TimeZoneResolver(calendar: calendar, file: file)
+        viewer = LibicalZone.privateCopy(viewerZone) ?? LibicalZone.utc()
     }
 
     /// The instant of a value.
     public func date(of value: CalendarDate) -> Date {
-        Date(timeIntervalSince1970: TimeInterval(expander.instant(value, line: 0)))
+        Date(timeIntervalSince1970: TimeInterval(instant(value, line: 0)))
     }
 
-    /// Warnings about the calendar's time zones met so far.
-    public var diagnostics: [Diagnostic] { expander.diagnostics }
+    /// Warnings about the calendar's time zones met so far (a TZID read as floating, a VTIMEZONE not used …).
+    public var diagnostics: [Diagnostic] { resolver.diagnostics }
+
+    /// The UTC instant (seconds) of a value; `line` places a warning about its zone, if one is due.
+    func instant(_ date: CalendarDate, line: Int) -> Int64 {
+        clock(for: date.form, line: line).instant(LocalDateTime(date))
+    }
+
+    /// The clock the wall-clock values of one form are read with, its zone resolved once (a series has thousands
+    /// of instances).
+    func clock(for form: CalendarDate.Form, line: Int) -> Clock {
+        switch form {
+        case .utc: return Clock(zone: nil)
+        case .zoned(let tzid): return Clock(zone: resolver.zone(for: tzid, line: line) ?? viewer)
+        case .floating, .date: return Clock(zone: viewer)
+        }
+    }
+
+    /// Wall clock ⇄ instant in one zone (nil: UTC).
+    struct Clock {
+        let zone: LibicalZone?
+
+        func instant(_ wall: LocalDateTime) -> Int64 { zone?.utcSeconds(of: wall) ?? wall.wallSeconds }
+        func wall(_ instant: Int64) -> LocalDateTime {
+            zone?.local(atUTC: instant) ?? LocalDateTime(wallSeconds: instant)
+        }
+    }
 }

@@ -1,55 +1,21 @@
 import Foundation
 
-/// How long each instance of a component lasts.
-enum InstanceLength {
-    /// Whole days (DATE values).
-    case days(Int)
-    /// Wall-clock time added to the start (DTEND in the same zone, DURATION).
-    case wall(Int64)
-    /// Elapsed time (DTEND in another zone than DTSTART).
-    case exact(Int64)
-}
-
-/// One component of a series as the expander sees it.
-struct SeriesMember {
-    var source: Occurrence.Source
-    var start: CalendarDate?
-    var length: InstanceLength
-    var line: Int
-
-    init(item: Occurrence.Item, start: CalendarDate?, length: InstanceLength, line: Int) {
-        source = Occurrence.Source(item)
-        self.start = start
-        self.length = length
-        self.line = line
-    }
-
-    var item: Occurrence.Item { source.item }
-    var core: ItemCore { source.core }
-}
-
-/// A master and its overrides, sharing a UID.
-struct Series {
-    var master: SeriesMember?
-    var overrides: [SeriesMember] = []
-}
-
-/// Expands the series of one calendar. Holds the time-zone resolver, so one expander serves one thread.
+/// Expands the series of one calendar on top of its placement (`CalendarTime`): grouping into series
+/// (Series.swift), X-WR-TIMEZONE (WRTimeZone.swift), instance lengths, and here the instances of a window: rules
+/// through `RuleCursor`, RDATE, EXDATE, overrides and THISANDFUTURE. One expander serves one thread.
 final class Expander {
-    private let calendar: ICalendar
-    private let options: ExpansionOptions
-    private let resolver: TimeZoneResolver
-    private let viewer: LibicalZone
-    private let file: String?
+    let calendar: ICalendar
+    let options: ExpansionOptions
+    let time: CalendarTime
+    let file: String?
     private var notes: [Diagnostic] = []
-    private var wrZone: (tzid: String, zone: LibicalZone)?
+    var wrZone: (tzid: String, zone: LibicalZone)?
 
     init(calendar: ICalendar, options: ExpansionOptions, file: String?) {
         self.calendar = calendar
         self.options = options
         self.file = file
-        resolver = TimeZoneResolver(calendar: calendar, file: file)
-        viewer = LibicalZone.privateCopy(options.viewerZone) ?? LibicalZone.utc()
+        time = CalendarTime(calendar: calendar, viewerZone: options.viewerZone, file: file)
         if options.applyWRTimeZone, let name = calendar.wrTimeZone {
             if let iana = TimeZoneResolver.ianaName(for: name)?.iana, let zone = LibicalZone.privateCopy(iana) {
                 wrZone = (iana, zone)
@@ -59,167 +25,17 @@ final class Expander {
         }
     }
 
-    var diagnostics: [Diagnostic] { notes + resolver.diagnostics }
+    var diagnostics: [Diagnostic] { notes + time.diagnostics }
 
-    private func note(_ line: Int, _ message: String) {
+    func note(_ line: Int, _ message: String) {
         notes.append(Diagnostic(.warning, file: file, line: line, message))
-    }
-
-    // MARK: Series
-
-    /// The calendar's components grouped into series by kind and UID; the highest SEQUENCE wins among duplicates.
-    /// Linear in the number of components: a series and its overrides are found through dictionaries and grown in
-    /// place (a calendar can hold tens of thousands of overrides of one UID).
-    func series() -> [Series] {
-        var all: [Series] = []
-        var seriesByKey: [String: Int] = [:]
-        var overrideByID: [[CalendarDate: Int]] = []
-        for component in calendar.components {
-            guard let member = member(component) else { continue }
-            let position: Int
-            if let uid = member.core.uid, let known = seriesByKey[member.item.componentName + "\u{0}" + uid] {
-                position = known
-            } else {
-                position = all.count
-                all.append(Series())
-                overrideByID.append([:])
-                if let uid = member.core.uid { seriesByKey[member.item.componentName + "\u{0}" + uid] = position }
-            }
-            guard let id = member.core.recurrenceID?.date else {
-                if all[position].master.map({ ($0.core.sequence ?? 0) <= (member.core.sequence ?? 0) }) ?? true {
-                    all[position].master = member
-                }
-                continue
-            }
-            if let existing = overrideByID[position][id] {
-                if (all[position].overrides[existing].core.sequence ?? 0) <= (member.core.sequence ?? 0) {
-                    all[position].overrides[existing] = member
-                }
-            } else {
-                overrideByID[position][id] = all[position].overrides.count
-                all[position].overrides.append(member)
-            }
-        }
-        return all
-    }
-
-    private func member(_ component: CalendarComponent) -> SeriesMember? {
-        switch component {
-        case .event(var event) where options.components.contains("VEVENT"):
-            if let wrZone, let moved = Self.applying(wrZone.tzid, wrZone.zone, to: event) { event = moved }
-            let line = event.provenance.source?.line ?? 0
-            return SeriesMember(
-                item: .event(event), start: event.start,
-                length: length(
-                    from: event.start, end: event.end, duration: event.duration,
-                    defaultDays: 1), line: line)
-        case .todo(let todo) where options.components.contains("VTODO"):
-            let start = todo.start ?? todo.due
-            return SeriesMember(
-                item: .todo(todo), start: start,
-                length: length(
-                    from: start, end: todo.start == nil ? nil : todo.due,
-                    duration: todo.duration, defaultDays: 0),
-                line: todo.provenance.source?.line ?? 0)
-        case .journal(let journal) where options.components.contains("VJOURNAL"):
-            return SeriesMember(
-                item: .journal(journal), start: journal.start,
-                length: length(from: journal.start, end: nil, duration: nil, defaultDays: 1),
-                line: journal.provenance.source?.line ?? 0)
-        default:
-            return nil
-        }
-    }
-
-    private func length(
-        from start: CalendarDate?, end: CalendarDate?, duration: Duration?,
-        defaultDays: Int
-    ) -> InstanceLength {
-        guard let start else { return .wall(0) }
-        if let end {
-            if start.isDate, end.isDate { return .days(end.dayNumber - start.dayNumber) }
-            // Same zone, or one side floating or a date (read in the other's zone, as recurring-ical-events does):
-            // the wall-clock difference. Two different zones: the elapsed time.
-            let zoneless: Set<CalendarDate.Form> = [.floating, .date]
-            if start.form == end.form || zoneless.contains(start.form) || zoneless.contains(end.form) {
-                return .wall(LocalDateTime(end).wallSeconds - LocalDateTime(start).wallSeconds)
-            }
-            return .exact(instant(end, line: 0) - instant(start, line: 0))
-        }
-        if let duration {
-            return start.isDate && duration.totalSeconds % 86_400 == 0
-                ? .days(duration.totalSeconds / 86_400) : .wall(Int64(duration.totalSeconds))
-        }
-        return start.isDate ? .days(defaultDays) : .wall(0)
-    }
-
-    /// X-WR-TIMEZONE as the x-wr-timezone tool applies it: in events, UTC times move into the zone and floating
-    /// times are given it (DTSTART, DTEND, RDATE, EXDATE, RECURRENCE-ID); dates and zoned times stay. nil when the
-    /// event has no such time, so callers keep the event as read.
-    static func applying(_ tzid: String, _ zone: LibicalZone, to event: Event) -> Event? {
-        var moves = false
-        func moved(_ date: CalendarDate) -> CalendarDate {
-            switch date.form {
-            case .utc:
-                moves = true
-                return zone.local(atUTC: LocalDateTime(date).wallSeconds).calendarDate(.zoned(tzid: tzid))
-            case .floating:
-                moves = true
-                return LocalDateTime(date).calendarDate(.zoned(tzid: tzid))
-            case .date, .zoned: return date
-            }
-        }
-        let start = event.start.map(moved), end = event.end.map(moved)
-        let exceptionDates = event.exceptionDates.map(moved)
-        let recurrenceDates = event.recurrenceDates.map { value -> RecurrenceDate in
-            switch value {
-            case .date(let date): return .date(moved(date))
-            case .period(var period):
-                period.start = moved(period.start)
-                if case .date(let end) = period.end { period.end = .date(moved(end)) }
-                return .period(period)
-            }
-        }
-        let recurrenceID = event.recurrenceID.map { id -> RecurrenceID in
-            var id = id
-            id.date = moved(id.date)
-            return id
-        }
-        guard moves else { return nil }
-        var event = event
-        event.start = start
-        event.end = end
-        event.exceptionDates = exceptionDates
-        event.recurrenceDates = recurrenceDates
-        event.recurrenceID = recurrenceID
-        return event
     }
 
     // MARK: Time
 
-    /// The UTC instant of a value: zoned through its zone, floating times and dates in the viewer's zone.
-    func instant(_ date: CalendarDate, line: Int) -> Int64 {
-        clock(for: date.form, line: line).instant(LocalDateTime(date))
-    }
+    func instant(_ date: CalendarDate, line: Int) -> Int64 { time.instant(date, line: line) }
 
-    /// The zone wall-clock values of one form are read in, resolved once (a series has thousands of instances).
-    func clock(for form: CalendarDate.Form, line: Int) -> Clock {
-        switch form {
-        case .utc: return Clock(zone: nil)
-        case .zoned(let tzid): return Clock(zone: resolver.zone(for: tzid, line: line) ?? viewer)
-        case .floating, .date: return Clock(zone: viewer)
-        }
-    }
-
-    /// Wall clock ⇄ instant in one zone (nil: UTC).
-    struct Clock {
-        let zone: LibicalZone?
-
-        func instant(_ wall: LocalDateTime) -> Int64 { zone?.utcSeconds(of: wall) ?? wall.wallSeconds }
-        func wall(_ instant: Int64) -> LocalDateTime {
-            zone?.local(atUTC: instant) ?? LocalDateTime(wallSeconds: instant)
-        }
-    }
+    func clock(for form: CalendarDate.Form, line: Int) -> CalendarTime.Clock { time.clock(for: form, line: line) }
 
     /// The keys an instance is recognised by: its UTC instant and its wall clock when zoned, the wall clock when
     /// floating or a date (as recurring-ical-events matches RECURRENCE-ID and EXDATE).

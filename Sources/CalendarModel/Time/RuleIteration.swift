@@ -1,5 +1,6 @@
-/// Walks one RRULE through libical, in wall-clock time, with UNTIL applied here: libical compares UNTIL with
-/// instances as written, while RFC 5545 compares instants (a UTC UNTIL against a zoned DTSTART).
+/// Walks one RRULE in wall-clock time (Gregorian rules through RecurrenceEngine, RSCALE ones through libical),
+/// with UNTIL applied here: libical compares UNTIL with instances as written, while RFC 5545 compares instants (a
+/// UTC UNTIL against a zoned DTSTART).
 struct RuleCursor {
     /// Gregorian rules are walked by ICSKit's engine; other calendar scales by libical (with ICU). The engine is
     /// kept as an optional, not an enum payload, so stepping it mutates it in place instead of copying it.

@@ -1,0 +1,123 @@
+import Foundation
+
+/// How long each instance of a component lasts.
+enum InstanceLength {
+    /// Whole days (DATE values).
+    case days(Int)
+    /// Wall-clock time added to the start (DTEND in the same zone, DURATION).
+    case wall(Int64)
+    /// Elapsed time (DTEND in another zone than DTSTART).
+    case exact(Int64)
+}
+
+/// One component of a series as the expander sees it.
+struct SeriesMember {
+    var source: Occurrence.Source
+    var start: CalendarDate?
+    var length: InstanceLength
+    var line: Int
+
+    init(item: Occurrence.Item, start: CalendarDate?, length: InstanceLength, line: Int) {
+        source = Occurrence.Source(item)
+        self.start = start
+        self.length = length
+        self.line = line
+    }
+
+    var item: Occurrence.Item { source.item }
+    var core: ItemCore { source.core }
+}
+
+/// A master and its overrides, sharing a UID.
+struct Series {
+    var master: SeriesMember?
+    var overrides: [SeriesMember] = []
+}
+
+extension Expander {
+    /// The calendar's components grouped into series by kind and UID; the highest SEQUENCE wins among duplicates.
+    /// Linear in the number of components: a series and its overrides are found through dictionaries and grown in
+    /// place (a calendar can hold tens of thousands of overrides of one UID).
+    func series() -> [Series] {
+        var all: [Series] = []
+        var seriesByKey: [String: Int] = [:]
+        var overrideByID: [[CalendarDate: Int]] = []
+        for component in calendar.components {
+            guard let member = member(component) else { continue }
+            let position: Int
+            if let uid = member.core.uid, let known = seriesByKey[member.item.componentName + "\u{0}" + uid] {
+                position = known
+            } else {
+                position = all.count
+                all.append(Series())
+                overrideByID.append([:])
+                if let uid = member.core.uid { seriesByKey[member.item.componentName + "\u{0}" + uid] = position }
+            }
+            guard let id = member.core.recurrenceID?.date else {
+                if all[position].master.map({ ($0.core.sequence ?? 0) <= (member.core.sequence ?? 0) }) ?? true {
+                    all[position].master = member
+                }
+                continue
+            }
+            if let existing = overrideByID[position][id] {
+                if (all[position].overrides[existing].core.sequence ?? 0) <= (member.core.sequence ?? 0) {
+                    all[position].overrides[existing] = member
+                }
+            } else {
+                overrideByID[position][id] = all[position].overrides.count
+                all[position].overrides.append(member)
+            }
+        }
+        return all
+    }
+
+    func member(_ component: CalendarComponent) -> SeriesMember? {
+        switch component {
+        case .event(var event) where options.components.contains("VEVENT"):
+            if let wrZone, let moved = Self.applying(wrZone.tzid, wrZone.zone, to: event) { event = moved }
+            let line = event.provenance.source?.line ?? 0
+            return SeriesMember(
+                item: .event(event), start: event.start,
+                length: length(
+                    from: event.start, end: event.end, duration: event.duration,
+                    defaultDays: 1), line: line)
+        case .todo(let todo) where options.components.contains("VTODO"):
+            let start = todo.start ?? todo.due
+            return SeriesMember(
+                item: .todo(todo), start: start,
+                length: length(
+                    from: start, end: todo.start == nil ? nil : todo.due,
+                    duration: todo.duration, defaultDays: 0),
+                line: todo.provenance.source?.line ?? 0)
+        case .journal(let journal) where options.components.contains("VJOURNAL"):
+            return SeriesMember(
+                item: .journal(journal), start: journal.start,
+                length: length(from: journal.start, end: nil, duration: nil, defaultDays: 1),
+                line: journal.provenance.source?.line ?? 0)
+        default:
+            return nil
+        }
+    }
+
+    func length(
+        from start: CalendarDate?, end: CalendarDate?, duration: Duration?,
+        defaultDays: Int
+    ) -> InstanceLength {
+        guard let start else { return .wall(0) }
+        if let end {
+            if start.isDate, end.isDate { return .days(end.dayNumber - start.dayNumber) }
+            // Same zone, or one side floating or a date (read in the other's zone, as recurring-ical-events does):
+            // the wall-clock difference. Two different zones: the elapsed time.
+            let zoneless: Set<CalendarDate.Form> = [.floating, .date]
+            if start.form == end.form || zoneless.contains(start.form) || zoneless.contains(end.form) {
+                return .wall(LocalDateTime(end).wallSeconds - LocalDateTime(start).wallSeconds)
+            }
+            return .exact(instant(end, line: 0) - instant(start, line: 0))
+        }
+        if let duration {
+            return start.isDate && duration.totalSeconds % 86_400 == 0
+                ? .days(duration.totalSeconds / 86_400) : .wall(Int64(duration.totalSeconds))
+        }
+        return start.isDate ? .days(defaultDays) : .wall(0)
+    }
+}
