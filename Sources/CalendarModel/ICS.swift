@@ -8,6 +8,12 @@ import Foundation
 /// let bytes = ICS.write(result.calendars)
 /// ```
 public enum ICS {
+    /// ICSKit's version, as `icskit --version` prints it.
+    public static let version = "0.1.0"
+
+    /// The PRODID of calendars ICSKit makes (exports, free/busy, the store's calendars read back).
+    public static let productID = "-//ICSKit//icskit 0.1//EN"
+
     /// What reading one input gave: its calendars and everything worth telling about it.
     public struct ReadResult: Sendable {
         public var calendars: [ICalendar]

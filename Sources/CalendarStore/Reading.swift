@@ -52,7 +52,7 @@ extension CalendarStore {
         }
         return stored.map { entry in
             var calendar = ICalendar()
-            calendar.productID = "-//ICSKit//icskit 0.1//EN"
+            calendar.productID = ICS.productID
             calendar.version = "2.0"
             calendar.name = entry.name
             calendar.color = entry.color

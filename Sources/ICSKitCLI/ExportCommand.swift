@@ -76,7 +76,7 @@ struct ExportCommand: ParsableCommand {
         let loaded = try store.loadCalendars(named: calendar, window: range)
         // One VCALENDAR for everything: several in one file trip up some apps.
         var combined = ICalendar()
-        combined.productID = "-//ICSKit//icskit 0.1//EN"
+        combined.productID = ICS.productID
         combined.version = "2.0"
         combined.name = loaded.count == 1 ? loaded[0].name : "ICSKit export"
         combined.color = loaded.count == 1 ? loaded[0].calendar.color : nil

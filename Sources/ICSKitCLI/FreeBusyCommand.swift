@@ -109,7 +109,7 @@ struct FreeBusyCommand: ParsableCommand {
             LocalDateTime(wallSeconds: Int64(date.timeIntervalSince1970.rounded(.down))).calendarDate(.utc).icsValue
         }
         var calendar = ICalendar()
-        calendar.productID = "-//ICSKit//icskit 0.1//EN"
+        calendar.productID = ICS.productID
         calendar.version = "2.0"
         calendar.method = "PUBLISH"
         let stamp = utc(Date())

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CalendarModel
 import Foundation
 
 /// `icskit`: the root command; `main()` parses the arguments, runs the subcommand and maps failures to ICSKit's
@@ -12,7 +13,7 @@ public struct ICSKitCommand: ParsableCommand {
             conflicts, a store that cannot be opened or is damaged, or output that could not be written; 2 usage \
             errors.
             """,
-        version: "0.1.0",
+        version: ICS.version,
         subcommands: [
             ConvertCommand.self, ValidateCommand.self, AgendaCommand.self, TodoCommand.self,
             ImportCommand.self, ExportCommand.self, MergeCommand.self, DoneCommand.self, RemoveCommand.self,

@@ -2,38 +2,38 @@ import Foundation
 
 /// RFC 4180 tables: cells separated by a delimiter, rows by CRLF (LF and CR alone are read too), a cell quoted
 /// with `"` when it holds the delimiter, a quote or a line break, quotes inside doubled.
-public struct CSVTable: Sendable, Equatable {
-    public struct Row: Sendable, Equatable {
-        public var cells: [String]
+package struct CSVTable: Sendable, Equatable {
+    package struct Row: Sendable, Equatable {
+        package var cells: [String]
         /// The physical line the row starts on, from 1.
-        public var line: Int
+        package var line: Int
 
-        public init(cells: [String], line: Int = 0) {
+        package init(cells: [String], line: Int = 0) {
             self.cells = cells
             self.line = line
         }
     }
 
-    public var rows: [Row]
-    public var delimiter: Character
+    package var rows: [Row]
+    package var delimiter: Character
 
-    public init(rows: [Row], delimiter: Character = ",") {
+    package init(rows: [Row], delimiter: Character = ",") {
         self.rows = rows
         self.delimiter = delimiter
     }
 
     /// What went wrong in reading, by line: a quote never closed is an error (reading stops there); text after a
     /// closing quote or a quote inside an unquoted cell is read as written and warned about.
-    public struct Problem: Sendable, Equatable {
-        public var line: Int
-        public var message: String
-        public var isError: Bool
+    package struct Problem: Sendable, Equatable {
+        package var line: Int
+        package var message: String
+        package var isError: Bool
     }
 
     /// Reads CSV text. A UTF-8 byte-order mark is dropped; bytes that are not UTF-8 are read as Windows-1252 (what
     /// Outlook writes on Windows) with a warning. The delimiter is the first of `,`, `;` and tab found outside
     /// quotes in the first line, unless given.
-    public static func read(_ bytes: [UInt8], delimiter: Character? = nil) -> (table: CSVTable, problems: [Problem]) {
+    package static func read(_ bytes: [UInt8], delimiter: Character? = nil) -> (table: CSVTable, problems: [Problem]) {
         var problems: [Problem] = []
         var body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         let isUTF8 = body.withUnsafeBufferPointer { UTF8Check.isValid($0) }
@@ -153,7 +153,7 @@ public struct CSVTable: Sendable, Equatable {
     }
 
     /// The table as RFC 4180 text: CRLF line ends, cells quoted only when they need it.
-    public func text() -> String {
+    package func text() -> String {
         var out = ""
         for row in rows {
             out += row.cells.map(quote).joined(separator: String(delimiter))

@@ -2,18 +2,18 @@
 /// parameters kept, unknown properties typed "unknown" with their raw text.
 public enum JCalWriter {
     /// One calendar gives one jCal array; several give an array of them.
-    public static func json(_ components: [Component]) -> JSONValue {
+    package static func json(_ components: [Component]) -> JSONValue {
         components.count == 1 ? component(components[0]) : .array(components.map(component))
     }
 
-    public static func component(_ component: Component) -> JSONValue {
+    package static func component(_ component: Component) -> JSONValue {
         .array([
             .string(component.name.lowercased()), .array(component.properties.map(property)),
             .array(component.components.map(self.component)),
         ])
     }
 
-    public static func property(_ property: Property) -> JSONValue {
+    package static func property(_ property: Property) -> JSONValue {
         let name = JSONValue.string(property.name.lowercased())
         let type = valueType(of: property)
         if type != .unknown, let values = values(property, type) {

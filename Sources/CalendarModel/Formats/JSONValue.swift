@@ -1,5 +1,5 @@
 /// A JSON value that keeps object key order and the exact text of numbers, so jCal round trips are exact.
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     /// The number as written (`1`, `-0.5`, `37.386013`).
@@ -8,7 +8,7 @@ public enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
@@ -21,7 +21,7 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
         case .bool(let value): hasher.combine(value)
@@ -35,24 +35,24 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    public static func int(_ value: Int) -> JSONValue { .number(String(value)) }
+    package static func int(_ value: Int) -> JSONValue { .number(String(value)) }
 
     /// The member of an object with that key.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members.first { $0.key == key }?.value }
         return nil
     }
 
-    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    package var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
 
     /// Compact JSON text, or indented with `pretty`.
-    public func serialized(pretty: Bool = false) -> String {
+    package func serialized(pretty: Bool = false) -> String {
         String(decoding: serializedBytes(pretty: pretty), as: UTF8.self)
     }
 
     /// The JSON text as UTF-8 bytes.
-    public func serializedBytes(pretty: Bool = false) -> [UInt8] {
+    package func serializedBytes(pretty: Bool = false) -> [UInt8] {
         var writer = JSONWriter(pretty: pretty)
         writer.write(self)
         return writer.bytes
@@ -110,27 +110,27 @@ enum JSONNumber {
 /// var json = JSONWriter(pretty: true)
 /// json.beginObject(); json.key("uid"); json.string("a@b"); json.endObject()
 /// ```
-public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8] = []
     private let pretty: Bool
     /// Per open container: whether it has an element yet.
     private var filled: [Bool] = []
     private var afterKey = false
 
-    public init(pretty: Bool = false) { self.pretty = pretty }
+    package init(pretty: Bool = false) { self.pretty = pretty }
 
     /// Hands over what was written so far and starts an empty buffer, so long output can go out in pieces.
-    public mutating func takeBytes() -> [UInt8] {
+    package mutating func takeBytes() -> [UInt8] {
         defer { bytes.removeAll(keepingCapacity: true) }
         return bytes
     }
 
-    public mutating func beginArray() { open(UInt8(ascii: "[")) }
-    public mutating func endArray() { close(UInt8(ascii: "]")) }
-    public mutating func beginObject() { open(UInt8(ascii: "{")) }
-    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    package mutating func beginArray() { open(UInt8(ascii: "[")) }
+    package mutating func endArray() { close(UInt8(ascii: "]")) }
+    package mutating func beginObject() { open(UInt8(ascii: "{")) }
+    package mutating func endObject() { close(UInt8(ascii: "}")) }
 
-    public mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         separate()
         Self.quote(name, into: &bytes)
         bytes.append(UInt8(ascii: ":"))
@@ -139,7 +139,7 @@ public struct JSONWriter {
     }
 
     /// A key known to need no escaping (a literal), copied as it is.
-    public mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
@@ -150,26 +150,26 @@ public struct JSONWriter {
     }
 
     /// A string value whose bytes the caller writes (digits, dates: nothing to escape).
-    public mutating func string(writing body: (inout [UInt8]) -> Void) {
+    package mutating func string(writing body: (inout [UInt8]) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         body(&bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 
-    public mutating func string(_ text: String?) {
+    package mutating func string(_ text: String?) {
         guard let text else { return literal("null") }
         separate()
         Self.quote(text, into: &bytes)
     }
 
-    public mutating func number(_ text: String) { literal(text) }
-    public mutating func int(_ value: Int?) { value.map { literal(String($0)) } ?? literal("null") }
-    public mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
-    public mutating func null() { literal("null") }
+    package mutating func number(_ text: String) { literal(text) }
+    package mutating func int(_ value: Int?) { value.map { literal(String($0)) } ?? literal("null") }
+    package mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
+    package mutating func null() { literal("null") }
 
     /// Writes a whole value.
-    public mutating func write(_ value: JSONValue) {
+    package mutating func write(_ value: JSONValue) {
         switch value {
         case .null: null()
         case .bool(let flag): bool(flag)
@@ -261,19 +261,19 @@ public struct JSONWriter {
 }
 
 /// Why JSON text could not be read, with the line and column it happened at.
-public struct JSONParseError: Error, Sendable, CustomStringConvertible {
-    public var line: Int
+package struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    package var line: Int
     /// 1-based, in characters.
-    public var column: Int
-    public var message: String
-    public var description: String { "line \(line), column \(column): \(message)" }
+    package var column: Int
+    package var message: String
+    package var description: String { "line \(line), column \(column): \(message)" }
 }
 
 extension JSONValue {
     /// Parses JSON text strictly as RFC 8259 defines it: UTF-8, numbers in JSON's grammar (no `+1`, `01`, `.5`,
     /// `1.`), only JSON's escapes, no raw control characters in strings, no lone surrogates. A UTF-8 byte-order
     /// mark is skipped. Nesting deeper than 512 levels is refused rather than overflowing the stack.
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         let value = try parser.value(depth: 0)
         parser.skipSpace()

@@ -1,40 +1,40 @@
 /// A small, strict XML reader for xCal: elements, attributes, namespaces, text, CDATA, comments and processing
 /// instructions. It refuses document type declarations and every entity but XML's five predefined ones and
 /// character references, so no input can make it fetch, expand or nest entities.
-public struct XMLElement: Sendable, Equatable {
+package struct XMLElement: Sendable, Equatable {
     /// The namespace URI the element's prefix (or the default namespace) resolves to, nil when none.
-    public var namespace: String?
+    package var namespace: String?
     /// The local name, without prefix.
-    public var name: String
-    public var attributes: [(name: String, value: String)]
-    public var children: [XMLElement]
+    package var name: String
+    package var attributes: [(name: String, value: String)]
+    package var children: [XMLElement]
     /// The element's own character data (text and CDATA between its children), concatenated.
-    public var text: String
+    package var text: String
     /// The line of the start tag, from 1.
-    public var line: Int
+    package var line: Int
 
-    public static func == (lhs: XMLElement, rhs: XMLElement) -> Bool {
+    package static func == (lhs: XMLElement, rhs: XMLElement) -> Bool {
         lhs.namespace == rhs.namespace && lhs.name == rhs.name && lhs.children == rhs.children
             && lhs.text == rhs.text && lhs.attributes.map(\.name) == rhs.attributes.map(\.name)
             && lhs.attributes.map(\.value) == rhs.attributes.map(\.value)
     }
 
     /// The child elements with that local name.
-    public func children(named name: String) -> [XMLElement] { children.filter { $0.name == name } }
+    package func children(named name: String) -> [XMLElement] { children.filter { $0.name == name } }
 
     /// Parses a whole document and returns its root element.
-    public static func parse(_ bytes: [UInt8]) throws(XMLFailure) -> XMLElement {
+    package static func parse(_ bytes: [UInt8]) throws(XMLFailure) -> XMLElement {
         var parser = XMLParser(bytes)
         return try parser.document()
     }
 }
 
 /// Why an XML document was not read, with the line (and column, in characters) where reading stopped.
-public struct XMLFailure: Error, Sendable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int?
-    public var message: String
-    public var description: String { "line \(line)\(column.map { ", column \($0)" } ?? ""): \(message)" }
+package struct XMLFailure: Error, Sendable, CustomStringConvertible {
+    package var line: Int
+    package var column: Int?
+    package var message: String
+    package var description: String { "line \(line)\(column.map { ", column \($0)" } ?? ""): \(message)" }
 }
 
 /// The parser behind `XMLElement.parse`: one pass over UTF-8 bytes.
@@ -310,10 +310,10 @@ struct XMLParser {
 }
 
 /// Writes XML (and HTML) text with the escapes character data and attribute values need.
-public enum XMLEscaping {
+package enum XMLEscaping {
     /// Escapes `&`, `<`, `>` and, for attributes, `"`; CR is written as a reference so it survives a reader's
     /// line-end normalisation, and the C0 controls XML 1.0 forbids are dropped.
-    public static func escape(_ text: String, attribute: Bool = false) -> String {
+    package static func escape(_ text: String, attribute: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

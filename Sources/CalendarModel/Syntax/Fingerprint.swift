@@ -3,19 +3,11 @@
 /// every export without changing anything). Nested components (alarms) count.
 extension Component {
     public var fingerprint: String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        var hash = FNV1a()
         // Each line's bytes are fed piece by piece, exactly as the line would be spelled, then a line feed: the
         // same hash as hashing the joined text, without building it.
-        func feed(_ text: String) {
-            for byte in text.utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-        }
-        func endLine() {
-            hash ^= 0x0A
-            hash &*= 0x0000_0100_0000_01B3
-        }
+        func feed(_ text: String) { hash.add(text) }
+        func endLine() { hash.add(0x0A) }
         func visit(_ component: Component) {
             feed("BEGIN:")
             feed(component.name)
@@ -43,8 +35,7 @@ extension Component {
             endLine()
         }
         visit(self)
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hash.hex
     }
 }
 
