@@ -1,0 +1,78 @@
+import CalendarMerge
+import CalendarModel
+import CalendarStore
+import XCTest
+
+/// The store's own behaviour on an in-memory database: import, local edits, tombstones, reading back.
+final class CalendarStoreTests: XCTestCase {
+    func read(_ body: String) -> ICS.ReadResult {
+        ICS.read(Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n" + body + "END:VCALENDAR\r\n").utf8))
+    }
+
+    func todo(_ uid: String, _ summary: String) -> String {
+        "BEGIN:VTODO\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:\(summary)\r\nDUE:20260310T170000Z\r\n"
+            + "END:VTODO\r\n"
+    }
+
+    func testImportTwiceAddsOnceAndUIDlessItemsGetTheSameDerivedUID() throws {
+        let store = try CalendarStore.inMemory()
+        let file = read(
+            todo("t1", "Water the plants") + "BEGIN:VEVENT\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "DTSTART:20260310T090000Z\r\nSUMMARY:No UID\r\nEND:VEVENT\r\n")
+        let first = try store.importCalendars(file.calendars, into: "Home", file: "home.ics")
+        XCTAssertEqual(first.added, 2)
+        let second = try store.importCalendars(file.calendars, into: "Home", file: "home.ics")
+        XCTAssertEqual([second.added, second.updated, second.unchanged], [0, 0, 2])
+        let loaded = try store.loadCalendars(named: "Home")
+        XCTAssertEqual(loaded.count, 1)
+        let uids = loaded[0].calendar.components.compactMap { $0.core?.uid }.sorted()
+        XCTAssertEqual(uids.count, 2)
+        XCTAssertTrue(uids.contains("t1"))
+        XCTAssertTrue(uids.contains { $0.hasSuffix("@derived") })
+        XCTAssertEqual(try store.calendars().map(\.name), ["Home"])
+        XCTAssertEqual(try store.integrityCheck(), ["ok"])
+    }
+
+    func testCompleteChangesOnlyTheTodoAndMovesItsSequenceOn() throws {
+        let store = try CalendarStore.inMemory()
+        _ = try store.importCalendars(read(todo("t1", "One") + todo("t2", "Two")).calendars, into: "Home", file: nil)
+        let done = Date(timeIntervalSince1970: 1_767_225_600)
+        XCTAssertEqual(try store.complete(uid: "t1", at: done), 1)
+        XCTAssertEqual(try store.complete(uid: "missing"), 0)
+        guard case .todo(let todo)? = try store.item(uid: "t1")?.component else { return XCTFail("t1 is gone") }
+        XCTAssertEqual(todo.status, .completed)
+        XCTAssertEqual(todo.percentComplete, 100)
+        XCTAssertEqual(todo.sequence, 1)
+        XCTAssertEqual(todo.summary, "One")
+        guard case .todo(let other)? = try store.item(uid: "t2")?.component else { return XCTFail("t2 is gone") }
+        XCTAssertNil(other.status)
+    }
+
+    func testADeletionLeavesATombstoneThatAMergeRespects() throws {
+        let store = try CalendarStore.inMemory()
+        let file = read(todo("t1", "One") + todo("t2", "Two")).calendars
+        _ = try CalendarMerger.merge(file, into: "Home", source: "feed", storage: store)
+        XCTAssertEqual(try store.delete(uid: "t1"), 1)
+        let snapshot = try store.mergeSnapshot(calendar: "Home", source: "feed")
+        XCTAssertEqual(snapshot.tombstones, [MergeKey(uid: "t1")])
+        XCTAssertEqual(Set(snapshot.items.keys), [MergeKey(uid: "t2")])
+        // The same file again: t1 stays deleted.
+        let again = try CalendarMerger.merge(file, into: "Home", source: "feed", storage: store)
+        XCTAssertEqual(again.count(.stayDeleted), 1)
+        XCTAssertNil(try store.item(uid: "t1"))
+    }
+
+    func testCategoryColoursAndLocalAddsAreOneTransaction() throws {
+        let store = try CalendarStore.inMemory()
+        let item = try XCTUnwrap(read(todo("t1", "One")).calendars.first?.components.first)
+        try store.add(item, to: "Home", categoryColors: [("Garden", "#00AA00")])
+        XCTAssertEqual(try store.categoryColors()["Garden"], "#00AA00")
+        XCTAssertEqual(try store.item(uid: "t1")?.calendar, "Home")
+        // An item without a UID is refused, and the colour given with it is not set either.
+        let noUID = try XCTUnwrap(
+            read("BEGIN:VTODO\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:x\r\nEND:VTODO\r\n").calendars.first?.components
+                .first)
+        XCTAssertThrowsError(try store.add(noUID, to: "Home", categoryColors: [("Kitchen", "#AA0000")]))
+        XCTAssertNil(try store.categoryColors()["Kitchen"])
+    }
+}
