@@ -327,6 +327,45 @@ final class HostileInputCLITests: XCTestCase {
         XCTAssertGreaterThan(instances.count, 70)
     }
 
+    func testASubDailyRuleThatCanNeverMatchEndsAtOnceAndOneThatCanMatchesDateutil() throws {
+        try CLI.requirePythonTools()
+        // Every 8 hours from 09:30 the hours are 09, 17 and 01: never 03 or 06 (found by the RRULE fuzzer, which
+        // took 11 s walking 400 years of periods to learn that).
+        let never = try write(
+            "never.ics",
+            calendar(
+                event(
+                    "never@test", "DTSTART:20260105T093000Z",
+                    "RRULE:FREQ=HOURLY;BYHOUR=3,6;BYMINUTE=5,15,25;INTERVAL=8;COUNT=6"))
+        )
+        let started = Date()
+        let run = try icskit(["agenda", never, "--from", "2026-01-01", "--to", "2027-01-01", "--json"], timeout: 60)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+        let instances = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [Any])
+        XCTAssertEqual(instances.count, 1, "DTSTART only")
+        for (name, rule) in [
+            ("hourly", "FREQ=HOURLY;BYHOUR=1,3;BYMINUTE=5,15;INTERVAL=8;COUNT=7"),
+            ("minutely", "FREQ=MINUTELY;INTERVAL=90;BYHOUR=12,13;COUNT=6"),
+            ("secondly", "FREQ=SECONDLY;INTERVAL=7200;BYMINUTE=30;BYHOUR=11,13;COUNT=5"),
+        ] {
+            let file = try write(
+                "\(name).ics", calendar(event("\(name)@test", "DTSTART:20260105T093000Z", "RRULE:\(rule)")))
+            let listed = try icskit(["agenda", file, "--from", "2026-01-01", "--to", "2027-01-01", "--json"])
+            let ours = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+            let dateutil = CLI.python([
+                "-c",
+                """
+                from datetime import datetime, timezone
+                from dateutil.rrule import rrulestr
+                start = datetime(2026, 1, 5, 9, 30, tzinfo=timezone.utc)
+                print(len(set(list(rrulestr('\(rule)', dtstart=start)) + [start])))
+                """,
+            ])
+            XCTAssertEqual(dateutil.status, 0, dateutil.stderr)
+            XCTAssertEqual(String(ours.count), dateutil.stdout.trimmingCharacters(in: .whitespacesAndNewlines), name)
+        }
+    }
+
     func testASeriesALimitCutsShortSaysSo() throws {
         // Every 29th of February that is a Monday, hourly rule: few matching periods for a long time.
         let file = try write(

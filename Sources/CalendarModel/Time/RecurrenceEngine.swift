@@ -109,6 +109,36 @@ struct RecurrenceEngine {
                 baseYear = weekYear
             }
         }
+        // A sub-daily rule whose periods never land on its BYHOUR, BYMINUTE or BYSECOND values (HOURLY every 8 hours
+        // from 09:30 never reaches 03:xx) has no instance after DTSTART: known at once, instead of after walking 400
+        // years of periods to find out.
+        if isSubDaily, !isDate, !timeOfDayIsReachable { finished = true }
+    }
+
+    /// Whether some period of a sub-daily rule starts at a time of day its BYHOUR, BYMINUTE and BYSECOND allow.
+    /// Periods start at DTSTART plus multiples of INTERVAL units (wall-clock arithmetic), so the second of the day
+    /// they start at is always congruent to DTSTART's modulo gcd(INTERVAL × unit, 86,400).
+    private var timeOfDayIsReachable: Bool {
+        let hoursAllowed = !filterHours.isEmpty, minutesAllowed = rule.frequency != .hourly && !filterMinutes.isEmpty
+        let secondsAllowed = rule.frequency == .secondly && !filterSeconds.isEmpty
+        guard hoursAllowed || minutesAllowed || secondsAllowed else { return true }
+        func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
+        let step = Int64(interval) * unitSeconds
+        let modulus = gcd(step % 86_400 == 0 ? 86_400 : step % 86_400, 86_400)
+        let startSecond = Int64(start.hour * 3600 + start.minute * 60 + start.second)
+        let hours = hoursAllowed ? filterHours : Array(0...23)
+        // A period's own minute and second, where the rule's unit is coarser, are DTSTART's.
+        let minutes = minutesAllowed ? filterMinutes : rule.frequency == .hourly ? [start.minute] : Array(0...59)
+        let seconds = secondsAllowed ? filterSeconds : rule.frequency == .secondly ? Array(0...59) : [start.second]
+        for hour in hours {
+            for minute in minutes {
+                for second in seconds
+                where (Int64(hour * 3600 + minute * 60 + second) - startSecond) % modulus == 0 {
+                    return true
+                }
+            }
+        }
+        return false
     }
 
     static func weekdayIndex(_ day: Weekday) -> Int {
