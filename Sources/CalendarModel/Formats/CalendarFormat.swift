@@ -61,14 +61,7 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
             do {
                 return ICS.calendars(from: try JCalReader.read(bytes), file: file)
             } catch {
-                return ICS.ReadResult(
-                    calendars: [],
-                    diagnostics: [
-                        Diagnostic(
-                            .error, file: file, line: error.line,
-                            column: error.column,
-                            "\(error.message); nothing read")
-                    ])
+                return Self.unreadable(file: file, line: error.line, column: error.column, error.message)
             }
         case .xcal:
             do {
@@ -79,16 +72,16 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
                     + result.diagnostics
                 return result
             } catch {
-                return ICS.ReadResult(
-                    calendars: [],
-                    diagnostics: [
-                        Diagnostic(
-                            .error, file: file, line: error.line,
-                            column: error.column,
-                            "\(error.message); nothing read")
-                    ])
+                return Self.unreadable(file: file, line: error.line, column: error.column, error.message)
             }
         }
+    }
+
+    /// A document its strict reader refused: nothing of it is read, and the one error says where and why.
+    private static func unreadable(file: String?, line: Int, column: Int?, _ message: String) -> ICS.ReadResult {
+        ICS.ReadResult(
+            calendars: [],
+            diagnostics: [Diagnostic(.error, file: file, line: line, column: column, message + "; nothing read")])
     }
 
     /// Writes calendars in this format.

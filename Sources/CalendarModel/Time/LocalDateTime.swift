@@ -14,11 +14,7 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// The wall clock a date value shows (midnight for a DATE).
-    public init(_ date: CalendarDate) {
-        self.init(
-            year: date.year, month: date.month, day: date.day, hour: date.hour, minute: date.minute,
-            second: date.second)
-    }
+    public init(_ date: CalendarDate) { self = date.wall }
 
     /// From wall-clock seconds since 1970-01-01T00:00:00.
     public init(wallSeconds: Int64) {

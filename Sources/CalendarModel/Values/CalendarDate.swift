@@ -9,13 +9,34 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
         case zoned(tzid: String)
     }
 
-    public var year: Int
-    public var month: Int
-    public var day: Int
-    public var hour: Int
-    public var minute: Int
-    public var second: Int
+    /// The date and time as written, with no zone (midnight for a DATE); `form` says how to read it.
+    public var wall: LocalDateTime
     public var form: Form
+
+    public var year: Int {
+        get { wall.year }
+        set { wall.year = newValue }
+    }
+    public var month: Int {
+        get { wall.month }
+        set { wall.month = newValue }
+    }
+    public var day: Int {
+        get { wall.day }
+        set { wall.day = newValue }
+    }
+    public var hour: Int {
+        get { wall.hour }
+        set { wall.hour = newValue }
+    }
+    public var minute: Int {
+        get { wall.minute }
+        set { wall.minute = newValue }
+    }
+    public var second: Int {
+        get { wall.second }
+        set { wall.second = newValue }
+    }
 
     /// An all-day date.
     public init(year: Int, month: Int, day: Int) {
@@ -23,8 +44,10 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
     }
 
     public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, form: Form) {
-        (self.year, self.month, self.day) = (year, month, day)
-        (self.hour, self.minute, self.second) = form == .date ? (0, 0, 0) : (hour, minute, second)
+        wall =
+            form == .date
+            ? LocalDateTime(year: year, month: month, day: day)
+            : LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         self.form = form
     }
 
