@@ -54,7 +54,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         for calendar in calendars.prefix(2) {
             _ = calendar.normalizingTimeZones()
             var options = ExpansionOptions()
-            options.components = ["VEVENT", "VTODO", "VJOURNAL"]
+            options.components = ExpansionOptions.allItemKinds
             options.limitPerSeries = 200
             options.budget = InstanceBudget(limit: 500)
             _ = calendar.occurrences(

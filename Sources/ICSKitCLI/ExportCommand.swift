@@ -170,7 +170,7 @@ struct ExportCommand: ParsableCommand {
     /// The calendar's items that have an instance in the window, every component of their UID included.
     static func touching(_ calendar: ICalendar, _ range: Range<Date>, _ zone: ZoneClock) -> ICalendar {
         var options = ExpansionOptions()
-        options.components = ["VEVENT", "VTODO", "VJOURNAL"]
+        options.components = ExpansionOptions.allItemKinds
         options.viewerZone = zone.identifier
         let uids = Set(
             calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)

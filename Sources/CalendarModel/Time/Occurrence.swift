@@ -64,8 +64,11 @@ public struct Occurrence: Sendable, Hashable {
 
 /// What to expand and how.
 public struct ExpansionOptions: Sendable {
-    /// Which components to expand.
+    /// Which components to expand: events only by default, as calendar views show them.
     public var components: Set<String> = ["VEVENT"]
+
+    /// Every kind of item that can recur: events, todos and journals.
+    public static let allItemKinds: Set<String> = ["VEVENT", "VTODO", "VJOURNAL"]
     /// The most rule instances one series may produce before it is stopped with a warning (hostile input such as
     /// `FREQ=SECONDLY` with no end).
     public var limitPerSeries = 100_000
