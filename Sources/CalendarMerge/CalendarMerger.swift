@@ -23,21 +23,28 @@ public struct MergeOptions: Sendable {
     /// may simply be past the cut, so nothing is deleted (unless `forceDelete`).
     public var isTruncated = false
 
+    /// The defaults: newest wins a conflict, deletions guarded at 50% and 10 items, changes written.
     public init() {}
 }
 
 /// What a merge decided and did.
 public struct MergeResult: Sendable {
+    /// Every item's decision, sorted by key.
     public var actions: [MergeAction]
     /// Whether the store was changed (false for a dry run or when nothing changed).
     public var applied: Bool
     /// Deletions not made because the external calendar was truncated.
     public var withheldDeletions: Int
 
+    /// How many decisions are of these kinds.
     public func count(_ kinds: MergeAction.Kind...) -> Int { actions.filter { kinds.contains($0.kind) }.count }
+    /// Items new to the calendar (copies kept for `keep-both` conflicts included).
     public var added: Int { count(.add, .keepBoth) }
+    /// Items replaced by the external version.
     public var updated: Int { count(.update) }
+    /// Items deleted because the source no longer has them.
     public var deleted: Int { count(.delete) }
+    /// Items left as they are: unchanged, kept local, or kept deleted.
     public var unchanged: Int { count(.unchanged, .keepLocal, .stayDeleted) }
     /// Items both sides changed (resolved or not).
     public var conflicts: Int { actions.filter(\.wasConflict).count }
@@ -47,7 +54,9 @@ public struct MergeResult: Sendable {
 
 /// Why a merge was refused; nothing was written.
 public struct MergeRefusal: Error, Sendable, CustomStringConvertible {
+    /// Why, with the numbers, and how to override it.
     public var description: String
+    /// A refusal that says why.
     public init(_ description: String) { self.description = description }
 }
 

@@ -1,29 +1,37 @@
 /// An item's identity across a store and an external calendar.
 public struct MergeKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The item's UID.
     public var uid: String
     /// RECURRENCE-ID as written, or "" for a master or single item.
     public var recurrenceID: String
 
+    /// A key for a master (no recurrence ID) or an override.
     public init(uid: String, recurrenceID: String = "") {
         self.uid = uid
         self.recurrenceID = recurrenceID
     }
 
+    /// By UID, then recurrence ID (masters first).
     public static func < (lhs: MergeKey, rhs: MergeKey) -> Bool {
         (lhs.uid, lhs.recurrenceID) < (rhs.uid, rhs.recurrenceID)
     }
 
+    /// `uid`, or `uid @ recurrence-id` for an override.
     public var description: String { recurrenceID.isEmpty ? uid : "\(uid) @ \(recurrenceID)" }
 }
 
 /// One side's version of an item: its fingerprint and what says how new it is.
 public struct ItemVersion: Sendable, Hashable {
+    /// What the item says (`Component.fingerprint`): equal fingerprints mean the same item.
     public var fingerprint: String
+    /// SEQUENCE, the first thing `newest` compares.
     public var sequence: Int
     /// LAST-MODIFIED and DTSTAMP as seconds since 1970, when present.
     public var lastModified: Int64?
+    /// DTSTAMP in seconds since 1970, compared when LAST-MODIFIED does not decide.
     public var stamp: Int64?
 
+    /// A version from its fingerprint and the fields `newest` compares.
     public init(fingerprint: String, sequence: Int = 0, lastModified: Int64? = nil, stamp: Int64? = nil) {
         self.fingerprint = fingerprint
         self.sequence = sequence
@@ -42,13 +50,16 @@ public struct ItemVersion: Sendable, Hashable {
 
 /// Everything the planner looks at: the external calendar, the store's calendar, and the merge base.
 public struct MergeState: Sendable {
+    /// What the external calendar holds now.
     public var external: [MergeKey: ItemVersion]
+    /// What the kept calendar holds now.
     public var local: [MergeKey: ItemVersion]
     /// What the external source said at the last merge (fingerprints).
     public var base: [MergeKey: String]
     /// Items deleted in the store.
     public var tombstones: Set<MergeKey>
 
+    /// The three sides and the local deletions.
     public init(
         external: [MergeKey: ItemVersion], local: [MergeKey: ItemVersion], base: [MergeKey: String],
         tombstones: Set<MergeKey> = []
@@ -78,6 +89,7 @@ public enum ConflictHandling: String, Sendable, CaseIterable {
 
 /// One decision of a merge.
 public struct MergeAction: Sendable, Hashable {
+    /// What happens to one item.
     public enum Kind: String, Sendable {
         /// New in the external calendar: added to the store.
         case add
@@ -97,7 +109,9 @@ public struct MergeAction: Sendable, Hashable {
         case conflict
     }
 
+    /// The item decided on.
     public var key: MergeKey
+    /// What happens to it.
     public var kind: Kind
     /// One line on why.
     public var reason: String
@@ -107,6 +121,7 @@ public struct MergeAction: Sendable, Hashable {
 
 /// The merge decision table (vdirsyncer-style three-way merge), as a pure function of the state.
 public enum MergePlanner {
+    /// Decides every item the three sides name, sorted by key. Pure: it reads nothing and writes nothing.
     public static func plan(
         _ state: MergeState, prefer: MergePreference = .newest,
         onConflict: ConflictHandling? = nil

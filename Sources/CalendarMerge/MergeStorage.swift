@@ -29,6 +29,7 @@ public struct MergeSnapshot: Sendable {
     /// The digest (`SourceDigest`) of the source's bytes at its last merge, when that merge recorded its whole base.
     public var digest: String?
 
+    /// Everything given, or empty.
     public init(
         items: [MergeKey: ItemVersion] = [:], base: [MergeKey: String] = [:], tombstones: Set<MergeKey> = [],
         digest: String? = nil
@@ -67,7 +68,9 @@ public struct MergeWrite: Sendable {
 
 /// One item of an external calendar, keyed and fingerprinted as the storage keys and fingerprints what it holds.
 public struct MergeItem: Sendable {
+    /// UID and recurrence ID.
     public var key: MergeKey
+    /// Fingerprint and the fields `newest` compares.
     public var version: ItemVersion
     /// The typed item.
     public var item: CalendarComponent

@@ -3,6 +3,7 @@ import CalendarModel
 /// A digest of a file's bytes: two independent 64-bit hashes and the length, to tell a file that is byte for byte
 /// the one merged last time (not meant to resist a forger: the store is the user's own).
 public enum SourceDigest {
+    /// The digest of these bytes: two 64-bit hashes in hex, then the length.
     public static func of(_ bytes: [UInt8]) -> String {
         var fnv = FNV1a()
         fnv.add(bytes)

@@ -20,6 +20,7 @@ public final class CalendarStore: Sendable {
         case readOnly
     }
 
+    /// The store file's path (`:memory:` for `inMemory()`).
     public let path: String
     /// Whether this store was opened for reading only.
     public let isReadOnly: Bool
@@ -231,10 +232,15 @@ public final class CalendarStore: Sendable {
 
 /// A calendar in the store.
 public struct StoredCalendar: Sendable, Hashable, FetchableRecord {
+    /// The calendar's row ID.
     public var id: Int64
+    /// Its name, unique in the store.
     public var name: String
+    /// Its colour (`#RRGGBB`), from the file it came from or set here.
     public var color: String?
+    /// The file it was first imported from, if any.
     public var source: String?
+    /// How many items it holds.
     public var itemCount: Int
 
     enum Columns {
@@ -242,6 +248,7 @@ public struct StoredCalendar: Sendable, Hashable, FetchableRecord {
         static let itemCount = Column("itemCount")
     }
 
+    /// Reads the columns `id, name, color, source, itemCount` by name.
     public init(row: Row) throws {
         id = try row.decode(forColumn: Columns.id.name)
         name = try row.decode(forColumn: Columns.name.name)
@@ -266,7 +273,9 @@ struct CategoryUse: FetchableRecord {
 
 /// Why a store operation was refused or failed; the store is unchanged.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong, for the user.
     public var description: String
+    /// An error that says what went wrong.
     public init(_ description: String) { self.description = description }
 
     /// A store file SQLite cannot use: not a database, damaged, or unreadable.

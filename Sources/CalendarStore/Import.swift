@@ -5,13 +5,20 @@ import GRDB
 
 /// What an import did, item by item counted.
 public struct ImportReport: Sendable {
+    /// The store calendar imported into.
     public var calendar: String
+    /// Items new to the calendar.
     public var added = 0
+    /// Items that replaced an older version (a higher SEQUENCE or a later change).
     public var updated = 0
+    /// Items the calendar already held as they are.
     public var unchanged = 0
+    /// Items left out: a repeated UID, or an item the file ends inside of.
     public var skipped = 0
+    /// Why items were skipped, with their lines.
     public var diagnostics: [Diagnostic] = []
 
+    /// An empty report for a calendar.
     public init(calendar: String) { self.calendar = calendar }
 }
 
@@ -114,7 +121,9 @@ extension CalendarStore {
 
 /// How a category's colour travels in a calendar file: `X-ICSKIT-CATEGORY-COLOR;X-CATEGORY=Work:#3366FF`.
 public enum CategoryColor {
+    /// The calendar property an export carries each category colour in: `X-ICSKIT-CATEGORY-COLOR;X-CATEGORY=Home:#00AA00`.
     public static let propertyName = "X-ICSKIT-CATEGORY-COLOR"
+    /// The parameter that names the category.
     public static let parameterName = "X-CATEGORY"
 
     /// Whether the text is a `#RRGGBB` colour.

@@ -6,10 +6,12 @@ import GRDB
 /// The store as the storage side of merges: a snapshot to plan from, and a transaction that takes the snapshot
 /// anew and writes the merge's decision without anything in between.
 extension CalendarStore: MergeStorage {
+    /// The calendar's items, the source's base, the tombstones and the last digest, as they stand.
     public func mergeSnapshot(calendar: String, source: String) throws -> MergeSnapshot {
         try database.read { db in try Self.snapshot(db, calendar: calendar, source: source) }
     }
 
+    /// Reads the snapshot and writes `decide`'s plan in one write transaction (see `MergeStorage`).
     public func updateAtomically<Outcome>(
         calendar: String, source: String,
         _ decide: (MergeSnapshot) throws -> (write: MergeWrite?, outcome: Outcome)
