@@ -5,9 +5,11 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         case warning
         case error
 
+        /// Warnings sort before errors.
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
     }
 
+    /// Error or warning.
     public var severity: Severity
     /// The file the data came from, or nil for data that did not come from a file.
     public var file: String?
@@ -19,6 +21,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// One sentence: what is wrong and what was done about it.
     public var message: String
 
+    /// A diagnostic at a place in a file (line 0: the file as a whole).
     public init(_ severity: Severity, file: String?, line: Int, column: Int? = nil, _ message: String) {
         self.severity = severity
         self.file = file

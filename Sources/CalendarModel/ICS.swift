@@ -16,7 +16,9 @@ public enum ICS {
 
     /// What reading one input gave: its calendars and everything worth telling about it.
     public struct ReadResult: Sendable {
+        /// The calendars read, in input order.
         public var calendars: [ICalendar]
+        /// What was wrong and what was done about it, in line order.
         public var diagnostics: [Diagnostic]
         /// Whether the input ended before it was complete (a missing END, a cut-off download or quote): what was
         /// read is part of a calendar at most, so what it lacks must not be taken as deleted.
@@ -25,6 +27,7 @@ public enum ICS {
         /// The input as generic components (for jCal, xCal and tools that want no typing).
         public var components: [Component] { calendars.flatMap { $0.topLevelComponents } }
 
+        /// Whether any diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     }
 

@@ -1,18 +1,26 @@
 /// A VALARM: a reminder inside an event or todo (RFC 5545 §3.6.6).
 public struct Alarm: Sendable, Hashable, ComponentModel {
+    /// ACTION: AUDIO, DISPLAY or EMAIL.
     public var action: AlarmAction? { didSet { provenance.isModified = true } }
+    /// TRIGGER: when, relative to the start or end of its item, or at a time.
     public var trigger: Trigger? { didSet { provenance.isModified = true } }
     /// DURATION between repeats; goes with `repeatCount`.
     public var duration: Duration? { didSet { provenance.isModified = true } }
     /// REPEAT.
     public var repeatCount: Int? { didSet { provenance.isModified = true } }
+    /// DESCRIPTION: the text a DISPLAY alarm shows or an EMAIL alarm sends.
     public var description: String? { didSet { provenance.isModified = true } }
+    /// SUMMARY: an EMAIL alarm's subject.
     public var summary: String? { didSet { provenance.isModified = true } }
+    /// ATTENDEE: an EMAIL alarm's recipients.
     public var attendees: [CalendarUser] = [] { didSet { provenance.isModified = true } }
+    /// Properties ICSKit does not type, in file order.
     public var otherProperties: [Property] = [] { didSet { provenance.isModified = true } }
+    /// Nested components.
     public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
     var provenance = Provenance()
 
+    /// An alarm with no properties set.
     public init() {}
 
     /// A display alarm at an offset from the start: `Alarm(displaying: "Soon", before: Duration(minutes: 15))`.

@@ -1,12 +1,15 @@
 /// A VEVENT: something that happens at a time (RFC 5545 §3.6.1).
 @dynamicMemberLookup
 public struct Event: Sendable, Hashable, CalendarItem, CalendarItemModel, CalendarItemFields {
+    /// The properties events share with todos and journals.
     public var core = ItemCore() { didSet { provenance.isModified = true } }
     /// DTEND; an event has DTEND or DURATION, not both.
     public var end: CalendarDate? { didSet { provenance.isModified = true } }
+    /// DURATION, when the event has no DTEND.
     public var duration: Duration? { didSet { provenance.isModified = true } }
     /// TRANSP.
     public var transparency: Transparency? { didSet { provenance.isModified = true } }
+    /// VALARM components.
     public var alarms: [Alarm] = [] { didSet { provenance.isModified = true } }
     /// Properties ICSKit does not type (X-, IANA, unreadable values), in file order.
     public var otherProperties: [Property] = [] { didSet { provenance.isModified = true } }
@@ -14,6 +17,7 @@ public struct Event: Sendable, Hashable, CalendarItem, CalendarItemModel, Calend
     public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
     var provenance = Provenance()
 
+    /// An event with no properties set.
     public init() {}
 
     static var componentName: String { "VEVENT" }

@@ -2,6 +2,7 @@
 public struct ICalendar: Sendable, Hashable, ComponentModel {
     /// PRODID.
     public var productID: String? { didSet { provenance.isModified = true } }
+    /// VERSION (2.0 for RFC 5545).
     public var version: String? { didSet { provenance.isModified = true } }
     /// CALSCALE.
     public var scale: String? { didSet { provenance.isModified = true } }
@@ -15,20 +16,27 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     public var color: String? { didSet { provenance.isModified = true } }
     /// X-WR-TIMEZONE, Google's default zone for floating times.
     public var wrTimeZone: String? { didSet { provenance.isModified = true } }
+    /// Every component in file order: items, time zones and others.
     public var components: [CalendarComponent] = []
+    /// Calendar properties ICSKit does not type, in file order.
     public var otherProperties: [Property] = [] { didSet { provenance.isModified = true } }
     /// True when the input had components with no VCALENDAR around them; they are written back the same way.
     public var isImplicit = false
     var provenance = Provenance()
 
+    /// An empty calendar.
     public init() {}
 
     /// NAME, else X-WR-CALNAME.
     public var displayName: String? { name ?? wrCalendarName }
 
+    /// The VEVENTs, in file order.
     public var events: [Event] { components.compactMap { if case .event(let e) = $0 { e } else { nil } } }
+    /// The VTODOs, in file order.
     public var todos: [Todo] { components.compactMap { if case .todo(let t) = $0 { t } else { nil } } }
+    /// The VJOURNALs, in file order.
     public var journals: [Journal] { components.compactMap { if case .journal(let j) = $0 { j } else { nil } } }
+    /// The VTIMEZONEs, in file order.
     public var timeZones: [TimeZoneDefinition] {
         components.compactMap { if case .timeZone(let z) = $0 { z } else { nil } }
     }
@@ -206,9 +214,12 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
 
 /// A VTIMEZONE, kept as read; the time layer interprets it.
 public struct TimeZoneDefinition: Sendable, Hashable {
+    /// The VTIMEZONE as read.
     public var component: Component
+    /// A time zone definition from its component.
     public init(_ component: Component) { self.component = component }
 
+    /// Its TZID, unescaped.
     public var tzid: String? { component.property("TZID").map { TextEscaping.unescape($0.value) } }
 
     /// RFC 5545 §3.6.5: a TZID, at least one observance, and each observance starting at a local DATE-TIME.

@@ -1,26 +1,39 @@
 /// The properties events, todos and journals share (RFC 5545 §3.6.1–3.6.3). `Event`, `Todo` and `Journal` expose
 /// them directly: `event.summary` reads `event.core.summary`.
 public struct ItemCore: Sendable, Hashable {
+    /// UID: the item's identity across calendars and versions.
     public var uid: String?
     /// DTSTAMP.
     public var stamp: CalendarDate?
     /// DTSTART.
     public var start: CalendarDate?
+    /// SUMMARY, unescaped: the title.
     public var summary: String?
+    /// DESCRIPTION, unescaped.
     public var description: String?
+    /// LOCATION, unescaped.
     public var location: String?
+    /// GEO: latitude and longitude.
     public var geo: Geo?
+    /// URL.
     public var url: String?
+    /// STATUS (TENTATIVE, CONFIRMED, CANCELLED for events; NEEDS-ACTION, COMPLETED … for todos).
     public var status: Status?
     /// CLASS.
     public var classification: Classification?
     /// PRIORITY: 1 highest … 9 lowest, 0 undefined.
     public var priority: Int?
+    /// SEQUENCE: the revision, raised by each significant change.
     public var sequence: Int?
+    /// CREATED.
     public var created: CalendarDate?
+    /// LAST-MODIFIED.
     public var lastModified: CalendarDate?
+    /// ORGANIZER.
     public var organizer: CalendarUser?
+    /// ATTENDEE, each with its parameters.
     public var attendees: [CalendarUser] = []
+    /// CATEGORIES, every value of every CATEGORIES line, with colours where the file gives them.
     public var categories: [Category] = []
     /// COLOR (RFC 7986): a CSS3 colour name.
     public var color: String?
@@ -30,12 +43,15 @@ public struct ItemCore: Sendable, Hashable {
     public var recurrenceDates: [RecurrenceDate] = []
     /// EXDATE.
     public var exceptionDates: [CalendarDate] = []
+    /// RECURRENCE-ID: set on an override of one instance of a series.
     public var recurrenceID: RecurrenceID?
     /// RELATED-TO: parent tasks, linked items.
     public var relatedTo: [Relation] = []
 
+    /// No properties set.
     public init() {}
 
+    /// Whether the item has RRULE or RDATE, so it stands for a series.
     public var isRecurring: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty }
 
     static let table = FieldTable<ItemCore>([
@@ -72,6 +88,7 @@ public protocol CalendarItemModel {
 }
 
 extension CalendarItemModel {
+    /// `item.summary` for `item.core.summary`.
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ItemCore, Value>) -> Value {
         get { core[keyPath: keyPath] }
         set { core[keyPath: keyPath] = newValue }

@@ -1,17 +1,25 @@
 /// A VTODO: something to do, with a due date, completion and subtasks (RFC 5545 §3.6.2).
 @dynamicMemberLookup
 public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemModel, CalendarItemFields {
+    /// The properties todos share with events and journals.
     public var core = ItemCore() { didSet { provenance.isModified = true } }
+    /// DUE.
     public var due: CalendarDate? { didSet { provenance.isModified = true } }
+    /// DURATION (from DTSTART), when the todo has no DUE.
     public var duration: Duration? { didSet { provenance.isModified = true } }
+    /// COMPLETED: when it was done (UTC).
     public var completed: CalendarDate? { didSet { provenance.isModified = true } }
     /// PERCENT-COMPLETE, 0–100.
     public var percentComplete: Int? { didSet { provenance.isModified = true } }
+    /// VALARM components.
     public var alarms: [Alarm] = [] { didSet { provenance.isModified = true } }
+    /// Properties ICSKit does not type (X-, IANA, unreadable values), in file order.
     public var otherProperties: [Property] = [] { didSet { provenance.isModified = true } }
+    /// Nested components other than VALARM.
     public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
     var provenance = Provenance()
 
+    /// A todo with no properties set.
     public init() {}
 
     /// Done: STATUS:COMPLETED or a COMPLETED time.
@@ -37,11 +45,15 @@ public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemModel, Calenda
 /// A VJOURNAL: a dated note (RFC 5545 §3.6.3).
 @dynamicMemberLookup
 public struct Journal: Sendable, Hashable, CalendarItem, CalendarItemModel, CalendarItemFields {
+    /// The properties journals share with events and todos.
     public var core = ItemCore() { didSet { provenance.isModified = true } }
+    /// Properties ICSKit does not type, in file order.
     public var otherProperties: [Property] = [] { didSet { provenance.isModified = true } }
+    /// Nested components.
     public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
     var provenance = Provenance()
 
+    /// A journal entry with no properties set.
     public init() {}
 
     static var componentName: String { "VJOURNAL" }
