@@ -66,6 +66,7 @@ public struct CSVOptions: Sendable {
     /// CSV injection, and reading takes such a `'` off again.
     public var rawCells: Bool
 
+    /// Options: extra header mappings, the zone naive times are read and written in, raw cells.
     public init(columns: [String: CSVField] = [:], zone: String? = nil, rawCells: Bool = false) {
         self.columns = columns
         self.zone = zone

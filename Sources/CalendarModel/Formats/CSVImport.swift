@@ -5,6 +5,7 @@ import Foundation
 /// column; a row whose dates cannot be read is skipped, a row with a bad priority or RRULE keeps the rest. Columns
 /// no field claims travel as `X-ICSKIT-CSV;X-COLUMN=header:value`, so nothing is dropped.
 extension CSVCalendar {
+    /// Reads a CSV table into one calendar; cells that cannot be read are errors naming their line, row and column.
     public static func read(_ bytes: [UInt8], file: String?, options: CSVOptions = CSVOptions()) -> ICS.ReadResult {
         var importer = CSVImporter(file: file, options: options)
         return importer.read(bytes)

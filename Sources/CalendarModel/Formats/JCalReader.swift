@@ -6,7 +6,9 @@ public enum JCalReader {
         public var line: Int
         /// The column (in characters) of a JSON syntax error.
         public var column: Int?
+        /// What is wrong.
         public var message: String
+        /// The message.
         public var description: String { message }
     }
 

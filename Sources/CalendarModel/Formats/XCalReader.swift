@@ -1,11 +1,15 @@
 /// Reads xCal (RFC 6321) into components, the inverse of `XCalWriter`. Elements outside the xCal namespace are
 /// extensions this reader does not know: they are skipped and reported.
 public enum XCalReader {
+    /// A document the reader refuses: where and why.
     public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The line the problem is on.
         public var line: Int
         /// The column (in characters) of an XML syntax error.
         public var column: Int? = nil
+        /// What is wrong.
         public var message: String
+        /// The message.
         public var description: String { message }
     }
 

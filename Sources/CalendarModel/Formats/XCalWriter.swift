@@ -3,6 +3,7 @@
 /// from the property design as in jCal; unknown properties and values that do not fit their type travel as
 /// `<unknown>` with their raw text, so nothing is lost.
 public enum XCalWriter {
+    /// The iCalendar XML namespace of RFC 6321.
     public static let namespace = "urn:ietf:params:xml:ns:icalendar-2.0"
 
     /// The parameters whose values RFC 6321 types as something other than text.
@@ -17,6 +18,7 @@ public enum XCalWriter {
         "bymonthday", "byyearday", "byweekno", "bymonth", "bysetpos", "wkst",
     ]
 
+    /// An xCal document of these VCALENDAR components.
     public static func document(_ components: [Component]) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<icalendar xmlns=\"\(namespace)\">\n"
         for component in components { write(component, indent: 1, into: &out) }

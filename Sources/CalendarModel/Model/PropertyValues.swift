@@ -1,9 +1,11 @@
 /// An ORGANIZER or ATTENDEE: a calendar address (usually `mailto:`) with its parameters (CN, ROLE, PARTSTAT …).
 public struct CalendarUser: Sendable, Hashable {
+    /// The calendar address, usually `mailto:…`.
     public var address: String
     /// Every parameter in the order read, unknown ones included.
     public var parameters: [Parameter]
 
+    /// A user by address, with a display name (CN) if given.
     public init(address: String, commonName: String? = nil) {
         self.address = address
         self.parameters = commonName.map { [Parameter("CN", $0)] } ?? []
@@ -14,37 +16,48 @@ public struct CalendarUser: Sendable, Hashable {
         self.parameters = parameters
     }
 
+    /// CN: the display name.
     public var commonName: String? { self["CN"] }
+    /// ROLE (CHAIR, REQ-PARTICIPANT, OPT-PARTICIPANT, NON-PARTICIPANT).
     public var role: String? { self["ROLE"] }
+    /// PARTSTAT (NEEDS-ACTION, ACCEPTED, DECLINED, TENTATIVE …).
     public var participationStatus: String? { self["PARTSTAT"] }
+    /// RSVP=TRUE: a reply is expected.
     public var rsvp: Bool { self["RSVP"]?.uppercased() == "TRUE" }
     /// The address without its `mailto:` scheme.
     public var email: String? {
         address.lowercased().hasPrefix("mailto:") ? String(address.dropFirst(7)) : nil
     }
 
+    /// The first value of a parameter, by upper-case name.
     public subscript(name: String) -> String? { parameters.first { $0.name == name }?.values.first }
 }
 
 /// A category name, with the colour an application gives it. iCalendar carries no per-category colour, so the
 /// colour comes from the store, not from the file.
 public struct Category: Sendable, Hashable, ExpressibleByStringLiteral {
+    /// The category's name.
     public var name: String
+    /// Its colour (`#RRGGBB`) where one is known.
     public var color: String?
 
+    /// A category by name.
     public init(_ name: String, color: String? = nil) {
         self.name = name
         self.color = color
     }
 
+    /// A category by name, written as a string literal.
     public init(stringLiteral value: String) { self.init(value) }
 }
 
 /// RELATED-TO: the UID of another component and how it relates (PARENT by default, CHILD, SIBLING …).
 public struct Relation: Sendable, Hashable {
+    /// The related item's UID.
     public var uid: String
     public var parameters: [Parameter]
 
+    /// A relation to a UID, of a RELTYPE (PARENT when none is given).
     public init(uid: String, type: String? = nil) {
         self.uid = uid
         self.parameters = type.map { [Parameter("RELTYPE", $0.uppercased())] } ?? []
@@ -61,10 +74,12 @@ public struct Relation: Sendable, Hashable {
 
 /// RECURRENCE-ID: which instance of a series an override replaces, and whether it also replaces the later ones.
 public struct RecurrenceID: Sendable, Hashable {
+    /// The original start of the instance this override replaces.
     public var date: CalendarDate
     /// RANGE=THISANDFUTURE.
     public var thisAndFuture: Bool
 
+    /// A recurrence ID, for one instance or (RANGE=THISANDFUTURE) it and those after it.
     public init(_ date: CalendarDate, thisAndFuture: Bool = false) {
         self.date = date
         self.thisAndFuture = thisAndFuture
@@ -76,6 +91,7 @@ public enum RecurrenceDate: Sendable, Hashable {
     case date(CalendarDate)
     case period(Period)
 
+    /// When this RDATE instance starts.
     public var start: CalendarDate {
         switch self {
         case .date(let date): return date

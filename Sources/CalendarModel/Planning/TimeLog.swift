@@ -3,7 +3,9 @@ import Foundation
 /// Time spent on a todo, recorded as a VJOURNAL related to it (so it travels to other apps): DTSTART when the work
 /// began, `X-ICSKIT-DURATION` how long it took, `X-ICSKIT-INTERRUPTED` whether it was cut short.
 public enum TimeLog {
+    /// The VJOURNAL property holding how long the work took.
     public static let durationProperty = "X-ICSKIT-DURATION"
+    /// The VJOURNAL property marking work that was cut short.
     public static let interruptedProperty = "X-ICSKIT-INTERRUPTED"
 
     /// A journal entry for `duration` spent on `todo`, ending `end`.

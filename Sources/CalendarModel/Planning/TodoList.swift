@@ -2,11 +2,15 @@ import Foundation
 
 /// A todo as a task list shows it: when it is due, whether it is late, and its subtasks.
 public struct TodoEntry: Sendable {
+    /// The todo.
     public var todo: Todo
+    /// The calendar it is in.
     public var calendar: String
     /// DUE (for a recurring todo, that of its next instance), placed in time.
     public var due: Date?
+    /// DUE as written.
     public var dueValue: CalendarDate?
+    /// Open and due before now.
     public var isOverdue: Bool
     /// Todos whose RELATED-TO names this one as their parent (or that this one names as its children).
     public var children: [TodoEntry] = []
@@ -43,13 +47,17 @@ public enum DaySlot: String, Sendable, CaseIterable {
 public struct CompletionStats: Sendable, Hashable {
     /// `2026-11-23`, or `2026-W48` for a week.
     public var period: String
+    /// How many todos were due in the span.
     public var due: Int
+    /// How many of those were completed.
     public var completed: Int
+    /// completed / due (0 when nothing was due).
     public var rate: Double { due == 0 ? 0 : Double(completed) / Double(due) }
 }
 
 /// The todos of some calendars, by due date, with subtasks under their parents.
 public struct TodoList {
+    /// The todos, ordered by due date, each subtask after its parent.
     public private(set) var entries: [TodoEntry] = []
     private let zone: ZoneClock
     private let now: Date

@@ -3,7 +3,9 @@
 public struct Component: Sendable {
     /// The component name, upper-cased (`VEVENT`, `VALARM`, `X-FOO`).
     public var name: String { didSet { (sourceName, sourceEndName) = (nil, nil) } }
+    /// Its properties, in file order.
     public var properties: [Property]
+    /// Its nested components, in file order.
     public var components: [Component]
     /// The line of `BEGIN:`, 0 when built in code.
     public internal(set) var line: Int
@@ -17,6 +19,7 @@ public struct Component: Sendable {
     /// Set when the input ended inside this component (its END missing): what it holds may be cut short.
     var isCutOff = false
 
+    /// A component by name (upper-cased as written).
     public init(_ name: String, properties: [Property] = [], components: [Component] = []) {
         self.name = name.uppercased()
         self.properties = properties
@@ -76,10 +79,12 @@ extension Component {
 }
 
 extension Component: Equatable, Hashable {
+    /// Equal when name, properties and components are: how they were spelled in a file does not count.
     public static func == (lhs: Component, rhs: Component) -> Bool {
         lhs.name == rhs.name && lhs.properties == rhs.properties && lhs.components == rhs.components
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(properties)

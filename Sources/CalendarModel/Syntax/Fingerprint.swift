@@ -2,6 +2,7 @@
 /// reads: unfolded, name and parameters canonical, DTSTAMP and LAST-MODIFIED left out (exporters rewrite them on
 /// every export without changing anything). Nested components (alarms) count.
 extension Component {
+    /// 16 hex digits; the same for the same content however it was folded or spelled.
     public var fingerprint: String {
         var hash = FNV1a()
         // Each line's bytes are fed piece by piece, exactly as the line would be spelled, then a line feed: the

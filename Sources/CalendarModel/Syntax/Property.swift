@@ -8,12 +8,14 @@ public struct Parameter: Sendable, Hashable {
     /// The values; most parameters have one.
     public var values: [String]
 
+    /// A parameter with several values.
     public init(_ name: String, _ values: [String]) {
         self.name = name.uppercased()
         // A parameter value may hold a line break (RFC 6868 writes it as ^n), never another control character.
         self.values = values.map(ControlCharacters.replacing(in:))
     }
 
+    /// A parameter with one value.
     public init(_ name: String, _ value: String) { self.init(name, [value]) }
 
     /// The first value, which is the only one for almost every parameter.
@@ -25,6 +27,7 @@ public struct Parameter: Sendable, Hashable {
 public struct Property: Sendable {
     /// The property name, upper-cased.
     public var name: String { didSet { sourcePrefix = nil } }
+    /// Its parameters, in order.
     public var parameters: [Parameter] { didSet { sourcePrefix = nil } }
     /// The value exactly as it stands after the colon (iCalendar escaping intact). A content line cannot hold a
     /// line break, so one set here (from code or jCal) becomes the `\n` escape; other control characters, which
@@ -36,6 +39,7 @@ public struct Property: Sendable {
     /// canonically (`dtstart;tzid="x"`), so the line is written back as it was while they stay unchanged.
     var sourcePrefix: String?
 
+    /// A property with a raw (escaped) value.
     public init(_ name: String, parameters: [Parameter] = [], value: String) {
         self.name = name.uppercased()
         self.parameters = parameters
@@ -127,6 +131,7 @@ extension Property: Equatable, Hashable {
         lhs.name == rhs.name && lhs.value == rhs.value && lhs.parameters == rhs.parameters
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(value)

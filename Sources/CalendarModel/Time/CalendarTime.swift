@@ -9,6 +9,7 @@ public final class CalendarTime {
     private let resolver: TimeZoneResolver
     private let viewer: LibicalZone
 
+    /// The placement of `calendar`'s values; floating times and dates in `viewerZone`; `file` names warnings.
     public init(calendar: ICalendar, viewerZone: String, file: String? = nil) {
         resolver = TimeZoneResolver(calendar: calendar, file: file)
         viewer = LibicalZone.privateCopy(viewerZone) ?? LibicalZone.utc()

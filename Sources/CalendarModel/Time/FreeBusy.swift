@@ -13,14 +13,18 @@ public enum FreeBusy {
         case busy = "BUSY"
         case tentative = "BUSY-TENTATIVE"
 
+        /// Orders kinds by name.
         public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// One stretch of busy time.
     public struct Period: Sendable, Hashable {
+        /// When.
         public var range: Range<Date>
+        /// Busy, tentative or unavailable.
         public var kind: Kind
 
+        /// A period of one kind.
         public init(_ range: Range<Date>, kind: Kind) {
             self.range = range
             self.kind = kind

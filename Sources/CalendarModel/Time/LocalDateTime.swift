@@ -1,13 +1,20 @@
 /// A wall-clock date and time with no zone, with the calendar arithmetic recurrence needs. Seconds since the
 /// epoch here count the wall clock as if it were UTC; a zone turns that into a real instant.
 public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The year (Gregorian).
     public var year: Int
+    /// 1–12.
     public var month: Int
+    /// 1–31.
     public var day: Int
+    /// 0–23.
     public var hour: Int
+    /// 0–59.
     public var minute: Int
+    /// 0–60 (60: a leap second as written).
     public var second: Int
 
+    /// A wall-clock time from its fields (not checked).
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         (self.year, self.month, self.day) = (year, month, day)
         (self.hour, self.minute, self.second) = (hour, minute, second)
@@ -34,8 +41,10 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
     /// Days since 1970-01-01 of the date part.
     public var dayNumber: Int { Self.days(fromCivil: year, month, day) }
 
+    /// The wall clock this many seconds later (no zone: every day has 86,400 seconds).
     public func adding(seconds: Int64) -> LocalDateTime { LocalDateTime(wallSeconds: wallSeconds + seconds) }
 
+    /// The same time this many days later.
     public func adding(days: Int) -> LocalDateTime { adding(seconds: Int64(days) * 86_400) }
 
     /// The same wall clock as a value of the given form (a DATE keeps only the date).
@@ -43,8 +52,10 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
         CalendarDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, form: form)
     }
 
+    /// Earlier on the wall clock.
     public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool { lhs.wallSeconds < rhs.wallSeconds }
 
+    /// As an iCalendar floating time: `20260310T090000`.
     public var description: String { calendarDate(.floating).icsValue }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (the well-known era-based civil-from-days method).

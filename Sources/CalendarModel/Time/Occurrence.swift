@@ -8,6 +8,7 @@ public struct Occurrence: Sendable, Hashable {
         case todo(Todo)
         case journal(Journal)
 
+        /// The shared properties of the item.
         public var core: ItemCore {
             switch self {
             case .event(let event): return event.core
@@ -42,6 +43,7 @@ public struct Occurrence: Sendable, Hashable {
     }
 
     let source: Source
+    /// The event, todo or journal this is an instance of (an override's own when it has one).
     public var item: Item { source.item }
     /// The shared properties of `item` (UID, SUMMARY, LOCATION …).
     public var core: ItemCore { source.core }
@@ -49,14 +51,18 @@ public struct Occurrence: Sendable, Hashable {
     public var recurrenceID: CalendarDate?
     /// Start and end as wall-clock values in the component's own form and zone.
     public var start: CalendarDate
+    /// The end as a value in the start's form.
     public var end: CalendarDate
     /// The instants. Zoned and UTC times are absolute; floating times and dates are placed in the viewer's zone.
     public var startDate: Date
+    /// The end as an instant.
     public var endDate: Date
     /// The instant of `recurrenceID`, placed the same way.
     public var recurrenceDate: Date?
 
+    /// The item's UID.
     public var uid: String? { source.core.uid }
+    /// The item's SUMMARY.
     public var summary: String? { source.core.summary }
     /// An all-day instance (DATE values): it stays on its date in every zone.
     public var isAllDay: Bool { start.isDate }
@@ -80,6 +86,7 @@ public struct ExpansionOptions: Sendable {
     /// one); nil for no limit beyond `limitPerSeries`.
     public var budget: InstanceBudget?
 
+    /// Events only, 100,000 instances per series, X-WR-TIMEZONE applied, floating times in UTC, no budget.
     public init() {}
 }
 
@@ -87,12 +94,14 @@ public struct ExpansionOptions: Sendable {
 /// `FREQ=SECONDLY` series must not cost minutes and gigabytes. Spending past it is reported once.
 public final class InstanceBudget: @unchecked Sendable {
     // `@unchecked Sendable`: the counters are only touched under `lock`.
+    /// The most instances that may be taken.
     public let limit: Int
     private let lock = NSLock()
     private var used = 0
     private var refused = false
     private var reported = false
 
+    /// A budget of `limit` instances.
     public init(limit: Int) { self.limit = limit }
 
     /// Takes one instance; false once the budget is spent.
@@ -122,7 +131,9 @@ public final class InstanceBudget: @unchecked Sendable {
 
 /// The instances of a calendar in a window, sorted by start, and what was worth telling about them.
 public struct Expansion: Sendable {
+    /// The instances, sorted by start.
     public var occurrences: [Occurrence]
+    /// Limits that cut series short, zones that could not be used, rules that could not be expanded.
     public var diagnostics: [Diagnostic]
 }
 

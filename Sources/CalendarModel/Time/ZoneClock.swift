@@ -4,6 +4,7 @@ import Foundation
 /// Not thread-safe (libical fills a zone's tables lazily): one per thread. Each clock has its own copy of the zone.
 public final class ZoneClock {
     private let zone: LibicalZone
+    /// The IANA name of the zone.
     public let identifier: String
 
     /// nil when the name is no zone known here; Windows and prefixed names are mapped to IANA as TZIDs are.

@@ -11,28 +11,35 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
 
     /// The date and time as written, with no zone (midnight for a DATE); `form` says how to read it.
     public var wall: LocalDateTime
+    /// How `wall` is read: a date, floating, UTC or in a zone.
     public var form: Form
 
+    /// The year (`wall.year`).
     public var year: Int {
         get { wall.year }
         set { wall.year = newValue }
     }
+    /// 1–12 (`wall.month`).
     public var month: Int {
         get { wall.month }
         set { wall.month = newValue }
     }
+    /// 1–31 (`wall.day`).
     public var day: Int {
         get { wall.day }
         set { wall.day = newValue }
     }
+    /// 0–23 (`wall.hour`); 0 for a DATE.
     public var hour: Int {
         get { wall.hour }
         set { wall.hour = newValue }
     }
+    /// 0–59 (`wall.minute`); 0 for a DATE.
     public var minute: Int {
         get { wall.minute }
         set { wall.minute = newValue }
     }
+    /// 0–60 (`wall.second`); 0 for a DATE.
     public var second: Int {
         get { wall.second }
         set { wall.second = newValue }
@@ -43,6 +50,7 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
         self.init(year: year, month: month, day: day, hour: 0, minute: 0, second: 0, form: .date)
     }
 
+    /// A value from its fields; a DATE form drops the time.
     public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, form: Form) {
         wall =
             form == .date
@@ -51,6 +59,7 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
         self.form = form
     }
 
+    /// Whether this is an all-day DATE.
     public var isDate: Bool { form == .date }
 
     /// The TZID for zoned times.
@@ -67,6 +76,7 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
         return form == .utc ? text + "Z" : text
     }
 
+    /// The iCalendar value, with the TZID in brackets when zoned.
     public var description: String { tzid.map { "\(icsValue) (\($0))" } ?? icsValue }
 
     /// Reads a value as written, with the TZID parameter if any; nil with a reason when it is not a valid value.
@@ -120,6 +130,8 @@ extension CalendarDate: Comparable {
 
 /// Why a property value could not be read; the property keeps its raw text.
 public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the value.
     public var description: String
+    /// An error that says what is wrong.
     public init(_ description: String) { self.description = description }
 }

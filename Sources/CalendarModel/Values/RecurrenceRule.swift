@@ -6,6 +6,7 @@ public enum Weekday: String, Sendable, Hashable, CaseIterable {
 
 /// A typed RRULE (RFC 5545 §3.3.10) that writes back with its parts in the order they were read.
 public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
+    /// FREQ.
     public enum Frequency: String, Sendable, Hashable, CaseIterable {
         case secondly = "SECONDLY", minutely = "MINUTELY", hourly = "HOURLY", daily = "DAILY"
         case weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY"
@@ -13,9 +14,12 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
 
     /// A BYDAY entry: a weekday, optionally the nth (`2MO`) or nth-from-last (`-1FR`) in the period.
     public struct WeekdayOccurrence: Sendable, Hashable {
+        /// The nth such weekday of the month or year (negative: from the end); nil for every one.
         public var ordinal: Int?
+        /// The weekday.
         public var weekday: Weekday
 
+        /// Every such weekday, or the nth.
         public init(_ weekday: Weekday, ordinal: Int? = nil) {
             self.weekday = weekday
             self.ordinal = ordinal
@@ -24,19 +28,33 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         var icsValue: String { (ordinal.map(String.init) ?? "") + weekday.rawValue }
     }
 
+    /// FREQ.
     public var frequency: Frequency
+    /// INTERVAL (1 when absent).
     public var interval: Int?
+    /// COUNT: how many instances, DTSTART included.
     public var count: Int?
+    /// UNTIL: the last possible instance.
     public var until: CalendarDate?
+    /// BYSECOND.
     public var bySecond: [Int] = []
+    /// BYMINUTE.
     public var byMinute: [Int] = []
+    /// BYHOUR.
     public var byHour: [Int] = []
+    /// BYDAY.
     public var byDay: [WeekdayOccurrence] = []
+    /// BYMONTHDAY (negative: from the end of the month).
     public var byMonthDay: [Int] = []
+    /// BYYEARDAY (negative: from the end of the year).
     public var byYearDay: [Int] = []
+    /// BYWEEKNO (ISO weeks as WKST defines them).
     public var byWeekNo: [Int] = []
+    /// BYMONTH.
     public var byMonth: [Int] = []
+    /// BYSETPOS: which of each period's candidates to keep.
     public var bySetPos: [Int] = []
+    /// WKST (Monday when absent).
     public var weekStart: Weekday?
     /// Parts ICSKit does not type (RSCALE, SKIP, X-…, leap months), kept as written.
     public var otherParts: [(name: String, value: String)] {
@@ -62,8 +80,10 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         "WKST",
     ]
 
+    /// A rule of this frequency and nothing else.
     public init(frequency: Frequency) { self.frequency = frequency }
 
+    /// The rule as written.
     public var description: String { icsValue }
 
     /// The rule as an RRULE value.
@@ -105,6 +125,7 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
             && lhs.bySetPos == rhs.bySetPos && lhs.weekStart == rhs.weekStart && lhs.other == rhs.other
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(frequency)
         hasher.combine(interval)
