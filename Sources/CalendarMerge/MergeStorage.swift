@@ -54,6 +54,7 @@ public struct MergeWrite: Sendable {
     /// The VTIMEZONEs the upserted items use.
     public var timeZones: [TimeZoneDefinition]
 
+    /// A write of these upserts, deletions, base, digest and zones.
     public init(
         upserts: [MergeItem] = [], deletions: [MergeKey] = [], base: [MergeKey: String]? = nil,
         digest: String? = nil, timeZones: [TimeZoneDefinition] = []

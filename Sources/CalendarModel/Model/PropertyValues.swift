@@ -55,6 +55,7 @@ public struct Category: Sendable, Hashable, ExpressibleByStringLiteral {
 public struct Relation: Sendable, Hashable {
     /// The related item's UID.
     public var uid: String
+    /// RELTYPE and any other parameters, as read.
     public var parameters: [Parameter]
 
     /// A relation to a UID, of a RELTYPE (PARENT when none is given).
