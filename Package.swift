@@ -34,7 +34,9 @@ let package = Package(
             dependencies: [
                 "CalendarModel", "CalendarStore", "CalendarMerge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // The HTML week page's style and script, compiled into the binary (no resource bundle to install).
+            resources: [.embedInCode("Resources/week.css"), .embedInCode("Resources/week.js")]
         ),
         .executableTarget(name: "icskit", dependencies: ["ICSKitCLI"]),
         .executableTarget(name: "ICSKitBench", dependencies: ["CalendarModel"], path: "Benchmarks/ICSKitBench"),

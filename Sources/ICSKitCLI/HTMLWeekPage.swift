@@ -282,69 +282,12 @@ struct HTMLWeekPage {
 
     // MARK: Style and script
 
+    /// The page's style sheet (Resources/week.css, compiled in) with the number of hour rows the grid shows.
     static func css(hours: Int) -> String {
-        """
-        :root{--line:#d9dde3;--muted:#5f6b7a;--today:#fff6d6;--hour:3rem}
-        *{box-sizing:border-box}
-        body{margin:1.2rem;font:14px/1.35 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1b2430;background:#fff}
-        header{display:flex;flex-wrap:wrap;align-items:baseline;gap:.4rem 1.2rem;margin-bottom:.8rem}
-        h1{font-size:1.4rem;margin:0}h2{font-size:1.05rem;margin:1.4rem 0 .5rem}
-        .sub{margin:0;color:var(--muted)}
-        .legend{list-style:none;display:flex;flex-wrap:wrap;gap:.8rem;margin:0;padding:0}
-        .legend li{display:flex;align-items:center;gap:.3rem}
-        .swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:.2rem;flex:none}
-        .week-grid{display:grid;grid-template-columns:3.2rem repeat(7,minmax(0,1fr));border:1px solid var(--line);border-radius:.4rem;overflow:hidden}
-        .corner{border-bottom:1px solid var(--line)}
-        .day-head{padding:.35rem .4rem;border-left:1px solid var(--line);border-bottom:1px solid var(--line);font-weight:600}
-        .day-head .dom{color:var(--muted);font-weight:400}
-        .day-head.today{background:#f5b700;color:#1b2430}.day-head.today .dom{color:#1b2430}
-        .bars{grid-column:1 / -1;display:grid;grid-template-columns:3.2rem repeat(7,minmax(0,1fr));gap:2px 0;padding:3px 0;border-bottom:1px solid var(--line);position:relative}
-        .bars-label{grid-column:1;grid-row:1;font-size:.7rem;color:var(--muted);padding:.3rem}
-        .bars-today{background:var(--today)}
-        .bar{margin:0 3px;padding:.15rem .45rem;border-radius:.3rem;font-size:.8rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;z-index:1}
-        .bar.from-before{border-top-left-radius:0;border-bottom-left-radius:0;margin-left:0}
-        .bar.to-after{border-top-right-radius:0;border-bottom-right-radius:0;margin-right:0}
-        .hours{grid-column:1}
-        .hour{height:var(--hour);font-size:.7rem;color:var(--muted);text-align:right;padding:0 .35rem;transform:translateY(-.45rem)}
-        .hour:first-child{transform:none}
-        .day{position:relative;height:calc(var(--hour) * \(hours));border-left:1px solid var(--line);background-image:repeating-linear-gradient(to bottom,var(--line) 0,var(--line) 1px,transparent 1px,transparent var(--hour))}
-        .day.today{background-color:var(--today)}
-        .event{position:absolute;padding:.15rem .3rem;border:1px solid #fff;border-radius:.3rem;font-size:.75rem;overflow:hidden;line-height:1.2}
-        .event .time{font-variant-numeric:tabular-nums;opacity:.9;display:block;font-size:.68rem}
-        .event .what{font-weight:600}.event .where{display:block;opacity:.9}
-        .event.free{opacity:.75;background-image:repeating-linear-gradient(45deg,rgba(255,255,255,.25) 0 6px,transparent 6px 12px)}
-        .event.cancelled .what{text-decoration:line-through}
-        .event.short{white-space:nowrap;text-overflow:ellipsis;padding-top:0;padding-bottom:0}
-        .event.short .time,.event.short .where{display:inline}
-        .now{position:absolute;left:0;right:0;border-top:2px solid #d62828;z-index:2}
-        .gantt-grid{display:grid;grid-template-columns:minmax(9rem,14rem) 1fr;row-gap:4px;align-items:center}
-        .gantt-scale{display:grid;grid-template-columns:repeat(7,1fr);font-size:.72rem;color:var(--muted)}
-        .gantt-scale span{border-left:1px solid var(--line);padding-left:.3rem}
-        .gantt-label{font-size:.8rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;padding-right:.5rem}
-        .gantt-track{position:relative;height:1.1rem;background:repeating-linear-gradient(to right,var(--line) 0,var(--line) 1px,transparent 1px,transparent calc(100% / 7))}
-        .gantt-bar{position:absolute;top:.15rem;bottom:.15rem;border-radius:.25rem}
-        .todos ul{list-style:none;margin:0;padding:0;columns:2 22rem}
-        .todos li{display:flex;align-items:center;gap:.45rem;padding:.25rem 0;break-inside:avoid}
-        .todos .check{font-size:1.05rem}
-        .todos .due{color:var(--muted);font-size:.8rem}
-        .todos li.done .what{text-decoration:line-through;color:var(--muted)}
-        .todos li.overdue .due{color:#c0392b;font-weight:600}
-        .prio{font-size:.7rem;border-radius:.6rem;padding:0 .4rem;border:1px solid currentColor}
-        .prio.phigh{color:#c0392b}.prio.pmid{color:#b7791f}.prio.plow{color:var(--muted)}
-        .empty{color:var(--muted)}
-        footer{margin-top:1.5rem;font-size:.75rem;color:var(--muted)}
-        @page{size:A4 landscape;margin:10mm}
-        @media print{body{margin:0;font-size:11px}*{-webkit-print-color-adjust:exact;print-color-adjust:exact}
-        :root{--hour:2.2rem}.now{display:none}section{break-inside:avoid}.gantt,.todos{break-before:auto}}
-        """
+        String(decoding: PackageResources.week_css, as: UTF8.self) + ":root{--hours:\(hours)}\n"
     }
 
-    /// Draws the current time as a line in today's column while the page is open; marks the page as rendered.
-    static let script = """
-        (function(){var now=Date.now();document.querySelectorAll('.day').forEach(function(day){\
-        var start=Number(day.dataset.start),minutes=Number(day.dataset.minutes);\
-        var offset=(now-start)/60000;if(offset>=0&&offset<=minutes){var line=document.createElement('div');\
-        line.className='now';line.style.top=(offset/minutes*100)+'%';day.appendChild(line);}});\
-        document.documentElement.setAttribute('data-rendered','ok');})();
-        """
+    /// Draws the current time as a line in today's column while the page is open; marks the page as rendered
+    /// (Resources/week.js, compiled in).
+    static let script = String(decoding: PackageResources.week_js, as: UTF8.self)
 }
