@@ -70,6 +70,31 @@ final class TimeBehaviourTests: XCTestCase {
         XCTAssertTrue(messages.contains { $0.contains("\"Customized Time Zone\" names no time zone known here") })
     }
 
+    func testEveryOutlookSpellingOfEasternTimeMaps() throws {
+        // Outlook versions write "&" or "and", with or without the offset (UTC or GMT), the parameter quoted or not.
+        let spellings = [
+            #"TZID="(UTC-05:00) Eastern Time (US & Canada)""#, #"TZID="(UTC-05:00) Eastern Time (US and Canada)""#,
+            #"TZID="(GMT-05:00) Eastern Time (US and Canada)""#, #"TZID="Eastern Time (US and Canada)""#,
+            "TZID=Eastern Time (US and Canada)", #"TZID="(UTC-05:00)  Eastern Time (US AND Canada)""#,
+        ]
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+        for (index, parameter) in spellings.enumerated() {
+            text +=
+                "BEGIN:VEVENT\r\nUID:e\(index)\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "DTSTART;\(parameter):20260710T090000\r\nEND:VEVENT\r\n"
+        }
+        let result = ICS.read(Array((text + "END:VCALENDAR\r\n").utf8))
+        let expansion = result.calendars[0].occurrences(
+            from: iso.date(from: "2026-07-01T00:00:00Z")!, to: iso.date(from: "2026-08-01T00:00:00Z")!)
+        XCTAssertEqual(expansion.occurrences.count, spellings.count)
+        for occurrence in expansion.occurrences {
+            XCTAssertEqual(
+                iso.string(from: occurrence.startDate), "2026-07-10T13:00:00Z",
+                "\(spellings[Int(occurrence.uid!.dropFirst())!]): 09:00 EDT")
+        }
+        XCTAssertFalse(expansion.diagnostics.contains { $0.message.contains("floating") }, "\(expansion.diagnostics)")
+    }
+
     func testOutlookExportWithItsOwnVTIMEZONE() throws {
         let calendar = try readFixture("corpus-copies/outlook-2010.ics").calendars[0]
         let occurrences = calendar.occurrences(

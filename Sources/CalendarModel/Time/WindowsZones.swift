@@ -1,3 +1,5 @@
+import Foundation
+
 /// Time-zone names that are not IANA names but say which zone they mean: Windows IDs (`W. Europe Standard Time`,
 /// CLDR's mapping), Outlook display names (`(UTC+01:00) Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna`), and
 /// prefixed names (`/mozilla.org/20070129_1/Europe/Berlin`).
@@ -32,14 +34,17 @@ enum WindowsZones {
         displayName: String, knownZones: [String: [String]],
         standardOffset: (String) -> Int?
     ) -> String? {
-        var text = Substring(displayName.trimmingCharacters(in: .whitespaces))
+        // Quotes that travelled into the value, and runs of spaces, are not part of the name.
+        var text = Substring(
+            displayName.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\"")))
+                .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " "))
         var stated: Int?
         if text.hasPrefix("("), let close = text.firstIndex(of: ")") {
             stated = offsetSeconds(text[text.index(after: text.startIndex)..<close])
             text = text[text.index(after: close)...]
         }
         let places = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if let windows = displayNamesWithoutCity[places.joined(separator: ", ").lowercased()] {
+        if let windows = displayNamesWithoutCity[Self.spelling(places.joined(separator: ", "))] {
             return iana(windowsID: windows)
         }
         // Prefer a city CLDR uses for a Windows zone ("Amsterdam, Berlin, …" is W. Europe: Europe/Berlin).
@@ -48,6 +53,12 @@ enum WindowsZones {
             return offset == stated
         }
         return candidates.first(where: primaryZones.contains) ?? candidates.first
+    }
+
+    /// A display name as the table spells it: lower case, `&` where some Outlook versions write `and`
+    /// ("Eastern Time (US and Canada)").
+    static func spelling(_ name: String) -> String {
+        name.lowercased().replacingOccurrences(of: " and ", with: " & ")
     }
 
     /// The IANA zones CLDR maps Windows zones to.
