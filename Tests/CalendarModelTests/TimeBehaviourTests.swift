@@ -95,6 +95,36 @@ final class TimeBehaviourTests: XCTestCase {
         XCTAssertFalse(expansion.diagnostics.contains { $0.message.contains("floating") }, "\(expansion.diagnostics)")
     }
 
+    func testADamagedRRULEIsRecoveredWithAWarningAndAWrongOneStaysAnError() throws {
+        func read(_ rule: String) -> ICS.ReadResult {
+            ICS.read(
+                Array(
+                    ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:a\r\n"
+                        + "DTSTAMP:20260101T000000Z\r\nDTSTART:20260105T090000Z\r\nRRULE:\(rule)\r\nEND:VEVENT\r\n"
+                        + "END:VCALENDAR\r\n").utf8), file: "rule.ics")
+        }
+        let window = (iso.date(from: "2026-01-01T00:00:00Z")!, iso.date(from: "2026-03-01T00:00:00Z")!)
+        // Seen in a real export: the property name repeated, then a part with no '='.
+        let damaged = read("RRULE:AnythingRandom;FREQ=WEEKLY;COUNT=3;X-NOTE=kept;BYWHATEVER")
+        XCTAssertEqual(damaged.diagnostics.map(\.severity), [.warning], "\(damaged.diagnostics)")
+        XCTAssertEqual(damaged.diagnostics.first?.line, 8)
+        XCTAssertTrue(
+            damaged.diagnostics.first?.message.contains(#"leaving out "RRULE:", "AnythingRandom", "BYWHATEVER""#)
+                == true,
+            "\(damaged.diagnostics)")
+        XCTAssertEqual(damaged.calendars[0].occurrences(from: window.0, to: window.1).occurrences.count, 3)
+        // Written back unchanged: the line is the file's.
+        XCTAssertTrue(
+            String(decoding: ICS.write(damaged.calendars), as: UTF8.self).contains(
+                "RRULE:RRULE:AnythingRandom;FREQ=WEEKLY;COUNT=3;X-NOTE=kept;BYWHATEVER\r\n"))
+        // A rule that is wrong rather than damaged is not guessed at.
+        for wrong in ["FREQ=SOMETIMES;COUNT=3", "COUNT=3", "FREQ=WEEKLY;COUNT=3;UNTIL=20260301T000000Z"] {
+            let result = read(wrong)
+            XCTAssertEqual(result.diagnostics.map(\.severity), [.error], "\(wrong): \(result.diagnostics)")
+            XCTAssertEqual(result.calendars[0].occurrences(from: window.0, to: window.1).occurrences.count, 1, wrong)
+        }
+    }
+
     func testOutlookExportWithItsOwnVTIMEZONE() throws {
         let calendar = try readFixture("corpus-copies/outlook-2010.ics").calendars[0]
         let occurrences = calendar.occurrences(

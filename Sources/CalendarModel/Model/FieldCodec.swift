@@ -76,10 +76,13 @@ struct FieldCodec<Model>: Sendable {
             }, isUnchanged: { $0[keyPath: keyPath] == $1[keyPath: keyPath] })
     }
 
-    /// A field that collects every value of every property with that name.
+    /// A field that collects every value of every property with that name. `recover` may make something of a
+    /// value the codec refuses (with a note saying what was read and what was left out): it is then read with a
+    /// warning instead of kept as written with an error.
     static func list<Value>(
         _ name: String, _ keyPath: WritableKeyPath<Model, [Value]> & Sendable,
-        _ codec: ValueCodec<Value>
+        _ codec: ValueCodec<Value>,
+        recover: (@Sendable (Property) -> (values: [Value], note: String)?)? = nil
     ) -> FieldCodec {
         FieldCodec(
             name: name,
@@ -89,6 +92,11 @@ struct FieldCodec<Model>: Sendable {
                     model[keyPath: keyPath].append(contentsOf: values)
                     return true
                 case .failure(let error):
+                    if let recovered = recover?(property) {
+                        model[keyPath: keyPath].append(contentsOf: recovered.values)
+                        context.log.warning(property.line, "\(name) value \(error); \(recovered.note)")
+                        return true
+                    }
                     context.log.error(property.line, "\(name) value \(error); kept as written")
                     return false
                 }

@@ -74,7 +74,17 @@ public struct ItemCore: Sendable, Hashable {
         .list("ATTENDEE", \.attendees, .user),
         .list("CATEGORIES", \.categories, .categories),
         .single("COLOR", \.color, .text),
-        .list("RRULE", \.recurrenceRules, .rule),
+        .list(
+            "RRULE", \.recurrenceRules, .rule,
+            recover: { property in
+                RecurrenceRule.recovering(property.value).map {
+                    (
+                        [$0.rule],
+                        "read as \($0.rule.icsValue), leaving out "
+                            + $0.leftOut.map { "\"\($0)\"" }.joined(separator: ", ")
+                    )
+                }
+            }),
         .list("RDATE", \.recurrenceDates, .recurrenceDates),
         .list("EXDATE", \.exceptionDates, .dateTime),
         .list("RELATED-TO", \.relatedTo, .relation),

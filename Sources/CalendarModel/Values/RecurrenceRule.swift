@@ -165,6 +165,39 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         return .success(rule)
     }
 
+    /// What can be made of a rule that does not parse as written: a repeated `RRULE:` prefix
+    /// (`RRULE:RRULE:…;FREQ=WEEKLY`) and parts that are not `NAME=VALUE` or name no rule part are left out, and what
+    /// is left is parsed. Nil when that fails too, or when nothing was left out (the rule is wrong, not damaged).
+    static func recovering(_ text: String) -> (rule: RecurrenceRule, leftOut: [String])? {
+        let known: Set<String> = [
+            "FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY", "BYMONTHDAY",
+            "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST", "RSCALE", "SKIP",
+        ]
+        var rest = Substring(text)
+        var leftOut: [String] = []
+        while rest.uppercased().hasPrefix("RRULE:") {
+            leftOut.append("RRULE:")
+            rest = rest.dropFirst(6)
+        }
+        var kept: [Substring] = []
+        for part in rest.split(separator: ";", omittingEmptySubsequences: true) {
+            let name = part.split(separator: "=", maxSplits: 1).first.map { $0.uppercased() } ?? ""
+            if part.contains("="), known.contains(name) || name.hasPrefix("X-") {
+                kept.append(part)
+            } else {
+                leftOut.append(String(part))
+            }
+        }
+        guard !leftOut.isEmpty else { return nil }
+        if case .success(let rule) = parse(kept.joined(separator: ";")) { return (rule, leftOut) }
+        // libical refuses some X- parts: without them, then.
+        let extensions = kept.filter { $0.uppercased().hasPrefix("X-") }
+        guard !extensions.isEmpty,
+            case .success(let rule) = parse(kept.filter { !$0.uppercased().hasPrefix("X-") }.joined(separator: ";"))
+        else { return nil }
+        return (rule, leftOut + extensions.map(String.init))
+    }
+
     /// The values RFC 5545 §3.3.10 allows in each numeric BYxxx part (negative ones count from the end).
     struct ValueRange: CustomStringConvertible {
         var magnitude: ClosedRange<Int>
