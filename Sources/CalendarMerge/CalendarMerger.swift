@@ -83,8 +83,9 @@ public enum CalendarMerger {
     }
 
     /// The events, todos and journals of external calendars (X-WR-TIMEZONE resolved into them), keyed as the
-    /// storage keys its items; a repeated key keeps the first, and one the file ends inside of (cut short) is left
-    /// out. Their VTIMEZONEs come along for the storage.
+    /// storage keys its items; of a repeated key (an iTIP stream sends each update again) the version with the
+    /// highest SEQUENCE is kept, then the latest DTSTAMP, then the first; one the file ends inside of (cut short)
+    /// is left out. Their VTIMEZONEs come along for the storage.
     public static func items(of external: [ICalendar]) -> (
         items: [MergeKey: MergeItem], timeZones: [TimeZoneDefinition]
     ) {
@@ -94,7 +95,14 @@ public enum CalendarMerger {
             timeZones += calendar.timeZones
             let time = CalendarTime(calendar: calendar, viewerZone: "UTC")
             for component in calendar.components where component.isItem && component.isComplete {
-                guard let item = MergeItem(component, time: time), items[item.key] == nil else { continue }
+                guard let item = MergeItem(component, time: time) else { continue }
+                if let kept = items[item.key],
+                    (item.version.sequence, item.version.stamp ?? .min) <= (
+                        kept.version.sequence, kept.version.stamp ?? .min
+                    )
+                {
+                    continue
+                }
                 items[item.key] = item
             }
         }

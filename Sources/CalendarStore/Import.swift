@@ -35,15 +35,20 @@ extension CalendarStore {
         // Google's X-WR-TIMEZONE is resolved into the items (as the x-wr-timezone tool does), so each stored item
         // means the same whichever calendar it lands in and whatever else is imported beside it.
         let resolved = calendars.map { $0.resolvingWRTimeZone() }
+        let (skipped, notes) = Self.supersededVersions(in: resolved, file: file)
+        report.skipped += skipped.count
+        report.diagnostics += notes
         // Deriving each item's columns (times through its zones, the text to keep, its fingerprint) runs on a
         // second thread while this one writes the rows before it. Its CalendarTime has its own copies of the zones.
         let rows = RowPipeline()
         Thread.detachNewThread {
+            var position = 0
             for calendar in resolved {
                 let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
                 var batch: [(row: ItemRow, line: Int)] = []
                 for component in calendar.components where component.isItem && component.isComplete {
-                    guard let row = ItemRow(component, time: time) else { continue }
+                    defer { position += 1 }
+                    guard !skipped.contains(position), let row = ItemRow(component, time: time) else { continue }
                     batch.append((row, component.line))
                     if batch.count == 256 { rows.put(batch); batch = [] }
                 }
@@ -116,6 +121,54 @@ extension CalendarStore {
             }
         }
         return report
+    }
+}
+
+extension CalendarStore {
+    /// The items an import leaves out because the input holds a newer version of them (by position among the
+    /// complete items of `calendars`), with a warning each. An iTIP stream sends an event again with every update:
+    /// the version with the highest SEQUENCE is kept, then the one with the latest DTSTAMP, then the first, so a
+    /// second import of the same stream changes nothing.
+    static func supersededVersions(in calendars: [ICalendar], file: String?) -> (Set<Int>, [Diagnostic]) {
+        struct Version {
+            var position: Int
+            var line: Int
+            var sequence: Int
+            var stamp: Int64
+            func isNewer(than other: Version) -> Bool { (sequence, stamp) > (other.sequence, other.stamp) }
+        }
+        var chosen: [MergeKey: Version] = [:]
+        var all: [(key: MergeKey, version: Version)] = []
+        var position = 0
+        for calendar in calendars {
+            for component in calendar.components where component.isItem && component.isComplete {
+                defer { position += 1 }
+                guard let core = component.core else { continue }
+                let identity = component.identity
+                let key = MergeKey(uid: identity.uid ?? component.keyed.uid, recurrenceID: identity.recurrenceID)
+                let version = Version(
+                    position: position, line: component.line, sequence: core.sequence ?? 0,
+                    stamp: core.stamp.map { LocalDateTime($0).wallSeconds } ?? .min)
+                all.append((key, version))
+                if let current = chosen[key], !version.isNewer(than: current) { continue }
+                chosen[key] = version
+            }
+        }
+        var skipped: Set<Int> = []
+        var notes: [Diagnostic] = []
+        for (key, version) in all {
+            guard let kept = chosen[key], kept.position != version.position else { continue }
+            skipped.insert(version.position)
+            let which = key.recurrenceID.isEmpty ? "" : " with the same RECURRENCE-ID"
+            notes.append(
+                Diagnostic(
+                    .warning, file: file, line: version.line,
+                    !kept.isNewer(than: version)
+                        ? "duplicate UID \"\(key.uid)\"\(which) (first at line \(kept.line)); this one is skipped"
+                        : "UID \"\(key.uid)\"\(which) has a newer version at line \(kept.line) (a higher SEQUENCE or "
+                            + "a later DTSTAMP), which is imported; this one is skipped"))
+        }
+        return (skipped, notes.sorted { $0.line < $1.line })
     }
 }
 

@@ -40,7 +40,16 @@ struct CalendarFiles {
         diagnostics += result.diagnostics
         isTruncated = isTruncated || result.isTruncated
         let fallback = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
-        sources += result.calendars.map { Source(name: $0.displayName ?? fallback, path: name, calendars: [$0]) }
+        // Calendars of one file under one name (an iTIP stream is a series of VCALENDARs) go together, so the
+        // newest version of an item among them is the one that counts.
+        for calendar in result.calendars {
+            let shownAs = calendar.displayName ?? fallback
+            if let last = sources.last, last.path == name, last.name == shownAs {
+                sources[sources.count - 1].calendars.append(calendar)
+            } else {
+                sources.append(Source(name: shownAs, path: name, calendars: [calendar]))
+            }
+        }
     }
 
     /// The files given, or the store's calendars when there are none (limited to what can touch `window`).

@@ -64,6 +64,37 @@ final class StoreCLITests: XCTestCase {
         XCTAssertTrue(text.contains("\r\nNAME:Mixed\r\n"), text)
     }
 
+    func testAnITIPStreamImportsItsNewestVersionsAndASecondImportChangesNothing() throws {
+        // One file of several VCALENDARs (iTIP REQUESTs), each with an update of the same meetings; the updates
+        // do not arrive in SEQUENCE order, and one has a newer DTSTAMP at the same SEQUENCE.
+        func message(_ uid: String, sequence: Int, stamp: Int, summary: String) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\n"
+                + "DTSTAMP:202601\(10 + stamp)T000000Z\r\nSEQUENCE:\(sequence)\r\nDTSTART:20261210T090000Z\r\n"
+                + "SUMMARY:\(summary)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        }
+        let stream = directory.appendingPathComponent("stream.ics").path
+        try Data(
+            (message("m1", sequence: 0, stamp: 0, summary: "M1 first")
+                + message("m2", sequence: 1, stamp: 1, summary: "M2 old")
+                + message("m1", sequence: 2, stamp: 2, summary: "M1 newest")
+                + message("m1", sequence: 1, stamp: 3, summary: "M1 late")
+                + message("m2", sequence: 1, stamp: 4, summary: "M2 restamped")).utf8
+        ).write(to: URL(fileURLWithPath: stream))
+        let first = try json(icskit(["import", stream, "--calendar", "Invites", "--json", "-q"]))
+        XCTAssertEqual([first["added"], first["updated"], first["skipped"]].map { $0 as? Int }, [2, 0, 3])
+        let second = try json(icskit(["import", stream, "--calendar", "Invites", "--json", "-q"]))
+        XCTAssertEqual([second["added"], second["updated"], second["unchanged"]].map { $0 as? Int }, [0, 0, 2])
+        let exported = try icskit(["export", "--calendar", "Invites"]).stdout
+        XCTAssertTrue(exported.contains("SUMMARY:M1 newest"), exported)
+        XCTAssertTrue(exported.contains("SUMMARY:M2 restamped"), exported)
+        // A merge of the stream takes the same versions, and a second merge changes nothing.
+        let merged = try json(icskit(["merge", stream, "--into", "Merged", "--json"]))
+        XCTAssertEqual(merged["added"] as? Int, 2)
+        let again = try json(icskit(["merge", stream, "--into", "Merged", "--json"]))
+        XCTAssertEqual([again["added"], again["updated"], again["deleted"]].map { $0 as? Int }, [0, 0, 0])
+        XCTAssertTrue(try icskit(["export", "--calendar", "Merged"]).stdout.contains("SUMMARY:M1 newest"))
+    }
+
     func testMergeFollowsTheDecisionTable() throws {
         let v1 = try write("v1.ics", Self.event("a", "A") + Self.event("b", "B") + Self.event("c", "C"))
         var result = try json(icskit(["merge", v1, "--into", "Work", "--json"]))
