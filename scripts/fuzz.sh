@@ -3,7 +3,9 @@
 # Seeds come from Fixtures and ../shared/fixtures/corpus (jCal, xCal and CSV seeds converted from them by icskit);
 # each target keeps its growing corpus under .build-fuzz/work/corpus/TARGET between runs. Findings (crashes,
 # timeouts, out-of-memory) land in .build-fuzz/work/findings/TARGET; the script fails when there is one. A line per
-# target (executions, coverage, findings) is appended to .build-fuzz/work/runs.tsv for FUZZING.md.
+# target (executions, coverage, findings, sanitizers) is appended to .build-fuzz/work/runs.tsv; scripts/fuzz-table.sh
+# turns that file into the table in FUZZING.md. FUZZ_BIN and FUZZ_SANITIZERS name another build (make fuzz-build
+# FUZZ_SANITIZE=fuzzer builds one without AddressSanitizer, about three times faster).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +17,7 @@ icskit=${ICSKIT_BIN:-.build/debug/icskit}
 shared=${SHARED:-../shared}
 work=.build-fuzz/work
 jobs=${FUZZ_JOBS:-1}
+sanitizers=${FUZZ_SANITIZERS:-fuzzer,address}
 mkdir -p "$work"
 
 seed_files() {  # every iCalendar file the project has
@@ -75,8 +78,8 @@ for target in $targets; do
         | awk '{s += $2} END {print s + 0}')
     coverage=$( (grep -ho 'cov: [0-9]*' "$log" "$work"/fuzz-*.log 2>/dev/null || true) | cut -d' ' -f2 | sort -n | tail -1)
     found=$(find "$findings" -type f | wc -l)
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$runs" "${coverage:-0}" "$found" \
-        >> "$work/runs.tsv"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$runs" "${coverage:-0}" "$found" \
+        "$sanitizers" >> "$work/runs.tsv"
     echo "   $runs executions, coverage $coverage edges, $found finding(s)"
     if [ "$found" -gt 0 ]; then
         status=1
