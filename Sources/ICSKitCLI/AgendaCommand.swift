@@ -9,12 +9,14 @@ struct AgendaCommand: ParsableCommand {
         abstract: "List the events that fall in a window: recurring series expanded, overrides applied.",
         discussion: """
             The window starts inclusive and ends exclusive, in --tz (default: the system's zone). All-day events \
-            stay on their own date in every zone; floating times are read in --tz.
+            stay on their own date in every zone; floating times are read in --tz. --component adds recurring todos \
+            (placed at DTSTART, else at DUE, as recurring-ical-events does; shown with [ ] or [x]) and journals.
 
             Examples:
               icskit agenda work.ics --week this
               icskit agenda work.ics family.ics --from 2026-12-01 --to +14d --tz Europe/Berlin
               icskit agenda google.ics --today --json
+              icskit agenda tasks.ics --component event,todo --week next
             """
     )
 
@@ -30,6 +32,11 @@ struct AgendaCommand: ParsableCommand {
 
     @Flag(help: "Print one JSON array of instances.")
     var json = false
+
+    @Option(
+        name: .customLong("component"),
+        help: ArgumentHelp("Which items to list: event, todo, journal, comma-separated.", valueName: "KINDS"))
+    var components: ComponentKinds = ComponentKinds(names: ["VEVENT"])
 
     @Flag(name: .customLong("no-x-wr-timezone"), help: "Do not apply Google's X-WR-TIMEZONE.")
     var noXWRTimezone = false
@@ -60,6 +67,7 @@ struct AgendaCommand: ParsableCommand {
             window: zone.date(of: start)..<zone.date(of: end))
         ProcessLifetime.keepUntilExit(input)
         var options = ExpansionOptions()
+        options.components = components.names
         options.viewerZone = zone.identifier
         options.applyWRTimeZone = !noXWRTimezone
         options.limitPerSeries = maxInstances
@@ -166,11 +174,24 @@ struct InstanceFormat {
                 let span =
                     row.occurrence.isAllDay
                     ? "all day    "
-                    : "\(start < day ? "…    " : clock(start))–\(end > next ? "…    " : clock(end))"
-                Output.print("  \(span)  \(row.occurrence.summary ?? "(no summary)")  (\(row.calendar))")
+                    : end == start
+                        ? "\(clock(start))      "  // a point in time: a todo with only DUE
+                        : "\(start < day ? "…    " : clock(start))–\(end > next ? "…    " : clock(end))"
+                Output.print(
+                    "  \(span)  \(mark(row.occurrence.item))\(row.occurrence.summary ?? "(no summary)")  (\(row.calendar))"
+                )
             }
         }
         if !printed { Output.print("nothing between \(from.iso8601) and \(to.iso8601)") }
+    }
+
+    /// Todos get a check box, journals a label; events nothing.
+    private func mark(_ item: Occurrence.Item) -> String {
+        switch item {
+        case .event: return ""
+        case .todo(let todo): return todo.isCompleted ? "[x] " : "[ ] "
+        case .journal: return "journal: "
+        }
     }
 
     private func wall(_ value: CalendarDate, _ instant: Date) -> LocalDateTime {
@@ -180,6 +201,29 @@ struct InstanceFormat {
     private func clock(_ time: LocalDateTime) -> String {
         String(time.iso8601.dropFirst(11).prefix(5))  // HH:MM
     }
+}
+
+/// `--component event,todo,journal`: the component names to expand.
+struct ComponentKinds: ExpressibleByArgument {
+    var names: Set<String>
+
+    init(names: Set<String>) { self.names = names }
+
+    init?(argument: String) {
+        var names: Set<String> = []
+        for word in argument.split(separator: ",") {
+            switch word.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "event", "events", "vevent": names.insert("VEVENT")
+            case "todo", "todos", "vtodo": names.insert("VTODO")
+            case "journal", "journals", "vjournal": names.insert("VJOURNAL")
+            default: return nil
+            }
+        }
+        guard !names.isEmpty else { return nil }
+        self.names = names
+    }
+
+    static var allValueStrings: [String] { ["event", "todo", "journal"] }
 }
 
 /// Both values, when both are there.

@@ -272,4 +272,26 @@ final class TimeBehaviourTests: XCTestCase {
             reread.occurrences(from: window.0, to: window.1).occurrences.map(\.startDate),
             original.occurrences(from: window.0, to: window.1).occurrences.map(\.startDate))
     }
+
+    /// The todo list shows a recurring todo's next open instance: one whose override is completed is skipped.
+    func testTodoListDueIsTheNextOpenInstance() throws {
+        let calendar = try XCTUnwrap(try readFixture("hand/recurring-todos.ics").calendars.first)
+        let zone = try XCTUnwrap(ZoneClock(identifier: "Europe/Berlin"))
+        func due(_ uid: String, now: String) throws -> String? {
+            let now = try XCTUnwrap(ISO8601DateFormatter().date(from: now))
+            let list = TodoList(calendars: [(calendar, "tasks")], zone: zone, now: now)
+            return list.entries.first { $0.todo.uid == uid }?.dueValue.map {
+                $0.isDate ? LocalDateTime($0).isoDate : LocalDateTime($0).iso8601
+            }
+        }
+        XCTAssertEqual(
+            try due("plants@example.org", now: "2026-01-07T12:00:00Z"), "2026-01-18",
+            "Sunday the 11th was done ahead")
+        XCTAssertEqual(try due("plants@example.org", now: "2026-01-19T12:00:00Z"), "2026-01-25")
+        XCTAssertEqual(try due("report@example.org", now: "2026-01-06T12:00:00Z"), "2026-01-12T17:00:00")
+        XCTAssertEqual(
+            try due("report@example.org", now: "2026-01-13T12:00:00Z"), "2026-01-26T17:00:00",
+            "the 19th is excluded")
+    }
+
 }

@@ -72,6 +72,51 @@ final class AgendaTodoCLITests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("made more than 300 instances"), run.stderr)
     }
 
+    /// `--component` lists recurring todos (at DTSTART, else DUE) and journals as recurring-ical-events does: the
+    /// same instances, compared live with it on a file written for this; events stay the default.
+    func testRecurringTodosAndJournalsWithComponent() throws {
+        let file = CLI.fixture("hand/recurring-todos.ics")
+        let run = try CLI.run([
+            "agenda", file, "--from", "2026-01-01", "--to", "2026-02-15", "--tz", "UTC", "--json", "-q",
+            "--component", "event,todo,journal",
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        let ours = rows.map { "\($0["component"]!) \($0["start"]!) \($0["summary"]!)" }.sorted()
+        XCTAssertTrue(ours.contains("VTODO 2026-01-11 Water the plants"), "the completed override is an instance")
+        XCTAssertTrue(ours.contains("VTODO 2026-01-14T12:00:00Z Renew passport"), "a todo with only DUE")
+        XCTAssertFalse(ours.contains { $0.hasPrefix("VTODO 2026-01-19") }, "EXDATE")
+        try CLI.requirePythonTools()
+        let script = """
+            import sys, datetime, icalendar, recurring_ical_events
+            calendar = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
+            def text(value):
+                if isinstance(value, datetime.datetime):
+                    return value.astimezone(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+                return value.isoformat()
+            query = recurring_ical_events.of(calendar, components=['VEVENT', 'VTODO', 'VJOURNAL'])
+            for item in query.between(datetime.date(2026, 1, 1), datetime.date(2026, 2, 15)):
+                start = item.get('DTSTART') or item.get('DUE')
+                print(item.name, text(start.dt), item['SUMMARY'])
+            """
+        let theirs = CLI.python(["-c", script, file])
+        XCTAssertEqual(theirs.status, 0, theirs.stderr)
+        XCTAssertEqual(ours, theirs.stdout.split(separator: "\n").map(String.init).sorted())
+        XCTAssertEqual(ours.count, 17)
+
+        let text = try CLI.run([
+            "agenda", file, "--from", "2026-01-11", "--to", "+4d", "--tz", "Europe/Berlin", "--component", "todo",
+        ])
+        XCTAssertTrue(text.stdout.contains("all day      [x] Water the plants"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("09:00–17:00  [ ] Weekly report"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("13:00        [ ] Renew passport"), text.stdout)
+        XCTAssertFalse(text.stdout.contains("Standup"), "events were not asked for")
+        let events = try CLI.run(["agenda", file, "--from", "2026-01-01", "--to", "2026-02-15", "--tz", "UTC"])
+        XCTAssertEqual(events.stdout.components(separatedBy: "Standup").count - 1, 3, events.stdout)
+        XCTAssertFalse(events.stdout.contains("Water"), "events only by default")
+        XCTAssertEqual(try CLI.run(["agenda", file, "--component", "meeting"]).status, 2)
+    }
+
     func testTodoNestsSubtasksAndFlagsOverdue() throws {
         let run = try CLI.run(["todo", CLI.fixture("hand/all-day-and-tasks.ics"), "--filter", "all", "--tz", "UTC"])
         XCTAssertEqual(run.status, 0, run.stderr)

@@ -91,7 +91,8 @@ public struct TodoList {
         entries.sort(by: Self.order)
     }
 
-    /// The DUE of a recurring todo's first instance that ends today or later (else its last one).
+    /// The DUE of a recurring todo's first open instance that ends today or later (else its last one): an instance
+    /// whose override is completed is done, and the next one is due.
     private static func nextInstance(
         of todo: Todo, in calendar: ICalendar, after start: Date,
         options: ExpansionOptions
@@ -105,7 +106,11 @@ public struct TodoList {
             from: start.addingTimeInterval(-86_400 * 366),
             to: start.addingTimeInterval(86_400 * 400), options: options
         ).occurrences
-        guard let next = window.first(where: { $0.endDate >= start }) ?? window.last else { return nil }
+        func isOpen(_ instance: Occurrence) -> Bool {
+            if case .todo(let override) = instance.item { return !override.isCompleted }
+            return true
+        }
+        guard let next = window.first(where: { $0.endDate >= start && isOpen($0) }) ?? window.last else { return nil }
         // The instance runs from DTSTART to DUE; a todo with only DUE has its DUE as start.
         return todo.start != nil && todo.due != nil ? next.end : next.start
     }
