@@ -135,6 +135,44 @@ enum CLI {
         }
     }
 
+    /// The instances `icskit agenda --json --tz UTC` lists in a window, one sorted line each:
+    /// `COMPONENT START SUMMARY` (START in UTC, or a bare date, or a floating time).
+    static func agendaLines(
+        _ file: String, from: String, to: String, components: String = "event", extra: [String] = []
+    ) throws -> [String] {
+        let run = try CLI.run(
+            ["agenda", file, "--from", from, "--to", to, "--tz", "UTC", "--json", "-q", "--component", components]
+                + extra)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        return rows.map { "\($0["component"]!) \($0["start"]!) \($0["summary"] as? String ?? "")" }.sorted()
+    }
+
+    /// The same lines from recurring-ical-events, run live in the test Python (`requirePythonTools` first).
+    static func recurringICalEventsLines(
+        _ file: String, from: String, to: String, components: String = "event"
+    ) throws -> [String] {
+        let script = """
+            import sys, datetime, icalendar, recurring_ical_events
+            calendar = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
+            def text(value):
+                if isinstance(value, datetime.datetime):
+                    if value.tzinfo is None:
+                        return value.strftime('%Y-%m-%dT%H:%M:%S')
+                    return value.astimezone(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+                return value.isoformat()
+            kinds = ['V' + kind.upper() for kind in sys.argv[4].split(',')]
+            query = recurring_ical_events.of(calendar, components=kinds)
+            day = datetime.date.fromisoformat
+            for item in query.between(day(sys.argv[2]), day(sys.argv[3])):
+                start = item.get('DTSTART') or item.get('DUE')
+                print(item.name, text(start.dt), item.get('SUMMARY', ''))
+            """
+        let run = python(["-c", script, file, from, to, components])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return run.stdout.split(separator: "\n").map(String.init).sorted()
+    }
+
     static func requireCorpus() throws -> URL {
         guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("PROVENANCE.tsv").path) else {
             throw XCTSkip("../shared/fixtures/corpus is not beside this checkout (CI puts it there)")
