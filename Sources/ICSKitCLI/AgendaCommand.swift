@@ -54,6 +54,8 @@ struct AgendaCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No warnings on standard error.")
     var quiet = false
 
+    @OptionGroup var zoneRules: ZonesOption
+
     func validate() throws {
         if maxInstances < 1 { throw ValidationError("--max-instances must be at least 1") }
         if maxTotal < 1 { throw ValidationError("--max-total must be at least 1") }

@@ -59,6 +59,8 @@ struct ConvertCommand: ParsableCommand {
 
     enum ReportFormat: String, ExpressibleByArgument { case json }
 
+    @OptionGroup var zoneRules: ZonesOption
+
     func validate() throws {
         if inputs.count > 1, outDir == nil {
             throw ValidationError("several inputs need --out-dir DIR")

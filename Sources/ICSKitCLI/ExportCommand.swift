@@ -46,6 +46,8 @@ struct ExportCommand: ParsableCommand {
 
     var hasWindow: Bool { window.today || window.week != nil || window.from != nil || window.to != nil }
 
+    @OptionGroup var zoneRules: ZonesOption
+
     func validate() throws {
         if expand, !hasWindow { throw ValidationError("--expand needs a window (--week, --today or --from/--to)") }
         if expand, format == .html { throw ValidationError("--expand is for --format ics") }

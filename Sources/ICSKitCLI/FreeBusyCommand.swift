@@ -35,6 +35,8 @@ struct FreeBusyCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No warnings on standard error.")
     var quiet = false
 
+    @OptionGroup var zoneRules: ZonesOption
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one calendar file (- reads standard input)") }
         if let find, Self.seconds(find) == nil { throw ValidationError("--find takes 30m, 1h or 1h30m, not \(find)") }

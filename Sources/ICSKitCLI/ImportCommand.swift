@@ -34,6 +34,8 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var csv: CSVOptionGroup
 
+    @OptionGroup var zoneRules: ZonesOption
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one calendar file (- reads standard input)") }
     }

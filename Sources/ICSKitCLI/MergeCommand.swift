@@ -65,6 +65,8 @@ struct MergeCommand: ParsableCommand {
             valueName: "PCT"))
     var maxDelete: Double = 50
 
+    @OptionGroup var zoneRules: ZonesOption
+
     func validate() throws {
         if !(0...100).contains(maxDelete) { throw ValidationError("--max-delete takes a percentage from 0 to 100") }
     }

@@ -14,6 +14,21 @@ struct ZoneOption: ParsableArguments {
     }
 }
 
+/// `--zones tzdata|file`: where a TZID that is an IANA name takes its rules when the file also has a VTIMEZONE
+/// for it. Every command that places times has it; it sets `ZoneSource.preferred` as the command is parsed.
+struct ZonesOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Rules for IANA-named zones the file also defines: tzdata (default, as python icalendar and Google do) "
+                + "or file (its VTIMEZONE). A block that disagrees with tzdata is reported either way.",
+            valueName: "SOURCE"))
+    var zones: ZoneSource = .tzdata
+
+    func validate() throws { ZoneSource.preferred = zones }
+}
+
+extension ZoneSource: ExpressibleByArgument {}
+
 /// The window options `agenda` and `export` share: `--from`, `--to`, `--today`, `--week`, `--tz`.
 struct WindowOptions: ParsableArguments {
     @Option(help: "First day (YYYY-MM-DD or YYYY-MM-DDTHH:MM), in --tz. Default: today.")

@@ -47,6 +47,8 @@ struct TodoCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No warnings on standard error.")
     var quiet = false
 
+    @OptionGroup var zoneRules: ZonesOption
+
     func run() throws {
         let zone = try zoneOption.zone()
         let input = try CalendarFiles.readOrStore(files, store: store, calendar: calendarName, window: nil)

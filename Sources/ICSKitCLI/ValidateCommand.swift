@@ -26,6 +26,8 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Print one JSON object with every file's diagnostics instead of text lines.")
     var json = false
 
+    @OptionGroup var zoneRules: ZonesOption
+
     func run() throws {
         var failed = false
         var reports: [JSONValue] = []

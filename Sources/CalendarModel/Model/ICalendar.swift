@@ -108,8 +108,10 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     /// turn such times floating. One warning per TZID.
     private func checkTimeZonesDefined(_ context: inout DecodeContext) {
         var firstOnset: [String: String] = [:]
+        var defined: Set<String> = []
         for zone in timeZones {
             guard let tzid = zone.tzid else { continue }
+            defined.insert(tzid)
             let onsets = zone.component.components.compactMap {
                 $0.property("DTSTART").map { String($0.value.prefix(8)) }
             }
@@ -139,11 +141,20 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
                         "TZID \"\(tzid)\" is not an IANA zone name; its VTIMEZONE applies "
                             + "here, but apps that ignore VTIMEZONE may read these times as floating")
                 } else if use.earliest < onset {
+                    let outcome =
+                        ZoneSource.preferred == .tzdata
+                        ? "tzdata's \(tzid) applies (programs that use the file's rules have no offset there)"
+                        : "the offset there is undefined"
                     context.log.warning(
                         use.earliestLine,
-                        "TZID \"\(tzid)\" is used on \(use.earliest), before the "
-                            + "first onset its VTIMEZONE defines (\(onset)); the offset there is undefined")
+                        "TZID \"\(tzid)\" is used on \(use.earliest), before the first onset its VTIMEZONE "
+                            + "defines (\(onset)); \(outcome)")
                 }
+            } else if defined.contains(tzid) {
+                context.log.warning(
+                    use.line,
+                    "TZID \"\(tzid)\" has a VTIMEZONE without onsets (no observance has a DTSTART); "
+                        + (isIANA ? "the IANA zone of that name applies" : "it cannot be used"))
             } else if isIANA {
                 context.log.warning(
                     use.line,

@@ -48,7 +48,12 @@ enum PropertyDesign {
     /// Checks values that libical would silently delete or misread; reports each with its line. Nothing changes.
     static func validate(_ properties: [Property], _ log: inout DiagnosticLog) {
         for property in properties {
-            if let problem = problem(in: property) {
+            if PropertyDesign.valueType(of: property) == .utcOffset, ValueSyntax.isUnsignedUTCOffset(property.value) {
+                log.warning(
+                    property.line,
+                    "\(property.name) value \"\(property.value)\" has no sign (RFC 5545 §3.3.14); read as "
+                        + "+\(property.value), kept as written")
+            } else if let problem = problem(in: property) {
                 log.error(property.line, "\(property.name) value \(problem); kept as written")
             }
         }

@@ -9,9 +9,10 @@ public final class CalendarTime {
     private let resolver: TimeZoneResolver
     private let viewer: LibicalZone
 
-    /// The placement of `calendar`'s values; floating times and dates in `viewerZone`; `file` names warnings.
-    public init(calendar: ICalendar, viewerZone: String, file: String? = nil) {
-        resolver = TimeZoneResolver(calendar: calendar, file: file)
+    /// The placement of `calendar`'s values; floating times and dates in `viewerZone`; IANA names from `zones`
+    /// (`ZoneSource.preferred` unless given); `file` names warnings.
+    public init(calendar: ICalendar, viewerZone: String, zones: ZoneSource = .preferred, file: String? = nil) {
+        resolver = TimeZoneResolver(calendar: calendar, source: zones, file: file)
         viewer = LibicalZone.privateCopy(viewerZone) ?? LibicalZone.utc()
     }
 

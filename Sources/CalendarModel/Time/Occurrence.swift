@@ -80,6 +80,8 @@ public struct ExpansionOptions: Sendable {
     public var limitPerSeries = 100_000
     /// Reads X-WR-TIMEZONE as the x-wr-timezone tool does: UTC and floating times of events move into that zone.
     public var applyWRTimeZone = true
+    /// Where IANA-named zones take their rules from when the file also defines them (`ZoneSource`).
+    public var zones = ZoneSource.preferred
     /// The zone that floating times and dates are placed in: the viewer's zone.
     public var viewerZone = "UTC"
     /// The most instances all expansions sharing this budget may produce together (one command's calendars share

@@ -1,21 +1,28 @@
 import Foundation
 
-/// Turns the TZIDs of one calendar into zones: a VTIMEZONE in the file wins; then tzdata names, prefixed names
-/// (`/mozilla.org/…/Europe/Berlin`), Windows IDs and Outlook display names (mapped to IANA, with a warning),
-/// UTC aliases. A TZID none of these explain is read as floating time, with a warning.
+/// Turns the TZIDs of one calendar into zones. A TZID that is a real IANA name (bare or prefixed,
+/// `/mozilla.org/…/Europe/Berlin`) is read from tzdata, or with `ZoneSource.file` from the file's VTIMEZONE when it
+/// has a usable one; either way a VTIMEZONE that disagrees with tzdata on the dates in use is reported with both
+/// offsets. Any other TZID uses the file's VTIMEZONE; without one, Windows IDs and Outlook display names are mapped
+/// to IANA (with a warning) and UTC aliases to UTC. A TZID none of these explain is read as floating time, with a
+/// warning.
 ///
 /// Not thread-safe (it caches libical zones): one resolver per reader. Its zones are its own (`privateCopy`), so
 /// resolvers on different threads share nothing.
 final class TimeZoneResolver {
     private var definitions: [String: Component] = [:]
     private var cache: [String: LibicalZone?] = [:]
+    private let calendar: ICalendar
+    private let source: ZoneSource
     private let file: String?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(calendar: ICalendar, file: String? = nil) {
+    init(calendar: ICalendar, source: ZoneSource = .preferred, file: String? = nil) {
         for zone in calendar.timeZones {
             if let tzid = zone.tzid, definitions[tzid] == nil { definitions[tzid] = zone.component }
         }
+        self.calendar = calendar
+        self.source = source
         self.file = file
     }
 
@@ -28,15 +35,16 @@ final class TimeZoneResolver {
     }
 
     private func resolve(_ tzid: String, line: Int) -> LibicalZone? {
-        if let definition = definitions[tzid], let problem = Self.implausibleObservance(definition) {
-            warn(line, "the VTIMEZONE for TZID \"\(tzid)\" is not used: \(problem); trying the name")
-        } else if let definition = definitions[tzid] {
-            var writer = ICSWriter()
-            writer.write(definition)
-            if let zone = LibicalZone.fromVTIMEZONE(String(decoding: writer.bytes, as: UTF8.self)) { return zone }
-            warn(line, "the VTIMEZONE for TZID \"\(tzid)\" cannot be used (libical rejects it); trying the name")
+        let trimmed = tzid.trimmingCharacters(in: .whitespaces)
+        let tzdataName =
+            LibicalZone.builtin(trimmed) != nil
+            ? trimmed : WindowsZones.unprefixed(trimmed, isKnown: { LibicalZone.builtin($0) != nil })
+        if let definition = definitions[tzid], let fileZone = usableZone(definition, tzid: tzid, line: line) {
+            guard let tzdataName, let tzdata = LibicalZone.privateCopy(tzdataName) else { return fileZone }
+            compare(fileZone, with: tzdata, tzid: tzid, line: definition.line)
+            return source == .file ? fileZone : tzdata
         }
-        if tzid.trimmingCharacters(in: .whitespaces).isEmpty {
+        if trimmed.isEmpty {
             warn(line, "empty TZID; the time is read as floating (local wherever it is shown)")
             return nil
         }
@@ -53,11 +61,82 @@ final class TimeZoneResolver {
         return nil
     }
 
-    /// Why a VTIMEZONE cannot describe a real zone, if it cannot: an observance that repeats more often than
-    /// yearly, or at several times of its day. Zones change their offsets a few times a year; libical expands
+    /// The zone a VTIMEZONE describes, unsigned offsets read as positive; nil (with a warning) when it cannot
+    /// describe a real zone or libical rejects it.
+    private func usableZone(_ definition: Component, tzid: String, line: Int) -> LibicalZone? {
+        if let problem = Self.implausibleObservance(definition) {
+            warn(line, "the VTIMEZONE for TZID \"\(tzid)\" is not used: \(problem); trying the name")
+            return nil
+        }
+        var writer = ICSWriter()
+        writer.write(Self.signingOffsets(definition))
+        if let zone = LibicalZone.fromVTIMEZONE(String(decoding: writer.bytes, as: UTF8.self)) { return zone }
+        warn(line, "the VTIMEZONE for TZID \"\(tzid)\" cannot be used (libical rejects it); trying the name")
+        return nil
+    }
+
+    /// Compares the file's zone with tzdata's at the wall-clock times the calendar uses in it; one warning, with
+    /// both offsets at the first date they differ, saying which is used.
+    private func compare(_ fileZone: LibicalZone, with tzdata: LibicalZone, tzid: String, line: Int) {
+        var first: (wall: LocalDateTime, file: Int, tzdata: Int)?
+        var differing = 0
+        let walls = ZoneUsage.walls(for: tzid, in: calendar)
+        for wall in walls {
+            let fileOffset = Int(wall.wallSeconds - fileZone.utcSeconds(of: wall))
+            let tzdataOffset = Int(wall.wallSeconds - tzdata.utcSeconds(of: wall))
+            guard fileOffset != tzdataOffset else { continue }
+            differing += 1
+            if first == nil { first = (wall, fileOffset, tzdataOffset) }
+        }
+        guard let first else { return }
+        let when = String(first.wall.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        let used =
+            source == .file
+            ? "the file's is used (--zones tzdata uses tzdata)"
+            : "tzdata is used, as python icalendar and Google do (--zones file uses the file's)"
+        warn(
+            line,
+            "the VTIMEZONE for TZID \"\(tzid)\" disagrees with tzdata: \(when) is UTC\(Self.offsetText(first.file)) "
+                + "in the file, UTC\(Self.offsetText(first.tzdata)) in tzdata (\(differing) of \(walls.count) times "
+                + "compared differ); \(used)")
+    }
+
+    /// `+01:00`, `-05:00`, `+02:30:17`.
+    static func offsetText(_ seconds: Int) -> String {
+        let magnitude = abs(seconds)
+        let (hours, minutes, rest) = (magnitude / 3600, magnitude / 60 % 60, magnitude % 60)
+        var text = (seconds < 0 ? "-" : "+") + String(format: "%02d:%02d", hours, minutes)
+        if rest != 0 { text += String(format: ":%02d", rest) }
+        return text
+    }
+
+    /// The VTIMEZONE with unsigned TZOFFSETFROM/TZOFFSETTO values (`0100`, as Apple iCal 1.5 wrote) read as
+    /// positive, which is what their authors meant; the reader has warned about each.
+    static func signingOffsets(_ definition: Component) -> Component {
+        var copy = definition
+        for index in copy.components.indices {
+            for property in copy.components[index].properties.indices {
+                let value = copy.components[index].properties[property].value
+                if ["TZOFFSETFROM", "TZOFFSETTO"].contains(copy.components[index].properties[property].name),
+                    ValueSyntax.isUnsignedUTCOffset(value)
+                {
+                    copy.components[index].properties[property].value = "+" + value
+                }
+            }
+        }
+        return copy
+    }
+
+    /// Why a VTIMEZONE cannot describe a real zone, if it cannot: no observance, none with an onset, or one that
+    /// repeats more often than yearly or at several times of its day. Zones change their offsets a few times a year; libical expands
     /// every change from the observance's start on, so `FREQ=HOURLY` from 1601 would cost millions of steps.
     static func implausibleObservance(_ definition: Component) -> String? {
-        for observance in definition.components where ["STANDARD", "DAYLIGHT"].contains(observance.name) {
+        let observances = definition.components.filter { ["STANDARD", "DAYLIGHT"].contains($0.name) }
+        if observances.isEmpty { return "it has no STANDARD or DAYLIGHT" }
+        if !observances.contains(where: { $0.property("DTSTART") != nil }) {
+            return "none of its observances has a DTSTART (the onset of its offsets)"
+        }
+        for observance in observances {
             for rule in observance.properties(named: "RRULE") {
                 let parts = rule.value.uppercased().split(separator: ";").map { $0.split(separator: "=", maxSplits: 1) }
                 for part in parts where part.count == 2 {

@@ -43,6 +43,11 @@ enum ValueSyntax {
         }
     }
 
+    /// `HHMM` or `HHMMSS` without the sign RFC 5545 §3.3.14 requires (Apple iCal 1.5 wrote `TZOFFSETTO:0100`).
+    static func isUnsignedUTCOffset(_ text: String) -> Bool {
+        withBytes(text) { bytes in (bytes.count == 4 || bytes.count == 6) && isDigits(bytes) }
+    }
+
     /// Splits on an ASCII separator byte, without walking characters.
     static func split(_ text: String, on separator: Character) -> [String] {
         let byte = separator.asciiValue ?? 0
