@@ -88,4 +88,59 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertEqual(ours, try CLI.recurringICalEventsLines(file, from: "2026-01-01", to: "2027-01-01"))
     }
 
+    /// iOS writes `X-TITLE=Hauptstraße 1-5\; 4041 Linz` in Apple's structured location: the escaped `;` and `,`
+    /// are part of the value, as python icalendar reads them; the line is written back as it was, and jCal and
+    /// xCal get the value itself (iCalendar from jCal quotes it).
+    func testBackslashEscapesInParameterValues() throws {
+        let file = CLI.fixture("hand/apple-structured-location.ics")
+        let original = try String(contentsOfFile: file, encoding: .utf8)
+        let validate = try CLI.run(["validate", file])
+        XCTAssertEqual(validate.status, 0, validate.stdout)
+        XCTAssertTrue(
+            validate.stdout.contains(
+                "apple-structured-location.ics:10: warning: X-APPLE-STRUCTURED-LOCATION parameter X-TITLE escapes"),
+            validate.stdout)
+        let ics = try CLI.run(["convert", file, "-q"])
+        func unfolded(_ text: String) -> String { text.replacingOccurrences(of: "\r\n ", with: "") }
+        XCTAssertEqual(unfolded(ics.stdout), original, "byte-stable")
+
+        let jcal = try CLI.run(["convert", file, "--to", "jcal", "-q"])
+        let parameters = try XCTUnwrap(Self.jcalParameters(jcal.stdout, of: "x-apple-structured-location"))
+        XCTAssertEqual(parameters["x-title"] as? String, "Hauptstraße 1-5; 4041 Linz")
+        XCTAssertEqual(parameters["x-address"] as? String, "Hauptstraße 1-5; 4041 Linz, Austria")
+        XCTAssertEqual(parameters["x-apple-radius"] as? String, "70")
+        let xcal = try CLI.run(["convert", file, "--to", "xcal", "-q"])
+        XCTAssertTrue(xcal.stdout.contains("<x-title><text>Hauptstraße 1-5; 4041 Linz</text></x-title>"), xcal.stdout)
+        let back = try CLI.run(["convert", "-", "--from", "jcal", "-q"], stdin: Data(jcal.stdout.utf8))
+        XCTAssertTrue(
+            unfolded(back.stdout).contains(
+                "X-ADDRESS=\"Hauptstraße 1-5; 4041 Linz, Austria\";X-APPLE-RADIUS=70;X-TITLE=\"Hauptstraße 1-5; 4041 Linz\""
+            ), back.stdout)
+
+        try CLI.requirePythonTools()
+        let python = CLI.python([
+            "-c",
+            "import sys, json, icalendar; c = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read()); "
+                + "p = c.walk('VEVENT')[0]['X-APPLE-STRUCTURED-LOCATION'].params; "
+                + "print(json.dumps({k.lower(): v for k, v in p.items() if k != 'VALUE'}))",
+            file,
+        ])
+        let theirs = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [String: String], python.stderr)
+        XCTAssertEqual(theirs, parameters.compactMapValues { $0 as? String })
+    }
+
+    /// The parameters of the first property of that name in jCal text.
+    static func jcalParameters(_ json: String, of name: String) throws -> [String: Any]? {
+        func search(_ node: Any) -> [String: Any]? {
+            guard let array = node as? [Any] else { return nil }
+            if array.count >= 4, array[0] as? String == name, let parameters = array[1] as? [String: Any] {
+                return parameters
+            }
+            for child in array { if let found = search(child) { return found } }
+            return nil
+        }
+        return search(try JSONSerialization.jsonObject(with: Data(json.utf8)))
+    }
+
 }

@@ -276,24 +276,32 @@ struct ContentLineScanner {
                     values.append(Self.decodeCaret(bytes, valueStart..<cursor))
                     break
                 }
-                let value = Self.decodeCaret(bytes, valueStart..<cursor)
-                if value.contains("\\,") || value.contains("\\;") {
-                    log.warning(
-                        line,
-                        "\(property) parameter \(name) uses backslash escapes, which parameter values "
-                            + "do not have (RFC 6868 uses ^); kept literally")
-                }
-                values.append(value)
+                let escaped = Self.hasBackslashEscape(bytes, valueStart..<cursor)
+                if escaped { backslashEscapes(property, name, line: line, canonical: &canonical) }
+                values.append(Self.decodeCaret(bytes, valueStart..<cursor, backslashes: escaped))
                 cursor += 1
             } else {
                 let valueStart = cursor
+                var escaped = false
                 while cursor < count,
                     ![UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor])
                 {
                     if bytes[cursor] == UInt8(ascii: "^") { canonical = false }
+                    // `\;` `\,` `\:` (iOS writes `X-TITLE=Hauptstraße 1-5\; 4041 Linz`): the character is part of
+                    // the value, as python icalendar reads it; `\:` only while a colon is left for the value.
+                    if bytes[cursor] == UInt8(ascii: "\\"), cursor + 2 < count,
+                        [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor + 1]),
+                        bytes[cursor + 1] != UInt8(ascii: ":")
+                            || bytes[(cursor + 2)...].contains(UInt8(ascii: ":"))
+                    {
+                        escaped = true
+                        cursor += 2
+                        continue
+                    }
                     cursor += 1
                 }
-                values.append(Self.decodeCaret(bytes, valueStart..<cursor))
+                if escaped { backslashEscapes(property, name, line: line, canonical: &canonical) }
+                values.append(Self.decodeCaret(bytes, valueStart..<cursor, backslashes: escaped))
             }
             guard cursor < count else { return nil }
             if bytes[cursor] == UInt8(ascii: ",") { cursor += 1; continue }
@@ -441,15 +449,44 @@ struct ContentLineScanner {
             as: UTF8.self)
     }
 
-    /// RFC 6868: `^n` is a newline, `^'` a double quote, `^^` a caret.
-    private static func decodeCaret(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    /// Reports backslash escapes in a parameter value; the line is then written back as it was read.
+    private mutating func backslashEscapes(_ property: String, _ name: String, line: Int, canonical: inout Bool) {
+        canonical = false
+        log.warning(
+            line,
+            "\(property) parameter \(name) escapes ';', ',' or ':' with a backslash, which parameter values do not "
+                + "have (RFC 5545 quotes such values); read without the backslash, as python icalendar reads it, and "
+                + "kept as written")
+    }
+
+    /// Whether a parameter value holds `\;`, `\,` or `\:`.
+    private static func hasBackslashEscape(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.count > 1 else { return false }
+        for index in range.lowerBound..<(range.upperBound - 1) where bytes[index] == UInt8(ascii: "\\") {
+            if [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[index + 1]) { return true }
+        }
+        return false
+    }
+
+    /// RFC 6868: `^n` is a newline, `^'` a double quote, `^^` a caret; with `backslashes`, `\;` `\,` `\:` are the
+    /// character alone.
+    private static func decodeCaret(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, backslashes: Bool = false
+    ) -> String {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
-        guard slice.contains(UInt8(ascii: "^")) else { return String(decoding: slice, as: UTF8.self) }
+        guard backslashes || slice.contains(UInt8(ascii: "^")) else { return String(decoding: slice, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(slice.count)
         var index = 0
         while index < slice.count {
             let byte = slice[index]
+            if backslashes, byte == UInt8(ascii: "\\"), index + 1 < slice.count,
+                [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(slice[index + 1])
+            {
+                out.append(slice[index + 1])
+                index += 2
+                continue
+            }
             if byte == UInt8(ascii: "^"), index + 1 < slice.count {
                 switch slice[index + 1] {
                 case UInt8(ascii: "n"), UInt8(ascii: "N"): out.append(0x0A); index += 2; continue
