@@ -53,6 +53,26 @@ final class ReaderDiagnosticsTests: XCTestCase {
         XCTAssertTrue(text(ICS.write(result.calendars)).contains("SUMMARY:Café € 5 – Grüße\r\n"), "written as UTF-8")
     }
 
+    /// UTF-8 text with a few broken bytes is repaired one sequence at a time: the valid Japanese stays, a cut or
+    /// stray sequence becomes U+FFFD, a lone Windows-1252 byte among ASCII is read as such; each line is reported.
+    /// A line with no UTF-8 at all is still read as Windows-1252.
+    func testBrokenUTF8IsRepairedPerSequence() throws {
+        let result = try readFixture("hand/broken-utf8.ics")
+        let event = try XCTUnwrap(result.calendars.first?.events.first)
+        XCTAssertEqual(event.summary, "東京で\u{FFFD}の準備")
+        XCTAssertEqual(event.location, "渋谷区\u{FFFD} 会議室 3")
+        XCTAssertEqual(event.description, "Café in Zürich, Anna\u{2019}s treat")
+        let written = text(ICS.write(result.calendars))
+        XCTAssertTrue(written.contains("COMMENT:完全に正しい行\r\n"), written)
+        XCTAssertTrue(written.contains("X-NOTE:Grüße aus München\r\n"), written)
+        let warnings = result.diagnostics.filter { $0.severity == .warning }
+        XCTAssertEqual(warnings.map(\.line), [8, 9, 10, 12], "\(warnings)")
+        XCTAssertTrue(warnings[0].message.contains("1 broken UTF-8 sequence replaced with U+FFFD"), warnings[0].message)
+        XCTAssertTrue(warnings[2].message.contains("1 byte read as Windows-1252"), warnings[2].message)
+        XCTAssertTrue(warnings[3].message.contains("decoded as Windows-1252"), warnings[3].message)
+        XCTAssertFalse(written.contains("æ"), "no mojibake")
+    }
+
     func testMissingAndDuplicateUIDsAndMissingStart() throws {
         let result = try readFixture("hand/uids.ics")
         XCTAssertEqual(result.diagnostic(containing: "VEVENT has no UID")?.line, 4)

@@ -30,16 +30,23 @@ package struct CSVTable: Sendable, Equatable {
         package var isError: Bool
     }
 
-    /// Reads CSV text. A UTF-8 byte-order mark is dropped; bytes that are not UTF-8 are read as Windows-1252 (what
-    /// Outlook writes on Windows) with a warning. The delimiter is the first of `,`, `;` and tab found outside
+    /// Reads CSV text. A UTF-8 byte-order mark is dropped; a file that is not UTF-8 is read as Windows-1252 (what
+    /// Outlook writes on Windows), a UTF-8 file with a few broken bytes is repaired byte sequence by byte sequence
+    /// (`UTF8Repair`), each with a warning. The delimiter is the first of `,`, `;` and tab found outside
     /// quotes in the first line, unless given.
     package static func read(_ bytes: [UInt8], delimiter: Character? = nil) -> (table: CSVTable, problems: [Problem]) {
         var problems: [Problem] = []
         var body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         let isUTF8 = body.withUnsafeBufferPointer { UTF8Check.isValid($0) }
         if !isUTF8 {
-            body = body.withUnsafeBufferPointer { Windows1252.utf8(from: $0) }
-            problems.append(Problem(line: 1, message: "the file is not UTF-8; read as Windows-1252", isError: false))
+            let repair = body.withUnsafeBufferPointer { UTF8Repair.repair($0) }
+            body = repair.bytes
+            let message =
+                repair.isUTF8Text
+                ? "the file is UTF-8 with bytes that are not: \(repair.replaced) broken sequence(s) replaced with "
+                    + "U+FFFD, \(repair.windows1252) byte(s) read as Windows-1252"
+                : "the file is not UTF-8; read as Windows-1252"
+            problems.append(Problem(line: 1, message: message, isError: false))
         }
         let text = Array(String(decoding: body, as: UTF8.self).unicodeScalars)
         let separator = delimiter.map { $0.unicodeScalars.first! } ?? sniffDelimiter(text)

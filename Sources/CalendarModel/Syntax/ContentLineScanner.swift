@@ -8,6 +8,8 @@ struct ContentLineScanner {
     private var top: [Component] = []
     private var stack: [Component] = []
     private var nonUTF8Lines: [Int] = []
+    /// UTF-8 lines with a few bytes that are not: how many were read as Windows-1252, how many replaced.
+    private var repairedLines: [(line: Int, windows1252: Int, replaced: Int)] = []
     private var controlLines: [Int] = []
     /// Set when the whole input is valid UTF-8 (the usual case), so lines need no validation of their own.
     private var inputIsUTF8 = false
@@ -142,9 +144,13 @@ struct ContentLineScanner {
         if inputIsUTF8 || UTF8Check.isValid(bytes) {
             contentLine(bytes, line: line)
         } else {
-            nonUTF8Lines.append(line)
-            let repaired = Windows1252.utf8(from: bytes)
-            repaired.withUnsafeBufferPointer { contentLine($0, line: line) }
+            let repair = UTF8Repair.repair(bytes)
+            if repair.isUTF8Text {
+                repairedLines.append((line, repair.windows1252, repair.replaced))
+            } else {
+                nonUTF8Lines.append(line)
+            }
+            repair.bytes.withUnsafeBufferPointer { contentLine($0, line: line) }
         }
     }
 
@@ -423,6 +429,26 @@ struct ContentLineScanner {
         if let first = nonUTF8Lines.first {
             let more = nonUTF8Lines.count > 1 ? " (and \(nonUTF8Lines.count - 1) more lines)" : ""
             log.warning(first, "bytes that are not UTF-8\(more); decoded as Windows-1252")
+        }
+        for (index, repair) in repairedLines.enumerated() {
+            if index == 20 {
+                log.warning(
+                    repair.line, "\(repairedLines.count - 20) more UTF-8 lines with broken bytes, repaired alike")
+                break
+            }
+            var what: [String] = []
+            if repair.replaced > 0 {
+                what.append(
+                    "\(repair.replaced) broken UTF-8 sequence\(repair.replaced == 1 ? "" : "s") replaced with U+FFFD")
+            }
+            if repair.windows1252 > 0 {
+                what.append(
+                    "\(repair.windows1252) byte\(repair.windows1252 == 1 ? "" : "s") read as Windows-1252")
+            }
+            log.warning(
+                repair.line,
+                "UTF-8 text with bytes that are not UTF-8: \(what.joined(separator: ", ")); the rest of the line "
+                    + "is kept as it is")
         }
         if let first = controlLines.first {
             let more = controlLines.count > 1 ? " (and \(controlLines.count - 1) more lines)" : ""

@@ -41,23 +41,112 @@ enum UTF8Check {
                 index += 1
                 continue
             }
-            let length: Int
-            var low: UInt8 = 0x80, high: UInt8 = 0xBF  // allowed range of the second byte
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: (length, low) = (3, 0xA0)  // no overlong forms
-            case 0xED: (length, high) = (3, 0x9F)  // no surrogates
-            case 0xE1...0xEF: length = 3
-            case 0xF0: (length, low) = (4, 0x90)
-            case 0xF4: (length, high) = (4, 0x8F)  // nothing above U+10FFFF
-            case 0xF1...0xF3: length = 4
-            default: return index
-            }
-            guard index + length <= count, (low...high).contains(bytes[index + 1]) else { return index }
-            for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return index }
+            guard let length = sequenceLength(bytes, at: index) else { return index }
             index += length
         }
         return nil
+    }
+}
+
+extension UTF8Check {
+    /// The length of the valid UTF-8 sequence starting at `index` (1 for ASCII), nil when none starts there.
+    static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        let lead = bytes[index]
+        if lead < 0x80 { return 1 }
+        let (length, low, high) = expectation(lead)
+        guard length > 1, index + length <= bytes.count, (low...high).contains(bytes[index + 1]) else { return nil }
+        for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return nil }
+        return length
+    }
+
+    /// How many bytes from `index` begin a UTF-8 sequence that is cut short (Unicode's "maximal subpart": a lead
+    /// byte and the continuation bytes that fit it); 1 for a byte that begins nothing.
+    static func brokenSequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        let (length, low, high) = expectation(bytes[index])
+        guard length > 1, index + 1 < bytes.count, (low...high).contains(bytes[index + 1]) else { return 1 }
+        var end = index + 2
+        while end < min(bytes.count, index + length), bytes[end] & 0xC0 == 0x80 { end += 1 }
+        return end - index
+    }
+
+    /// The sequence length a lead byte announces and the range its second byte must be in (length 0: not a lead
+    /// byte). No overlong forms, surrogates or code points above U+10FFFF.
+    private static func expectation(_ lead: UInt8) -> (length: Int, low: UInt8, high: UInt8) {
+        switch lead {
+        case 0xC2...0xDF: return (2, 0x80, 0xBF)
+        case 0xE0: return (3, 0xA0, 0xBF)
+        case 0xED: return (3, 0x80, 0x9F)
+        case 0xE1...0xEF: return (3, 0x80, 0xBF)
+        case 0xF0: return (4, 0x90, 0xBF)
+        case 0xF4: return (4, 0x80, 0x8F)
+        case 0xF1...0xF3: return (4, 0x80, 0xBF)
+        default: return (0, 0, 0)
+        }
+    }
+}
+
+/// Repairs a line that is not valid UTF-8, one byte sequence at a time: valid UTF-8 stays as it is; a sequence cut
+/// short (a lead byte with some of its continuation bytes, or a stray continuation byte after UTF-8 text) becomes
+/// one U+FFFD; a lone byte among ASCII text is read as Windows-1252 (`Caf\xE9`). A line with no valid multi-byte
+/// UTF-8 at all is legacy text, read entirely as Windows-1252.
+enum UTF8Repair {
+    struct Result {
+        var bytes: [UInt8]
+        /// Bytes read as Windows-1252.
+        var windows1252 = 0
+        /// Broken sequences replaced with U+FFFD.
+        var replaced = 0
+        /// Whether the line held valid multi-byte UTF-8 (else it was read as Windows-1252 throughout).
+        var isUTF8Text = false
+    }
+
+    static func repair(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
+        var hasMultibyte = false
+        var index = 0
+        while index < bytes.count {
+            if let length = UTF8Check.sequenceLength(bytes, at: index) {
+                if length > 1 { hasMultibyte = true; break }
+                index += length
+            } else {
+                index += 1
+            }
+        }
+        guard hasMultibyte else {
+            return Result(
+                bytes: Windows1252.utf8(from: bytes), windows1252: bytes.filter { $0 >= 0x80 }.count)
+        }
+        var result = Result(bytes: [], isUTF8Text: true)
+        result.bytes.reserveCapacity(bytes.count + 8)
+        var afterMultibyte = false  // the previous character was multi-byte UTF-8 (or a replacement)
+        index = 0
+        while index < bytes.count {
+            if let length = UTF8Check.sequenceLength(bytes, at: index) {
+                result.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
+                afterMultibyte = length > 1
+                index += length
+                continue
+            }
+            let broken = UTF8Check.brokenSequenceLength(bytes, at: index)
+            let byte = bytes[index]
+            if broken > 1 || (afterMultibyte && byte & 0xC0 == 0x80) {
+                result.bytes += [0xEF, 0xBF, 0xBD]
+                result.replaced += 1
+                afterMultibyte = true
+                index += broken
+                // Further stray continuation bytes belong to the same broken character.
+                while index < bytes.count, bytes[index] & 0xC0 == 0x80,
+                    UTF8Check.sequenceLength(bytes, at: index) == nil
+                {
+                    index += 1
+                }
+            } else {
+                result.bytes += Windows1252.utf8(from: UnsafeBufferPointer(rebasing: bytes[index..<(index + 1)]))
+                result.windows1252 += 1
+                afterMultibyte = false
+                index += 1
+            }
+        }
+        return result
     }
 }
 
