@@ -127,7 +127,13 @@ public enum CalendarMerger {
                 actions: plan.actions, applied: plan.changesSomething,
                 withheldDeletions: plan.withheld.count)
             guard result.applied else { return (nil, result) }
-            return (plan.write(items, timeZones), result)
+            var write = plan.write(items, timeZones)
+            write.calendarParts = external.map { calendar in
+                var parts = calendar
+                parts.components = calendar.components.filter { if case .other = $0 { true } else { false } }
+                return parts.resolvingWRTimeZone()  // its times were moved into the items
+            }
+            return (write, result)
         }
     }
 

@@ -53,6 +53,9 @@ public struct MergeWrite: Sendable {
     public var digest: String?
     /// The VTIMEZONEs the upserted items use.
     public var timeZones: [TimeZoneDefinition]
+    /// The external calendars' own properties (NAME, UID, COLOR …) and components that are not items or zones
+    /// (VAVAILABILITY …), each calendar without its items: what the storage keeps of them for export.
+    public var calendarParts: [ICalendar] = []
 
     /// A write of these upserts, deletions, base, digest and zones.
     public init(

@@ -90,6 +90,7 @@ extension CalendarStore {
                         """, arguments: [name, property.value])
             }
             try writer.saveTimeZones(resolved.flatMap(\.timeZones), calendarID: calendarID)
+            try writer.saveCalendarParts(of: resolved, calendarID: calendarID)
             var existing: [MergeKey: String] = [:]
             let cursor = try BaseRecord.fetchCursor(
                 db,

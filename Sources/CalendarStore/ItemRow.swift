@@ -199,6 +199,43 @@ struct StoreWriter {
         }
     }
 
+    /// Keeps what export needs besides items and zones: the calendars' own properties (a property named again
+    /// replaces the stored one of that name; the ICSKit category colours are kept as categories instead) and their
+    /// VAVAILABILITY and unknown top-level components (one per UID, else per content).
+    func saveCalendarParts(of calendars: [ICalendar], calendarID: Int64) throws {
+        let incoming = calendars.flatMap(\.headerProperties).filter { $0.name != CategoryColor.propertyName }
+        if !incoming.isEmpty {
+            let stored = try String.fetchOne(
+                db, sql: "SELECT header FROM calendar WHERE id = ?", arguments: [calendarID])
+            let kept = (stored.flatMap { ICS.read(Array($0.utf8)).components.first?.properties } ?? [])
+                .filter { old in !incoming.contains { $0.name == old.name } }
+            let header = Component("VCALENDAR", properties: kept + Self.unrepeated(incoming))
+            try db.execute(
+                sql: "UPDATE calendar SET header = ? WHERE id = ?",
+                arguments: [String(decoding: ICS.write(components: [header]), as: UTF8.self), calendarID])
+        }
+        for case .other(let component) in calendars.flatMap(\.components) {
+            let content = String(decoding: ICS.write(components: [component]), as: UTF8.self)
+            var hash = FNV1a()
+            hash.add(content)
+            let key = component.name + ":" + (component.property("UID")?.value ?? "#" + hash.hex)
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO otherComponent (calendarID, key, content) VALUES (?, ?, ?)",
+                arguments: [calendarID, key, content])
+        }
+    }
+
+    /// The properties without exact repeats (several calendars of one file, an iTIP stream, repeat theirs).
+    private static func unrepeated(_ properties: [Property]) -> [Property] {
+        var seen: Set<String> = []
+        return properties.filter { property in
+            seen.insert(
+                String(decoding: ICS.write(components: [Component("X", properties: [property])]), as: UTF8.self)
+            )
+            .inserted
+        }
+    }
+
     /// Replaces a source's merge base entirely.
     func replaceBase(_ base: [MergeKey: String], calendarID: Int64, source: String) throws {
         try db.execute(

@@ -3,14 +3,16 @@ import Foundation
 import GRDB
 
 extension CalendarStore {
-    /// The store's calendars as calendars again: every item as it was read, with the VTIMEZONEs they came with.
+    /// The store's calendars as calendars again: every item as it was read, with the VTIMEZONEs they came with, the
+    /// calendar's own properties and its other components (VAVAILABILITY …).
     /// `name` limits it to one calendar; `window` to the items that can touch [start, end) (series whose range
     /// reaches it, with all their overrides).
     public func loadCalendars(named name: String? = nil, window: Range<Date>? = nil) throws
         -> [(calendar: ICalendar, name: String)]
     {
-        let stored = try database.read { db -> [(name: String, color: String?, zones: [String], items: [String])] in
-            var calendars: [(name: String, color: String?, zones: [String], items: [String])] = []
+        typealias Stored = (name: String, color: String?, header: String?, zones: [String], items: [String])
+        let stored = try database.read { db -> [Stored] in
+            var calendars: [Stored] = []
             for calendar in try StoredCalendar.fetchAll(
                 db,
                 sql: "SELECT id, name, color, source, 0 AS itemCount "
@@ -46,16 +48,21 @@ extension CalendarStore {
                         db, sql: "SELECT content FROM item WHERE calendarID = ? ORDER BY id",
                         arguments: [id])
                 }
-                calendars.append((calendar.name, calendar.color, zones, items))
+                let header = try String.fetchOne(db, sql: "SELECT header FROM calendar WHERE id = ?", arguments: [id])
+                let others = try String.fetchAll(
+                    db, sql: "SELECT content FROM otherComponent WHERE calendarID = ? ORDER BY key", arguments: [id])
+                calendars.append((calendar.name, calendar.color, header, zones, items + others))
             }
             return calendars
         }
         return stored.map { entry in
-            var calendar = ICalendar()
+            // The calendar's own properties as they were read (NAME, X-WR-CALNAME, UID, REFRESH-INTERVAL …); the
+            // store's name when the file gave none, and the store's colour, which the user may have set.
+            var calendar = entry.header.flatMap { ICS.read(Array($0.utf8)).calendars.first } ?? ICalendar()
             calendar.productID = ICS.productID
             calendar.version = "2.0"
-            calendar.name = entry.name
-            calendar.color = entry.color
+            if calendar.name == nil { calendar.name = entry.name }
+            if let color = entry.color, color != calendar.color { calendar.color = color }
             let text = entry.zones.joined() + entry.items.joined()
             calendar.components = ICS.read(Array(text.utf8)).calendars.flatMap(\.components)
             return (calendar, entry.name)

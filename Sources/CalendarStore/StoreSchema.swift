@@ -104,6 +104,20 @@ enum StoreSchema {
                     DROP INDEX item_start;
                     """)
         }
+        migrator.registerMigration("v4: calendar properties and components that are not items") { db in
+            // What export needs to give a calendar back whole: its own properties as read (NAME, X-WR-CALNAME,
+            // UID, COLOR, REFRESH-INTERVAL, X- properties …) and its VAVAILABILITY and unknown components.
+            try db.execute(
+                sql: """
+                    ALTER TABLE calendar ADD COLUMN header TEXT;
+                    CREATE TABLE otherComponent (
+                        calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+                        key TEXT NOT NULL,
+                        content TEXT NOT NULL,
+                        PRIMARY KEY (calendarID, key)
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -26,6 +26,7 @@ extension CalendarStore: MergeStorage {
             try db.execute(
                 sql: "UPDATE calendar SET source = coalesce(source, ?) WHERE id = ?", arguments: [source, id])
             try writer.saveTimeZones(write.timeZones, calendarID: id)
+            try writer.saveCalendarParts(of: write.calendarParts, calendarID: id)
             let time = CalendarTime(calendar: Self.zoneCalendar(write.timeZones), viewerZone: "UTC")
             for item in write.upserts {
                 guard let row = ItemRow(item, time: time) else { continue }

@@ -77,11 +77,16 @@ struct ExportCommand: ParsableCommand {
         }
         let loaded = try store.loadCalendars(named: calendar, window: range)
         // One VCALENDAR for everything: several in one file trip up some apps.
+        // One calendar keeps its own properties (NAME, X-WR-CALNAME, UID, COLOR, REFRESH-INTERVAL …).
         var combined = ICalendar()
+        if loaded.count == 1 {
+            combined = loaded[0].calendar
+            combined.components = []
+        } else {
+            combined.name = "ICSKit export"
+        }
         combined.productID = ICS.productID
         combined.version = "2.0"
-        combined.name = loaded.count == 1 ? loaded[0].name : "ICSKit export"
-        combined.color = loaded.count == 1 ? loaded[0].calendar.color : nil
         for (calendar, _) in loaded {
             var chosen = calendar
             if let range {

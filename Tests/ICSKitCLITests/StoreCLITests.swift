@@ -58,10 +58,47 @@ final class StoreCLITests: XCTestCase {
         // Items without a UID got the same derived UID every time.
         let text = try String(contentsOfFile: exported, encoding: .utf8)
         XCTAssertEqual(text.components(separatedBy: "@derived").count - 1, 1, "one derived UID, once")
-        // X-WR-TIMEZONE was applied to the events on import, so the export does not carry it; the calendar's
-        // name does.
+        // X-WR-TIMEZONE was applied to the events on import, so the export does not carry it (it would move the
+        // UTC times of the other files' items); no file had a NAME, so the store's name is the calendar's.
         XCTAssertFalse(text.contains("X-WR-TIMEZONE"), text)
         XCTAssertTrue(text.contains("\r\nNAME:Mixed\r\n"), text)
+    }
+
+    /// A calendar's own properties (RFC 7986 NAME with its parameter, UID, COLOR, REFRESH-INTERVAL, X-WR-CALNAME,
+    /// X- properties) and its VAVAILABILITY and unknown components survive import → export, line for line; a
+    /// second import changes nothing and duplicates nothing.
+    func testCalendarPropertiesAndOtherComponentsSurviveImportExport() throws {
+        let file = CLI.fixture("hand/calendar-properties.ics")
+        try icskit(["import", file, "--calendar", "team", "-q"])
+        let exported = try icskit(["export", "--calendar", "team"]).stdout
+        let original = try String(contentsOfFile: file, encoding: .utf8)
+        for line in [
+            "NAME;LANGUAGE=de:Team", "X-WR-CALNAME;LANGUAGE=de:Team calendar", "UID:cal-123", "COLOR:teal",
+            "REFRESH-INTERVAL;VALUE=DURATION:PT1H", "X-CUSTOM-CAL:keep me",
+        ] {
+            XCTAssertTrue(exported.contains("\r\n" + line + "\r\n"), "\(line) in \(exported)")
+        }
+        func block(_ name: String, in text: String) -> String? {
+            guard let start = text.range(of: "BEGIN:\(name)\r\n"),
+                let end = text.range(of: "END:\(name)\r\n", range: start.upperBound..<text.endIndex)
+            else { return nil }
+            return String(text[start.lowerBound..<end.upperBound])
+        }
+        for name in ["VAVAILABILITY", "X-THING"] {
+            XCTAssertNotNil(block(name, in: original))
+            XCTAssertEqual(block(name, in: exported), block(name, in: original), name)
+        }
+        let again = try json(icskit(["import", file, "--calendar", "team", "--json", "-q"]))
+        XCTAssertEqual(again["updated"] as? Int, 0)
+        let second = try icskit(["export", "--calendar", "team"]).stdout
+        XCTAssertEqual(second, exported)
+        XCTAssertEqual(second.components(separatedBy: "BEGIN:VAVAILABILITY").count - 1, 1)
+        // A merge keeps them too.
+        try icskit(["merge", file, "--into", "pulled", "-q"])
+        let merged = try icskit(["export", "--calendar", "pulled"]).stdout
+        XCTAssertTrue(
+            merged.contains("\r\nNAME;LANGUAGE=de:Team\r\nX-WR-CALNAME;LANGUAGE=de:Team calendar\r\n"), merged)
+        XCTAssertEqual(block("VAVAILABILITY", in: merged), block("VAVAILABILITY", in: original))
     }
 
     func testAnITIPStreamImportsItsNewestVersionsAndASecondImportChangesNothing() throws {

@@ -206,6 +206,14 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
         return counts.filter { $0.value > 0 }
     }
 
+    /// The calendar's own properties as they would be written (as read when unchanged), without VERSION, PRODID
+    /// and METHOD (which belong to one file or message): what a store keeps of a calendar besides its components.
+    package var headerProperties: [Property] {
+        var own = self
+        own.components = []
+        return own.encoded().properties.filter { !["VERSION", "PRODID", "METHOD"].contains($0.name) }
+    }
+
     /// Written as read when its own properties did not change; each component decides for itself.
     func encoded() -> Component {
         var component: Component
