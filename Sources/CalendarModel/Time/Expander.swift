@@ -189,10 +189,13 @@ final class Expander {
                     return self.isPast($0, until: until, start: start, line: master.line)
                 })
         else {
+            let nonGregorian = rule.otherParts.contains { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" }
+            let why =
+                nonGregorian && !rule.bySetPos.isEmpty
+                ? "libical cannot bound BYSETPOS in a non-Gregorian RSCALE" : "libical rejects it"
             note(
                 master.line,
-                "RRULE \(rule.icsValue) cannot be expanded (libical rejects it); only DTSTART and RDATE "
-                    + "are used")
+                "RRULE \(rule.icsValue) cannot be expanded (\(why)); only DTSTART and RDATE are used")
             return
         }
         let clock = self.clock(for: start.form, line: master.line)

@@ -15,7 +15,9 @@ struct RuleCursor {
         var unbounded = rule
         unbounded.until = nil
         engine = RecurrenceEngine(unbounded, start: start, isDate: isDate)
-        if engine == nil,
+        // libical 3.0.16 loops forever in `icalrecur_iterator_new` on a non-Gregorian rule whose BYSETPOS asks for
+        // more instances than a period holds (`RSCALE=CHINESE;FREQ=YEARLY;BYSETPOS=3`); such rules are refused.
+        if engine == nil, rule.bySetPos.isEmpty,
             unbounded.otherParts.contains(where: { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" })
         {
             iterator = LibicalRecurrenceIterator(rule: unbounded.icsValue, start: start, isDate: isDate)
