@@ -73,6 +73,25 @@ final class ReaderDiagnosticsTests: XCTestCase {
         XCTAssertFalse(written.contains("æ"), "no mojibake")
     }
 
+    /// Unicode noncharacters (U+FFFE, U+FFFF, U+FDD0…, plane ends) are valid UTF-8 but XML cannot hold some of
+    /// them: each line holding one gets a warning naming it; the text is kept. Fullwidth forms (U+FF21) are not
+    /// noncharacters.
+    func testNoncharactersGetALineNumberedWarning() throws {
+        let result = try readFixture("hand/noncharacters.ics")
+        XCTAssertEqual(result.calendars.first?.events.first?.summary, "a\u{FFFE}b")
+        let warnings = result.diagnostics.filter { $0.message.contains("noncharacter") }
+        XCTAssertEqual(warnings.map(\.line), [8, 9, 10])
+        XCTAssertEqual(
+            warnings.map { String($0.message.prefix(6)) }, ["U+FFFE", "U+FDD0", "U+FFFF"], "\(warnings)")
+        let fullwidth = ICS.read(
+            Array(
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:f\r\nDTSTAMP:20260101T000000Z\r\n"
+                    .utf8)
+                + Array("DTSTART:20260101T000000Z\r\nSUMMARY:Ａ￥\u{FFFD}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8))
+        XCTAssertFalse(
+            fullwidth.diagnostics.contains { $0.message.contains("noncharacter") }, "\(fullwidth.diagnostics)")
+    }
+
     func testMissingAndDuplicateUIDsAndMissingStart() throws {
         let result = try readFixture("hand/uids.ics")
         XCTAssertEqual(result.diagnostic(containing: "VEVENT has no UID")?.line, 4)

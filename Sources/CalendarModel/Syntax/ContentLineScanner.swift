@@ -16,6 +16,10 @@ struct ContentLineScanner {
     /// Set when some byte of the input is a control character other than tab and line ends (rare), so only then
     /// are lines searched for them.
     private var inputHasControls = false
+    /// Whether the input holds a Unicode noncharacter somewhere (else lines are not searched for one).
+    private var inputHasNoncharacters = false
+    /// Lines holding a noncharacter, with the first one found.
+    private var noncharacterLines: [(line: Int, scalar: Unicode.Scalar)] = []
     /// How many BEGINs deep the scanner is inside a component it skips for nesting too deep; 0 when not skipping.
     private var skippedDepth = 0
     /// Whether the input ended inside a component: a missing END, a download cut off in the middle.
@@ -43,6 +47,7 @@ struct ContentLineScanner {
         bytes.withUnsafeBufferPointer { buffer in
             scanner.inputIsUTF8 = UTF8Check.isValid(buffer)
             scanner.inputHasControls = buffer.contains(where: ControlCharacters.isForbiddenInLine)
+            scanner.inputHasNoncharacters = Noncharacters.first(in: buffer) != nil
             scanner.scanLines(buffer)
         }
         scanner.finish()
@@ -132,6 +137,9 @@ struct ContentLineScanner {
     }
 
     private mutating func logicalLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
+        if inputHasNoncharacters, let scalar = Noncharacters.first(in: bytes) {
+            noncharacterLines.append((line, scalar))
+        }
         if inputHasControls, bytes.contains(where: ControlCharacters.isForbiddenInLine) {
             controlLines.append(line)
             let repaired = ControlCharacters.replacing(bytes)
@@ -449,6 +457,17 @@ struct ContentLineScanner {
                 repair.line,
                 "UTF-8 text with bytes that are not UTF-8: \(what.joined(separator: ", ")); the rest of the line "
                     + "is kept as it is")
+        }
+        for (index, found) in noncharacterLines.enumerated() {
+            if index == 20 {
+                log.warning(found.line, "\(noncharacterLines.count - 20) more lines with Unicode noncharacters")
+                break
+            }
+            let code = String(found.scalar.value, radix: 16, uppercase: true)
+            log.warning(
+                found.line,
+                "U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) is a Unicode noncharacter; kept, "
+                    + "but servers that store calendars as XML reject it")
         }
         if let first = controlLines.first {
             let more = controlLines.count > 1 ? " (and \(controlLines.count - 1) more lines)" : ""

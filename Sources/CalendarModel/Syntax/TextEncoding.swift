@@ -181,3 +181,31 @@ enum ControlCharacters {
         return String(scalars)
     }
 }
+
+/// Unicode noncharacters (U+FDD0–U+FDEF and the last two code points of every plane, U+FFFE and U+FFFF among them):
+/// valid UTF-8, but XML 1.0 cannot hold U+FFFE and U+FFFF, so servers that store calendars as XML reject them.
+enum Noncharacters {
+    /// The first noncharacter in UTF-8 bytes, if any.
+    static func first(in bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead == 0xEF, index + 2 < count {
+                let (second, third) = (bytes[index + 1], bytes[index + 2])
+                if (second == 0xB7 && (0x90...0xAF).contains(third)) || (second == 0xBF && third >= 0xBE) {
+                    return Unicode.Scalar(0xF000 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F))
+                }
+            } else if (0xF0...0xF4).contains(lead), index + 3 < count, bytes[index + 1] & 0x0F == 0x0F,
+                bytes[index + 2] == 0xBF, bytes[index + 3] >= 0xBE
+            {
+                let value =
+                    UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | 0xFC0
+                    | UInt32(bytes[index + 3] & 0x3F)
+                return Unicode.Scalar(value)
+            }
+            index += 1
+        }
+        return nil
+    }
+}
