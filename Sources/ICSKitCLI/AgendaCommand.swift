@@ -108,14 +108,15 @@ struct AgendaCommand: ParsableCommand {
 struct InstanceFormat {
     let zone: ZoneClock
 
-    func time(_ value: CalendarDate, at instant: Date) -> String {
+    func time(_ value: CalendarDate, at instant: Date, floating: Bool = false) -> String {
         var bytes: [UInt8] = []
-        append(value, at: instant, to: &bytes)
+        append(value, at: instant, floating: floating, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    func append(_ value: CalendarDate, at instant: Date, to bytes: inout [UInt8]) {
-        if value.isDate || value.form == .floating {
+    /// `floating`: the value's zone is unknown (a TZID nothing explains), so it is floating like a value without one.
+    func append(_ value: CalendarDate, at instant: Date, floating: Bool = false, to bytes: inout [UInt8]) {
+        if value.isDate || value.form == .floating || floating {
             LocalDateTime(value).appendISO8601(to: &bytes, withTime: !value.isDate)
         } else {
             zone.appendISO8601(instant, to: &bytes)
@@ -128,14 +129,17 @@ struct InstanceFormat {
         json.beginObject()
         json.key("uid"); json.string(core.uid)
         json.key("recurrence_id")
+        let floating = occurrence.isFloating
         if let (id, date) = both(occurrence.recurrenceID, occurrence.recurrenceDate) {
-            json.string { append(id, at: date, to: &$0) }
+            json.string { append(id, at: date, floating: floating && id.form == occurrence.start.form, to: &$0) }
         } else {
             json.null()
         }
         json.key("summary"); json.string(core.summary)
-        json.key("start"); json.string { append(occurrence.start, at: occurrence.startDate, to: &$0) }
-        json.key("end"); json.string { append(occurrence.end, at: occurrence.endDate, to: &$0) }
+        json.key("start")
+        json.string { append(occurrence.start, at: occurrence.startDate, floating: floating, to: &$0) }
+        json.key("end")
+        json.string { append(occurrence.end, at: occurrence.endDate, floating: floating, to: &$0) }
         json.key("all_day"); json.bool(occurrence.isAllDay)
         json.key("calendar"); json.string(calendar)
         json.key("component"); json.string(occurrence.item.componentName)
@@ -156,8 +160,8 @@ struct InstanceFormat {
         let dayCount = max(0, to.adding(seconds: -1).dayNumber - firstDay.dayNumber + 1)
         var days = [[Int]](repeating: [], count: dayCount)
         for (index, row) in rows.enumerated() {
-            let start = wall(row.occurrence.start, row.occurrence.startDate)
-            let end = wall(row.occurrence.end, row.occurrence.endDate)
+            let start = wall(row.occurrence.start, row.occurrence.startDate, row.occurrence.isFloating)
+            let end = wall(row.occurrence.end, row.occurrence.endDate, row.occurrence.isFloating)
             // A span touches the days from its start's to the one before its end; an instant only its own.
             let last = end > start ? end.adding(seconds: -1).dayNumber : start.dayNumber
             let lower = max(start.dayNumber, firstDay.dayNumber), upper = min(last, firstDay.dayNumber + dayCount - 1)
@@ -171,8 +175,8 @@ struct InstanceFormat {
             printed = true
             for index in todays {
                 let row = rows[index]
-                let start = wall(row.occurrence.start, row.occurrence.startDate)
-                let end = wall(row.occurrence.end, row.occurrence.endDate)
+                let start = wall(row.occurrence.start, row.occurrence.startDate, row.occurrence.isFloating)
+                let end = wall(row.occurrence.end, row.occurrence.endDate, row.occurrence.isFloating)
                 let span =
                     row.occurrence.isAllDay
                     ? "all day    "
@@ -196,8 +200,8 @@ struct InstanceFormat {
         }
     }
 
-    private func wall(_ value: CalendarDate, _ instant: Date) -> LocalDateTime {
-        value.isDate || value.form == .floating ? LocalDateTime(value) : zone.wallClock(at: instant)
+    private func wall(_ value: CalendarDate, _ instant: Date, _ floating: Bool) -> LocalDateTime {
+        value.isDate || value.form == .floating || floating ? LocalDateTime(value) : zone.wallClock(at: instant)
     }
 
     private func clock(_ time: LocalDateTime) -> String {

@@ -73,7 +73,7 @@ struct TodoCommand: ParsableCommand {
     private func dueText(_ entry: TodoEntry, _ zone: ZoneClock) -> String? {
         guard let value = entry.dueValue, let due = entry.due else { return nil }
         if value.isDate { return LocalDateTime(value).isoDate }
-        if value.form == .floating {
+        if value.form == .floating || entry.dueIsFloating {
             return String(LocalDateTime(value).iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
         }
         return String(zone.wallClock(at: due).iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
@@ -99,7 +99,12 @@ struct TodoCommand: ParsableCommand {
         return .object([
             ("uid", todo.uid.map(JSONValue.string) ?? .null),
             ("summary", todo.summary.map(JSONValue.string) ?? .null),
-            ("due", both(entry.dueValue, entry.due).map { .string(format.time($0, at: $1)) } ?? .null),
+            (
+                "due",
+                both(entry.dueValue, entry.due).map {
+                    .string(format.time($0, at: $1, floating: entry.dueIsFloating))
+                } ?? .null
+            ),
             ("status", todo.status.map { .string($0.rawValue) } ?? .null),
             ("completed", .bool(todo.isCompleted)),
             ("overdue", .bool(entry.isOverdue)),

@@ -143,4 +143,30 @@ final class RealFilesCLITests: XCTestCase {
         return search(try JSONSerialization.jsonObject(with: Data(json.utf8)))
     }
 
+    /// A TZID nothing explains is floating time, like a time without one: JSON prints it without an offset, and
+    /// text, CSV and the todo list show the same wall clock in any zone; a UTC time keeps its offset.
+    func testTimesInAnUnknownZoneAreFloatingEverywhere() throws {
+        let file = CLI.fixture("hand/unknown-tzid.ics")
+        let run = try CLI.run([
+            "agenda", file, "--from", "2026-01-05", "--to", "+2d", "--tz", "America/New_York", "--json", "-q",
+        ])
+        let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        func row(_ summary: String, _ day: String) -> [String: Any]? {
+            rows.first { $0["summary"] as? String == summary && ($0["start"] as? String)?.hasPrefix(day) == true }
+        }
+        XCTAssertEqual(row("Unknown zone", "2026-01-05")?["start"] as? String, "2026-01-05T09:00:00")
+        XCTAssertEqual(row("Unknown zone", "2026-01-05")?["end"] as? String, "2026-01-05T10:00:00")
+        XCTAssertEqual(row("Unknown zone", "2026-01-06")?["recurrence_id"] as? String, "2026-01-06T09:00:00")
+        XCTAssertEqual(row("Floating", "2026-01-05")?["start"] as? String, "2026-01-05T11:00:00")
+        XCTAssertEqual(row("UTC", "2026-01-05")?["start"] as? String, "2026-01-05T12:00:00-05:00")
+        for zone in ["America/New_York", "Asia/Tokyo"] {
+            let text = try CLI.run(["agenda", file, "--from", "2026-01-05", "--to", "+1d", "--tz", zone, "-q"])
+            XCTAssertTrue(text.stdout.contains("09:00–10:00  Unknown zone"), "\(zone): \(text.stdout)")
+            let csv = try CLI.run(["convert", file, "--to", "csv", "--tz", zone, "-q"])
+            XCTAssertTrue(csv.stdout.contains("Unknown zone,01/05/2026,9:00 AM,01/05/2026,10:00 AM"), csv.stdout)
+            let todo = try CLI.run(["todo", file, "--json", "--tz", zone, "-q"])
+            XCTAssertTrue(todo.stdout.contains("\"due\": \"2026-01-05T15:00:00\""), "\(zone): \(todo.stdout)")
+        }
+    }
+
 }

@@ -10,6 +10,8 @@ public struct TodoEntry: Sendable {
     public var due: Date?
     /// DUE as written.
     public var dueValue: CalendarDate?
+    /// Whether DUE is floating (no zone, or a TZID nothing explains): shown as written, without an offset.
+    public var dueIsFloating = false
     /// Open and due before now.
     public var isOverdue: Bool
     /// Todos whose RELATED-TO names this one as their parent (or that this one names as its children).
@@ -85,6 +87,7 @@ public struct TodoList {
                 entries.append(
                     TodoEntry(
                         todo: todo, calendar: name, due: dueDate, dueValue: due,
+                        dueIsFloating: due.map { time.isFloating($0) } ?? false,
                         isOverdue: !todo.isCompleted && dueDate.map { $0 < now } ?? false))
             }
         }

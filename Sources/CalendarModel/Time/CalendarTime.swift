@@ -34,14 +34,22 @@ public final class CalendarTime {
     func clock(for form: CalendarDate.Form, line: Int) -> Clock {
         switch form {
         case .utc: return Clock(zone: nil)
-        case .zoned(let tzid): return Clock(zone: resolver.zone(for: tzid, line: line) ?? viewer)
-        case .floating, .date: return Clock(zone: viewer)
+        case .zoned(let tzid):
+            if let zone = resolver.zone(for: tzid, line: line) { return Clock(zone: zone) }
+            return Clock(zone: viewer, isFloating: true)  // a TZID nothing explains: floating time
+        case .floating, .date: return Clock(zone: viewer, isFloating: true)
         }
     }
+
+    /// Whether values of this form are floating: placed in the viewer's zone because they have none of their own
+    /// (floating times, dates, and TZIDs nothing explains).
+    public func isFloating(_ value: CalendarDate) -> Bool { clock(for: value.form, line: 0).isFloating }
 
     /// Wall clock ⇄ instant in one zone (nil: UTC).
     struct Clock {
         let zone: LibicalZone?
+        /// Read in the viewer's zone for want of one of its own.
+        var isFloating = false
 
         func instant(_ wall: LocalDateTime) -> Int64 { zone?.utcSeconds(of: wall) ?? wall.wallSeconds }
         func wall(_ instant: Int64) -> LocalDateTime {

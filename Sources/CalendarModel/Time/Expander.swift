@@ -304,7 +304,7 @@ final class Expander {
             endDate: Date(timeIntervalSince1970: TimeInterval(endInstant)),
             recurrenceDate: recurrenceID.map {
                 Date(timeIntervalSince1970: TimeInterval(instant($0, line: member.line)))
-            })
+            }, isFloating: clock.isFloating)
     }
 }
 

@@ -59,6 +59,9 @@ public struct Occurrence: Sendable, Hashable {
     public var endDate: Date
     /// The instant of `recurrenceID`, placed the same way.
     public var recurrenceDate: Date?
+    /// Whether the start is floating: a floating time or date, or a TZID nothing explains, placed in the viewer's
+    /// zone. Such a time is shown as written, without an offset.
+    public var isFloating = false
 
     /// The item's UID.
     public var uid: String? { source.core.uid }
