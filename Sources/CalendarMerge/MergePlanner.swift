@@ -127,10 +127,37 @@ public enum MergePlanner {
         onConflict: ConflictHandling? = nil
     ) -> [MergeAction] {
         let keys = Set(state.external.keys).union(state.local.keys).union(state.base.keys).union(state.tombstones)
-        return keys.sorted().compactMap { key in
+        let actions = keys.sorted().compactMap { key in
             decide(
                 key, external: state.external[key], local: state.local[key], base: state.base[key],
                 deleted: state.tombstones.contains(key), prefer: prefer, onConflict: onConflict)
+        }
+        return keepingSeriesWhole(actions, state)
+    }
+
+    /// A series (one UID: master and overrides) is one unit when a deletion meets a change, as vdirsyncer keeps one
+    /// item: when part of a series deleted here changed externally, the whole series comes back (else a moved
+    /// instance would stay deleted under a master that recurs again, and the store would differ from the source for
+    /// good); when part of a series deleted externally changed here, the whole series stays.
+    static func keepingSeriesWhole(_ actions: [MergeAction], _ state: MergeState) -> [MergeAction] {
+        var revived: Set<String> = [], kept: Set<String> = []
+        for action in actions {
+            if action.kind == .update, state.local[action.key] == nil { revived.insert(action.key.uid) }
+            if action.kind == .keepLocal, state.external[action.key] == nil, state.base[action.key] != nil {
+                kept.insert(action.key.uid)
+            }
+        }
+        guard !revived.isEmpty || !kept.isEmpty else { return actions }
+        return actions.map { action in
+            var action = action
+            if action.kind == .stayDeleted, revived.contains(action.key.uid) {
+                action.kind = .update
+                action.reason = "deleted here, but its series changed externally since: restored with it"
+            } else if action.kind == .delete, kept.contains(action.key.uid) {
+                action.kind = .keepLocal
+                action.reason = "gone from the external calendar, but its series changed here: kept with it"
+            }
+            return action
         }
     }
 

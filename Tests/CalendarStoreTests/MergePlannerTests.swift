@@ -42,6 +42,31 @@ final class MergePlannerTests: XCTestCase {
         XCTAssertNil(decide(external: nil, local: nil, base: nil))
     }
 
+    /// A series (one UID: its master and its overrides) is one unit when a deletion meets a change, as vdirsyncer
+    /// treats one item: a series deleted here whose master changed externally comes back with its overrides, and a
+    /// series deleted externally whose master changed here keeps its overrides.
+    func testASeriesIsOneUnitWhenADeletionMeetsAChange() {
+        let master = MergeKey(uid: "s"), moved = MergeKey(uid: "s", recurrenceID: "20260107T090000Z")
+        let other = MergeKey(uid: "t", recurrenceID: "20260107T090000Z")
+        func version(_ fingerprint: String) -> ItemVersion { ItemVersion(fingerprint: fingerprint) }
+        // Deleted here (the master and its moved instance); externally only the master changed.
+        let revived = MergePlanner.plan(
+            MergeState(
+                external: [master: version("m2"), moved: version("o1"), other: version("x1")], local: [:],
+                base: [master: "m1", moved: "o1", other: "x1"], tombstones: [master, moved, other]))
+        XCTAssertEqual(revived.first { $0.key == master }?.kind, .update)
+        XCTAssertEqual(revived.first { $0.key == moved }?.kind, .update, "the override comes back with its series")
+        XCTAssertEqual(revived.first { $0.key == other }?.kind, .stayDeleted, "another UID is not affected")
+        // Deleted externally; here only the master changed.
+        let kept = MergePlanner.plan(
+            MergeState(
+                external: [:], local: [master: version("m2"), moved: version("o1"), other: version("x1")],
+                base: [master: "m1", moved: "o1", other: "x1"]))
+        XCTAssertEqual(kept.first { $0.key == master }?.kind, .keepLocal)
+        XCTAssertEqual(kept.first { $0.key == moved }?.kind, .keepLocal, "the override stays with its series")
+        XCTAssertEqual(kept.first { $0.key == other }?.kind, .delete)
+    }
+
     func testConflictsFollowThePolicy() {
         // Both changed: newest by SEQUENCE.
         XCTAssertEqual(decide(external: "e2", local: "l", base: "e1", externalSequence: 3, localSequence: 2), .update)

@@ -336,7 +336,16 @@ struct History {
         result: MergeResult
     ) throws {
         let after = try snapshot()
-        for key in Set(before.items.keys).union(external.keys).union(before.base.keys) {
+        let keys = Set(before.items.keys).union(external.keys).union(before.base.keys)
+        // A series (one UID) is one unit when a deletion meets a change: part of it deleted here and changed there
+        // brings all of it back; part of it deleted there and changed here keeps all of it.
+        var revived: Set<String> = [], kept: Set<String> = []
+        for key in keys {
+            let local = before.items[key]?.fingerprint, base = before.base[key], theirs = external[key]?.fingerprint
+            if local == nil, let theirs, let base, theirs != base { revived.insert(key.uid) }
+            if let local, theirs == nil, let base, local != base { kept.insert(key.uid) }
+        }
+        for key in keys {
             let local = before.items[key]?.fingerprint, base = before.base[key], theirs = external[key]?.fingerprint
             let now = after.items[key]?.fingerprint
             let localChanged = local != nil && local != base
@@ -361,6 +370,8 @@ struct History {
                 if local != nil, theirs == nil, base != nil {
                     if truncated {
                         if now != local { fail("\(key): a truncated file deleted or changed it") }
+                    } else if kept.contains(key.uid) {
+                        if now != local { fail("\(key): its series changed here, yet it was not kept with it") }
                     } else if now != nil {
                         fail("\(key): gone from the file and unchanged here, but not deleted")
                     } else {
@@ -370,8 +381,12 @@ struct History {
                     fail("\(key): unchanged on both sides, yet changed (\(now ?? "gone"))")
                 } else if local == nil, theirs != nil, !before.tombstones.contains(key), base == nil, now != theirs {
                     fail("\(key): new in the file but not added")
-                } else if local == nil, before.tombstones.contains(key), theirs == base, now != nil {
-                    fail("\(key): deleted here and unchanged there, but back")
+                } else if local == nil, before.tombstones.contains(key), theirs == base {
+                    if revived.contains(key.uid), theirs != nil {
+                        if now != theirs { fail("\(key): its series changed there, yet it did not come back with it") }
+                    } else if now != nil {
+                        fail("\(key): deleted here and unchanged there, but back")
+                    }
                 }
             }
         }

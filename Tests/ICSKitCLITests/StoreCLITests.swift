@@ -190,6 +190,39 @@ final class StoreCLITests: XCTestCase {
         XCTAssertEqual(result["deleted"] as? Int, 3)
     }
 
+    /// A weekly series with a moved instance, deleted here; externally only its master changes. The merge brings
+    /// the series back with its override (the moved instance at its new time, not at the rule's), and a second
+    /// merge of the same file changes nothing: the store agrees with the source again.
+    func testASeriesDeletedHereAndChangedExternallyComesBackWhole() throws {
+        func series(_ summary: String, sequence: Int) -> String {
+            "BEGIN:VEVENT\r\nUID:weekly\r\nDTSTAMP:20260101T000000Z\r\nSEQUENCE:\(sequence)\r\n"
+                + "DTSTART:20260105T090000Z\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY;COUNT=4\r\nSUMMARY:\(summary)\r\n"
+                + "END:VEVENT\r\nBEGIN:VEVENT\r\nUID:weekly\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "RECURRENCE-ID:20260112T090000Z\r\nDTSTART:20260113T150000Z\r\nDURATION:PT1H\r\n"
+                + "SUMMARY:Moved\r\nEND:VEVENT\r\n"
+        }
+        let v1 = try write("series-v1.ics", series("Weekly", sequence: 0))
+        try icskit(["merge", v1, "--into", "Team", "-q"])
+        try icskit(["rm", "weekly"])
+        let v2 = try write("series-v2.ics", series("Weekly, new room", sequence: 1))
+        let result = try json(icskit(["merge", v2, "--into", "Team", "--json"]))
+        let kinds = (result["actions"] as? [[String: Any]] ?? []).map { $0["action"] as? String ?? "" }
+        XCTAssertEqual(kinds, ["update", "update"], "\(result)")
+        let agenda = try icskit([
+            "agenda", "--calendar", "Team", "--from", "2026-01-05", "--to", "2026-02-05", "--tz", "UTC", "--json",
+        ])
+        let starts = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(agenda.stdout.utf8)) as? [[String: Any]])
+            .map { "\($0["start"]!) \($0["summary"]!)" }
+        XCTAssertEqual(
+            starts,
+            [
+                "2026-01-05T09:00:00Z Weekly, new room", "2026-01-13T15:00:00Z Moved",
+                "2026-01-19T09:00:00Z Weekly, new room", "2026-01-26T09:00:00Z Weekly, new room",
+            ])
+        let again = try json(icskit(["merge", v2, "--into", "Team", "--json"]))
+        XCTAssertEqual([again["added"], again["updated"], again["deleted"]].map { $0 as? Int }, [0, 0, 0])
+    }
+
     func testAnIdenticalFileIsPlannedFromTheBaseAsAFullMergeWould() throws {
         let v1 = try write("v1.ics", Self.event("a", "A") + Self.event("b", "B") + Self.event("c", "C"))
         try icskit(["merge", v1, "--into", "Sub"])
