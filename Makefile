@@ -10,7 +10,7 @@ RELEASE ?= .build/release
 VENV ?= .build/venv
 PYTHON := $(VENV)/bin/python3
 
-.PHONY: deps venv build test demo bench clean fuzz fuzz-build format lint
+.PHONY: deps venv build test demo bench clean fuzz fuzz-build format lint differential
 
 ## Installs the Debian packages ICSKit builds against (and, for the tests, headless Chromium), when one is missing.
 PACKAGES ?= libical-dev libsqlite3-dev pkg-config tzdata
@@ -91,6 +91,14 @@ fuzz-build:
 fuzz: deps fuzz-build
 	swift build --product icskit
 	FUZZ_BIN=$(FUZZ_SCRATCH)/release/icskit-fuzz FUZZ_SANITIZERS=$(FUZZ_SANITIZE) scripts/fuzz.sh $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+## Differential testing of recurrence against recurring-ical-events (docs/DEVIATIONS.md): `make differential
+## N=100000 SEED=7`. The tests run 5,000 calendars of one seed.
+N ?= 5000
+SEED ?= 1
+differential: deps venv
+	swift build --product icskit
+	$(PYTHON) scripts/differential.py --icskit .build/debug/icskit --seed $(SEED) --count $(N)
 
 ## swift-format with the checked-in .swift-format: `make format` rewrites, `make lint` (run by CI) only checks.
 FORMATTED := Sources Tests Fuzz Benchmarks Package.swift

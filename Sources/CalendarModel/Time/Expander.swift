@@ -290,8 +290,15 @@ final class Expander {
             end = clock.wall(endInstant).calendarDate(start.form)
         }
         if endInstant < startInstant {
-            // An end before the start (reported when read): the earlier one starts, as recurring-ical-events does.
-            (start, end, startInstant, endInstant) = (end, start, endInstant, startInstant)
+            if LocalDateTime(end) >= startWall {
+                // A start in a DST gap reads as after the gap (RFC 5545 §3.3.5), past an end just after it: the
+                // instance keeps its start and has no length (recurring-ical-events leaves the end before it).
+                (end, endInstant) = (start, startInstant)
+            } else {
+                // An end written before the start (reported when read): the earlier one starts, as
+                // recurring-ical-events does.
+                (start, end, startInstant, endInstant) = (end, start, endInstant, startInstant)
+            }
         }
         let overlaps =
             endInstant > startInstant
