@@ -48,6 +48,13 @@ struct ConvertCommand: ParsableCommand {
         help: "Give every TZID its bare IANA name and a VTIMEZONE from tzdata (for Outlook, Google and others).")
     var normalizeTimezones = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Write what strict readers and servers accept where the meaning is recoverable: UID and DTSTAMP added, "
+                + "VALUE=DATE on dates, a DTEND not after DTSTART fixed, RDATE PERIODs as DATE-TIME, a VTIMEZONE "
+                + "for each TZID (as --normalize-timezones); each change is reported."))
+    var repair = false
+
     @Option(help: "Print a machine-readable summary: json.")
     var report: ReportFormat?
 
@@ -146,6 +153,17 @@ struct ConvertCommand: ParsableCommand {
         if normalizeTimezones {
             read.calendars = read.calendars.map { calendar in
                 let normalized = calendar.normalizingTimeZones(file: name)
+                read.diagnostics += normalized.diagnostics
+                return normalized.calendar
+            }
+        }
+        if repair {
+            // Repaired, then with bare IANA TZIDs and a VTIMEZONE for each (servers want one per TZID).
+            read.calendars = read.calendars.map { calendar in
+                let repaired = calendar.repairedForPeers(file: name)
+                read.diagnostics += repaired.diagnostics
+                if normalizeTimezones { return repaired.calendar }
+                let normalized = repaired.calendar.normalizingTimeZones(file: name)
                 read.diagnostics += normalized.diagnostics
                 return normalized.calendar
             }

@@ -42,6 +42,12 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file; - writes standard output (the default).")
     var output = "-"
 
+    @Flag(
+        help: ArgumentHelp(
+            "Write what strict readers and servers accept where the meaning is recoverable (as convert --repair); "
+                + "each change is reported on standard error."))
+    var repair = false
+
     @OptionGroup var store: StoreOption
 
     var hasWindow: Bool { window.today || window.week != nil || window.from != nil || window.to != nil }
@@ -101,6 +107,11 @@ struct ExportCommand: ParsableCommand {
             return seenZones.insert(tzid).inserted
         }
         combined.otherProperties += try Self.categoryColors(of: combined, in: store)
+        if repair {
+            let repaired = combined.repairedForPeers(file: "export")
+            combined = repaired.calendar
+            CalendarFiles.report(repaired.diagnostics, quiet: false)
+        }
         let bytes = ICS.write([combined])
         try Output.emit(bytes, to: output)
     }

@@ -169,4 +169,59 @@ final class RealFilesCLITests: XCTestCase {
         }
     }
 
+    /// `convert --repair` writes what strict readers accept, keeping the meaning, and reports every change: UID and
+    /// DTSTAMP added (stable), VALUE=DATE on dates, a DTEND not after DTSTART fixed or dropped, RDATE PERIODs as
+    /// DATE-TIME with an override for a different length, a VTIMEZONE per TZID. python icalendar reads the result
+    /// without an error, and both recurring-ical-events and icskit list the same instances as before.
+    func testRepairWritesWhatStrictReadersAccept() throws {
+        let file = CLI.fixture("hand/needs-repair.ics")
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let repaired = directory.appendingPathComponent("repaired.ics").path
+        let run = try CLI.run(["convert", file, "--repair", "-o", repaired])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        for expected in [
+            ":1: warning: repaired: VCALENDAR had no PRODID", ":3: warning: repaired: VEVENT had no UID; added icskit-",
+            ":3: warning: repaired: VEVENT had no DTSTAMP; added 19700101T000000Z",
+            ":5: warning: repaired: DTSTART holds a date without VALUE=DATE",
+            ":6: warning: repaired: DTEND 20260105 is not after DTSTART; set to 20260106",
+            ":13: warning: repaired: DTEND 20260107T090000Z is before DTSTART 20260107T100000Z; the two swapped",
+            ":22: warning: repaired: RDATE PERIOD values, which many readers cannot read, written as DATE-TIME, with 1",
+            ":24: warning: repaired: VTODO had no DTSTAMP; added 20251230T101500Z",
+        ] {
+            XCTAssertTrue(run.stderr.contains(expected), "\(expected)\n\(run.stderr)")
+        }
+        let validate = try CLI.run(["validate", repaired])
+        XCTAssertEqual(validate.status, 0)
+        XCTAssertEqual(validate.stdout, "", "no diagnostic on the repaired file")
+        let again = try CLI.run(["convert", file, "--repair", "-q"])
+        XCTAssertEqual(again.stdout, try String(contentsOfFile: repaired, encoding: .utf8), "the same every time")
+        XCTAssertFalse(again.stdout.contains("VALUE=PERIOD"))
+
+        let ours = try CLI.agendaLines(file, from: "2026-01-01", to: "2026-02-01", components: "event,todo")
+        XCTAssertEqual(
+            try CLI.agendaLines(repaired, from: "2026-01-01", to: "2026-02-01", components: "event,todo"), ours)
+        try CLI.requirePythonTools()
+        let strict = CLI.python([
+            "-c",
+            "import sys, icalendar; c = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read()); "
+                + "print(sum(len(x.errors) for x in c.walk()))",
+            repaired,
+        ])
+        XCTAssertEqual(strict.stdout, "0\n", strict.stderr)
+        let before = try CLI.recurringICalEventsLines(file, from: "2026-01-01", to: "2026-02-01")
+        let after = try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01")
+        XCTAssertEqual(after.filter { $0.contains("Lab sessions") }, before.filter { $0.contains("Lab sessions") })
+        XCTAssertEqual(after.filter { $0.contains("Lab sessions") }.count, 5)
+
+        // export --repair from the store does the same.
+        let store = directory.appendingPathComponent("store.sqlite").path
+        XCTAssertEqual(try CLI.run(["import", file, "--store", store, "-q"]).status, 0)
+        let exported = directory.appendingPathComponent("exported.ics").path
+        let export = try CLI.run(["export", "--store", store, "--repair", "-o", exported])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertTrue(export.stderr.contains("repaired: RDATE PERIOD values"), export.stderr)
+        XCTAssertEqual(try CLI.run(["validate", exported]).stdout, "")
+    }
+
 }

@@ -1,0 +1,158 @@
+import Foundation
+
+extension ICalendar {
+    /// The calendar as strict readers and servers accept it (`icskit convert --repair`), wherever its meaning can
+    /// be kept, with a warning for each change: a missing UID gets the stable one derived from the item's content,
+    /// a missing DTSTAMP one derived from LAST-MODIFIED or CREATED (else the epoch, so the output stays the same
+    /// from run to run); date values get `VALUE=DATE`; a DTEND before its DTSTART is swapped with it (as readers read it), one equal to it becomes a day after a
+    /// date and is dropped from a date-time (an instant); RDATE PERIOD values, which many readers cannot read, become
+    /// DATE-TIME values, with an override carrying the period's length where it differs from the series'.
+    /// VERSION and PRODID are added when missing. What nothing can recover is left as it is.
+    public func repairedForPeers(file: String? = nil) -> (calendar: ICalendar, diagnostics: [Diagnostic]) {
+        var log = DiagnosticLog(file: file)
+        var root = encoded()
+        if root.property("VERSION") == nil { root.properties.insert(Property("VERSION", value: "2.0"), at: 0) }
+        if root.property("PRODID") == nil {
+            root.properties.insert(Property("PRODID", value: ICS.productID), at: 1)
+            log.warning(root.line, "repaired: VCALENDAR had no PRODID; added")
+        }
+        var children: [Component] = []
+        for child in root.components {
+            guard ["VEVENT", "VTODO", "VJOURNAL"].contains(child.name) else {
+                children.append(child)
+                continue
+            }
+            children += Self.repaired(child, &log)
+        }
+        root.components = children
+        let reread = ICS.read(ICS.write(components: [root]), file: file)
+        return (reread.calendars.first ?? self, log.sortedByLine)
+    }
+
+    /// One item, repaired; a series whose RDATE PERIODs need overrides comes back with them.
+    private static func repaired(_ item: Component, _ log: inout DiagnosticLog) -> [Component] {
+        var item = item
+        let line = item.line
+        if item.property("UID") == nil {
+            let uid = item.derivedUID
+            item.properties.insert(Property("UID", value: uid), at: 0)
+            log.warning(line, "repaired: \(item.name) had no UID; added \(uid), derived from its content")
+        }
+        if item.property("DTSTAMP") == nil {
+            let stamp =
+                [item.property("LAST-MODIFIED"), item.property("CREATED")].compactMap { $0?.value }
+                .first { $0.hasSuffix("Z") && $0.count == 16 } ?? "19700101T000000Z"
+            item.properties.insert(Property("DTSTAMP", value: stamp), at: 1)
+            log.warning(line, "repaired: \(item.name) had no DTSTAMP; added \(stamp)")
+        }
+        for index in item.properties.indices {
+            let property = item.properties[index]
+            guard ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE"].contains(property.name),
+                property["VALUE"] == nil,
+                ValueSyntax.split(property.value, on: ",").allSatisfy({ $0.count == 8 && Int($0) != nil })
+            else { continue }
+            item.properties[index].parameters.append(Parameter("VALUE", "DATE"))
+            log.warning(property.line, "repaired: \(property.name) holds a date without VALUE=DATE; added")
+        }
+        repairEnd(&item, &log)
+        return splittingPeriods(item, &log)
+    }
+
+    /// A VEVENT's DTEND not after its DTSTART (in the same form): one before it is swapped with it (readers,
+    /// ICSKit and recurring-ical-events among them, start such an event at the earlier time); one equal to it
+    /// becomes a day after a date start, and is dropped after a date-time (the event is an instant).
+    private static func repairEnd(_ item: inout Component, _ log: inout DiagnosticLog) {
+        guard item.name == "VEVENT", let startIndex = item.properties.firstIndex(where: { $0.name == "DTSTART" }),
+            let endIndex = item.properties.firstIndex(where: { $0.name == "DTEND" }),
+            case .success(let start) = CalendarDate.parse(
+                item.properties[startIndex].value, tzid: item.properties[startIndex]["TZID"]),
+            case .success(let end) = CalendarDate.parse(
+                item.properties[endIndex].value, tzid: item.properties[endIndex]["TZID"]),
+            start.form == end.form, LocalDateTime(end) <= LocalDateTime(start)
+        else { return }
+        let line = item.properties[endIndex].line
+        if LocalDateTime(end) < LocalDateTime(start) {
+            let (startValue, endValue) = (item.properties[startIndex].value, item.properties[endIndex].value)
+            item.properties[startIndex].value = endValue
+            item.properties[endIndex].value = startValue
+            log.warning(
+                line,
+                "repaired: DTEND \(end.icsValue) is before DTSTART \(start.icsValue); the two swapped, as readers read it"
+            )
+        } else if start.isDate {
+            let next = LocalDateTime(start).adding(days: 1).calendarDate(.date)
+            item.properties[endIndex] = Property(
+                "DTEND", parameters: [Parameter("VALUE", "DATE")], value: next.icsValue)
+            log.warning(line, "repaired: DTEND \(end.icsValue) is not after DTSTART; set to \(next.icsValue)")
+        } else {
+            item.properties.remove(at: endIndex)
+            log.warning(line, "repaired: DTEND \(end.icsValue) equals DTSTART; dropped (the event is an instant)")
+        }
+    }
+
+    /// RDATE;VALUE=PERIOD as DATE-TIME values; a period whose length differs from the series' gets an override
+    /// (RECURRENCE-ID at its start) that carries it.
+    private static func splittingPeriods(_ item: Component, _ log: inout DiagnosticLog) -> [Component] {
+        var master = item
+        var overrides: [Component] = []
+        let seriesLength = Self.length(of: item)
+        for index in master.properties.indices.reversed() {
+            let property = master.properties[index]
+            guard property.name == "RDATE", property["VALUE"]?.uppercased() == "PERIOD" else { continue }
+            let tzid = property["TZID"]
+            var starts: [String] = []
+            for text in ValueSyntax.split(property.value, on: ",") {
+                guard case .success(let period) = Period.parse(text, tzid: tzid) else { return [item] }
+                let seconds: Int
+                switch period.end {
+                case .duration(let duration): seconds = duration.totalSeconds
+                case .date(let end):
+                    seconds = Int(LocalDateTime(end).wallSeconds - LocalDateTime(period.start).wallSeconds)
+                }
+                starts.append(period.start.icsValue)
+                guard seconds != seriesLength, let uid = item.property("UID")?.value else { continue }
+                var override = Component(item.name)
+                override.properties = item.properties.filter {
+                    !["RRULE", "RDATE", "EXDATE", "EXRULE", "DTSTART", "DTEND", "DURATION", "RECURRENCE-ID"]
+                        .contains($0.name)
+                }
+                let zone = tzid.map { [Parameter("TZID", $0)] } ?? []
+                override.properties.removeAll { $0.name == "UID" }
+                override.properties.insert(Property("UID", value: uid), at: 0)
+                override.properties += [
+                    Property("RECURRENCE-ID", parameters: zone, value: period.start.icsValue),
+                    Property("DTSTART", parameters: zone, value: period.start.icsValue),
+                    Property(
+                        "DURATION",
+                        value: Duration(
+                            isNegative: seconds < 0, hours: abs(seconds) / 3600, minutes: abs(seconds) / 60 % 60,
+                            seconds: abs(seconds) % 60
+                        ).icsValue),
+                ]
+                override.components = item.components
+                overrides.append(override)
+            }
+            var replacement = property
+            replacement.parameters = property.parameters.filter { $0.name != "VALUE" }
+            replacement.value = starts.joined(separator: ",")
+            master.properties[index] = replacement
+            log.warning(
+                property.line,
+                "repaired: RDATE PERIOD values, which many readers cannot read, written as DATE-TIME"
+                    + (overrides.isEmpty ? "" : ", with \(overrides.count) override(s) keeping their length"))
+        }
+        return [master] + overrides
+    }
+
+    /// The series' length in seconds from DURATION or DTEND (same form), nil when neither says.
+    private static func length(of item: Component) -> Int? {
+        if let duration = item.property("DURATION"), case .success(let value) = Duration.parse(duration.value) {
+            return value.totalSeconds
+        }
+        guard let startProperty = item.property("DTSTART"), let endProperty = item.property("DTEND"),
+            case .success(let start) = CalendarDate.parse(startProperty.value, tzid: startProperty["TZID"]),
+            case .success(let end) = CalendarDate.parse(endProperty.value, tzid: endProperty["TZID"])
+        else { return nil }
+        return Int(LocalDateTime(end).wallSeconds - LocalDateTime(start).wallSeconds)
+    }
+}
