@@ -10,7 +10,7 @@ RELEASE ?= .build/release
 VENV ?= .build/venv
 PYTHON := $(VENV)/bin/python3
 
-.PHONY: deps venv build test demo bench clean fuzz fuzz-build format lint differential
+.PHONY: deps venv build test demo bench clean fuzz fuzz-build format lint differential peers
 
 ## Installs the Debian packages ICSKit builds against (and, for the tests, headless Chromium), when one is missing.
 PACKAGES ?= libical-dev libsqlite3-dev pkg-config tzdata
@@ -99,6 +99,19 @@ SEED ?= 1
 differential: deps venv
 	swift build --product icskit
 	$(PYTHON) scripts/differential.py --icskit .build/debug/icskit --seed $(SEED) --count $(N)
+
+## Which real programs accept the shared corpus, as it is and as `convert --repair` writes it (README's table):
+## python icalendar, vobject, recurring-ical-events, khal, calcurse and a Radicale server on 127.0.0.1.
+PEERS_OUT ?= .build/peers
+peers: deps
+	$(MAKE) deps PACKAGES="calcurse python3-venv"
+	swift build --product icskit
+	rm -rf $(PEERS_OUT) && mkdir -p $(PEERS_OUT)/original $(PEERS_OUT)/repaired
+	find $(SHARED)/fixtures/corpus -name '*.ics' | while read -r f; do \
+	  name=$$(echo "$${f#$(SHARED)/fixtures/corpus/}" | tr '/' '_'); cp "$$f" "$(PEERS_OUT)/original/$$name"; \
+	  .build/debug/icskit convert "$$f" --repair -q -o "$(PEERS_OUT)/repaired/$$name" || true; done
+	python3 scripts/peers.py --json $(PEERS_OUT)/original.json $(PEERS_OUT)/original
+	python3 scripts/peers.py --json $(PEERS_OUT)/repaired.json $(PEERS_OUT)/repaired
 
 ## swift-format with the checked-in .swift-format: `make format` rewrites, `make lint` (run by CI) only checks.
 FORMATTED := Sources Tests Fuzz Benchmarks Package.swift
