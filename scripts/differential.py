@@ -442,6 +442,7 @@ def main():
     parser.add_argument("--batch", type=int, default=500, help="calendars per icskit run")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--show", type=int, default=10, help="disagreements printed in full")
+    parser.add_argument("--progress", action="store_true", help="the summary so far after each batch, on stderr")
     args = parser.parse_args()
 
     indices = [args.only] if args.only is not None else list(range(args.count))
@@ -494,6 +495,8 @@ def main():
                                 print("   icskit only:", row)
                             for row in sorted(reference_rows - mine)[:6]:
                                 print("   recurring-ical-events only:", row)
+            if args.progress:
+                print(f"progress: {json.dumps(summary, sort_keys=True)}", file=sys.stderr, flush=True)
             if not args.keep:
                 for entry in made:
                     os.remove(os.path.join(folder, entry[0] + ".ics"))
