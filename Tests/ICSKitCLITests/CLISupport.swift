@@ -152,15 +152,12 @@ enum CLI {
     static func recurringICalEventsLines(
         _ file: String, from: String, to: String, components: String = "event"
     ) throws -> [String] {
+        // Times are written as scripts/differential.py writes them (UTC with Z, floating bare, dates alone).
         let script = """
             import sys, datetime, icalendar, recurring_ical_events
+            sys.path.insert(0, sys.argv[5])
+            from differential import normalized as text
             calendar = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
-            def text(value):
-                if isinstance(value, datetime.datetime):
-                    if value.tzinfo is None:
-                        return value.strftime('%Y-%m-%dT%H:%M:%S')
-                    return value.astimezone(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
-                return value.isoformat()
             kinds = ['V' + kind.upper() for kind in sys.argv[4].split(',')]
             query = recurring_ical_events.of(calendar, components=kinds)
             day = datetime.date.fromisoformat
@@ -168,7 +165,7 @@ enum CLI {
                 start = item.get('DTSTART') or item.get('DUE')
                 print(item.name, text(start.dt), item.get('SUMMARY', ''))
             """
-        let run = python(["-c", script, file, from, to, components])
+        let run = python(["-c", script, file, from, to, components, package.appendingPathComponent("scripts").path])
         XCTAssertEqual(run.status, 0, run.stderr)
         return run.stdout.split(separator: "\n").map(String.init).sorted()
     }

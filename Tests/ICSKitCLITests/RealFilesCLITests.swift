@@ -10,13 +10,13 @@ final class RealFilesCLITests: XCTestCase {
     func testOrphanOverridesAndDuplicateRDates() throws {
         let file = CLI.fixture("hand/orphan-overrides.ics")
         let ours = try CLI.agendaLines(file, from: "2026-01-01", to: "2026-02-01")
-        for line in [
-            "VEVENT 2026-01-10T07:00:00Z Orphan at its own start", "VEVENT 2026-01-10T07:00:00Z Daily at 13Z",
-            "VEVENT 2026-01-15T07:00:00Z Orphan of an RDATE series", "VEVENT 2026-01-24T07:00:00Z Orphan in a zone",
-            "VEVENT 2026-01-29T07:00:00Z Orphan with a time",
-        ] {
-            XCTAssertTrue(ours.contains(line), "\(line) in \(ours)")
-        }
+        assertContains(
+            ours,
+            [
+                "VEVENT 2026-01-10T07:00:00Z Orphan at its own start", "VEVENT 2026-01-10T07:00:00Z Daily at 13Z",
+                "VEVENT 2026-01-15T07:00:00Z Orphan of an RDATE series", "VEVENT 2026-01-24T07:00:00Z Orphan in a zone",
+                "VEVENT 2026-01-29T07:00:00Z Orphan with a time",
+            ])
         XCTAssertFalse(ours.contains { $0.hasPrefix("VEVENT 2026-01-08") }, "the orphan is not at its RECURRENCE-ID")
         let duplicates = ours.filter { $0.hasSuffix("RDATE equal to a rule instance") }
         XCTAssertEqual(duplicates.count, 4, "\(duplicates)")
@@ -32,13 +32,13 @@ final class RealFilesCLITests: XCTestCase {
     func testVTimeZonesThatContradictTZData() throws {
         let file = CLI.fixture("hand/stale-vtimezones.ics")
         let ours = try CLI.agendaLines(file, from: "2026-01-01", to: "2027-01-01")
-        for line in [
-            "VEVENT 2026-01-15T08:00:00Z Paris winter", "VEVENT 2026-07-15T07:00:00Z Paris summer",
-            "VEVENT 2026-03-09T13:00:00Z New York weekly", "VEVENT 2026-03-10T09:00:00Z Moscow",
-            "VEVENT 2026-10-15T07:00:00Z Berlin in October", "VEVENT 2026-03-10T06:00:00Z Office time",
-        ] {
-            XCTAssertTrue(ours.contains(line), "\(line) in \(ours)")
-        }
+        assertContains(
+            ours,
+            [
+                "VEVENT 2026-01-15T08:00:00Z Paris winter", "VEVENT 2026-07-15T07:00:00Z Paris summer",
+                "VEVENT 2026-03-09T13:00:00Z New York weekly", "VEVENT 2026-03-10T09:00:00Z Moscow",
+                "VEVENT 2026-10-15T07:00:00Z Berlin in October", "VEVENT 2026-03-10T06:00:00Z Office time",
+            ])
         let run = try CLI.run(["agenda", file, "--from", "2026-01-01", "--to", "2027-01-01", "--tz", "UTC"])
         for expected in [
             "stale-vtimezones.ics:19: warning: the VTIMEZONE for TZID \"America/New_York\" disagrees with tzdata: "
@@ -52,14 +52,14 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertFalse(run.stderr.contains("Office Time\" disagrees"), "a custom name has only the file's rules")
 
         let fileRules = try CLI.agendaLines(file, from: "2026-01-01", to: "2027-01-01", extra: ["--zones", "file"])
-        for line in [
-            "VEVENT 2026-01-15T08:00:00Z Paris winter",  // unsigned offsets, no onsets: the block is unusable
-            "VEVENT 2026-03-09T14:00:00Z New York weekly", "VEVENT 2026-04-06T13:00:00Z New York weekly",
-            "VEVENT 2026-03-10T09:29:43Z Moscow", "VEVENT 2026-10-15T08:00:00Z Berlin in October",
-            "VEVENT 2026-03-10T06:00:00Z Office time",
-        ] {
-            XCTAssertTrue(fileRules.contains(line), "\(line) in \(fileRules)")
-        }
+        assertContains(
+            fileRules,
+            [
+                "VEVENT 2026-01-15T08:00:00Z Paris winter",  // unsigned offsets, no onsets: the block is unusable
+                "VEVENT 2026-03-09T14:00:00Z New York weekly", "VEVENT 2026-04-06T13:00:00Z New York weekly",
+                "VEVENT 2026-03-10T09:29:43Z Moscow", "VEVENT 2026-10-15T08:00:00Z Berlin in October",
+                "VEVENT 2026-03-10T06:00:00Z Office time",
+            ])
 
         let validate = try CLI.run(["validate", file])
         XCTAssertTrue(
@@ -222,6 +222,13 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertEqual(export.status, 0, export.stderr)
         XCTAssertTrue(export.stderr.contains("repaired: RDATE PERIOD values"), export.stderr)
         XCTAssertEqual(try CLI.run(["validate", exported]).stdout, "")
+    }
+
+    /// Each expected line is among the agenda lines.
+    func assertContains(_ lines: [String], _ expected: [String], file: StaticString = #filePath, line: UInt = #line) {
+        for entry in expected where !lines.contains(entry) {
+            XCTFail("\(entry) is not in \(lines)", file: file, line: line)
+        }
     }
 
 }
