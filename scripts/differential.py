@@ -322,6 +322,21 @@ def reference(data):
     return {row for row in rows if inside(row)}, swapped
 
 
+def near_custom_transition(row):
+    """Whether an instance starts or ends within a day of a change of the hand-written zone (second Sunday of
+    March, first Sunday of November)."""
+    def changes(year):
+        march = dt.date(year, 3, 1)
+        november = dt.date(year, 11, 1)
+        return [march + dt.timedelta(days=(6 - march.weekday()) % 7 + 7),
+                november + dt.timedelta(days=(6 - november.weekday()) % 7)]
+    for text in (row[1], row[2]):
+        day = dt.date.fromisoformat(text[:10])
+        if any(abs((day - change).days) <= 1 for change in changes(day.year)):
+            return True
+    return False
+
+
 def compact(moment):
     return moment.strftime("%Y%m%dT%H%M%S")
 
@@ -423,9 +438,12 @@ def classify(item, mine, reference_rows, swapped, data):
     if item.rule and "FREQ=HOURLY" in item.rule and ({"exdate", "override", "orphan"} & item.features):
         if {row[1] for row in mine} == dateutil_starts(data, item.uid):
             return "rie-subdaily-exdate"
-    if item.rule and "BYWEEKNO" in item.rule and all(
-            row[1][5:10] >= "12-22" or row[1][5:10] <= "01-10" for row in differing):
-        return "byweekno-year-end"
+    if item.rule and "BYWEEKNO" in item.rule and any(
+            row[1][5:10] >= "12-22" or row[1][5:10] <= "01-10" for row in differing) and (
+            "COUNT=" in item.rule or all(row[1][5:10] >= "12-22" or row[1][5:10] <= "01-10" for row in differing)):
+        return "byweekno-year-end"  # with COUNT, a year-end difference also shifts the instances after it
+    if item.tzid == "Custom Harbour Time" and all(near_custom_transition(row) for row in differing):
+        return "rie-custom-zone-gap"
     keys = zoned_keys(data, item.uid)
     if all(collides(row, item.tzid, keys) for row in differing):
         return "rie-wall-utc-collision"

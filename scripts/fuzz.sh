@@ -65,7 +65,8 @@ dictionary() {
 status=0
 for target in $targets; do
     make_seeds "$target"
-    corpus=$work/corpus/$target findings=$work/findings/$target log=$work/$target.log
+    # A log per run: two campaigns of one target at once must not write into the same file.
+    corpus=$work/corpus/$target findings=$work/findings/$target log=$work/$target-$$.log
     mkdir -p "$corpus" "$findings"
     echo "== fuzzing $target for ${seconds}s"
     extra=()
@@ -74,9 +75,10 @@ for target in $targets; do
     SWIFT_BACKTRACE=enable=no ICSKIT_FUZZ_TARGET=$target "$binary" "$corpus" "$work/seeds/$target" -dict="$(dictionary "$target")" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_length "$target")" -print_final_stats=1 \
         -artifact_prefix="$findings/" "${extra[@]}" > "$log" 2>&1 || true
-    runs=$( (grep -ho 'stat::number_of_executed_units: *[0-9]*' "$log" "$work"/fuzz-*.log 2>/dev/null || true) \
+    # -a: a log can hold bytes of the inputs it prints, which would make grep call it binary and print nothing.
+    runs=$( (grep -aho 'stat::number_of_executed_units: *[0-9]*' "$log" "$work"/fuzz-*.log 2>/dev/null || true) \
         | awk '{s += $2} END {print s + 0}')
-    coverage=$( (grep -ho 'cov: [0-9]*' "$log" "$work"/fuzz-*.log 2>/dev/null || true) | cut -d' ' -f2 | sort -n | tail -1)
+    coverage=$( (grep -aho 'cov: [0-9]*' "$log" "$work"/fuzz-*.log 2>/dev/null || true) | cut -d' ' -f2 | sort -n | tail -1)
     found=$(find "$findings" -type f | wc -l)
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$runs" "${coverage:-0}" "$found" \
         "$sanitizers" >> "$work/runs.tsv"
