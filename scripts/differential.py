@@ -375,9 +375,21 @@ def collides(row, tzid, keys):
     utc = dt.datetime.strptime(row[1], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
     if compact(utc) in walls:
         return True
-    if tzid is None or tzid not in ZONES:
+    if tzid is None:
         return False
-    return compact(utc.astimezone(zoneinfo.ZoneInfo(tzid))) in utcs
+    zone = custom_zone() if tzid == "Custom Harbour Time" else zoneinfo.ZoneInfo(tzid)
+    return compact(utc.astimezone(zone)) in utcs
+
+
+_custom_zone = []
+
+
+def custom_zone():
+    """The hand-written zone as a tzinfo (python icalendar builds it from the VTIMEZONE)."""
+    if not _custom_zone:
+        text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n" + CUSTOM_ZONE + "END:VCALENDAR\r\n"
+        _custom_zone.append(icalendar.Calendar.from_ical(text).walk("VTIMEZONE")[0].to_tz())
+    return _custom_zone[0]
 
 
 def dateutil_starts(data, uid):
