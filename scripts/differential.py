@@ -337,6 +337,29 @@ def near_custom_transition(row):
     return False
 
 
+def override_ids(data, uid):
+    """Each override's RECURRENCE-ID as a row would carry it (by its SUMMARY): an override is dropped by
+    recurring-ical-events when its RECURRENCE-ID collides with an EXDATE (`rie-wall-utc-collision`)."""
+    ids = {}
+    for event in icalendar.Calendar.from_ical(data).walk("VEVENT"):
+        if str(event["UID"]) == uid and "RECURRENCE-ID" in event:
+            ids[str(event["SUMMARY"])] = (uid, normalized(event["RECURRENCE-ID"].dt), "", str(event["SUMMARY"]))
+    return ids
+
+
+def duplicate_override(data, uid):
+    """Whether two overrides of a series name the same instance (invalid in RFC 5545: ICSKit keeps both, with a
+    warning when it reads them; recurring-ical-events keeps one)."""
+    seen = set()
+    for event in icalendar.Calendar.from_ical(data).walk("VEVENT"):
+        if str(event["UID"]) == uid and "RECURRENCE-ID" in event:
+            key = normalized(event["RECURRENCE-ID"].dt)
+            if key in seen:
+                return True
+            seen.add(key)
+    return False
+
+
 def compact(moment):
     return moment.strftime("%Y%m%dT%H%M%S")
 
@@ -457,8 +480,12 @@ def classify(item, mine, reference_rows, swapped, data):
     if item.tzid == "Custom Harbour Time" and all(near_custom_transition(row) for row in differing):
         return "rie-custom-zone-gap"
     keys = zoned_keys(data, item.uid)
-    if all(collides(row, item.tzid, keys) for row in differing):
+    moved = override_ids(data, item.uid)
+    if all(collides(row, item.tzid, keys) or collides(moved.get(row[3], ("", "", "")), item.tzid, keys)
+           for row in differing):
         return "rie-wall-utc-collision"
+    if duplicate_override(data, item.uid):
+        return "duplicate-override"
     return "unexplained"
 
 
