@@ -157,6 +157,18 @@ struct ConvertCommand: ParsableCommand {
                 return normalized.calendar
             }
         }
+        if repair, read.calendars.count > 1 {
+            if let one = ICalendar.combiningForPeers(read.calendars) {
+                read.calendars = [one]
+                read.diagnostics.append(
+                    Diagnostic(.warning, file: name, line: 1, "repaired: several VCALENDARs written as one"))
+            } else {
+                read.diagnostics.append(
+                    Diagnostic(
+                        .warning, file: name, line: 1,
+                        "several VCALENDARs update the same items (an iTIP stream); kept apart"))
+            }
+        }
         if repair {
             // Repaired, then with bare IANA TZIDs and a VTIMEZONE for each (servers want one per TZID).
             read.calendars = read.calendars.map { calendar in

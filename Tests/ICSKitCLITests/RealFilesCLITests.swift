@@ -224,6 +224,30 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertEqual(try CLI.run(["validate", exported]).stdout, "")
     }
 
+    /// Several VCALENDARs in one file become one with `--repair` (each VTIMEZONE once); several that update the
+    /// same items (an iTIP stream) are kept apart, with a warning.
+    func testRepairWritesOneCalendarPerFile() throws {
+        func calendar(_ uid: String, sequence: Int) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VTIMEZONE\r\nTZID:Custom\r\n"
+                + "BEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0100\r\n"
+                + "END:STANDARD\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "SEQUENCE:\(sequence)\r\nDTSTART;TZID=Custom:20260105T090000\r\nSUMMARY:\(uid)\r\nEND:VEVENT\r\n"
+                + "END:VCALENDAR\r\n"
+        }
+        let two = try CLI.run(
+            ["convert", "-", "--from", "ics", "--repair"],
+            stdin: Data((calendar("a", sequence: 0) + calendar("b", sequence: 0)).utf8))
+        XCTAssertEqual(two.stdout.components(separatedBy: "BEGIN:VCALENDAR").count - 1, 1, two.stdout)
+        XCTAssertEqual(two.stdout.components(separatedBy: "BEGIN:VTIMEZONE").count - 1, 1, two.stdout)
+        XCTAssertTrue(two.stdout.contains("UID:a\r\n") && two.stdout.contains("UID:b\r\n"))
+        XCTAssertTrue(two.stderr.contains("repaired: several VCALENDARs written as one"), two.stderr)
+        let stream = try CLI.run(
+            ["convert", "-", "--from", "ics", "--repair"],
+            stdin: Data((calendar("a", sequence: 0) + calendar("a", sequence: 1)).utf8))
+        XCTAssertEqual(stream.stdout.components(separatedBy: "BEGIN:VCALENDAR").count - 1, 2)
+        XCTAssertTrue(stream.stderr.contains("an iTIP stream); kept apart"), stream.stderr)
+    }
+
     /// Each expected line is among the agenda lines.
     func assertContains(_ lines: [String], _ expected: [String], file: StaticString = #filePath, line: UInt = #line) {
         for entry in expected where !lines.contains(entry) {

@@ -155,4 +155,25 @@ extension ICalendar {
         else { return nil }
         return Int(LocalDateTime(end).wallSeconds - LocalDateTime(start).wallSeconds)
     }
+
+    /// Several VCALENDARs of one file as one (strict readers and servers take one per file): the first one's own
+    /// properties, every component, each VTIMEZONE once. Nil when two of them hold the same item (UID and
+    /// RECURRENCE-ID): an iTIP stream of updates, which is not one calendar.
+    public static func combiningForPeers(_ calendars: [ICalendar]) -> ICalendar? {
+        guard var combined = calendars.first, calendars.count > 1 else { return calendars.first }
+        var items: Set<String> = []
+        var zones: Set<String> = []
+        combined.components = []
+        for calendar in calendars {
+            for component in calendar.components {
+                if case .timeZone(let zone) = component {
+                    if let tzid = zone.tzid, !zones.insert(tzid).inserted { continue }
+                } else if let uid = component.identity.uid {
+                    guard items.insert(uid + "\u{1F}" + component.identity.recurrenceID).inserted else { return nil }
+                }
+                combined.components.append(component)
+            }
+        }
+        return combined
+    }
 }
