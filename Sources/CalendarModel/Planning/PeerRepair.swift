@@ -7,7 +7,9 @@ extension ICalendar {
     /// from run to run); date values get `VALUE=DATE`; a DTEND before its DTSTART is swapped with it (as readers read it), one equal to it becomes a day after a
     /// date and is dropped from a date-time (an instant); RDATE PERIOD values, which many readers cannot read, become
     /// DATE-TIME values, with an override carrying the period's length where it differs from the series'.
-    /// VERSION and PRODID are added when missing. What nothing can recover is left as it is.
+    /// VERSION and PRODID are added when missing. An item nothing can place in time (a DTSTART that is no date, a
+    /// VEVENT without DTSTART) is left out of the result, with a warning; other values that do not parse stay as
+    /// written.
     public func repairedForPeers(file: String? = nil) -> (calendar: ICalendar, diagnostics: [Diagnostic]) {
         var log = DiagnosticLog(file: file)
         var root = encoded()
@@ -22,11 +24,30 @@ extension ICalendar {
                 children.append(child)
                 continue
             }
+            if let reason = Self.unplaceable(child) {
+                let summary = child.property("SUMMARY").map { " \"\(TextEscaping.unescape($0.value))\"" } ?? ""
+                log.warning(child.line, "repaired: \(child.name)\(summary) \(reason); left out, nothing can place it")
+                continue
+            }
             children += Self.repaired(child, &log)
         }
         root.components = children
         let reread = ICS.read(ICS.write(components: [root]), file: file)
         return (reread.calendars.first ?? self, log.sortedByLine)
+    }
+
+    /// Why nothing can place an item in time, if so: a DTSTART (or a todo's DUE) that is no date, or a VEVENT with
+    /// no DTSTART at all (RFC 5545 requires one outside iTIP).
+    private static func unplaceable(_ item: Component) -> String? {
+        for name in ["DTSTART", "DUE"] {
+            if let property = item.property(name),
+                case .failure = CalendarDate.parse(property.value, tzid: property["TZID"])
+            {
+                return "has a \(name) that is no date (\"\(property.value)\")"
+            }
+        }
+        if item.name == "VEVENT", item.property("DTSTART") == nil { return "has no DTSTART" }
+        return nil
     }
 
     /// One item, repaired; a series whose RDATE PERIODs need overrides comes back with them.
@@ -54,8 +75,41 @@ extension ICalendar {
             item.properties[index].parameters.append(Parameter("VALUE", "DATE"))
             log.warning(property.line, "repaired: \(property.name) holds a date without VALUE=DATE; added")
         }
+        matchEndToStart(&item, &log)
         repairEnd(&item, &log)
         return splittingPeriods(item, &log)
+    }
+
+    /// DTEND and DUE of another value type than DTSTART (RFC 5545 §3.8.2.2 wants the same; servers refuse a
+    /// mix): a date end after a date-time start becomes midnight of that date in the start's form; a date-time end
+    /// after a date start becomes the date it falls on (the next one when it is past midnight).
+    private static func matchEndToStart(_ item: inout Component, _ log: inout DiagnosticLog) {
+        guard let startProperty = item.property("DTSTART"),
+            case .success(let start) = CalendarDate.parse(startProperty.value, tzid: startProperty["TZID"])
+        else { return }
+        for index in item.properties.indices where ["DTEND", "DUE"].contains(item.properties[index].name) {
+            let property = item.properties[index]
+            guard case .success(let end) = CalendarDate.parse(property.value, tzid: property["TZID"]),
+                end.isDate != start.isDate
+            else { continue }
+            var replacement: Property
+            if start.isDate {
+                let wall = LocalDateTime(end)
+                let day = wall == wall.startOfDayValue ? wall : wall.startOfDayValue.adding(days: 1)
+                replacement = Property(
+                    property.name, parameters: [Parameter("VALUE", "DATE")], value: day.calendarDate(.date).icsValue)
+            } else {
+                let midnight = LocalDateTime(end).calendarDate(start.form)
+                let zone = startProperty["TZID"].map { [Parameter("TZID", $0)] } ?? []
+                replacement = Property(property.name, parameters: zone, value: midnight.icsValue)
+            }
+            replacement.line = property.line
+            item.properties[index] = replacement
+            log.warning(
+                property.line,
+                "repaired: \(property.name) \(property.value) is not of DTSTART's value type; written as "
+                    + replacement.value)
+        }
     }
 
     /// A VEVENT's DTEND not after its DTSTART (in the same form): one before it is swapped with it (readers,
