@@ -219,8 +219,15 @@ level = warning
             status, answer = self.request("PUT", f"{collection}r{index}.ics", resource.to_ical(),
                                           {"Content-Type": "text/calendar; charset=utf-8"})
             if status not in (201, 204):
-                return False, f"PUT answered {status}: {answer.decode(errors='replace').strip()[:160]}"
+                return False, f"PUT answered {status}: {self.reason() or answer.decode(errors='replace').strip()}"[:200]
         return True, ""
+
+    def reason(self):
+        """Why Radicale refused the last request, from its log (its answer only says "Bad Request")."""
+        time.sleep(0.05)
+        with open(os.path.join(self.folder, "log"), errors="replace") as handle:
+            refusals = [line for line in handle if "Bad " in line and " request " in line]
+        return refusals[-1].split("): ", 1)[-1].strip() if refusals else ""
 
     def stop(self):
         self.process.send_signal(signal.SIGTERM)
