@@ -189,9 +189,8 @@ final class Expander {
                     return self.isPast($0, until: until, start: start, line: master.line)
                 })
         else {
-            let nonGregorian = rule.otherParts.contains { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" }
             let why =
-                nonGregorian && !rule.bySetPos.isEmpty
+                rule.isNonGregorian && !rule.bySetPos.isEmpty
                 ? "libical cannot bound BYSETPOS in a non-Gregorian RSCALE" : "libical rejects it"
             note(
                 master.line,

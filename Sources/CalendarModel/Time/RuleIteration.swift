@@ -17,9 +17,7 @@ struct RuleCursor {
         engine = RecurrenceEngine(unbounded, start: start, isDate: isDate)
         // libical 3.0.16 loops forever in `icalrecur_iterator_new` on a non-Gregorian rule whose BYSETPOS asks for
         // more instances than a period holds (`RSCALE=CHINESE;FREQ=YEARLY;BYSETPOS=3`); such rules are refused.
-        if engine == nil, rule.bySetPos.isEmpty,
-            unbounded.otherParts.contains(where: { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" })
-        {
+        if engine == nil, rule.bySetPos.isEmpty, rule.isNonGregorian {
             iterator = LibicalRecurrenceIterator(rule: unbounded.icsValue, start: start, isDate: isDate)
         } else {
             iterator = nil

@@ -188,7 +188,7 @@ final class TimeZoneResolver {
     }()
 
     /// This year, worked out once (a Foundation calendar per lookup is costly).
-    private static let currentYear = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).year
+    static let currentYear = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).year
 
     /// A zone's standard (winter) offset this year: the smaller of its January and July offsets.
     static func standardOffset(_ name: String) -> Int? {

@@ -40,7 +40,6 @@ enum ZoneUsage {
             guard let value, case .zoned(let name) = value.form, name == tzid else { return }
             walls.insert(LocalDateTime(value))
         }
-        let thisYear = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).year
         for component in calendar.components {
             let core: ItemCore
             switch component {
@@ -62,7 +61,7 @@ enum ZoneUsage {
             else { continue }
             let wall = LocalDateTime(start)
             let until = core.recurrenceRules.compactMap(\.until).map { LocalDateTime($0).year }.max()
-            let last = max(wall.year, until ?? max(wall.year, thisYear) + 1)
+            let last = max(wall.year, until ?? max(wall.year, TimeZoneResolver.currentYear) + 1)
             years = min(years?.lowerBound ?? wall.year, wall.year)...max(years?.upperBound ?? last, last)
             timesOfDay[wall.hour * 60 + wall.minute, default: 0] += 1
         }

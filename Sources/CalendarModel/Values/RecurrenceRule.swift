@@ -226,10 +226,12 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     ]
     static let weekOrdinals = ValueRange(magnitude: 1...53, allowsNegative: true)
 
+    /// Whether RSCALE names a calendar scale other than Gregorian (such rules are expanded by libical, with ICU).
+    var isNonGregorian: Bool { other.contains { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" } }
+
     /// The first BYxxx value outside its range, said as a reason. Calendar scales with a thirteenth month
     /// (RFC 7529: Hebrew, Ethiopic, Coptic) allow BYMONTH 13.
     var valueOutOfRange: String? {
-        let otherScale = other.contains { $0.name == "RSCALE" && $0.value.uppercased() != "GREGORIAN" }
         let parts: [(String, [Int])] = [
             ("BYSECOND", bySecond), ("BYMINUTE", byMinute), ("BYHOUR", byHour),
             ("BYMONTHDAY", byMonthDay), ("BYYEARDAY", byYearDay),
@@ -237,7 +239,7 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         ]
         for (name, values) in parts {
             guard var range = Self.ranges[name] else { continue }
-            if name == "BYMONTH", otherScale { range.magnitude = 1...13 }
+            if name == "BYMONTH", isNonGregorian { range.magnitude = 1...13 }
             if let bad = values.first(where: { !range.allows($0) }) { return "\(name) \(bad) is outside \(range)" }
         }
         return nil
