@@ -25,7 +25,7 @@ struct CSVImporter {
     var earliestYear: Int?
     /// Whether `a/b/yyyy` dates put the day first, decided once for the whole file.
     var dayFirst = false
-    let stamp = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).calendarDate(.utc).icsValue
+    let stamp = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).calendarDate(.utc)
     /// The import's zone, made once: times in it become UTC for COMPLETED.
     let clock: ZoneClock?
 
@@ -67,10 +67,9 @@ struct CSVImporter {
         let taskLayout =
             !present.isDisjoint(with: [.due, .completed, .percentComplete])
             && present.isDisjoint(with: [.end, .endDate, .endTime])
-        var calendar = Component("VCALENDAR")
-        calendar.properties = [
-            Property("PRODID", value: "-//ICSKit//CSV import//EN"), Property("VERSION", value: "2.0"),
-        ]
+        var calendar = ICalendar()
+        calendar.productID = "-//ICSKit//CSV import//EN"
+        calendar.version = "2.0"
         for (offset, row) in rows.enumerated() {
             if row.cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             if row.cells.count > headers.count {
@@ -87,10 +86,9 @@ struct CSVImporter {
         if let zone = options.zone, let earliestYear,
             let definition = ICalendar.vtimezone(iana: zone, fromYear: earliestYear)
         {
-            calendar.components.insert(definition, at: 0)
+            calendar.components.insert(.timeZone(TimeZoneDefinition(definition)), at: 0)
         }
-        var result = ICS.calendars(from: [calendar], file: file)
-        result.diagnostics = diagnostics + result.diagnostics
+        var result = ICS.ReadResult(calendars: [calendar], diagnostics: diagnostics)
         // A quoted cell never closed means the table stops there: the rows after it are missing, not deleted.
         result.isTruncated = problems.contains(where: \.isError)
         return result
@@ -128,11 +126,15 @@ struct CSVImporter {
             }
             return value
         }
-        /// The cell exactly as read, nil when blank.
-        func text(_ field: CSVField) -> String? { self[field] == nil ? nil : values[field]?.text }
+        /// The cell as read with its line breaks as `\n` (spreadsheets write CRLF inside cells), nil when blank.
+        func text(_ field: CSVField) -> String? {
+            guard self[field] != nil, let text = values[field]?.text else { return nil }
+            guard text.utf8.contains(0x0D) else { return text }
+            return String(text.map { $0 == "\r\n" || $0 == "\r" ? "\n" : $0 })
+        }
     }
 
-    mutating func component(_ row: CSVTable.Row, number: Int, taskLayout: Bool) -> Component? {
+    mutating func component(_ row: CSVTable.Row, number: Int, taskLayout: Bool) -> CalendarComponent? {
         var cells = Cells()
         var unclaimed: [Property] = []
         for (index, cell) in row.cells.prefix(headers.count).enumerated() {
@@ -161,7 +163,7 @@ struct CSVImporter {
                 "row \(number), column \"\(column)\": \"\(cells.values[field]?.text ?? "")\" \(what); "
                     + consequence)
         }
-        let isTodo: Bool
+        var isTodo: Bool
         switch cells[.kind]?.lowercased() {
         case "todo", "task", "vtodo": isTodo = true
         case "event", "vevent", "appointment", "meeting": isTodo = false
@@ -171,11 +173,9 @@ struct CSVImporter {
                 || Self.todoStatuses[cells[.status]?.lowercased() ?? ""] != nil && cells[.end] == nil
                     && cells[.endDate] == nil
         }
-        var component = Component(isTodo ? "VTODO" : "VEVENT")
-        var properties: [Property] = [Property("DTSTAMP", value: stamp)]
-        if let summary = cells.text(.summary) {
-            properties.append(Property("SUMMARY", value: TextEscaping.escape(summary)))
-        }
+        var core = ItemCore()
+        core.stamp = stamp
+        core.summary = cells.text(.summary)
 
         // Start and end.
         let allDayCell = cells[.allDay].map(Self.truth)
@@ -252,125 +252,175 @@ struct CSVImporter {
                 end = nil
             }
         }
-        if let start { properties.append(dateProperty("DTSTART", start)) }
-        if let end { properties.append(dateProperty("DTEND", end)) }
+        if let start { core.start = noteZone(start) }
 
         // Todo dates.
         var due: CalendarDate?
+        var completed: CalendarDate?
         if isTodo {
             if let text = cells[.due] {
                 guard let value = moment(text) else {
                     bad(.due, "is not a date or date and time", "row skipped")
                     return nil
                 }
-                due = value
-                properties.append(dateProperty("DUE", value))
+                due = noteZone(value)
             }
             if let text = cells[.completed] {
-                guard let completed = moment(text) else {
+                guard let value = moment(text) else {
                     bad(.completed, "is not a date or date and time", "row skipped")
                     return nil
                 }
-                properties.append(Property("COMPLETED", value: utc(completed).icsValue))
+                completed = utc(value)
             }
         }
         guard
-            cells[.summary] != nil || start != nil || properties.contains(where: { $0.name == "DUE" })
-                || cells[.uid] != nil || cells[.description] != nil
+            cells[.summary] != nil || start != nil || due != nil || cells[.uid] != nil || cells[.description] != nil
         else {
             warning(row.line, "row \(number) has no subject, start, due date, UID or description; skipped")
             return nil
         }
+        // An event needs a start (RFC 5545 §3.6.1 in a calendar without METHOD); an undated row is a to-do unless
+        // its kind says event (an iTIP event written to CSV), which is kept as it was.
+        if !isTodo, start == nil {
+            if cells[.kind] != nil {
+                warning(
+                    row.line,
+                    "row \(number) is an event without a start date; kept, but strict readers want DTSTART")
+            } else {
+                warning(row.line, "row \(number) has no start date; read as a to-do")
+                isTodo = true
+            }
+        }
 
-        if let description = cells.text(.description) {
-            properties.append(Property("DESCRIPTION", value: TextEscaping.escape(description)))
-        }
-        if let location = cells.text(.location) {
-            properties.append(Property("LOCATION", value: TextEscaping.escape(location)))
-        }
+        core.description = cells.text(.description)
+        core.location = cells.text(.location)
         if cells[.private].map(Self.truth) == true {
-            properties.append(Property("CLASS", value: "PRIVATE"))
+            core.classification = .private
         } else if let sensitivity = cells[.sensitivity]?.lowercased(), sensitivity != "normal" {
-            properties.append(Property("CLASS", value: sensitivity == "confidential" ? "CONFIDENTIAL" : "PRIVATE"))
+            core.classification = sensitivity == "confidential" ? .confidential : .private
         }
-        if let categories = cells[.categories] {
-            let names = categories.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-                !$0.isEmpty
-            }
-            if !names.isEmpty {
-                properties.append(Property("CATEGORIES", value: names.map(TextEscaping.escape).joined(separator: ",")))
-            }
-        }
+        core.categories = Self.list(cells[.categories]).map { Category($0) }
         var status = cells[.status].flatMap { Self.status($0, isTodo: isTodo) }
         if cells[.status] != nil, status == nil {
             bad(.status, "is not a status", "left out")
         }
-        if isTodo, status == nil, cells[.completed] != nil { status = "COMPLETED" }
+        if isTodo, status == nil, completed != nil { status = .completed }
         if !isTodo, status == nil, let show = cells[.showTimeAs], ["1", "tentative"].contains(show.lowercased()) {
-            status = "TENTATIVE"
+            status = .tentative
         }
-        if let status { properties.append(Property("STATUS", value: status)) }
+        core.status = status
         if let text = cells[.priority] {
             if let priority = Self.priority(text) {
-                properties.append(Property("PRIORITY", value: String(priority)))
+                core.priority = priority
             } else {
                 bad(.priority, "is not a priority (0–9, High, Normal or Low)", "left out")
             }
         }
+        var percentComplete: Int?
         if let text = cells[.percentComplete], isTodo {
             let digits = text.replacingOccurrences(of: "%", with: "").trimmingCharacters(in: .whitespaces)
             if let percent = Int(digits)
                 ?? Double(digits).map({ Int(($0 <= 1 && digits.contains(".") ? $0 * 100 : $0).rounded()) }),
                 (0...100).contains(percent)
             {
-                properties.append(Property("PERCENT-COMPLETE", value: String(percent)))
+                percentComplete = percent
             } else {
                 bad(.percentComplete, "is not a percentage (0–100)", "left out")
             }
         }
         if let text = cells[.rrule] {
             for line in text.split(whereSeparator: \.isNewline) {
-                let rule = line.hasPrefix("RRULE:") ? String(line.dropFirst(6)) : String(line)
-                if RecurrenceRule.parse(rule).success != nil {
-                    properties.append(Property("RRULE", value: rule))
+                let body = line.hasPrefix("RRULE:") ? line.dropFirst(6) : line[...]
+                if let rule = RecurrenceRule.parse(String(body)).success {
+                    core.recurrenceRules.append(rule)
                 } else {
                     bad(.rrule, "is not a recurrence rule (FREQ=WEEKLY;BYDAY=MO…)", "left out")
                 }
             }
         }
+        var transparency: Transparency?
+        var other: [Property] = []
         if !isTodo, let show = cells[.showTimeAs]?.lowercased() {
             switch show {
-            case "0", "free": properties.append(Property("TRANSP", value: "TRANSPARENT"))
-            case "3", "out of office", "away":
-                properties.append(Property("X-MICROSOFT-CDO-BUSYSTATUS", value: "OOF"))
+            case "0", "free": transparency = .transparent
+            case "3", "out of office", "away": other.append(Property("X-MICROSOFT-CDO-BUSYSTATUS", value: "OOF"))
             case "4", "working elsewhere":
-                properties.append(Property("X-MICROSOFT-CDO-BUSYSTATUS", value: "WORKINGELSEWHERE"))
+                other.append(Property("X-MICROSOFT-CDO-BUSYSTATUS", value: "WORKINGELSEWHERE"))
             default: break
             }
         }
-        addPeople(cells, &properties, &unclaimed)
-        if let resources = cells[.resources] {
-            let names = resources.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-                !$0.isEmpty
-            }
-            properties.append(Property("RESOURCES", value: names.map(TextEscaping.escape).joined(separator: ",")))
+        addPeople(cells, &core, &unclaimed)
+        let resources = Self.list(cells[.resources])
+        if !resources.isEmpty {
+            other.append(Property("RESOURCES", value: resources.map(TextEscaping.escape).joined(separator: ",")))
         }
-        component.properties = properties + unclaimed
+        other += unclaimed
+        var alarms: [Alarm] = []
         if cells[.reminderOn].map(Self.truth) == true {
-            let anchor = isTodo ? due : start
-            component.components.append(
-                alarm(
-                    cells, anchor: anchor, isTodo: isTodo && due != nil,
-                    summary: cells[.summary] ?? ""))
+            alarms.append(
+                alarm(cells, anchor: isTodo ? due : start, relatedToEnd: isTodo && due != nil, summary: cells[.summary])
+            )
         }
-        let uid = cells.text(.uid) ?? component.derivedUID
-        component.properties.insert(Property("UID", value: uid), at: 0)
-        return component
+
+        var item: CalendarComponent
+        if isTodo {
+            var todo = Todo()
+            todo.core = core
+            todo.due = due
+            todo.completed = completed
+            todo.percentComplete = percentComplete
+            todo.alarms = alarms
+            todo.otherProperties = other
+            item = .todo(todo)
+        } else {
+            var event = Event()
+            event.core = core
+            if let end { event.end = noteZone(end) }
+            event.transparency = transparency
+            event.alarms = alarms
+            event.otherProperties = other
+            item = .event(event)
+        }
+        let uid = cells.text(.uid) ?? Self.derivedUID(item.encoded)
+        switch item {
+        case .event(var event):
+            event.uid = uid
+            item = .event(event)
+        case .todo(var todo):
+            todo.uid = uid
+            item = .todo(todo)
+        default: break
+        }
+        return item
+    }
+
+    /// The order earlier versions wrote an imported row's properties in. A row without a UID is keyed by a
+    /// fingerprint of its properties in this order, so a CSV file imported before keys its rows as it did then and
+    /// importing it again finds the same items.
+    static let derivationOrder = [
+        "DTSTAMP", "SUMMARY", "DTSTART", "DTEND", "DUE", "COMPLETED", "DESCRIPTION", "LOCATION", "CLASS", "CATEGORIES",
+        "STATUS", "PRIORITY", "PERCENT-COMPLETE", "RRULE", "TRANSP", "X-MICROSOFT-CDO-BUSYSTATUS", "ORGANIZER",
+        "ATTENDEE", "RESOURCES",
+    ]
+
+    static func derivedUID(_ component: Component) -> String {
+        var ordered = component
+        let rank = Dictionary(uniqueKeysWithValues: derivationOrder.enumerated().map { ($1, $0) })
+        // A stable sort: the X-ICSKIT-CSV columns keep their order after the named properties.
+        ordered.properties = component.properties.enumerated().sorted {
+            (rank[$0.element.name] ?? rank.count, $0.offset) < (rank[$1.element.name] ?? rank.count, $1.offset)
+        }.map(\.element)
+        return ordered.derivedUID
+    }
+
+    /// A `;`-separated cell (categories, resources) as its trimmed, non-empty entries.
+    static func list(_ cell: String?) -> [String] {
+        (cell ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// Organizer and attendees with an e-mail address become ORGANIZER and ATTENDEE; names alone stay in the
     /// column's X-ICSKIT-CSV property.
-    mutating func addPeople(_ cells: Cells, _ properties: inout [Property], _ unclaimed: inout [Property]) {
+    mutating func addPeople(_ cells: Cells, _ core: inout ItemCore, _ unclaimed: inout [Property]) {
         func people(_ text: String) -> [(name: String?, address: String?)] {
             text.split(separator: ";").map { entry in
                 let trimmed = entry.trimmingCharacters(in: .whitespaces)
@@ -391,9 +441,7 @@ struct CSVImporter {
         if let text = cells[.organizer] {
             let organizer = people(text).first
             if let address = organizer?.address {
-                var property = Property("ORGANIZER", value: "mailto:" + address)
-                if let name = organizer?.name { property.parameters.append(Parameter("CN", name)) }
-                properties.append(property)
+                core.organizer = CalendarUser(address: "mailto:" + address, commonName: organizer?.name)
             } else {
                 keep(.organizer, [text])
             }
@@ -407,9 +455,10 @@ struct CSVImporter {
                     if let name = person.name, !name.isEmpty { nameless.append(name) }
                     continue
                 }
-                var property = Property("ATTENDEE", parameters: [Parameter("ROLE", role)], value: "mailto:" + address)
-                if let name = person.name { property.parameters.append(Parameter("CN", name)) }
-                properties.append(property)
+                core.attendees.append(
+                    CalendarUser(
+                        address: "mailto:" + address,
+                        parameters: [Parameter("ROLE", role)] + (person.name.map { [Parameter("CN", $0)] } ?? [])))
             }
             keep(field, nameless)
         }
@@ -417,9 +466,8 @@ struct CSVImporter {
 
     /// A display alarm at the reminder's date and time, relative to an event's start or a todo's due date
     /// (Outlook's default of 15 minutes before when only the on/off column says there is a reminder).
-    func alarm(_ cells: Cells, anchor: CalendarDate?, isTodo: Bool, summary: String) -> Component {
-        var alarm = Component("VALARM")
-        var trigger = Property("TRIGGER", value: "-PT15M")
+    func alarm(_ cells: Cells, anchor: CalendarDate?, relatedToEnd: Bool, summary: String?) -> Alarm {
+        var offset = Duration(isNegative: true, minutes: 15)
         if let anchor, let dateText = cells[.reminderDate], let day = day(dateText) {
             let time = cells[.reminderTime].flatMap(Self.time) ?? (0, 0, 0)
             let at = LocalDateTime(
@@ -427,16 +475,14 @@ struct CSVImporter {
                 second: time.2)
             let seconds = Int(at.wallSeconds - LocalDateTime(anchor).wallSeconds)
             let magnitude = abs(seconds)
-            let offset = Duration(
+            offset = Duration(
                 isNegative: seconds < 0, days: magnitude / 86_400, hours: magnitude % 86_400 / 3600,
                 minutes: magnitude % 3600 / 60, seconds: magnitude % 60)
-            trigger.value = magnitude == 0 ? "PT0S" : offset.icsValue
         }
-        if isTodo { trigger.parameters.append(Parameter("RELATED", "END")) }
-        alarm.properties = [
-            Property("ACTION", value: "DISPLAY"), trigger,
-            Property("DESCRIPTION", value: TextEscaping.escape(summary.isEmpty ? "Reminder" : summary)),
-        ]
+        var alarm = Alarm()
+        alarm.action = .display
+        alarm.trigger = .relative(offset, relatedToEnd: relatedToEnd)
+        alarm.description = summary.flatMap { $0.isEmpty ? nil : $0 } ?? "Reminder"
         return alarm
     }
 
@@ -448,15 +494,15 @@ struct CSVImporter {
         "waiting on someone else": "NEEDS-ACTION", "deferred": "NEEDS-ACTION",
     ]
 
-    static func status(_ text: String, isTodo: Bool) -> String? {
+    static func status(_ text: String, isTodo: Bool) -> Status? {
         let lower = text.lowercased()
-        if isTodo, let mapped = todoStatuses[lower] { return mapped }
+        if isTodo, let mapped = todoStatuses[lower] { return Status(rawValue: mapped) }
         let token = text.uppercased().replacingOccurrences(of: " ", with: "-")
         let known =
             isTodo
             ? ["NEEDS-ACTION", "COMPLETED", "IN-PROCESS", "CANCELLED"]
             : ["TENTATIVE", "CONFIRMED", "CANCELLED"]
-        return known.contains(token) || token.hasPrefix("X-") ? token : nil
+        return known.contains(token) || token.hasPrefix("X-") ? Status(rawValue: token) : nil
     }
 
     static func priority(_ text: String) -> Int? {
@@ -571,11 +617,9 @@ struct CSVImporter {
         return LocalDateTime(wallSeconds: Int64(instant.timeIntervalSince1970)).calendarDate(.utc)
     }
 
-    mutating func dateProperty(_ name: String, _ date: CalendarDate) -> Property {
+    /// Notes the year of a zoned time, for the VTIMEZONE the calendar gets.
+    mutating func noteZone(_ date: CalendarDate) -> CalendarDate {
         if date.tzid != nil { earliestYear = min(earliestYear ?? date.year, date.year) }
-        var property = Property(name, value: date.icsValue)
-        if date.isDate { property.parameters.append(Parameter("VALUE", "DATE")) }
-        if let tzid = date.tzid { property.parameters.append(Parameter("TZID", tzid)) }
-        return property
+        return date
     }
 }
