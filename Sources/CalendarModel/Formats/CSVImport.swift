@@ -68,7 +68,7 @@ struct CSVImporter {
             !present.isDisjoint(with: [.due, .completed, .percentComplete])
             && present.isDisjoint(with: [.end, .endDate, .endTime])
         var calendar = ICalendar()
-        calendar.productID = "-//ICSKit//CSV import//EN"
+        calendar.productID = ICS.productID
         calendar.version = "2.0"
         for (offset, row) in rows.enumerated() {
             if row.cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }

@@ -20,7 +20,7 @@ extension ICalendar {
         }
         var children: [Component] = []
         for child in root.components {
-            guard ["VEVENT", "VTODO", "VJOURNAL"].contains(child.name) else {
+            guard ExpansionOptions.allItemKinds.contains(child.name) else {
                 children.append(child)
                 continue
             }
