@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CalendarModel", targets: ["CalendarModel"]),
         .library(name: "CalendarStore", targets: ["CalendarStore"]),
         .library(name: "CalendarMerge", targets: ["CalendarMerge"]),
+        .library(name: "CalendarSync", targets: ["CalendarSync"]),
         .executable(name: "icskit", targets: ["icskit"]),
     ],
     dependencies: [
@@ -27,12 +28,14 @@ let package = Package(
             dependencies: [
                 "CalendarModel", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // Web calendars (and later CalDAV and vdirs) merged into the store: HTTP over Foundation's URLSession.
+        .target(name: "CalendarSync", dependencies: ["CalendarModel", "CalendarMerge", "CalendarStore"]),
         // Every command, and what they share (output, time windows, the HTML week page and its layout), in a
         // library; the executable is a one-line `main`.
         .target(
             name: "ICSKitCLI",
             dependencies: [
-                "CalendarModel", "CalendarStore", "CalendarMerge",
+                "CalendarModel", "CalendarStore", "CalendarMerge", "CalendarSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The HTML week page's style and script, compiled into the binary (no resource bundle to install).
@@ -52,7 +55,10 @@ let package = Package(
             dependencies: [
                 "CalendarModel", "CalendarStore", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "ICSKitCLITests", dependencies: ["CalendarModel", "ICSKitCLI", "icskit", "icskit-fuzz"]),
+        .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarModel", "CalendarStore", "CalendarSync"]),
+        .testTarget(
+            name: "ICSKitCLITests",
+            dependencies: ["CalendarModel", "CalendarSync", "ICSKitCLI", "icskit", "icskit-fuzz"]),
     ],
     swiftLanguageModes: [.v6]
 )

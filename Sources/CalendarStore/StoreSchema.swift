@@ -118,6 +118,24 @@ enum StoreSchema {
                     );
                     """)
         }
+        migrator.registerMigration("v5: web calendar subscriptions") { db in
+            // One feed per calendar: where it is, its validators and when it may be asked again.
+            try db.execute(
+                sql: """
+                    CREATE TABLE subscription (
+                        calendarID INTEGER PRIMARY KEY REFERENCES calendar(id) ON DELETE CASCADE,
+                        url TEXT NOT NULL,
+                        location TEXT,
+                        etag TEXT,
+                        lastModified TEXT,
+                        bodyHash TEXT,
+                        checkedAt INTEGER,
+                        fetchedAt INTEGER,
+                        minimumInterval INTEGER,
+                        user TEXT
+                    );
+                    """)
+        }
         return migrator
     }
 }

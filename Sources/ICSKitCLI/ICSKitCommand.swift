@@ -18,7 +18,7 @@ public struct ICSKitCommand: ParsableCommand {
             ConvertCommand.self, ValidateCommand.self, AgendaCommand.self, TodoCommand.self,
             ImportCommand.self, ExportCommand.self, MergeCommand.self, DoneCommand.self, RemoveCommand.self,
             CheckStoreCommand.self, AddCommand.self, CategoriesCommand.self, LogCommand.self,
-            FreeBusyCommand.self,
+            FreeBusyCommand.self, SubscribeCommand.self, RefreshCommand.self, UnsubscribeCommand.self,
         ]
     )
 

@@ -116,34 +116,10 @@ struct MergeCommand: ParsableCommand {
         } catch let refusal as MergeRefusal {
             throw CommandFailure("merge refused: \(refusal)")
         }
-        let changes = result.actions.filter { ![.unchanged, .keepLocal, .stayDeleted].contains($0.kind) }
         if json {
-            Output.print(
-                JSONValue.object([
-                    ("added", .int(result.added)), ("updated", .int(result.updated)), ("deleted", .int(result.deleted)),
-                    ("unchanged", .int(result.unchanged)), ("conflicts", .int(result.conflicts)),
-                    ("withheld_deletions", .int(result.withheldDeletions)), ("dry_run", .bool(dryRun)),
-                    (
-                        "actions",
-                        .array(
-                            result.actions.map { action in
-                                .object([
-                                    ("uid", .string(action.key.uid)),
-                                    (
-                                        "recurrence_id",
-                                        action.key.recurrenceID.isEmpty ? .null : .string(action.key.recurrenceID)
-                                    ),
-                                    ("action", .string(action.kind.rawValue)), ("reason", .string(action.reason)),
-                                    ("conflict", .bool(action.wasConflict)),
-                                ])
-                            })
-                    ),
-                ]).serialized(pretty: true))
+            Output.print(MergeReport.json(result, dryRun: dryRun).serialized(pretty: true))
         } else {
-            for action in changes { Output.print("\(action.kind.rawValue): \(action.key)  (\(action.reason))") }
-            Output.print(
-                "\(dryRun ? "would be: " : "")\(result.added) added, \(result.updated) updated, \(result.deleted) "
-                    + "deleted, \(result.unchanged) unchanged, \(result.conflicts) conflicts")
+            MergeReport.printText(result, dryRun: dryRun)
         }
         if result.withheldDeletions > 0 {
             Output.standardError(
@@ -152,6 +128,40 @@ struct MergeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if result.unresolved > 0 { throw ExitCode(1) }
+    }
+}
+
+/// How merge and refresh report a merge: one JSON object, or a line per change and a line of counts.
+enum MergeReport {
+    static func json(_ result: MergeResult, dryRun: Bool) -> JSONValue {
+        JSONValue.object([
+            ("added", .int(result.added)), ("updated", .int(result.updated)), ("deleted", .int(result.deleted)),
+            ("unchanged", .int(result.unchanged)), ("conflicts", .int(result.conflicts)),
+            ("withheld_deletions", .int(result.withheldDeletions)), ("dry_run", .bool(dryRun)),
+            (
+                "actions",
+                .array(
+                    result.actions.map { action in
+                        .object([
+                            ("uid", .string(action.key.uid)),
+                            (
+                                "recurrence_id",
+                                action.key.recurrenceID.isEmpty ? .null : .string(action.key.recurrenceID)
+                            ),
+                            ("action", .string(action.kind.rawValue)), ("reason", .string(action.reason)),
+                            ("conflict", .bool(action.wasConflict)),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    static func printText(_ result: MergeResult, dryRun: Bool, prefix: String = "") {
+        let changes = result.actions.filter { ![.unchanged, .keepLocal, .stayDeleted].contains($0.kind) }
+        for action in changes { Output.print("\(prefix)\(action.kind.rawValue): \(action.key)  (\(action.reason))") }
+        Output.print(
+            "\(prefix)\(dryRun ? "would be: " : "")\(result.added) added, \(result.updated) updated, "
+                + "\(result.deleted) deleted, \(result.unchanged) unchanged, \(result.conflicts) conflicts")
     }
 }
 

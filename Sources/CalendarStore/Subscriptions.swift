@@ -1,0 +1,104 @@
+import GRDB
+
+/// A store calendar fed from a web calendar (webcal / HTTP(S)): where it comes from and what the last fetch learnt,
+/// so the next one can ask "changed since?" (RFC 9110 validators) and knows how soon it may ask.
+public struct Subscription: Sendable, Hashable {
+    /// The store calendar the feed merges into.
+    public var calendar: String
+    /// The URL as subscribed (`webcal://` kept as given).
+    public var url: String
+    /// Where the feed lives now, after permanent redirects (301, 308); nil while it has not moved.
+    public var location: String?
+    /// The ETag of the last full answer.
+    public var etag: String?
+    /// The Last-Modified of the last full answer.
+    public var lastModified: String?
+    /// A digest of the last body merged: a body that did not change is not merged again, whatever the validators say.
+    public var bodyHash: String?
+    /// When the feed was last asked (Unix seconds).
+    public var checkedAt: Int64?
+    /// When the feed last answered with a body (Unix seconds).
+    public var fetchedAt: Int64?
+    /// The shortest time between two fetches the feed asks for (REFRESH-INTERVAL, X-PUBLISHED-TTL), in seconds.
+    public var minimumInterval: Int64?
+    /// The user name for HTTP authentication; the password is never stored.
+    public var user: String?
+
+    /// A subscription that has never been fetched.
+    public init(calendar: String, url: String) {
+        self.calendar = calendar
+        self.url = url
+    }
+
+    /// The URL to fetch: the permanent location when the feed moved, else the one subscribed.
+    public var fetchURL: String { location ?? url }
+}
+
+extension Subscription: FetchableRecord {
+    public init(row: Row) throws {
+        calendar = row["calendar"]
+        url = row["url"]
+        location = row["location"]
+        etag = row["etag"]
+        lastModified = row["lastModified"]
+        bodyHash = row["bodyHash"]
+        checkedAt = row["checkedAt"]
+        fetchedAt = row["fetchedAt"]
+        minimumInterval = row["minimumInterval"]
+        user = row["user"]
+    }
+}
+
+extension CalendarStore {
+    private static let subscriptionQuery = """
+        SELECT c.name AS calendar, s.url, s.location, s.etag, s.lastModified, s.bodyHash, s.checkedAt, s.fetchedAt,
+            s.minimumInterval, s.user
+        FROM subscription s JOIN calendar c ON c.id = s.calendarID
+        """
+
+    /// Every subscription, by calendar name.
+    public func subscriptions() throws -> [Subscription] {
+        try database.read { db in
+            try Subscription.fetchAll(db, sql: Self.subscriptionQuery + " ORDER BY c.name")
+        }
+    }
+
+    /// The subscription that feeds a calendar, if one does.
+    public func subscription(calendar: String) throws -> Subscription? {
+        try database.read { db in
+            try Subscription.fetchOne(db, sql: Self.subscriptionQuery + " WHERE c.name = ?", arguments: [calendar])
+        }
+    }
+
+    /// Records a subscription (creating its calendar when needed) or what its last fetch learnt.
+    public func save(_ subscription: Subscription) throws {
+        try database.write { db in
+            let id = try StoreWriter(db).calendarID(named: subscription.calendar, create: true)!
+            try db.execute(
+                sql: """
+                    INSERT INTO subscription (calendarID, url, location, etag, lastModified, bodyHash, checkedAt,
+                        fetchedAt, minimumInterval, user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(calendarID) DO UPDATE SET url = excluded.url, location = excluded.location,
+                        etag = excluded.etag, lastModified = excluded.lastModified, bodyHash = excluded.bodyHash,
+                        checkedAt = excluded.checkedAt, fetchedAt = excluded.fetchedAt,
+                        minimumInterval = excluded.minimumInterval, user = excluded.user
+                    """,
+                arguments: [
+                    id, subscription.url, subscription.location, subscription.etag, subscription.lastModified,
+                    subscription.bodyHash, subscription.checkedAt, subscription.fetchedAt,
+                    subscription.minimumInterval, subscription.user,
+                ])
+        }
+    }
+
+    /// Ends a subscription; the calendar and its items stay. Returns whether there was one.
+    @discardableResult
+    public func removeSubscription(calendar: String) throws -> Bool {
+        try database.write { db in
+            try db.execute(
+                sql: "DELETE FROM subscription WHERE calendarID = (SELECT id FROM calendar WHERE name = ?)",
+                arguments: [calendar])
+            return db.changesCount > 0
+        }
+    }
+}

@@ -1,0 +1,248 @@
+import ArgumentParser
+import CalendarMerge
+import CalendarModel
+import CalendarStore
+import CalendarSync
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `icskit subscribe URL --into CAL`: registers a web calendar and fetches it.
+struct SubscribeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "subscribe",
+        abstract: "Subscribe a store calendar to a web calendar (webcal:// or http(s)://) and fetch it.",
+        discussion: """
+            webcal:// is https://. Redirects are followed; a permanent one (301, 308) is remembered. The feed is \
+            merged as `merge` merges a file, with the same guards; `icskit refresh` fetches it again. With --user, \
+            the password comes from $ICSKIT_PASSWORD, ~/.netrc, or a prompt on a terminal; it is never stored.
+
+            Examples:
+              icskit subscribe webcal://example.com/holidays.ics --into Holidays
+              icskit subscribe https://school.example/term.ics --into School --user ana --no-fetch
+            """)
+
+    @Argument(help: "The feed's URL.")
+    var url: String
+
+    @Option(help: "The store calendar the feed fills (created if missing).")
+    var into: String
+
+    @Option(help: "The user name for HTTP authentication.")
+    var user: String?
+
+    @Flag(name: .customLong("no-fetch"), help: "Only register the subscription.")
+    var noFetch = false
+
+    @OptionGroup var refreshing: RefreshOptions
+
+    @OptionGroup var store: StoreOption
+
+    func run() throws {
+        guard Feed.httpURL(url) != nil else {
+            throw ValidationError("\(url) is not a webcal://, http:// or https:// URL")
+        }
+        let store = try store.open()
+        if let existing = try store.subscription(calendar: into), existing.url != url {
+            throw CommandFailure("\(into) is already subscribed to \(existing.url); `icskit unsubscribe \(into)` first")
+        }
+        var subscription = try store.subscription(calendar: into) ?? Subscription(calendar: into, url: url)
+        subscription.user = user ?? subscription.user
+        try store.save(subscription)
+        if noFetch {
+            Output.print("\(into): subscribed to \(url)")
+            return
+        }
+        try refreshing.refresh([subscription], store: store)
+    }
+}
+
+/// `icskit refresh [CAL…]`: fetches subscriptions and merges what changed.
+struct RefreshCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refresh",
+        abstract: "Fetch subscribed web calendars and merge what changed.",
+        discussion: """
+            Each feed is asked with the validators of its last answer (If-None-Match, If-Modified-Since): 304 means \
+            nothing to do. A body byte for byte the last one merged is not merged again, whatever the validators \
+            say, and a feed is read in full at least once a day even when it keeps answering 304. A feed's \
+            REFRESH-INTERVAL or X-PUBLISHED-TTL is the least time between two fetches unless --force. A feed that \
+            gives its items new UIDs on every fetch is matched by content. An empty or cut-off feed deletes nothing \
+            without --force-delete.
+
+            Exit status: 0 ok; 1 a feed that could not be fetched or merged (the others are still refreshed).
+
+            Examples:
+              icskit refresh
+              icskit refresh Holidays --force --json
+            """)
+
+    @Argument(help: "Calendars to refresh (default: every subscription).")
+    var calendars: [String] = []
+
+    @OptionGroup var refreshing: RefreshOptions
+
+    @OptionGroup var store: StoreOption
+
+    func run() throws {
+        let store = try store.open()
+        let all = try store.subscriptions()
+        let unknown = calendars.filter { name in !all.contains { $0.calendar == name } }
+        if !unknown.isEmpty {
+            throw CommandFailure(
+                "no subscription feeds " + unknown.joined(separator: ", ") + " (see `icskit subscribe`)")
+        }
+        let chosen = calendars.isEmpty ? all : all.filter { calendars.contains($0.calendar) }
+        if chosen.isEmpty, !refreshing.json {
+            Output.print("no subscriptions (see `icskit subscribe`)")
+            return
+        }
+        try refreshing.refresh(chosen, store: store)
+    }
+}
+
+/// `icskit unsubscribe CAL`: ends a subscription; the calendar and its items stay.
+struct UnsubscribeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unsubscribe", abstract: "End a calendar's subscription; its items stay in the store.")
+
+    @Argument(help: "The subscribed calendar.")
+    var calendar: String
+
+    @OptionGroup var store: StoreOption
+
+    func run() throws {
+        guard try store.open().removeSubscription(calendar: calendar) else {
+            throw CommandFailure("\(calendar) has no subscription")
+        }
+        Output.print("\(calendar): unsubscribed; its items stay")
+    }
+}
+
+/// What `subscribe` and `refresh` share: how a feed is asked and merged, and how it is reported.
+struct RefreshOptions: ParsableArguments {
+    @Flag(help: "Fetch even before the feed's refresh interval has passed, and ask unconditionally.")
+    var force = false
+
+    @Flag(name: .customLong("dry-run"), help: "Print the plan; change nothing.")
+    var dryRun = false
+
+    @Flag(name: .customLong("force-delete"), help: "Delete what merge's guards keep (see `icskit merge --help`).")
+    var forceDelete = false
+
+    @Option(name: .customLong("max-delete"), help: ArgumentHelp("As for merge.", valueName: "PCT"))
+    var maxDelete: Double = 50
+
+    @Option(help: "Who wins a conflict: newest, external or local.")
+    var prefer: MergePreference = .newest
+
+    @Option(help: ArgumentHelp("Seconds to wait for a server.", valueName: "SECONDS"))
+    var timeout: Double = 30
+
+    @Flag(help: "Print one JSON object per run: per calendar, what happened and the counts.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "No warnings on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        if !(0...100).contains(maxDelete) { throw ValidationError("--max-delete takes a percentage from 0 to 100") }
+        if timeout <= 0 { throw ValidationError("--timeout takes a positive number of seconds") }
+    }
+
+    /// Refreshes each subscription in turn; one that fails is reported and the others still run (exit 1 at the end).
+    func refresh(_ subscriptions: [Subscription], store: CalendarStore) throws {
+        var options = Feed.Options()
+        options.force = force
+        options.merge.dryRun = dryRun
+        options.merge.forceDelete = forceDelete
+        options.merge.maxDeletePercent = maxDelete
+        options.merge.prefer = prefer
+        var failed = false
+        var reports: [JSONValue] = []
+        for subscription in subscriptions {
+            do {
+                let client = HTTPClient(timeout: timeout, credentials: try credentials(for: subscription))
+                let report = try Feed.refresh(subscription, store: store, client: client, options: options)
+                if !quiet {
+                    CalendarFiles.report(report.diagnostics.filter { $0.severity == .error }, quiet: quiet)
+                    for note in report.notes { Output.standardError("\(subscription.calendar): \(note)") }
+                }
+                if case .merged(let result) = report.outcome, result.withheldDeletions > 0 || result.unresolved > 0 {
+                    failed = true
+                    if result.withheldDeletions > 0 {
+                        Output.standardError(
+                            "\(subscription.calendar): the feed ended early (truncated), so the "
+                                + "\(result.withheldDeletions) item(s) it lacks were not deleted")
+                    }
+                }
+                if json {
+                    reports.append(Self.json(report, dryRun: dryRun))
+                } else {
+                    Self.printText(report, dryRun: dryRun)
+                }
+            } catch let refusal as MergeRefusal {
+                failed = true
+                Output.standardError("icskit: \(subscription.calendar): merge refused: \(refusal)")
+                if json { reports.append(Self.failure(subscription, "merge refused: \(refusal)")) }
+            } catch let failure as HTTPFailure {
+                failed = true
+                Output.standardError("icskit: \(subscription.calendar): \(failure)")
+                if json { reports.append(Self.failure(subscription, failure.description)) }
+            }
+        }
+        if json { Output.print(JSONValue.object([("feeds", .array(reports))]).serialized(pretty: true)) }
+        if failed { throw ExitCode(1) }
+    }
+
+    private func credentials(for subscription: Subscription) throws -> (user: String, password: String)? {
+        guard let url = Feed.httpURL(subscription.fetchURL), let host = url.host else { return nil }
+        if let found = Credentials.lookUp(host: host, user: subscription.user) { return found }
+        guard let user = subscription.user else { return nil }
+        guard isatty(STDIN_FILENO) == 1, let typed = getpass("Password for \(user) at \(host): ") else {
+            throw CommandFailure(
+                "no password for \(user) at \(host): set ICSKIT_PASSWORD or add it to ~/.netrc")
+        }
+        return (user, String(cString: typed))
+    }
+
+    static func printText(_ report: Feed.Report, dryRun: Bool) {
+        let name = report.calendar
+        switch report.outcome {
+        case .notDue(let next):
+            let date = Date(timeIntervalSince1970: TimeInterval(next))
+            Output.print("\(name): not due before \(ISO8601DateFormatter().string(from: date)) (--force asks now)")
+        case .notModified: Output.print("\(name): not modified")
+        case .unchanged: Output.print("\(name): unchanged")
+        case .merged(let result): MergeReport.printText(result, dryRun: dryRun, prefix: "\(name): ")
+        }
+    }
+
+    static func json(_ report: Feed.Report, dryRun: Bool) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("calendar", .string(report.calendar))]
+        switch report.outcome {
+        case .notDue(let next): fields += [("outcome", .string("not-due")), ("next_at", .int(Int(next)))]
+        case .notModified: fields.append(("outcome", .string("not-modified")))
+        case .unchanged: fields.append(("outcome", .string("unchanged")))
+        case .merged(let result):
+            fields += [("outcome", .string("merged")), ("merge", MergeReport.json(result, dryRun: dryRun))]
+        }
+        fields += [
+            ("url", .string(report.subscription.url)),
+            ("location", report.subscription.location.map(JSONValue.string) ?? .null),
+            ("notes", .array(report.notes.map(JSONValue.string))),
+        ]
+        return .object(fields)
+    }
+
+    static func failure(_ subscription: Subscription, _ message: String) -> JSONValue {
+        .object([
+            ("calendar", .string(subscription.calendar)), ("outcome", .string("failed")),
+            ("error", .string(message)),
+        ])
+    }
+}

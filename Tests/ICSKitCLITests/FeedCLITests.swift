@@ -1,0 +1,201 @@
+import Foundation
+import XCTest
+
+/// `subscribe` and `refresh` against scripts/feed_server.py: a feed that gets its validators right, and each way
+/// feeds get them wrong.
+final class FeedCLITests: XCTestCase {
+    var server: FeedServer!
+    var scratch: URL!
+    var store: String { scratch.appendingPathComponent("store.sqlite").path }
+
+    override func setUpWithError() throws {
+        server = try FeedServer()
+        scratch = try CLI.temporaryDirectory()
+        try server.serve(
+            Self.calendar([("a@feed", "Opening", "20261201T090000Z"), ("b@feed", "Talk", "20261202T090000Z")]))
+    }
+
+    override func tearDownWithError() throws {
+        server?.stop()
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+    }
+
+    static func calendar(_ events: [(uid: String, summary: String, start: String)], header: String = "") -> String {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//ICSKit tests//feed//EN"]
+        if !header.isEmpty { lines.append(header) }
+        for event in events {
+            lines += [
+                "BEGIN:VEVENT", "UID:\(event.uid)", "DTSTAMP:20261101T000000Z", "DTSTART:\(event.start)",
+                "SUMMARY:\(event.summary)", "END:VEVENT",
+            ]
+        }
+        lines.append("END:VCALENDAR")
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    func icskit(_ arguments: [String]) throws -> CLI.Run {
+        try CLI.run(arguments + ["--store", store], timeout: 60)
+    }
+
+    /// The store calendar's events as `UID SUMMARY`, sorted.
+    func stored(_ calendar: String) throws -> [String] {
+        let run = try CLI.run(["export", "--calendar", calendar, "--store", store])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let events = run.stdout.components(separatedBy: "BEGIN:VEVENT").dropFirst()
+        return events.map { block in
+            let lines = block.components(separatedBy: "\r\n")
+            let uid = lines.first { $0.hasPrefix("UID:") }?.dropFirst(4) ?? ""
+            let summary = lines.first { $0.hasPrefix("SUMMARY:") }?.dropFirst(8) ?? ""
+            return "\(uid) \(summary)"
+        }.sorted()
+    }
+
+    func refreshJSON(_ arguments: [String]) throws -> (run: CLI.Run, feeds: [[String: Any]]) {
+        let run = try icskit(["refresh", "--json"] + arguments)
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stdout + run.stderr)
+        return (run, try XCTUnwrap(object["feeds"] as? [[String: Any]]))
+    }
+
+    func testACorrectFeedIsAskedWithItsValidatorsAndMergedWhenItChanges() throws {
+        let subscribe = try icskit(["subscribe", server.feed("correct"), "--into", "Events"])
+        XCTAssertEqual(subscribe.status, 0, subscribe.stderr)
+        XCTAssertTrue(subscribe.stdout.contains("Events: 2 added"), subscribe.stdout)
+        XCTAssertEqual(try stored("Events"), ["a@feed Opening", "b@feed Talk"])
+
+        let quiet = try refreshJSON([])
+        XCTAssertEqual(quiet.run.status, 0, quiet.run.stderr)
+        XCTAssertEqual(quiet.feeds.first?["outcome"] as? String, "not-modified")
+        let asked = try server.log()
+        XCTAssertEqual(asked.map(\.status), [200, 304])
+        XCTAssertNotNil(asked[1].ifNoneMatch)
+        XCTAssertNotNil(asked[1].ifModifiedSince)
+
+        try server.serve(
+            Self.calendar([
+                ("a@feed", "Opening (moved)", "20261201T100000Z"), ("c@feed", "Closing", "20261203T090000Z"),
+            ]))
+        let changed = try refreshJSON([])
+        XCTAssertEqual(changed.run.status, 0, changed.run.stderr)
+        let merge = try XCTUnwrap(changed.feeds.first?["merge"] as? [String: Any])
+        XCTAssertEqual(merge["added"] as? Int, 1)
+        XCTAssertEqual(merge["updated"] as? Int, 1)
+        XCTAssertEqual(merge["deleted"] as? Int, 1)
+        XCTAssertEqual(try stored("Events"), ["a@feed Opening (moved)", "c@feed Closing"])
+    }
+
+    func testAFeedWithoutValidatorsIsNotMergedAgainWhenItsBodyIsTheSame() throws {
+        XCTAssertEqual(try icskit(["subscribe", server.feed("none"), "--into", "Plain"]).status, 0)
+        let again = try icskit(["refresh", "Plain"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stdout, "Plain: unchanged\n")
+        XCTAssertEqual(try server.log().map(\.ifNoneMatch), [nil, nil])
+    }
+
+    func testAFeedThatIgnoresIfModifiedSinceIsNoticed() throws {
+        XCTAssertEqual(try icskit(["subscribe", server.feed("ignore-ims"), "--into", "Sloppy"]).status, 0)
+        let again = try icskit(["refresh", "Sloppy"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stdout, "Sloppy: unchanged\n")
+        XCTAssertTrue(again.stderr.contains("its validators do not work"), again.stderr)
+        XCTAssertNotNil(try server.log().last?.ifModifiedSince)
+    }
+
+    func testAFeedThatAlwaysAnswers304IsReadInFullWhenForced() throws {
+        XCTAssertEqual(try icskit(["subscribe", server.feed("always-304"), "--into", "Stuck"]).status, 0)
+        try server.serve(Self.calendar([("a@feed", "Opening", "20261201T090000Z")]))
+        XCTAssertEqual(try icskit(["refresh", "Stuck"]).stdout, "Stuck: not modified\n")
+        let forced = try icskit(["refresh", "Stuck", "--force"])
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertTrue(forced.stdout.contains("1 deleted"), forced.stdout)
+        XCTAssertEqual(try stored("Stuck"), ["a@feed Opening"])
+        XCTAssertNil(try server.log().last?.ifNoneMatch, "--force asks unconditionally")
+    }
+
+    func testAFeedThatRegeneratesUIDsIsMatchedByContent() throws {
+        XCTAssertEqual(try icskit(["subscribe", server.feed("regen"), "--into", "Regen"]).status, 0)
+        let first = try stored("Regen")
+        XCTAssertEqual(first.count, 2)
+        let again = try refreshJSON(["Regen"])
+        XCTAssertEqual(again.run.status, 0, again.run.stderr)
+        let merge = try XCTUnwrap(again.feeds.first?["merge"] as? [String: Any])
+        XCTAssertEqual([merge["added"], merge["deleted"], merge["unchanged"]] as? [Int], [0, 0, 2])
+        XCTAssertTrue(again.run.stderr.contains("2 matched by content"), again.run.stderr)
+        XCTAssertEqual(try stored("Regen"), first, "the items keep the UIDs they were stored with")
+    }
+
+    func testATruncatedOrEmptyFeedDeletesNothing() throws {
+        try server.setMode("cut", "correct")
+        XCTAssertEqual(try icskit(["subscribe", server.feed("cut"), "--into", "Cut"]).status, 0)
+        try server.setMode("cut", "truncated")
+        let cut = try icskit(["refresh", "Cut"])
+        XCTAssertEqual(cut.status, 1, cut.stdout)
+        XCTAssertTrue(cut.stderr.contains("ended early"), cut.stderr)
+        XCTAssertEqual(try stored("Cut"), ["a@feed Opening", "b@feed Talk"])
+
+        try server.setMode("cut", "correct")
+        try server.serve(Self.calendar([]))
+        let empty = try icskit(["refresh", "Cut"])
+        XCTAssertEqual(empty.status, 1, empty.stdout)
+        XCTAssertTrue(empty.stderr.contains("merge refused"), empty.stderr)
+        XCTAssertEqual(try stored("Cut"), ["a@feed Opening", "b@feed Talk"])
+        // The refused body was not taken as merged: the next refresh asks again in full and tries again.
+        XCTAssertEqual(try icskit(["refresh", "Cut"]).status, 1)
+        XCTAssertEqual(try icskit(["refresh", "Cut", "--force-delete"]).status, 0)
+        XCTAssertEqual(try stored("Cut"), [])
+    }
+
+    func testAServerErrorIsRetriedAndAnHTMLPageIsRefused() throws {
+        let flaky = try icskit(["subscribe", server.feed("flaky"), "--into", "Flaky"])
+        XCTAssertEqual(flaky.status, 0, flaky.stderr)
+        XCTAssertTrue(flaky.stderr.contains("HTTP 500; trying again"), flaky.stderr)
+        XCTAssertEqual(try stored("Flaky").count, 2)
+
+        let html = try icskit(["subscribe", server.feed("html"), "--into", "Login"])
+        XCTAssertEqual(html.status, 1)
+        XCTAssertTrue(html.stderr.contains("not a calendar (text/html); nothing merged"), html.stderr)
+        XCTAssertEqual(try stored("Login"), [])
+    }
+
+    func testPermanentRedirectsAreRememberedAndTemporaryOnesAreNot() throws {
+        let moved = try refreshJSON([])
+        XCTAssertEqual(moved.feeds.count, 0)
+        XCTAssertEqual(try icskit(["subscribe", server.feed("moved"), "--into", "Moved"]).status, 0)
+        XCTAssertEqual(try icskit(["subscribe", server.feed("temporary"), "--into", "Temporary"]).status, 0)
+        let again = try refreshJSON([])
+        let byName = Dictionary(uniqueKeysWithValues: again.feeds.map { ($0["calendar"] as? String ?? "", $0) })
+        XCTAssertEqual(byName["Moved"]?["location"] as? String, server.feed("correct"))
+        XCTAssertTrue(byName["Temporary"]?["location"] is NSNull)
+        let paths = try server.log().map(\.path)
+        // Moved: 301 then the new place; Temporary: 302 then the new place, twice each way; Moved's refresh goes
+        // straight to the new place.
+        XCTAssertEqual(paths.filter { $0 == "/feed/moved.ics" }.count, 1, "\(paths)")
+        XCTAssertEqual(paths.filter { $0 == "/feed/temporary.ics" }.count, 2, "\(paths)")
+    }
+
+    func testARefreshIntervalIsTheLeastTimeBetweenFetches() throws {
+        try server.serve(
+            Self.calendar([("a@feed", "Opening", "20261201T090000Z")], header: "REFRESH-INTERVAL;VALUE=DURATION:PT1H"))
+        XCTAssertEqual(try icskit(["subscribe", server.feed("correct"), "--into", "Hourly"]).status, 0)
+        let soon = try refreshJSON(["Hourly"])
+        XCTAssertEqual(soon.feeds.first?["outcome"] as? String, "not-due")
+        XCTAssertEqual(try server.log().count, 1, "asked nothing")
+        let forced = try refreshJSON(["Hourly", "--force"])
+        XCTAssertEqual(forced.feeds.first?["outcome"] as? String, "unchanged")
+        XCTAssertEqual(try server.log().count, 2)
+    }
+
+    func testUsageErrors() throws {
+        let bad = try icskit(["subscribe", "ftp://example.com/a.ics", "--into", "X"])
+        XCTAssertEqual(bad.status, 2, bad.stderr)
+        let unknown = try icskit(["refresh", "Nothing"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stderr.contains("no subscription feeds Nothing"), unknown.stderr)
+        XCTAssertEqual(try icskit(["subscribe", server.feed("correct"), "--into", "Twice", "--no-fetch"]).status, 0)
+        let clash = try icskit(["subscribe", server.feed("none"), "--into", "Twice"])
+        XCTAssertEqual(clash.status, 1)
+        XCTAssertTrue(clash.stderr.contains("already subscribed"), clash.stderr)
+        XCTAssertEqual(try icskit(["unsubscribe", "Twice"]).status, 0)
+        XCTAssertEqual(try icskit(["unsubscribe", "Twice"]).status, 1)
+    }
+}

@@ -1,0 +1,81 @@
+import CalendarSync
+import Foundation
+import XCTest
+
+/// scripts/feed_server.py, started for one test on 127.0.0.1 (a free port), stopped when the test ends: it stops by
+/// itself when its standard input closes or after `lifetime` seconds.
+final class FeedServer {
+    let process = Process()
+    private let input = Pipe()
+    let port: Int
+    private let client = HTTPClient(timeout: 10, retries: 0)
+
+    init(lifetime: Int = 120) throws {
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            CLI.pythonExecutable, CLI.package.appendingPathComponent("scripts/feed_server.py").path,
+            "--lifetime", String(lifetime),
+        ]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let line = String(decoding: output.fileHandleForReading.availableLine(), as: UTF8.self)
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw XCTSkip("the feed server did not start (\(CLI.pythonExecutable)): \"\(line)\"")
+        }
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    /// The URL of a feed in a mode (see the script).
+    func feed(_ name: String) -> String { "http://127.0.0.1:\(port)/feed/\(name).ics" }
+
+    /// Sets the calendar every feed serves.
+    func serve(_ calendar: String) throws {
+        let answer = try client.send(
+            HTTPRequest("PUT", URL(string: "http://127.0.0.1:\(port)/calendar")!, body: Array(calendar.utf8)))
+        XCTAssertEqual(answer.status, 204)
+    }
+
+    /// Serves the feed `name` in another mode from now on.
+    func setMode(_ name: String, _ mode: String) throws {
+        let answer = try client.send(
+            HTTPRequest("PUT", URL(string: "http://127.0.0.1:\(port)/mode/\(name)")!, body: Array(mode.utf8)))
+        XCTAssertEqual(answer.status, 204)
+    }
+
+    /// The feed requests so far: path, the validators sent, the status answered.
+    func log() throws -> [(path: String, ifNoneMatch: String?, ifModifiedSince: String?, status: Int)] {
+        let answer = try client.send(HTTPRequest("GET", URL(string: "http://127.0.0.1:\(port)/log")!))
+        let entries = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(answer.body)) as? [[String: Any]])
+        return entries.compactMap { entry in
+            guard let path = entry["path"] as? String, path.hasPrefix("/feed/") else { return nil }
+            return (
+                path, entry["if_none_match"] as? String, entry["if_modified_since"] as? String,
+                entry["status"] as? Int ?? 0
+            )
+        }
+    }
+}
+
+extension FileHandle {
+    /// Bytes up to and including the first line feed (or the end).
+    func availableLine() -> Data {
+        var line = Data()
+        while true {
+            let byte = readData(ofLength: 1)
+            if byte.isEmpty { return line }
+            line.append(byte)
+            if byte.first == 0x0A { return line }
+        }
+    }
+}

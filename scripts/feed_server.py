@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""A web-calendar server for the feed tests: one calendar served under several misbehaviours.
+
+    scripts/feed_server.py [--lifetime SECONDS]
+
+Binds 127.0.0.1 on a free port, prints the port on the first line of standard output, and serves until standard
+input closes or the lifetime (default 300 s) ends. Standard library only.
+
+  PUT  /calendar          the calendar every feed serves (the body of the request)
+  PUT  /mode/NAME         serve /feed/NAME.ics in the mode given as the body, instead of the mode called NAME
+  GET  /log               the requests so far, as JSON: path, If-None-Match, If-Modified-Since, status
+  GET  /feed/NAME.ics     the calendar, in mode NAME (or the one PUT for NAME):
+       correct     ETag and Last-Modified, both honoured (304 when they match)
+       none        no validators at all; always 200
+       ignore-ims  Last-Modified only, and If-Modified-Since ignored: always 200
+       always-304  ETag and Last-Modified; any conditional request gets 304, changed or not
+       regen       a new UID for every item on every request (no validators)
+       truncated   the calendar cut off before its last END lines (no validators)
+       flaky       500 with Retry-After: 0 for every second request (the first fails), else as correct
+       moved       301 to /feed/correct.ics
+       temporary   302 to /feed/correct.ics
+       html        200 with an HTML page (a login screen) instead of the calendar
+"""
+import argparse
+import email.utils
+import hashlib
+import http.server
+import json
+import os
+import sys
+import threading
+import time
+import uuid
+
+STATE = {"calendar": b"", "modified": time.time(), "modes": {}, "log": [], "served": {}}
+LOCK = threading.Lock()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, body=b"", headers=()):
+        with LOCK:
+            STATE["log"].append({
+                "path": self.path, "if_none_match": self.headers.get("If-None-Match"),
+                "if_modified_since": self.headers.get("If-Modified-Since"), "status": status})
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def do_PUT(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        with LOCK:
+            if self.path == "/calendar":
+                STATE["calendar"] = body
+                STATE["modified"] = time.time()
+            elif self.path.startswith("/mode/"):
+                STATE["modes"][self.path[len("/mode/"):]] = body.decode().strip()
+            else:
+                return self.reply(404)
+        self.reply(204)
+
+    def do_GET(self):
+        if self.path == "/log":
+            with LOCK:
+                body = json.dumps(STATE["log"]).encode()
+            return self.reply(200, body, [("Content-Type", "application/json")])
+        if not (self.path.startswith("/feed/") and self.path.endswith(".ics")):
+            return self.reply(404)
+        name = self.path[len("/feed/"):-len(".ics")]
+        with LOCK:
+            mode = STATE["modes"].get(name, name)
+            calendar = STATE["calendar"]
+            modified = STATE["modified"]
+            STATE["served"][name] = STATE["served"].get(name, 0) + 1
+            count = STATE["served"][name]
+        etag = '"' + hashlib.sha1(calendar).hexdigest() + '"'
+        last_modified = email.utils.formatdate(int(modified), usegmt=True)
+        conditional = self.headers.get("If-None-Match") or self.headers.get("If-Modified-Since")
+        ics = [("Content-Type", "text/calendar; charset=utf-8")]
+        if mode == "correct" or (mode == "flaky" and count % 2 == 0):
+            match = self.headers.get("If-None-Match")
+            since = self.headers.get("If-Modified-Since")
+            fresh = match == etag if match else (
+                since is not None and email.utils.parsedate_to_datetime(since).timestamp() >= int(modified))
+            validators = [("ETag", etag), ("Last-Modified", last_modified)]
+            return self.reply(304, b"", validators) if fresh else self.reply(200, calendar, ics + validators)
+        if mode == "flaky":
+            return self.reply(500, b"try again", [("Retry-After", "0")])
+        if mode == "none":
+            return self.reply(200, calendar, ics)
+        if mode == "ignore-ims":
+            return self.reply(200, calendar, ics + [("Last-Modified", last_modified)])
+        if mode == "always-304":
+            if conditional:
+                return self.reply(304, b"", [("ETag", etag)])
+            return self.reply(200, calendar, ics + [("ETag", etag), ("Last-Modified", last_modified)])
+        if mode == "regen":
+            lines = [b"UID:" + str(uuid.uuid4()).encode() + b"@regen" if line.startswith(b"UID:") else line
+                     for line in calendar.split(b"\r\n")]
+            return self.reply(200, b"\r\n".join(lines), ics)
+        if mode == "truncated":
+            text = calendar.rstrip(b"\r\n")
+            cut = text.rfind(b"END:VEVENT")
+            return self.reply(200, text[:cut] if cut > 0 else text[: len(text) // 2], ics)
+        if mode in ("moved", "temporary"):
+            return self.reply(301 if mode == "moved" else 302, b"", [("Location", "/feed/correct.ics")])
+        if mode == "html":
+            return self.reply(200, b"<!DOCTYPE html><html><body>Please log in</body></html>",
+                              [("Content-Type", "text/html")])
+        return self.reply(404)
+
+    do_HEAD = do_GET
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lifetime", type=float, default=300)
+    arguments = parser.parse_args()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(server.server_address[1], flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # Stop when the test that started us goes away (standard input closes) or the lifetime ends.
+    watcher = threading.Thread(target=lambda: sys.stdin.read(), daemon=True)
+    watcher.start()
+    watcher.join(arguments.lifetime)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
