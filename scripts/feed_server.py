@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A web-calendar server for the feed tests: one calendar served under several misbehaviours.
 
-    scripts/feed_server.py [--lifetime SECONDS]
+    scripts/feed_server.py [--lifetime SECONDS] [--serve FILE]
 
 Binds 127.0.0.1 on a free port, prints the port on the first line of standard output, and serves until standard
 input closes or the lifetime (default 300 s) ends. Standard library only.
@@ -123,7 +123,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lifetime", type=float, default=300)
+    parser.add_argument("--serve", help="a calendar file to serve from the start")
     arguments = parser.parse_args()
+    if arguments.serve:
+        with open(arguments.serve, "rb") as handle:
+            STATE["calendar"] = handle.read()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()

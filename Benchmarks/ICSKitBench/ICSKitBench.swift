@@ -23,7 +23,7 @@ struct ICSKitBench {
         var runs = 5
         var input = "bench-data/bench-20000.ics"
         var write: String?
-        /// Only the store section (`--only store`), for a quicker run.
+        /// Only the store or the feed section (`--only store`, `--only feed`), for a quicker run.
         var only: String?
 
         init(_ arguments: ArraySlice<String>) throws {
@@ -58,13 +58,22 @@ struct ICSKitBench {
         let command =
             "make bench (release; .build/release/ICSKitBench --runs \(runs)"
             + (options.only.map { " --only \($0)" } ?? "") + ")"
-        // The store first: its children must not inherit the peak RSS the in-process phases below leave here.
-        let store = try StoreBench.run(
-            icskit: tool("icskit"), input: input, runs: runs, scratch: scratch,
-            command: command)
-        print(store + "\n")
-        if let path = options.write { try Report.write(section: store, key: "store", into: path) }
-        if options.only != "store" {
+        // The store and feeds first: their children must not inherit the peak RSS the in-process phases below
+        // leave here.
+        if options.only == nil || options.only == "store" {
+            let store = try StoreBench.run(
+                icskit: tool("icskit"), input: input, runs: runs, scratch: scratch,
+                command: command)
+            print(store + "\n")
+            if let path = options.write { try Report.write(section: store, key: "store", into: path) }
+        }
+        if options.only == nil || options.only == "feed" {
+            let feed = try FeedBench.run(
+                icskit: tool("icskit"), input: input, runs: runs, scratch: scratch, command: command)
+            print(feed + "\n")
+            if let path = options.write { try Report.write(section: feed, key: "feed", into: path) }
+        }
+        if options.only == nil {
             try formatBenchmarks(input: input, runs: runs, tool: tool, out: out, command: command, write: options.write)
         }
     }

@@ -36,6 +36,13 @@ public struct MergeResult: Sendable {
     /// Deletions not made because the external calendar was truncated.
     public var withheldDeletions: Int
 
+    /// A result of these decisions; `MergeResult()` is a merge that decided nothing.
+    public init(actions: [MergeAction] = [], applied: Bool = false, withheldDeletions: Int = 0) {
+        self.actions = actions
+        self.applied = applied
+        self.withheldDeletions = withheldDeletions
+    }
+
     /// How many decisions are of these kinds.
     public func count(_ kinds: MergeAction.Kind...) -> Int { actions.filter { kinds.contains($0.kind) }.count }
     /// Items new to the calendar (copies kept for `keep-both` conflicts included).

@@ -136,6 +136,30 @@ enum StoreSchema {
                     );
                     """)
         }
+        migrator.registerMigration("v6: resources of two-way syncs") { db in
+            // What a sync partner (a vdir, a CalDAV collection) held at the last sync: each resource's name, its
+            // version token and the UIDs in it. The merge base of the partner is kept in syncState as for any
+            // source, under the partner's identity.
+            try db.execute(
+                sql: """
+                    CREATE TABLE syncResource (
+                        calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+                        partner TEXT NOT NULL,
+                        href TEXT NOT NULL,
+                        etag TEXT NOT NULL,
+                        uids TEXT NOT NULL,
+                        PRIMARY KEY (calendarID, partner, href)
+                    );
+                    CREATE TABLE syncPartner (
+                        calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+                        partner TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        location TEXT NOT NULL,
+                        user TEXT,
+                        PRIMARY KEY (calendarID, partner)
+                    );
+                    """)
+        }
         return migrator
     }
 }

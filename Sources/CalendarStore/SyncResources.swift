@@ -1,0 +1,125 @@
+import CalendarMerge
+import GRDB
+
+/// A calendar bound to a sync partner: a vdir or a CalDAV collection.
+public struct SyncPartner: Sendable, Hashable {
+    /// The store calendar.
+    public var calendar: String
+    /// `vdir` or `caldav`.
+    public var kind: String
+    /// The directory or the collection's URL.
+    public var location: String
+    /// The user name for a server; the password is never stored.
+    public var user: String?
+
+    public init(calendar: String, kind: String, location: String, user: String? = nil) {
+        self.calendar = calendar
+        self.kind = kind
+        self.location = location
+        self.user = user
+    }
+
+    /// The name the partner's merge base and resources are kept under.
+    public var identity: String { kind + ":" + location }
+}
+
+/// One resource of a sync partner as the last sync left it.
+public struct SyncResource: Sendable, Hashable {
+    public var href: String
+    public var etag: String
+    /// The UIDs the resource holds (one, as vdirs and CalDAV keep them).
+    public var uids: [String]
+
+    public init(href: String, etag: String, uids: [String]) {
+        self.href = href
+        self.etag = etag
+        self.uids = uids
+    }
+}
+
+extension CalendarStore {
+    /// The calendars bound to sync partners.
+    public func syncPartners() throws -> [SyncPartner] {
+        try database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.name, p.kind, p.location, p.user FROM syncPartner p JOIN calendar c ON c.id = p.calendarID
+                    ORDER BY c.name
+                    """
+            ).map { SyncPartner(calendar: $0[0], kind: $0[1], location: $0[2], user: $0[3]) }
+        }
+    }
+
+    /// Binds a calendar (created when needed) to a partner; a calendar has at most one partner of each location.
+    public func bind(_ partner: SyncPartner) throws {
+        try database.write { db in
+            let id = try StoreWriter(db).calendarID(named: partner.calendar, create: true)!
+            try db.execute(
+                sql: """
+                    INSERT INTO syncPartner (calendarID, partner, kind, location, user) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(calendarID, partner) DO UPDATE SET user = excluded.user
+                    """, arguments: [id, partner.identity, partner.kind, partner.location, partner.user])
+        }
+    }
+
+    /// What the last sync with a partner left of its resources, by href.
+    public func syncResources(calendar: String, partner: String) throws -> [String: SyncResource] {
+        try database.read { db in
+            var resources: [String: SyncResource] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT href, etag, uids FROM syncResource
+                    WHERE calendarID = (SELECT id FROM calendar WHERE name = ?) AND partner = ?
+                    """, arguments: [calendar, partner])
+            {
+                let uids = (row[2] as String).split(separator: "\n").map(String.init)
+                resources[row[0]] = SyncResource(href: row[0], etag: row[1], uids: uids)
+            }
+            return resources
+        }
+    }
+
+    /// Records resources as a sync now knows them (nil `etag`… see `forgetting`) and forgets those in `forgetting`,
+    /// with base entries for their items, in one transaction: what the partner holds and what the merge base says
+    /// of it never disagree.
+    public func recordSync(
+        calendar: String, partner: String, resources: [SyncResource], forgetting: [String],
+        base: [MergeKey: String?]
+    ) throws {
+        try database.write { db in
+            guard let id = try StoreWriter(db).calendarID(named: calendar, create: false) else { return }
+            for resource in resources {
+                try db.execute(
+                    sql: """
+                        INSERT INTO syncResource (calendarID, partner, href, etag, uids) VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT(calendarID, partner, href) DO UPDATE SET etag = excluded.etag, uids = excluded.uids
+                        """,
+                    arguments: [id, partner, resource.href, resource.etag, resource.uids.joined(separator: "\n")])
+            }
+            for href in forgetting {
+                try db.execute(
+                    sql: "DELETE FROM syncResource WHERE calendarID = ? AND partner = ? AND href = ?",
+                    arguments: [id, partner, href])
+            }
+            for (key, fingerprint) in base {
+                if let fingerprint {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO syncState (calendarID, source, uid, recurrenceID, fingerprint) VALUES (?, ?, ?, ?, ?)
+                            ON CONFLICT(calendarID, source, uid, recurrenceID) DO UPDATE SET fingerprint = excluded.fingerprint
+                            """, arguments: [id, partner, key.uid, key.recurrenceID, fingerprint])
+                } else {
+                    try db.execute(
+                        sql: """
+                            DELETE FROM syncState WHERE calendarID = ? AND source = ? AND uid = ? AND recurrenceID = ?
+                            """, arguments: [id, partner, key.uid, key.recurrenceID])
+                }
+            }
+            // The partner's base no longer matches any file digest.
+            try db.execute(
+                sql: "DELETE FROM syncSource WHERE calendarID = ? AND source = ?", arguments: [id, partner])
+        }
+    }
+}

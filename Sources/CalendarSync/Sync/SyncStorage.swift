@@ -1,0 +1,35 @@
+/// The other side of a two-way sync: a collection of resources, each an iCalendar object (one UID with its
+/// overrides, as CalDAV and vdirs keep them) with a version token that changes whenever the resource does. Every
+/// write is conditional on the version the sync last saw, so a change made by someone else in between is never
+/// overwritten: it fails with `SyncStorageError.changed`, and the next sync merges it.
+public protocol SyncStorage {
+    /// Every resource's name and version token.
+    func list() throws -> [(href: String, etag: String)]
+    /// The resources' bytes and their version tokens (a resource gone since the listing is left out).
+    func fetch(_ hrefs: [String]) throws -> [(href: String, etag: String, bytes: [UInt8])]
+    /// Creates a resource that must not exist yet; returns its version token.
+    func create(_ href: String, _ bytes: [UInt8]) throws -> String
+    /// Replaces a resource if it still has version `etag`; returns the new token.
+    func update(_ href: String, _ bytes: [UInt8], ifMatch etag: String) throws -> String
+    /// Deletes a resource if it still has version `etag`.
+    func delete(_ href: String, ifMatch etag: String) throws
+    /// A name for a new resource holding this UID.
+    func href(forUID uid: String) -> String
+    /// How the storage is named in messages and in the store (`vdir:/path`, `caldav:https://…`).
+    var identity: String { get }
+}
+
+/// Why a storage refused a conditional write.
+public enum SyncStorageError: Error, CustomStringConvertible, Sendable {
+    /// The resource changed (or appeared, or went) since the sync looked: left for the next sync.
+    case changed(String)
+    /// Anything else: the storage cannot be used.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .changed(let href): return "\(href) changed while the sync ran; the next sync merges it"
+        case .failed(let message): return message
+        }
+    }
+}

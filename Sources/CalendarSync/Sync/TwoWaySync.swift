@@ -1,0 +1,164 @@
+import CalendarMerge
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// Two-way sync of a store calendar with a `SyncStorage`, as two steps over one merge base:
+///
+/// 1. **Pull.** The partner's resources are merged into the store by `CalendarMerger` (three-way per UID and
+///    RECURRENCE-ID against what the partner said at the last sync, with merge's conflict policy and guards: an
+///    emptied partner deletes nothing without `--force-delete`). Local edits and deletions survive it as
+///    keep-local and stay-deleted.
+/// 2. **Push.** Every resource whose items now differ from the store's is written back with a conditional write
+///    (one resource per UID with its overrides); local items the partner lacks are created, and resources whose
+///    items were deleted here are deleted. Each write is recorded with the new base of its items at once, so a sync
+///    killed at any point leaves a state the next sync finishes from: a written resource that was not recorded is
+///    read back as equal to the store and recorded then (no duplicate, nothing lost). A resource someone changed in
+///    between is not overwritten: it is left for the next sync, which merges it.
+public enum TwoWaySync {
+    /// What a sync may do.
+    public struct Options: Sendable {
+        /// The pull's merge options (conflict policy, guards, dry run).
+        public var merge = MergeOptions()
+        public init() {}
+    }
+
+    /// What one sync did.
+    public struct Report: Sendable {
+        /// The pull: what the store took from the partner.
+        public var pulled: MergeResult
+        /// Resources written to the partner: created, updated, deleted (hrefs).
+        public var created: [String] = []
+        public var updated: [String] = []
+        public var deleted: [String] = []
+        /// Resources that changed on the partner while the sync ran: left for the next sync.
+        public var deferred: [String] = []
+        /// What the reader found wrong in the partner's resources.
+        public var diagnostics: [Diagnostic] = []
+        /// Whether nothing had changed on either side since the last sync (nothing was read).
+        public var wasIdle = false
+    }
+
+    public static func sync(
+        calendar: String, storage: some SyncStorage, store: CalendarStore, options: Options = Options()
+    ) throws -> Report {
+        let partner = storage.identity
+        let known = try store.syncResources(calendar: calendar, partner: partner)
+        let listing = try storage.list()
+        let snapshot = try store.mergeSnapshot(calendar: calendar, source: partner)
+
+        // Nothing changed on either side: every resource as recorded, every item as the base says.
+        let unchangedThere =
+            listing.count == known.count && listing.allSatisfy { known[$0.href]?.etag == $0.etag }
+        let unchangedHere =
+            snapshot.items.count == snapshot.base.count
+            && snapshot.items.allSatisfy { snapshot.base[$0.key] == $0.value.fingerprint }
+        if unchangedThere, unchangedHere, !known.isEmpty || snapshot.items.isEmpty {
+            var report = Report(pulled: MergeResult())
+            report.wasIdle = true
+            return report
+        }
+
+        // Read the partner.
+        var report = Report(pulled: MergeResult())
+        var remote: [String: (etag: String, calendars: [ICalendar], items: [MergeKey: MergeItem])] = [:]
+        for resource in try storage.fetch(listing.map(\.href)) {
+            let read = ICS.read(resource.bytes, file: partnerPath(partner, resource.href))
+            report.diagnostics += read.diagnostics
+            remote[resource.href] = (resource.etag, read.calendars, CalendarMerger.items(of: read.calendars).items)
+        }
+
+        // 1. Pull.
+        let hrefs = remote.keys.sorted()
+        report.pulled = try CalendarMerger.merge(
+            hrefs.flatMap { remote[$0]!.calendars }, into: calendar, source: partner, storage: store,
+            options: options.merge)
+        if options.merge.dryRun { return report }
+
+        // 2. Push what the store now holds.
+        let loaded = try store.loadCalendars(named: calendar).first?.calendar ?? ICalendar()
+        let (localItems, _) = CalendarMerger.items(of: [loaded])
+        let zones = Dictionary(loaded.timeZones.compactMap { zone in zone.tzid.map { ($0, zone) } }) { first, _ in first
+        }
+        var localByUID: [String: [MergeItem]] = [:]
+        for item in localItems.values { localByUID[item.key.uid, default: []].append(item) }
+        var remoteUIDs: Set<String> = []
+
+        for href in hrefs {
+            let resource = remote[href]!
+            let uids = Set(resource.items.keys.map(\.uid))
+            remoteUIDs.formUnion(uids)
+            let wanted = uids.sorted().flatMap { localByUID[$0] ?? [] }
+            let theirs = Set(resource.items.values.map(\.version.fingerprint))
+            let ours = Set(wanted.map(\.version.fingerprint))
+            var base: [MergeKey: String?] = [:]
+            do {
+                if wanted.isEmpty {
+                    guard !uids.isEmpty else { continue }  // a file with no items: not ours to judge
+                    try storage.delete(href, ifMatch: resource.etag)
+                    report.deleted.append(href)
+                    for key in resource.items.keys { base[key] = .some(nil) }
+                    try store.recordSync(
+                        calendar: calendar, partner: partner, resources: [], forgetting: [href], base: base)
+                    continue
+                }
+                var etag = resource.etag
+                if ours != theirs {
+                    etag = try storage.update(href, serialize(wanted, zones: zones), ifMatch: resource.etag)
+                    report.updated.append(href)
+                }
+                for key in resource.items.keys { base[key] = .some(nil) }
+                for item in wanted { base[item.key] = item.version.fingerprint }
+                try store.recordSync(
+                    calendar: calendar, partner: partner,
+                    resources: [SyncResource(href: href, etag: etag, uids: uids.sorted())], forgetting: [],
+                    base: base)
+            } catch SyncStorageError.changed(let changed) {
+                report.deferred.append(changed)
+            }
+        }
+        // Local items the partner does not have: one new resource per UID.
+        for uid in localByUID.keys.sorted() where !remoteUIDs.contains(uid) {
+            let items = localByUID[uid]!
+            let href = storage.href(forUID: uid)
+            do {
+                let etag = try storage.create(href, serialize(items, zones: zones))
+                report.created.append(href)
+                var base: [MergeKey: String?] = [:]
+                for item in items { base[item.key] = item.version.fingerprint }
+                try store.recordSync(
+                    calendar: calendar, partner: partner,
+                    resources: [SyncResource(href: href, etag: etag, uids: [uid])],
+                    forgetting: [], base: base)
+            } catch SyncStorageError.changed(let changed) {
+                report.deferred.append(changed)
+            }
+        }
+        // Resources that went away on the partner.
+        let gone = known.keys.filter { remote[$0] == nil }
+        if !gone.isEmpty {
+            try store.recordSync(calendar: calendar, partner: partner, resources: [], forgetting: gone, base: [:])
+        }
+        return report
+    }
+
+    /// One resource: a VCALENDAR with the items of one UID and the VTIMEZONEs they use.
+    static func serialize(_ items: [MergeItem], zones: [String: TimeZoneDefinition]) -> [UInt8] {
+        var calendar = Component("VCALENDAR")
+        calendar.properties = [Property("VERSION", value: "2.0"), Property("PRODID", value: ICS.productID)]
+        var used: [String] = []
+        for item in items {
+            for property in item.component.properties {
+                if let tzid = property["TZID"], !used.contains(tzid) { used.append(tzid) }
+            }
+        }
+        calendar.components = used.compactMap { zones[$0]?.component }
+        // The master first, then its overrides by RECURRENCE-ID.
+        calendar.components += items.sorted { $0.key < $1.key }.map(\.component)
+        return ICS.write(components: [calendar])
+    }
+
+    static func partnerPath(_ partner: String, _ href: String) -> String {
+        partner.hasPrefix("vdir:") ? String(partner.dropFirst(5)) + "/" + href : href
+    }
+}
