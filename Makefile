@@ -13,7 +13,7 @@ PYTHON := $(VENV)/bin/python3
 .PHONY: deps venv build test demo bench clean fuzz fuzz-build format lint differential peers
 
 ## Installs the Debian packages ICSKit builds against (and, for the tests, headless Chromium), when one is missing.
-PACKAGES ?= libical-dev libsqlite3-dev pkg-config tzdata
+PACKAGES ?= libical-dev libsqlite3-dev pkg-config tzdata libssl-dev
 deps:
 	@missing=""; for p in $(PACKAGES); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -21,6 +21,11 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"]), .brew(["libical"])]
         ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
         .target(name: "CalendarModel", dependencies: ["CLibical"]),
         .target(name: "CalendarMerge", dependencies: ["CalendarModel"]),
         .target(
@@ -28,8 +33,8 @@ let package = Package(
             dependencies: [
                 "CalendarModel", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        // Web calendars (and later CalDAV and vdirs) merged into the store: HTTP over Foundation's URLSession.
-        .target(name: "CalendarSync", dependencies: ["CalendarModel", "CalendarMerge", "CalendarStore"]),
+        // Web calendars and vdirs synced with the store; HTTP/1.1 of its own over OpenSSL (see HTTPClient).
+        .target(name: "CalendarSync", dependencies: ["CalendarModel", "CalendarMerge", "CalendarStore", "COpenSSL"]),
         // Every command, and what they share (output, time windows, the HTML week page and its layout), in a
         // library; the executable is a one-line `main`.
         .target(

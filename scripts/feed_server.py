@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A web-calendar server for the feed tests: one calendar served under several misbehaviours.
 
-    scripts/feed_server.py [--lifetime SECONDS] [--serve FILE]
+    scripts/feed_server.py [--lifetime SECONDS] [--serve FILE] [--tls CERT KEY]
 
 Binds 127.0.0.1 on a free port, prints the port on the first line of standard output, and serves until standard
 input closes or the lifetime (default 300 s) ends. Standard library only.
@@ -124,11 +124,17 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lifetime", type=float, default=300)
     parser.add_argument("--serve", help="a calendar file to serve from the start")
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="serve https with this certificate")
     arguments = parser.parse_args()
     if arguments.serve:
         with open(arguments.serve, "rb") as handle:
             STATE["calendar"] = handle.read()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if arguments.tls:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*arguments.tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     print(server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     # Stop when the test that started us goes away (standard input closes) or the lifetime ends.

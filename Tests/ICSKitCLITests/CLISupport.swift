@@ -35,7 +35,7 @@ enum CLI {
     /// comes back with `timedOut` set.
     static func run(
         _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, executable: String? = nil,
-        stdoutPath: String? = nil, timeout: TimeInterval? = nil
+        stdoutPath: String? = nil, timeout: TimeInterval? = nil, environment: [String: String] = [:]
     ) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable ?? binary)
@@ -45,7 +45,8 @@ enum CLI {
             [
                 "ICSKIT_STORE": FileManager.default.temporaryDirectory
                     .appendingPathComponent("icskit-tests-default-\(UUID().uuidString).sqlite").path
-            ]) { _, new in new }
+            ].merging(environment) { _, new in new }
+        ) { _, new in new }
         if let directory { process.currentDirectoryURL = directory }
         // Output goes to files, not pipes, so a large output can never block the child.
         let scratch = try temporaryDirectory()

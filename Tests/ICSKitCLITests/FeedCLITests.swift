@@ -185,6 +185,25 @@ final class FeedCLITests: XCTestCase {
         XCTAssertEqual(try server.log().count, 2)
     }
 
+    func testHTTPSVerifiesTheCertificateAndTheHostName() throws {
+        let secure = try FeedServer(tls: true, serving: CLI.fixture("hand/recurring-todos.ics"))
+        defer { secure.stop() }
+        let untrusted = try icskit(["subscribe", secure.feed("correct"), "--into", "Secure"])
+        XCTAssertEqual(untrusted.status, 1)
+        XCTAssertTrue(untrusted.stderr.contains("is not trusted"), untrusted.stderr)
+        XCTAssertEqual(try stored("Secure"), [])
+        // Trusting the test's own certificate (OpenSSL reads SSL_CERT_FILE), by IP address and by name.
+        let trust = ["SSL_CERT_FILE": CLI.fixture("tls/localhost-cert.pem")]
+        let trusted = try CLI.run(
+            ["refresh", "Secure", "--store", store], timeout: 60, environment: trust)
+        XCTAssertEqual(trusted.status, 0, trusted.stderr)
+        XCTAssertEqual(try stored("Secure").count, 1, "the one VEVENT of the fixture")
+        let byName = try CLI.run(
+            ["subscribe", secure.feed("correct", host: "localhost"), "--into", "ByName", "--store", store],
+            timeout: 60, environment: trust)
+        XCTAssertEqual(byName.status, 0, byName.stderr)
+    }
+
     func testUsageErrors() throws {
         let bad = try icskit(["subscribe", "ftp://example.com/a.ics", "--into", "X"])
         XCTAssertEqual(bad.status, 2, bad.stderr)

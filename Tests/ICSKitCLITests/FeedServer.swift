@@ -10,13 +10,19 @@ final class FeedServer {
     let port: Int
     private let client = HTTPClient(timeout: 10, retries: 0)
 
-    init(lifetime: Int = 120) throws {
+    /// `https` when started with the test certificate (Fixtures/tls, for 127.0.0.1 and localhost).
+    let scheme: String
+
+    init(lifetime: Int = 120, tls: Bool = false, serving file: String? = nil) throws {
+        scheme = tls ? "https" : "http"
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            CLI.pythonExecutable, CLI.package.appendingPathComponent("scripts/feed_server.py").path,
-            "--lifetime", String(lifetime),
-        ]
+        process.arguments =
+            [
+                CLI.pythonExecutable, CLI.package.appendingPathComponent("scripts/feed_server.py").path,
+                "--lifetime", String(lifetime),
+            ] + (tls ? ["--tls", CLI.fixture("tls/localhost-cert.pem"), CLI.fixture("tls/localhost-key.pem")] : [])
+            + (file.map { ["--serve", $0] } ?? [])
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -37,7 +43,7 @@ final class FeedServer {
     }
 
     /// The URL of a feed in a mode (see the script).
-    func feed(_ name: String) -> String { "http://127.0.0.1:\(port)/feed/\(name).ics" }
+    func feed(_ name: String, host: String = "127.0.0.1") -> String { "\(scheme)://\(host):\(port)/feed/\(name).ics" }
 
     /// Sets the calendar every feed serves.
     func serve(_ calendar: String) throws {
