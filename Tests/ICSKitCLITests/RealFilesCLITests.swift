@@ -227,6 +227,58 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertEqual(try CLI.run(["validate", exported]).stdout, "")
     }
 
+    /// Values that do not parse as their type make strict readers refuse a whole file; `--repair` replaces or
+    /// leaves out each (a readable DTSTAMP, no unreadable CREATED/DTEND/DURATION, the readable part of an RRULE,
+    /// the EXDATE values that are dates, a TRIGGER's misplaced sign, an override whose RECURRENCE-ID is no date)
+    /// and says so; python icalendar then reads the file without an error.
+    func testRepairReplacesOrLeavesOutUnreadableValues() throws {
+        let file = CLI.fixture("hand/unreadable-values.ics")
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let repaired = directory.appendingPathComponent("repaired.ics").path
+        let run = try CLI.run(["convert", file, "--repair", "-o", repaired])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("repaired:") }.map {
+            String($0.split(separator: ":", maxSplits: 1)[1])
+        }
+        XCTAssertEqual(
+            warnings,
+            [
+                "6: warning: repaired: DTSTAMP \"202103206T200210Z\" is no date-time; written as 20260102T101500Z",
+                "7: warning: repaired: CREATED \"00001231T000000Z\" is no date; left out",
+                "10: warning: repaired: DTEND \"None\" is no date; left out",
+                "18: warning: repaired: RRULE \"FREQ=DAILY;COUNT=4;X-NOISE=1\" written as FREQ=DAILY;COUNT=4, "
+                    + "leaving out \"X-NOISE=1\"",
+                "19: warning: repaired: EXDATE values \"2026-01-08\" are no dates; left out",
+                "24: warning: repaired: TRIGGER PT-2H has its sign inside; written as -PT2H",
+                "26: warning: repaired: a VALARM whose TRIGGER \"whenever\" cannot be read; left out",
+                "36: warning: repaired: DURATION \"an hour\" is no duration; left out",
+                "37: warning: repaired: RRULE \"FREQ=INVALID_TYPE_CAUSES_ERROR\" cannot be read; left out (the "
+                    + "series is its first instance)",
+                "40: warning: repaired: VEVENT \"Override of nothing\" has a RECURRENCE-ID that is no date "
+                    + "(\"2026010T090000Z\"), so no instance is its own; left out, nothing can place it",
+            ])
+        let validate = try CLI.run(["validate", repaired])
+        XCTAssertEqual(validate.stdout, "", "no diagnostic on the repaired file")
+        let lines = try CLI.agendaLines(repaired, from: "2026-01-01", to: "2026-02-01")
+        XCTAssertEqual(
+            lines,
+            [
+                "VEVENT 2026-01-05T09:00:00Z Broken stamps and end", "VEVENT 2026-01-06T09:00:00Z Series with noise",
+                "VEVENT 2026-01-08T09:00:00Z Series with noise", "VEVENT 2026-01-09T09:00:00Z Series with noise",
+                "VEVENT 2026-01-10T09:00:00Z Hopeless rule",
+            ])
+        try CLI.requirePythonTools()
+        let strict = CLI.python([
+            "-c",
+            "import sys, icalendar; c = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read()); "
+                + "print(sum(len(x.errors) for x in c.walk()))",
+            repaired,
+        ])
+        XCTAssertEqual(strict.stdout, "0\n", strict.stderr)
+        XCTAssertEqual(try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01"), lines)
+    }
+
     /// Several VCALENDARs in one file become one with `--repair` (each VTIMEZONE once); several that update the
     /// same items (an iTIP stream) are kept apart, with a warning.
     func testRepairWritesOneCalendarPerFile() throws {

@@ -7,9 +7,9 @@ extension ICalendar {
     /// from run to run); date values get `VALUE=DATE`; a DTEND before its DTSTART is swapped with it (as readers read it), one equal to it becomes a day after a
     /// date and is dropped from a date-time (an instant); RDATE PERIOD values, which many readers cannot read, become
     /// DATE-TIME values, with an override carrying the period's length where it differs from the series'.
-    /// VERSION and PRODID are added when missing. An item nothing can place in time (a DTSTART that is no date, a
-    /// VEVENT without DTSTART) is left out of the result, with a warning; other values that do not parse stay as
-    /// written.
+    /// VERSION and PRODID are added when missing. An item nothing can place in time (a DTSTART or RECURRENCE-ID
+    /// that is no date, a VEVENT without DTSTART) is left out of the result, with a warning; other values that do
+    /// not parse are replaced or left out as `droppingUnreadable` says.
     public func repairedForPeers(file: String? = nil) -> (calendar: ICalendar, diagnostics: [Diagnostic]) {
         var log = DiagnosticLog(file: file)
         var root = encoded()
@@ -47,7 +47,108 @@ extension ICalendar {
             }
         }
         if item.name == "VEVENT", item.property("DTSTART") == nil { return "has no DTSTART" }
+        if let property = item.property("RECURRENCE-ID"),
+            case .failure = CalendarDate.parse(property.value, tzid: property["TZID"])
+        {
+            return "has a RECURRENCE-ID that is no date (\"\(property.value)\"), so no instance is its own"
+        }
         return nil
+    }
+
+    /// The DTSTAMP an item without a readable one gets: its LAST-MODIFIED or CREATED when one is a UTC time, else
+    /// the epoch, so the output is the same from run to run.
+    private static func stamp(for item: Component) -> String {
+        [item.property("LAST-MODIFIED"), item.property("CREATED")].compactMap { $0?.value }
+            .first { value in
+                value.hasSuffix("Z") && value.count == 16
+                    && (try? CalendarDate.parse(value, tzid: nil).get()) != nil
+            } ?? "19700101T000000Z"
+    }
+
+    /// Values that do not parse as their type, which make strict readers refuse the whole file: a DTSTAMP gets a
+    /// readable one; CREATED, LAST-MODIFIED, DTEND, DUE and DURATION are left out (the item keeps its start); an
+    /// RRULE keeps what can be read of it, or is left out when nothing can (the series is its first instance);
+    /// EXDATE and RDATE keep the values that are dates; a VALARM's TRIGGER with its sign inside (`PT-2H`) is read
+    /// as meant, and an alarm whose TRIGGER cannot be read is left out. Each change is reported.
+    private static func droppingUnreadable(_ item: inout Component, _ log: inout DiagnosticLog) {
+        // Year 0 parses here, but not in Python or Java readers.
+        func isDate(_ text: String, _ property: Property) -> Bool {
+            ((try? CalendarDate.parse(text, tzid: property["TZID"]).get())?.year ?? 0) >= 1
+        }
+        var kept: [Property] = []
+        for property in item.properties {
+            var property = property
+            let line = property.line
+            switch property.name {
+            case "DTSTAMP" where !isDate(property.value, property):
+                let replacement = stamp(for: item)
+                log.warning(line, "repaired: DTSTAMP \"\(property.value)\" is no date-time; written as \(replacement)")
+                property = Property("DTSTAMP", value: replacement)
+            case "CREATED", "LAST-MODIFIED", "DTEND", "DUE":
+                guard isDate(property.value, property) else {
+                    log.warning(line, "repaired: \(property.name) \"\(property.value)\" is no date; left out")
+                    continue
+                }
+            case "DURATION" where (try? Duration.parse(property.value).get()) == nil:
+                log.warning(line, "repaired: DURATION \"\(property.value)\" is no duration; left out")
+                continue
+            case "RRULE" where (try? RecurrenceRule.parse(property.value).get()) == nil:
+                guard let recovered = RecurrenceRule.recovering(property.value) else {
+                    log.warning(
+                        line,
+                        "repaired: RRULE \"\(property.value)\" cannot be read; left out (the series is its first "
+                            + "instance)")
+                    continue
+                }
+                log.warning(
+                    line,
+                    "repaired: RRULE \"\(property.value)\" written as \(recovered.rule.icsValue), leaving out "
+                        + recovered.leftOut.map { "\"\($0)\"" }.joined(separator: ", "))
+                property = Property("RRULE", value: recovered.rule.icsValue)
+            case "EXDATE", "RDATE":
+                let values = ValueSyntax.split(property.value, on: ",")
+                let readable = values.filter { value in
+                    property["VALUE"]?.uppercased() == "PERIOD"
+                        ? (try? Period.parse(value, tzid: property["TZID"]).get()) != nil : isDate(value, property)
+                }
+                guard readable.count < values.count else { break }
+                let unreadable = values.filter { !readable.contains($0) }.map { "\"\($0)\"" }
+                log.warning(
+                    line,
+                    "repaired: \(property.name) values \(unreadable.joined(separator: ", ")) are no dates; left out")
+                guard !readable.isEmpty else { continue }
+                property.value = readable.joined(separator: ",")
+            default:
+                break
+            }
+            property.line = line
+            kept.append(property)
+        }
+        item.properties = kept
+        item.components = item.components.compactMap { child in
+            guard child.name == "VALARM", let index = child.properties.firstIndex(where: { $0.name == "TRIGGER" })
+            else { return child }
+            var alarm = child
+            let trigger = alarm.properties[index]
+            if trigger["VALUE"]?.uppercased() == "DATE-TIME"
+                ? isDate(trigger.value, trigger)
+                : (try? Duration.parse(trigger.value).get()) != nil
+            {
+                return alarm
+            }
+            // `PT-2H`: the sign written after the P (Outlook, some Evolution versions); meant is -PT2H.
+            let moved = trigger.value.replacingOccurrences(of: "-", with: "")
+            if trigger.value.hasPrefix("P"), trigger.value.contains("-"),
+                (try? Duration.parse("-" + moved).get()) != nil
+            {
+                alarm.properties[index].value = "-" + moved
+                log.warning(
+                    trigger.line, "repaired: TRIGGER \(trigger.value) has its sign inside; written as -\(moved)")
+                return alarm
+            }
+            log.warning(child.line, "repaired: a VALARM whose TRIGGER \"\(trigger.value)\" cannot be read; left out")
+            return nil
+        }
     }
 
     /// One item, repaired; a series whose RDATE PERIODs need overrides comes back with them.
@@ -59,10 +160,9 @@ extension ICalendar {
             item.properties.insert(Property("UID", value: uid), at: 0)
             log.warning(line, "repaired: \(item.name) had no UID; added \(uid), derived from its content")
         }
+        droppingUnreadable(&item, &log)
         if item.property("DTSTAMP") == nil {
-            let stamp =
-                [item.property("LAST-MODIFIED"), item.property("CREATED")].compactMap { $0?.value }
-                .first { $0.hasSuffix("Z") && $0.count == 16 } ?? "19700101T000000Z"
+            let stamp = stamp(for: item)
             item.properties.insert(Property("DTSTAMP", value: stamp), at: 1)
             log.warning(line, "repaired: \(item.name) had no DTSTAMP; added \(stamp)")
         }

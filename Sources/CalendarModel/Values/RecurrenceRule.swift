@@ -167,7 +167,8 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
 
     /// What can be made of a rule that does not parse as written: a repeated `RRULE:` prefix
     /// (`RRULE:RRULE:…;FREQ=WEEKLY`) and parts that are not `NAME=VALUE` or name no rule part are left out, and what
-    /// is left is parsed. Nil when that fails too, or when nothing was left out (the rule is wrong, not damaged).
+    /// is left is parsed, then without X- parts libical refuses. Nil when that fails too, or when nothing was left
+    /// out (the rule is wrong, not damaged).
     static func recovering(_ text: String) -> (rule: RecurrenceRule, leftOut: [String])? {
         let known: Set<String> = [
             "FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY", "BYMONTHDAY",
@@ -188,8 +189,7 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
                 leftOut.append(String(part))
             }
         }
-        guard !leftOut.isEmpty else { return nil }
-        if case .success(let rule) = parse(kept.joined(separator: ";")) { return (rule, leftOut) }
+        if !leftOut.isEmpty, case .success(let rule) = parse(kept.joined(separator: ";")) { return (rule, leftOut) }
         // libical refuses some X- parts: without them, then.
         let extensions = kept.filter { $0.uppercased().hasPrefix("X-") }
         guard !extensions.isEmpty,
