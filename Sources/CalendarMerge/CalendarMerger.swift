@@ -122,24 +122,45 @@ public enum CalendarMerger {
         storage: some MergeStorage, options: MergeOptions = MergeOptions()
     ) throws -> MergeResult {
         let (items, timeZones) = items(of: external)
-        let versions = items.mapValues(\.version)
+        let parts = external.map { calendar in
+            var parts = calendar
+            parts.components = calendar.components.filter { if case .other = $0 { true } else { false } }
+            return parts.resolvingWRTimeZone()  // its times were moved into the items
+        }
+        return try merge(
+            items: items, timeZones: timeZones, calendarParts: parts, into: calendar, source: source, storage: storage,
+            options: options)
+    }
+
+    /// Merges external items into a calendar of `storage`. `unchanged` names items the source still has and has not
+    /// changed since the merge base (a sync partner's resources whose version token did not change): they take part
+    /// with the base's fingerprint, without their content, which no decision about them needs. `calendarParts` are
+    /// the external calendars' own properties and other components, for the storage to keep.
+    public static func merge(
+        items: [MergeKey: MergeItem], unchanged: Set<MergeKey> = [], timeZones: [TimeZoneDefinition],
+        calendarParts: [ICalendar], into calendar: String, source: String, storage: some MergeStorage,
+        options: MergeOptions = MergeOptions()
+    ) throws -> MergeResult {
+        func versions(_ snapshot: MergeSnapshot) -> [MergeKey: ItemVersion] {
+            var versions = items.mapValues(\.version)
+            for key in unchanged where versions[key] == nil {
+                if let fingerprint = snapshot.base[key] { versions[key] = ItemVersion(fingerprint: fingerprint) }
+            }
+            return versions
+        }
         if options.dryRun {
             let snapshot = try storage.mergeSnapshot(calendar: calendar, source: source)
-            let plan = try Plan(versions, snapshot, calendar: calendar, options: options)
+            let plan = try Plan(versions(snapshot), snapshot, calendar: calendar, options: options)
             return MergeResult(actions: plan.actions, applied: false, withheldDeletions: plan.withheld.count)
         }
         return try storage.updateAtomically(calendar: calendar, source: source) { snapshot in
-            let plan = try Plan(versions, snapshot, calendar: calendar, options: options)
+            let plan = try Plan(versions(snapshot), snapshot, calendar: calendar, options: options)
             let result = MergeResult(
                 actions: plan.actions, applied: plan.changesSomething,
                 withheldDeletions: plan.withheld.count)
             guard result.applied else { return (nil, result) }
             var write = plan.write(items, timeZones)
-            write.calendarParts = external.map { calendar in
-                var parts = calendar
-                parts.components = calendar.components.filter { if case .other = $0 { true } else { false } }
-                return parts.resolvingWRTimeZone()  // its times were moved into the items
-            }
+            write.calendarParts = calendarParts
             return (write, result)
         }
     }

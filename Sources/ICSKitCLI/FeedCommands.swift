@@ -166,7 +166,9 @@ struct RefreshOptions: ParsableArguments {
         var reports: [JSONValue] = []
         for subscription in subscriptions {
             do {
-                let client = HTTPClient(timeout: timeout, credentials: try credentials(for: subscription))
+                let client = HTTPClient(
+                    timeout: timeout,
+                    credentials: try Password.credentials(url: subscription.fetchURL, user: subscription.user))
                 let report = try Feed.refresh(subscription, store: store, client: client, options: options)
                 if !quiet {
                     CalendarFiles.report(report.diagnostics.filter { $0.severity == .error }, quiet: quiet)
@@ -197,17 +199,6 @@ struct RefreshOptions: ParsableArguments {
         }
         if json { Output.print(JSONValue.object([("feeds", .array(reports))]).serialized(pretty: true)) }
         if failed { throw ExitCode(1) }
-    }
-
-    private func credentials(for subscription: Subscription) throws -> (user: String, password: String)? {
-        guard let url = Feed.httpURL(subscription.fetchURL), let host = url.host else { return nil }
-        if let found = Credentials.lookUp(host: host, user: subscription.user) { return found }
-        guard let user = subscription.user else { return nil }
-        guard isatty(STDIN_FILENO) == 1, let typed = getpass("Password for \(user) at \(host): ") else {
-            throw CommandFailure(
-                "no password for \(user) at \(host): set ICSKIT_PASSWORD or add it to ~/.netrc")
-        }
-        return (user, String(cString: typed))
     }
 
     static func printText(_ report: Feed.Report, dryRun: Bool) {
@@ -244,5 +235,19 @@ struct RefreshOptions: ParsableArguments {
             ("calendar", .string(subscription.calendar)), ("outcome", .string("failed")),
             ("error", .string(message)),
         ])
+    }
+}
+
+/// The password for `--user`: `$ICSKIT_PASSWORD`, `~/.netrc`, or a prompt without echo on a terminal; never printed
+/// or stored.
+enum Password {
+    static func credentials(url: String, user: String?) throws -> (user: String, password: String)? {
+        guard let host = Feed.httpURL(url)?.host else { return nil }
+        if let found = Credentials.lookUp(host: host, user: user) { return found }
+        guard let user else { return nil }
+        guard isatty(STDIN_FILENO) == 1, let typed = getpass("Password for \(user) at \(host): ") else {
+            throw CommandFailure("no password for \(user) at \(host): set ICSKIT_PASSWORD or add it to ~/.netrc")
+        }
+        return (user, String(cString: typed))
     }
 }

@@ -9,18 +9,23 @@ import Foundation
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync store calendars both ways with a vdir (one .ics per item, as khal and vdirsyncer keep them).",
+        abstract: "Sync store calendars both ways with a CalDAV server or a vdir (khal, todoman, vdirsyncer).",
         discussion: """
-            The first `icskit sync CAL --vdir DIR` binds the calendar to the directory (both are created when \
-            missing); later `icskit sync` syncs every bound calendar. Changes on each side since the last sync are \
+            The first `icskit sync CAL --caldav URL` (a calendar collection; `icskit sync --discover URL` lists an \
+            account's) or `icskit sync CAL --vdir DIR` binds the calendar (created when missing); later \
+            `icskit sync` syncs every bound calendar. With --user, the password comes from $ICSKIT_PASSWORD, \
+            ~/.netrc or a prompt, and is never stored. Changes on each side since the last sync are \
             merged three-way per UID and RECURRENCE-ID: an edit on one side is taken, an item deleted on one side \
             and unchanged on the other is deleted, an edit beats a deletion, and when both sides changed an item \
-            --prefer decides. Each item is one file; a file someone changes while the sync runs is left for the \
-            next sync. An emptied directory deletes nothing without --force-delete.
+            --prefer decides. Each UID with its overrides is one resource, written only if unchanged since it was \
+            read (If-Match); one someone changes while the sync runs is left for the next sync. An emptied \
+            collection or directory deletes nothing without --force-delete.
 
             Exit status: 0 ok; 1 a sync refused, conflicts left or files deferred; 2 usage.
 
             Examples:
+              icskit sync --discover https://cal.example.com --user ana
+              icskit sync Work --caldav https://cal.example.com/ana/work/ --user ana
               icskit sync Personal --vdir ~/.calendars/personal
               icskit sync --dry-run
               icskit sync --json
@@ -31,6 +36,18 @@ struct SyncCommand: ParsableCommand {
 
     @Option(help: "Bind the calendar to this vdir (one calendar at a time).")
     var vdir: String?
+
+    @Option(help: "Bind the calendar to this CalDAV calendar collection (one calendar at a time).")
+    var caldav: String?
+
+    @Option(help: "List the calendars of the CalDAV account at this URL, and stop.")
+    var discover: String?
+
+    @Option(help: "The user name for the CalDAV server.")
+    var user: String?
+
+    @Option(help: ArgumentHelp("Seconds to wait for a server.", valueName: "SECONDS"))
+    var timeout: Double = 30
 
     @Option(help: "Who wins when both sides changed an item: newest, external (the vdir) or local.")
     var prefer: MergePreference = .newest
@@ -53,20 +70,50 @@ struct SyncCommand: ParsableCommand {
     @OptionGroup var store: StoreOption
 
     func validate() throws {
-        if vdir != nil, calendars.count != 1 { throw ValidationError("--vdir binds one calendar: name it") }
+        if vdir != nil || caldav != nil, calendars.count != 1 {
+            throw ValidationError("--vdir and --caldav bind one calendar: name it")
+        }
+        if vdir != nil, caldav != nil { throw ValidationError("--vdir or --caldav, not both") }
+        if let url = caldav ?? discover, Feed.httpURL(url) == nil {
+            throw ValidationError("\(url) is not an http(s) URL")
+        }
         if !(0...100).contains(maxDelete) { throw ValidationError("--max-delete takes a percentage from 0 to 100") }
     }
 
     func run() throws {
+        if let discover {
+            let url = Feed.httpURL(discover)!
+            let client = HTTPClient(timeout: timeout, credentials: try Password.credentials(url: discover, user: user))
+            do {
+                for calendar in try CalDAVDiscovery.calendars(at: url, client: client) {
+                    Output.print(
+                        calendar.url.absoluteString + (calendar.displayName.map { "  \($0)" } ?? "")
+                            + (calendar.color.map { "  \($0)" } ?? ""))
+                }
+            } catch let failure as SyncStorageError {
+                throw CommandFailure(failure.description)
+            } catch let failure as HTTPFailure {
+                throw CommandFailure(failure.description)
+            }
+            return
+        }
         let store = try store.open()
         if let vdir, let calendar = calendars.first {
             let path = URL(fileURLWithPath: vdir).standardizedFileURL.path
             try store.bind(SyncPartner(calendar: calendar, kind: "vdir", location: path))
         }
+        if let caldav, let calendar = calendars.first {
+            let url = Feed.httpURL(caldav)!.absoluteString
+            try store.bind(
+                SyncPartner(
+                    calendar: calendar, kind: "caldav", location: url.hasSuffix("/") ? url : url + "/", user: user))
+        }
         let bound = try store.syncPartners()
         let unknown = calendars.filter { name in !bound.contains { $0.calendar == name } }
         if !unknown.isEmpty {
-            throw CommandFailure("not bound to anything: " + unknown.joined(separator: ", ") + " (use --vdir DIR)")
+            throw CommandFailure(
+                "not bound to anything: " + unknown.joined(separator: ", ")
+                    + " (bind it with --caldav URL or --vdir DIR)")
         }
         let chosen = calendars.isEmpty ? bound : bound.filter { calendars.contains($0.calendar) }
         var options = TwoWaySync.Options()
@@ -78,9 +125,19 @@ struct SyncCommand: ParsableCommand {
         var reports: [JSONValue] = []
         for partner in chosen {
             do {
-                let storage = try VdirStorage(path: partner.location)
-                let report = try TwoWaySync.sync(
-                    calendar: partner.calendar, storage: storage, store: store, options: options)
+                let report: TwoWaySync.Report
+                if partner.kind == "caldav" {
+                    let client = HTTPClient(
+                        timeout: timeout,
+                        credentials: try Password.credentials(url: partner.location, user: partner.user ?? user))
+                    let storage = CalDAVStorage(collection: URL(string: partner.location)!, client: client)
+                    report = try TwoWaySync.sync(
+                        calendar: partner.calendar, storage: storage, store: store, options: options)
+                } else {
+                    let storage = try VdirStorage(path: partner.location)
+                    report = try TwoWaySync.sync(
+                        calendar: partner.calendar, storage: storage, store: store, options: options)
+                }
                 CalendarFiles.report(report.diagnostics.filter { $0.severity == .error }, quiet: quiet)
                 if report.pulled.unresolved > 0 || !report.deferred.isEmpty { failed = true }
                 for href in report.deferred where !quiet {
@@ -90,7 +147,7 @@ struct SyncCommand: ParsableCommand {
                 if json {
                     reports.append(
                         .object([
-                            ("calendar", .string(partner.calendar)), ("vdir", .string(partner.location)),
+                            ("calendar", .string(partner.calendar)), (partner.kind, .string(partner.location)),
                             ("idle", .bool(report.wasIdle)),
                             ("pulled", MergeReport.json(report.pulled, dryRun: dryRun)),
                             ("created", .int(report.created.count)), ("updated", .int(report.updated.count)),
@@ -103,7 +160,7 @@ struct SyncCommand: ParsableCommand {
                     MergeReport.printText(report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ")
                     if !dryRun {
                         Output.print(
-                            "\(partner.calendar): vdir: \(report.created.count) created, \(report.updated.count) "
+                            "\(partner.calendar): \(partner.kind): \(report.created.count) created, \(report.updated.count) "
                                 + "updated, \(report.deleted.count) deleted")
                     }
                 }
@@ -111,6 +168,9 @@ struct SyncCommand: ParsableCommand {
                 failed = true
                 Output.standardError("icskit: \(partner.calendar): sync refused: \(refusal)")
             } catch let failure as SyncStorageError {
+                failed = true
+                Output.standardError("icskit: \(partner.calendar): \(failure)")
+            } catch let failure as HTTPFailure {
                 failed = true
                 Output.standardError("icskit: \(partner.calendar): \(failure)")
             }

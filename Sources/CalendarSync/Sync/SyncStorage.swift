@@ -1,3 +1,5 @@
+import CalendarModel
+
 /// The other side of a two-way sync: a collection of resources, each an iCalendar object (one UID with its
 /// overrides, as CalDAV and vdirs keep them) with a version token that changes whenever the resource does. Every
 /// write is conditional on the version the sync last saw, so a change made by someone else in between is never
@@ -32,4 +34,17 @@ public enum SyncStorageError: Error, CustomStringConvertible, Sendable {
         case .failed(let message): return message
         }
     }
+}
+
+/// The name of a new resource for a UID: `UID.ics` when the UID is a plain file name (letters, digits, `-_.@+`),
+/// else `icskit-` and a digest of it, as vdirsyncer names files.
+func resourceName(forUID uid: String) -> String {
+    let plain = uid.unicodeScalars.allSatisfy {
+        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+            || "-_.@+".unicodeScalars.contains($0)
+    }
+    if plain, !uid.isEmpty, uid.utf8.count <= 200, !uid.hasPrefix(".") { return uid + ".ics" }
+    var hash = FNV1a()
+    hash.add(uid)
+    return "icskit-" + hash.hex + ".ics"
 }

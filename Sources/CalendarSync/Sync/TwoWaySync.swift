@@ -58,21 +58,40 @@ public enum TwoWaySync {
             report.wasIdle = true
             return report
         }
-
-        // Read the partner.
+        // Read what changed on the partner: resources that are new or have another version token. The others are
+        // as the merge base says (their content is not needed to decide anything about them).
         var report = Report(pulled: MergeResult())
-        var remote: [String: (etag: String, calendars: [ICalendar], items: [MergeKey: MergeItem])] = [:]
-        for resource in try storage.fetch(listing.map(\.href)) {
+        var fetched: [String: (etag: String, items: [MergeKey: MergeItem])] = [:]
+        var timeZones: [TimeZoneDefinition] = []
+        let changed = listing.filter { known[$0.href]?.etag != $0.etag }.map(\.href)
+        for resource in try storage.fetch(changed) {
             let read = ICS.read(resource.bytes, file: partnerPath(partner, resource.href))
             report.diagnostics += read.diagnostics
-            remote[resource.href] = (resource.etag, read.calendars, CalendarMerger.items(of: read.calendars).items)
+            let (items, zones) = CalendarMerger.items(of: read.calendars)
+            fetched[resource.href] = (resource.etag, items)
+            timeZones += zones
         }
+        var resources: [String: (etag: String, uids: Set<String>, theirs: [MergeKey: String])] = [:]
+        for entry in listing {
+            if let resource = fetched[entry.href] {
+                resources[entry.href] = (
+                    resource.etag, Set(resource.items.keys.map(\.uid)), resource.items.mapValues(\.version.fingerprint)
+                )
+            } else if let old = known[entry.href], old.etag == entry.etag {
+                let uids = Set(old.uids)
+                resources[entry.href] = (old.etag, uids, snapshot.base.filter { uids.contains($0.key.uid) })
+            }
+            // Else: it changed again between the listing and the fetch (or went): the next sync takes it.
+        }
+        let unchanged = Set(
+            resources.filter { fetched[$0.key] == nil }.values.flatMap { Array($0.theirs.keys) })
 
         // 1. Pull.
-        let hrefs = remote.keys.sorted()
+        var items: [MergeKey: MergeItem] = [:]
+        for resource in fetched.values { items.merge(resource.items) { first, _ in first } }
         report.pulled = try CalendarMerger.merge(
-            hrefs.flatMap { remote[$0]!.calendars }, into: calendar, source: partner, storage: store,
-            options: options.merge)
+            items: items, unchanged: unchanged, timeZones: timeZones, calendarParts: [], into: calendar,
+            source: partner, storage: store, options: options.merge)
         if options.merge.dryRun { return report }
 
         // 2. Push what the store now holds.
@@ -84,34 +103,32 @@ public enum TwoWaySync {
         for item in localItems.values { localByUID[item.key.uid, default: []].append(item) }
         var remoteUIDs: Set<String> = []
 
-        for href in hrefs {
-            let resource = remote[href]!
-            let uids = Set(resource.items.keys.map(\.uid))
-            remoteUIDs.formUnion(uids)
-            let wanted = uids.sorted().flatMap { localByUID[$0] ?? [] }
-            let theirs = Set(resource.items.values.map(\.version.fingerprint))
-            let ours = Set(wanted.map(\.version.fingerprint))
+        for href in resources.keys.sorted() {
+            let resource = resources[href]!
+            remoteUIDs.formUnion(resource.uids)
+            let wanted = resource.uids.sorted().flatMap { localByUID[$0] ?? [] }
+            let ours = Dictionary(wanted.map { ($0.key, $0.version.fingerprint) }) { first, _ in first }
             var base: [MergeKey: String?] = [:]
             do {
                 if wanted.isEmpty {
-                    guard !uids.isEmpty else { continue }  // a file with no items: not ours to judge
+                    guard !resource.uids.isEmpty else { continue }  // a resource with no items: not ours to judge
                     try storage.delete(href, ifMatch: resource.etag)
                     report.deleted.append(href)
-                    for key in resource.items.keys { base[key] = .some(nil) }
+                    for key in resource.theirs.keys { base[key] = .some(nil) }
                     try store.recordSync(
                         calendar: calendar, partner: partner, resources: [], forgetting: [href], base: base)
                     continue
                 }
                 var etag = resource.etag
-                if ours != theirs {
+                if ours != resource.theirs {
                     etag = try storage.update(href, serialize(wanted, zones: zones), ifMatch: resource.etag)
                     report.updated.append(href)
                 }
-                for key in resource.items.keys { base[key] = .some(nil) }
-                for item in wanted { base[item.key] = item.version.fingerprint }
+                for key in resource.theirs.keys { base[key] = .some(nil) }
+                for (key, fingerprint) in ours { base[key] = fingerprint }
                 try store.recordSync(
                     calendar: calendar, partner: partner,
-                    resources: [SyncResource(href: href, etag: etag, uids: uids.sorted())], forgetting: [],
+                    resources: [SyncResource(href: href, etag: etag, uids: resource.uids.sorted())], forgetting: [],
                     base: base)
             } catch SyncStorageError.changed(let changed) {
                 report.deferred.append(changed)
@@ -135,7 +152,7 @@ public enum TwoWaySync {
             }
         }
         // Resources that went away on the partner.
-        let gone = known.keys.filter { remote[$0] == nil }
+        let gone = known.keys.filter { resources[$0] == nil }
         if !gone.isEmpty {
             try store.recordSync(calendar: calendar, partner: partner, resources: [], forgetting: gone, base: [:])
         }

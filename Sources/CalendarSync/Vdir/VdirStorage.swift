@@ -69,18 +69,7 @@ public struct VdirStorage: SyncStorage {
         }
     }
 
-    /// `UID.ics` when the UID is a plain file name (letters, digits, `-_.@+`), else a digest of it, as
-    /// vdirsyncer names files.
-    public func href(forUID uid: String) -> String {
-        let plain = uid.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                || "-_.@+".unicodeScalars.contains($0)
-        }
-        if plain, !uid.isEmpty, uid.utf8.count <= 200, !uid.hasPrefix(".") { return uid + ".ics" }
-        var hash = FNV1a()
-        hash.add(uid)
-        return "icskit-" + hash.hex + ".ics"
-    }
+    public func href(forUID uid: String) -> String { resourceName(forUID: uid) }
 
     /// The vdir's `displayname` and `color` files, when present.
     public func metadata() -> (displayName: String?, color: String?) {

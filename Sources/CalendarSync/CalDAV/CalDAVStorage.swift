@@ -1,0 +1,237 @@
+import CalendarModel
+import Foundation
+
+/// A CalDAV calendar collection (RFC 4791) as a `SyncStorage`: PROPFIND lists the resources and their ETags,
+/// calendar-multiget fetches them in batches, PUT with `If-None-Match: *` creates, PUT and DELETE with `If-Match`
+/// change, and a 412 answer means the resource changed since the listing (left for the next sync, which merges it).
+public struct CalDAVStorage: SyncStorage {
+    /// The collection's URL (ending in `/`).
+    public let collection: URL
+    let client: HTTPClient
+    /// Resources fetched per calendar-multiget REPORT.
+    public var batchSize = 200
+
+    public init(collection: URL, client: HTTPClient) {
+        let text = collection.absoluteString
+        self.collection = text.hasSuffix("/") ? collection : URL(string: text + "/") ?? collection
+        self.client = client
+    }
+
+    public var identity: String { "caldav:" + collection.absoluteString }
+
+    public func list() throws -> [(href: String, etag: String)] {
+        let answer = try DAV.request(
+            client, "PROPFIND", collection, depth: "1",
+            body: DAV.propfind(["<d:getetag/>", "<d:resourcetype/>"]))
+        let own = DAV.path(collection)
+        return try DAV.responses(answer).compactMap { response in
+            let href = DAV.path(response.href)
+            guard href != own, !response.isCollection, let etag = response.etag else { return nil }
+            return (href, etag)
+        }
+    }
+
+    public func fetch(_ hrefs: [String]) throws -> [(href: String, etag: String, bytes: [UInt8])] {
+        var fetched: [(href: String, etag: String, bytes: [UInt8])] = []
+        var start = 0
+        while start < hrefs.count {
+            let batch = hrefs[start..<min(start + batchSize, hrefs.count)]
+            start += batchSize
+            let body =
+                "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+                + "<c:calendar-multiget xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"
+                + "<d:prop><d:getetag/><c:calendar-data/></d:prop>"
+                + batch.map { "<d:href>\(XMLEscaping.escape(DAV.encoded($0)))</d:href>" }.joined()
+                + "</c:calendar-multiget>"
+            let answer = try DAV.request(client, "REPORT", collection, depth: "1", body: body)
+            for response in try DAV.responses(answer) {
+                guard let etag = response.etag, let data = response.calendarData else { continue }
+                fetched.append((DAV.path(response.href), etag, Array(data.utf8)))
+            }
+        }
+        return fetched
+    }
+
+    public func create(_ href: String, _ bytes: [UInt8]) throws -> String {
+        try put(href, bytes, condition: ("If-None-Match", "*"))
+    }
+
+    public func update(_ href: String, _ bytes: [UInt8], ifMatch etag: String) throws -> String {
+        try put(href, bytes, condition: ("If-Match", etag))
+    }
+
+    public func delete(_ href: String, ifMatch etag: String) throws {
+        let answer = try client.send(HTTPRequest("DELETE", try url(href), headers: [("If-Match", etag)]))
+        switch answer.status {
+        case 200...299, 404: return
+        case 412: throw SyncStorageError.changed(href)
+        default: throw DAV.failure("DELETE", href, answer)
+        }
+    }
+
+    public func href(forUID uid: String) -> String {
+        DAV.path(collection) + resourceName(forUID: uid)
+    }
+
+    private func put(_ href: String, _ bytes: [UInt8], condition: (String, String)) throws -> String {
+        let target = try url(href)
+        let answer = try client.send(
+            HTTPRequest(
+                "PUT", target, headers: [("Content-Type", "text/calendar; charset=utf-8"), condition], body: bytes))
+        switch answer.status {
+        case 200...299: break
+        case 412: throw SyncStorageError.changed(href)
+        default: throw DAV.failure("PUT", href, answer)
+        }
+        if let etag = answer[header: "ETag"], !etag.hasPrefix("W/") { return etag }
+        // No (strong) ETag in the answer: ask for it.
+        let properties = try DAV.request(
+            client, "PROPFIND", target, depth: "0", body: DAV.propfind(["<d:getetag/>"]))
+        guard let etag = try DAV.responses(properties).first?.etag else {
+            throw SyncStorageError.failed("\(href): the server gave no ETag")
+        }
+        return etag
+    }
+
+    private func url(_ href: String) throws -> URL {
+        guard let url = URL(string: DAV.encoded(href), relativeTo: collection)?.absoluteURL else {
+            throw SyncStorageError.failed("\(href) is not a URL path")
+        }
+        return url
+    }
+}
+
+/// WebDAV requests and multistatus answers (RFC 4918), as CalDAV uses them.
+enum DAV {
+    struct Response {
+        var href: String
+        var etag: String?
+        var isCollection = false
+        var isCalendar = false
+        var displayName: String?
+        var color: String?
+        var calendarData: String?
+        /// Hrefs inside a property (current-user-principal, calendar-home-set).
+        var hrefProperties: [String: String] = [:]
+    }
+
+    static func propfind(_ properties: [String]) -> String {
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:propfind xmlns:d=\"DAV:\" "
+            + "xmlns:c=\"urn:ietf:params:xml:ns:caldav\" xmlns:a=\"http://apple.com/ns/ical/\">"
+            + "<d:prop>" + properties.joined() + "</d:prop></d:propfind>"
+    }
+
+    static func request(
+        _ client: HTTPClient, _ method: String, _ url: URL, depth: String, body: String
+    ) throws -> HTTPResponse {
+        let answer = try client.send(
+            HTTPRequest(
+                method, url, headers: [("Depth", depth), ("Content-Type", "application/xml; charset=utf-8")],
+                body: Array(body.utf8)))
+        guard answer.status == 207 else { throw failure(method, url.absoluteString, answer) }
+        return answer
+    }
+
+    static func failure(_ method: String, _ target: String, _ answer: HTTPResponse) -> SyncStorageError {
+        let hint = answer.status == 401 ? " (wrong user or password?)" : answer.status == 403 ? " (not allowed)" : ""
+        return .failed("\(method) \(target) answered HTTP \(answer.status)\(hint)")
+    }
+
+    /// The `response` elements of a multistatus body, with the properties found (status 200).
+    static func responses(_ answer: HTTPResponse) throws -> [Response] {
+        let root: XMLElement
+        do { root = try XMLElement.parse(answer.body) } catch {
+            throw SyncStorageError.failed("the server's multistatus answer is not XML: \(error)")
+        }
+        return root.children(named: "response").compactMap { element in
+            guard let href = element.children(named: "href").first?.text.trimmingCharacters(in: .whitespaces) else {
+                return nil
+            }
+            var response = Response(href: href)
+            for propstat in element.children(named: "propstat") {
+                let status = propstat.children(named: "status").first?.text ?? ""
+                guard status.contains(" 200") else { continue }
+                for property in propstat.children(named: "prop").flatMap(\.children) {
+                    let text = property.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    switch property.name {
+                    case "getetag": response.etag = text.isEmpty ? nil : text
+                    case "resourcetype":
+                        response.isCollection = !property.children(named: "collection").isEmpty
+                        response.isCalendar = !property.children(named: "calendar").isEmpty
+                    case "displayname": response.displayName = text.isEmpty ? nil : text
+                    case "calendar-color": response.color = text.isEmpty ? nil : text
+                    case "calendar-data": response.calendarData = property.text
+                    default:
+                        if let inner = property.children(named: "href").first?.text {
+                            response.hrefProperties[property.name] = inner.trimmingCharacters(in: .whitespaces)
+                        }
+                    }
+                }
+            }
+            return response
+        }
+    }
+
+    /// The path of an href or URL, percent-decoded: how hrefs are kept and compared (servers encode `@` or not).
+    static func path(_ href: String) -> String {
+        let path = URL(string: href)?.path ?? href
+        return (path.removingPercentEncoding ?? path) + (href.hasSuffix("/") && !path.hasSuffix("/") ? "/" : "")
+    }
+
+    static func path(_ url: URL) -> String { path(url.absoluteString) }
+
+    /// A decoded path as an href a server reads.
+    static func encoded(_ path: String) -> String {
+        path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+    }
+}
+
+/// Finding the calendars of an account from a server's root URL: `/.well-known/caldav`, the current user's
+/// principal, its calendar-home-set, and the calendar collections in it (RFC 4791 §6.2.1, RFC 5397, RFC 6764).
+public enum CalDAVDiscovery {
+    public struct Calendar: Sendable {
+        public var url: URL
+        public var displayName: String?
+        public var color: String?
+    }
+
+    public static func calendars(at start: URL, client: HTTPClient) throws -> [Calendar] {
+        // The URL may already be a calendar.
+        if let own = try? DAV.responses(
+            DAV.request(
+                client, "PROPFIND", start, depth: "0",
+                body: DAV.propfind(["<d:resourcetype/>", "<d:displayname/>", "<a:calendar-color/>"]))
+        ).first, own.isCalendar {
+            return [Calendar(url: start, displayName: own.displayName, color: own.color)]
+        }
+        var principal: String?
+        for candidate in [start, URL(string: "/.well-known/caldav", relativeTo: start)!.absoluteURL] {
+            let answer = try? DAV.request(
+                client, "PROPFIND", candidate, depth: "0", body: DAV.propfind(["<d:current-user-principal/>"]))
+            if let answer, let found = try DAV.responses(answer).first?.hrefProperties["current-user-principal"] {
+                principal = URL(string: found, relativeTo: answer.url)?.absoluteString
+                break
+            }
+        }
+        guard let principal, let principalURL = URL(string: principal) else {
+            throw SyncStorageError.failed(
+                "\(start.absoluteString): no CalDAV account found (no current-user-principal)")
+        }
+        let homeAnswer = try DAV.request(
+            client, "PROPFIND", principalURL, depth: "0", body: DAV.propfind(["<c:calendar-home-set/>"]))
+        guard let homeHref = try DAV.responses(homeAnswer).first?.hrefProperties["calendar-home-set"],
+            let home = URL(string: homeHref, relativeTo: principalURL)?.absoluteURL
+        else {
+            throw SyncStorageError.failed("\(principal): no calendar-home-set")
+        }
+        let listing = try DAV.request(
+            client, "PROPFIND", home, depth: "1",
+            body: DAV.propfind(["<d:resourcetype/>", "<d:displayname/>", "<a:calendar-color/>"]))
+        return try DAV.responses(listing).compactMap { response in
+            guard response.isCalendar, let url = URL(string: response.href, relativeTo: home)?.absoluteURL else {
+                return nil
+            }
+            return Calendar(url: url, displayName: response.displayName, color: response.color)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import XCTest
+
+/// `icskit sync CAL --caldav URL` against Radicale and Xandikos, with python caldav as a second client that
+/// changes the collection between syncs.
+final class CalDAVSyncCLITests: XCTestCase {
+    var scratch: URL!
+    var store: String { scratch.appendingPathComponent("store.sqlite").path }
+
+    override func setUpWithError() throws { scratch = try CLI.temporaryDirectory() }
+    override func tearDownWithError() throws { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
+
+    func icskit(_ arguments: [String]) throws -> CLI.Run {
+        try CLI.run(
+            arguments + ["--store", store], timeout: 120, environment: ["ICSKIT_PASSWORD": DAVServer.password])
+    }
+
+    func syncJSON(_ arguments: [String] = []) throws -> [String: Any] {
+        let run = try icskit(["sync", "--json"] + arguments)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        return try XCTUnwrap((object["calendars"] as? [[String: Any]])?.first, run.stdout)
+    }
+
+    /// The store's items as `UID SUMMARY`, sorted (as caldav_peer.py lists the server's).
+    func stored() throws -> [String] {
+        let run = try icskit(["export", "--calendar", "Work"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return run.stdout.components(separatedBy: "BEGIN:V").dropFirst().compactMap { block -> String? in
+            guard ["EVENT", "TODO", "JOURNAL"].contains(where: { block.hasPrefix($0) }) else { return nil }
+            let lines = block.components(separatedBy: "\r\n")
+            let uid = lines.first { $0.hasPrefix("UID:") }?.dropFirst(4) ?? ""
+            let summary = lines.first { $0.hasPrefix("SUMMARY:") }?.dropFirst(8) ?? ""
+            return "\(uid) \(summary)"
+        }.sorted()
+    }
+
+    func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).sorted() }
+
+    func testRadicale() throws { try bothWays(.radicale) }
+    func testXandikos() throws { try bothWays(.xandikos) }
+
+    func bothWays(_ kind: DAVServer.Kind) throws {
+        let server = try DAVServer(kind, folder: scratch)
+        defer { server.stop() }
+        let discovered = try icskit([
+            "sync", "--discover", "http://127.0.0.1:\(server.port)/", "--user", DAVServer.user,
+        ])
+        XCTAssertEqual(discovered.status, 0, discovered.stderr)
+        XCTAssertTrue(discovered.stdout.contains(server.collection), discovered.stdout)
+
+        XCTAssertEqual(
+            try icskit(["import", CLI.fixture("hand/recurring-todos.ics"), "--calendar", "Work", "-q"]).status, 0)
+        let first = try icskit(["sync", "Work", "--caldav", server.collection, "--user", DAVServer.user, "--json"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(lines(try server.peer(["list"])), try stored(), "the server holds what the store holds")
+        XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false, "no change: one listing, nothing fetched")
+
+        // The second client edits one item, deletes one, creates one; the store takes all three.
+        _ = try server.peer(["summary", "once@example.org", "Renew passport today"])
+        _ = try server.peer(["delete", "diary@example.org"])
+        _ = try server.peer(["create", "peer-new@test", "From the other client", "20261205T100000Z"])
+        let pulled = try XCTUnwrap(try syncJSON()["pulled"] as? [String: Any])
+        XCTAssertEqual([pulled["added"], pulled["updated"], pulled["deleted"]] as? [Int], [1, 1, 1])
+        XCTAssertEqual(lines(try server.peer(["list"])), try stored())
+        XCTAssertTrue(try stored().contains("once@example.org Renew passport today"))
+        XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false)
+
+        // Changes here go there: a todo done, an item deleted.
+        XCTAssertEqual(try icskit(["done", "report@example.org"]).status, 0)
+        XCTAssertEqual(try icskit(["rm", "standup@example.org"]).status, 0)
+        let pushed = try syncJSON()
+        XCTAssertEqual([pushed["updated"], pushed["deleted"]] as? [Int], [1, 1])
+        XCTAssertEqual(lines(try server.peer(["list"])), try stored())
+        XCTAssertFalse(try server.peer(["list"]).contains("standup@"))
+
+        // Both sides change the same series: the newer SEQUENCE (the other client's) wins, reported as conflicts.
+        _ = try server.peer(["summary", "plants@example.org", "Water the ferns"])
+        XCTAssertEqual(try icskit(["done", "plants@example.org"]).status, 0)
+        let conflict = try XCTUnwrap(try syncJSON()["pulled"] as? [String: Any])
+        XCTAssertEqual(conflict["conflicts"] as? Int, 2, "the series and its override, changed on both sides")
+        XCTAssertTrue(try stored().contains("plants@example.org Water the ferns"))
+        XCTAssertEqual(lines(try server.peer(["list"])), try stored())
+        XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false)
+    }
+
+    /// A sync killed (SIGKILL) at any point, then run again: the server and the store end up equal, with no item
+    /// twice and the store sound.
+    func testASyncKilledAtRandomPointsFinishesLater() throws {
+        let server = try DAVServer(.radicale, folder: scratch)
+        defer { server.stop() }
+        var calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
+        for index in 0..<120 {
+            calendar +=
+                "BEGIN:VEVENT\r\nUID:item-\(index)@test\r\nDTSTAMP:20261101T000000Z\r\n"
+                + "DTSTART:202612\(String(format: "%02d", index % 28 + 1))T090000Z\r\nSUMMARY:Item \(index)\r\nEND:VEVENT\r\n"
+        }
+        calendar += "END:VCALENDAR\r\n"
+        let file = scratch.appendingPathComponent("many.ics")
+        try calendar.write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try icskit(["import", file.path, "--calendar", "Work", "-q"]).status, 0)
+        var generator = SystemRandomNumberGenerator()
+        var killed = 0
+        for round in 0..<6 {
+            let delay = Double.random(in: 0.05...0.6, using: &generator)
+            let run = try CLI.run(
+                (round == 0 ? ["sync", "Work", "--caldav", server.collection, "--user", DAVServer.user] : ["sync"])
+                    + ["--store", store, "-q"],
+                timeout: delay, environment: ["ICSKIT_PASSWORD": DAVServer.password])
+            if run.timedOut { killed += 1 }
+            if round % 2 == 1 {
+                _ = try server.peer(["create", "peer-\(round)@test", "Peer \(round)", "20261210T080000Z"])
+            }
+        }
+        let finish = try icskit(["sync"])
+        XCTAssertEqual(finish.status, 0, finish.stderr)
+        let there = lines(try server.peer(["list"]))
+        XCTAssertEqual(there, try stored(), "killed \(killed) time(s)")
+        XCTAssertEqual(Set(there).count, there.count, "no item twice")
+        XCTAssertEqual(there.count, 123)
+        XCTAssertEqual(try icskit(["check-store"]).status, 0)
+        XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false)
+    }
+}

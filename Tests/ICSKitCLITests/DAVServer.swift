@@ -1,0 +1,102 @@
+import CalendarSync
+import Foundation
+import XCTest
+
+/// A real CalDAV server from the test virtual environment (Radicale or Xandikos), on 127.0.0.1 on a free port, in
+/// a folder of the test's own; `timeout` bounds its life even if the test dies, `stop()` ends it.
+final class DAVServer {
+    enum Kind: String { case radicale, xandikos }
+
+    let kind: Kind
+    let process = Process()
+    let port: Int
+    /// The calendar collection the tests sync with.
+    let collection: String
+    static let user = "test", password = "secret"
+
+    init(_ kind: Kind, folder: URL) throws {
+        self.kind = kind
+        let bin = URL(fileURLWithPath: CLI.pythonExecutable).deletingLastPathComponent()
+        port = try Self.freePort()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        switch kind {
+        case .radicale:
+            let config = folder.appendingPathComponent("radicale.conf")
+            try """
+            [server]
+            hosts = 127.0.0.1:\(port)
+            [auth]
+            type = none
+            [storage]
+            filesystem_folder = \(folder.appendingPathComponent("collections").path)
+            [logging]
+            level = warning
+            """.write(to: config, atomically: true, encoding: .utf8)
+            process.arguments = ["timeout", "600", CLI.pythonExecutable, "-m", "radicale", "--config", config.path]
+            collection = "http://127.0.0.1:\(port)/\(Self.user)/work/"
+        case .xandikos:
+            let xandikos = bin.appendingPathComponent("xandikos").path
+            process.arguments = [
+                "timeout", "600", xandikos, "serve", "--defaults", "-d", folder.appendingPathComponent("data").path,
+                "-l", "127.0.0.1", "-p", String(port),
+            ]
+            collection = "http://127.0.0.1:\(port)/user/calendars/calendar/"
+        }
+        let log = folder.appendingPathComponent("\(kind.rawValue).log")
+        try Data().write(to: log)
+        process.standardOutput = try FileHandle(forWritingTo: log)
+        process.standardError = try FileHandle(forWritingTo: log)
+        do { try process.run() } catch { throw XCTSkip("\(kind.rawValue) cannot start: \(error)") }
+        let deadline = Date(timeIntervalSinceNow: 20)
+        let client = HTTPClient(timeout: 2, retries: 0, credentials: (Self.user, Self.password))
+        while Date() < deadline {
+            if (try? client.send(HTTPRequest("OPTIONS", URL(string: "http://127.0.0.1:\(port)/")!))) != nil { break }
+            guard process.isRunning else {
+                throw XCTSkip(
+                    "\(kind.rawValue) is not in \(bin.path) (make venv installs it): "
+                        + ((try? String(contentsOf: log, encoding: .utf8)) ?? ""))
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        if kind == .radicale {
+            let made = try client.send(HTTPRequest("MKCALENDAR", URL(string: collection)!))
+            XCTAssertEqual(made.status, 201, "MKCALENDAR")
+        }
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// A port nothing listens on now (the kernel's choice for port 0).
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw XCTSkip("no free port on 127.0.0.1") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// scripts/caldav_peer.py (python caldav) against the collection.
+    func peer(_ arguments: [String]) throws -> String {
+        let run = CLI.python(
+            [CLI.package.appendingPathComponent("scripts/caldav_peer.py").path, collection, Self.user, Self.password]
+                + arguments)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return run.stdout
+    }
+}
