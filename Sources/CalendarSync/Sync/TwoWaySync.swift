@@ -20,6 +20,8 @@ public enum TwoWaySync {
     public struct Options: Sendable {
         /// The pull's merge options (conflict policy, guards, dry run).
         public var merge = MergeOptions()
+        /// How many list-pull-push rounds one sync may take when resources change under it.
+        public var rounds = 3
         public init() {}
     }
 
@@ -41,6 +43,31 @@ public enum TwoWaySync {
 
     public static func sync(
         calendar: String, storage: some SyncStorage, store: CalendarStore, options: Options = Options()
+    ) throws -> Report {
+        // A resource changed by someone else between the listing and the write (412) is fetched, merged and
+        // written again in another round, a few times at most; what is still deferred then waits for the next sync.
+        var report = try round(calendar: calendar, storage: storage, store: store, options: options)
+        var rounds = 1
+        while !report.deferred.isEmpty, rounds < options.rounds, !options.merge.dryRun {
+            let again = try round(calendar: calendar, storage: storage, store: store, options: options)
+            report.pulled = MergeResult(
+                actions: report.pulled.actions
+                    + again.pulled.actions.filter { ![.unchanged, .keepLocal, .stayDeleted].contains($0.kind) },
+                applied: report.pulled.applied || again.pulled.applied,
+                withheldDeletions: again.pulled.withheldDeletions)
+            report.created += again.created
+            report.updated += again.updated
+            report.deleted += again.deleted
+            report.deferred = again.deferred
+            report.diagnostics += again.diagnostics
+            rounds += 1
+        }
+        return report
+    }
+
+    /// One list, pull and push.
+    static func round(
+        calendar: String, storage: some SyncStorage, store: CalendarStore, options: Options
     ) throws -> Report {
         let partner = storage.identity
         let known = try store.syncResources(calendar: calendar, partner: partner)
