@@ -23,7 +23,8 @@ struct ICSKitBench {
         var runs = 5
         var input = "bench-data/bench-20000.ics"
         var write: String?
-        /// Only the store or the feed section (`--only store`, `--only feed`), for a quicker run.
+        /// Only the store or the feed section (`--only store`, `--only feed`), for a quicker run; `--only caldav`
+        /// runs the CalDAV section, which is not part of a full run (it takes minutes of a Radicale server).
         var only: String?
 
         init(_ arguments: ArraySlice<String>) throws {
@@ -66,6 +67,15 @@ struct ICSKitBench {
                 command: command)
             print(store + "\n")
             if let path = options.write { try Report.write(section: store, key: "store", into: path) }
+        }
+        if options.only == "caldav" {
+            let shared = URL(fileURLWithPath: input).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("../shared").standardized.path
+            let section = try CalDAVBench.run(
+                icskit: tool("icskit"), shared: ProcessInfo.processInfo.environment["SHARED"] ?? shared, runs: runs,
+                scratch: scratch, command: command)
+            print(section + "\n")
+            if let path = options.write { try Report.write(section: section, key: "caldav", into: path) }
         }
         if options.only == nil || options.only == "feed" {
             let feed = try FeedBench.run(

@@ -1,0 +1,133 @@
+import Foundation
+
+/// Two-way sync with a CalDAV server: `gen_ics.py 5000` through a Radicale on 127.0.0.1, ICSKit beside vdirsyncer on
+/// the same collection (both from the benchmark's virtual environment: `make venv`). Wall time and each client's
+/// own CPU time (the server's is the same for both).
+enum CalDAVBench {
+    static func run(icskit binary: String, shared: String, runs: Int, scratch: URL, command: String) throws -> String {
+        let folder = scratch.appendingPathComponent("caldav")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let input = folder.appendingPathComponent("bench-5000.ics").path
+        guard let text = Measure.output(["python3", shared + "/tools/gen_ics.py", "5000"]) else {
+            throw BenchError("python3 \(shared)/tools/gen_ics.py 5000 failed")
+        }
+        try (text + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let port = 20_000 + Int(getpid() % 20_000)
+        let config = folder.appendingPathComponent("radicale.conf").path
+        try """
+        [server]
+        hosts = 127.0.0.1:\(port)
+        [auth]
+        type = none
+        [storage]
+        filesystem_folder = \(folder.appendingPathComponent("collections").path)
+        [logging]
+        level = warning
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["timeout", "3600", "python3", "-m", "radicale", "--config", config]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let root = "http://127.0.0.1:\(port)"
+        var ready = false
+        for _ in 0..<100 where !ready {
+            Thread.sleep(forTimeInterval: 0.1)
+            ready = Measure.output(["curl", "-s", "-o", "/dev/null", root + "/"]) != nil
+        }
+        for name in ["icskit", "vdirsyncer"] {
+            _ = Measure.output(["curl", "-s", "-u", "bench:x", "-X", "MKCALENDAR", "\(root)/bench/\(name)/"])
+        }
+        setenv("ICSKIT_PASSWORD", "x", 1)
+        let store = folder.appendingPathComponent("store.sqlite").path
+        func icskit(_ arguments: [String], store: String = store) -> [String] {
+            [binary] + arguments + ["--store", store, "-q"]
+        }
+        _ = try timed(icskit(["import", input, "--calendar", "up"]))
+        let upload = try timed(icskit(["sync", "up", "--caldav", "\(root)/bench/icskit/", "--user", "bench"]))
+        var idle: [Double] = []
+        for _ in 0..<max(runs, 5) { idle.append(try timed(icskit(["sync", "up"])).seconds) }
+        let fresh = folder.appendingPathComponent("fresh.sqlite").path
+        let download = try timed(
+            icskit(["sync", "down", "--caldav", "\(root)/bench/icskit/", "--user", "bench"], store: fresh))
+
+        // vdirsyncer: the same collection down into an empty vdir, then that vdir up into an empty collection.
+        let vdir = folder.appendingPathComponent("vdir"), status = folder.appendingPathComponent("status")
+        let vdirsyncerConfig = folder.appendingPathComponent("vdirsyncer.conf").path
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        try """
+        [general]
+        status_path = "\(status.path)"
+        [pair down]
+        a = "server"
+        b = "local"
+        collections = null
+        [storage server]
+        type = "caldav"
+        url = "\(root)/bench/icskit/"
+        username = "bench"
+        password = "x"
+        [storage local]
+        type = "filesystem"
+        path = "\(vdir.path)"
+        fileext = ".ics"
+        [pair up]
+        a = "local"
+        b = "empty"
+        collections = null
+        [storage empty]
+        type = "caldav"
+        url = "\(root)/bench/vdirsyncer/"
+        username = "bench"
+        password = "x"
+        """.write(toFile: vdirsyncerConfig, atomically: true, encoding: .utf8)
+        _ = Measure.output(["vdirsyncer", "--config", vdirsyncerConfig, "discover"])
+        let syncerDown = try timed(["vdirsyncer", "--config", vdirsyncerConfig, "sync", "down"])
+        let syncerUp = try timed(["vdirsyncer", "--config", vdirsyncerConfig, "sync", "up"])
+        let syncerIdle = try timed(["vdirsyncer", "--config", vdirsyncerConfig, "sync", "down"])
+
+        let idleMedian = idle.sorted()[idle.count / 2]
+        func row(_ name: String, _ ours: Run, _ theirs: Run) -> String {
+            "| \(name) | \(Report.format(ours.seconds)) | \(Report.format(ours.cpu)) | "
+                + "\(Report.format(theirs.seconds)) | \(Report.format(theirs.cpu)) | "
+                + "\(Report.ratio(ours.seconds, theirs.seconds)) | \(Report.ratio(ours.cpu, theirs.cpu)) |"
+        }
+        let version = Measure.output(["vdirsyncer", "--version"]) ?? "vdirsyncer"
+        return [
+            "### CalDAV: gen_ics.py 5000 with a Radicale on 127.0.0.1, beside \(version)", "",
+            "- date: \(ISO8601DateFormatter().string(from: Date()))",
+            "- machine: \(Report.machine)",
+            "- command: `\(command)`; one run each (the no-change sync: median of \(idle.count))", "",
+            "| first sync, 5,000 items | icskit s | icskit CPU s | vdirsyncer s | vdirsyncer CPU s | wall | CPU |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+            row("server → empty local side", download, syncerDown),
+            row("local side → empty server", upload, syncerUp), "",
+            "| no-change sync | s | goal | |", "|---|---:|---:|---|",
+            "| icskit sync (one PROPFIND of 5,000 ETags) | \(Report.format(idleMedian)) | ≤ 0.30 s | "
+                + "\(idleMedian <= 0.3 ? "met" : "**NOT met**") |",
+            "| vdirsyncer sync | \(Report.format(syncerIdle.seconds)) | | |", "",
+            "- Goals: wall time no worse than vdirsyncer's, icskit's CPU at most a fifth of vdirsyncer's "
+                + "(CPU ratio ≤ 0.20×).",
+        ].joined(separator: "\n")
+    }
+
+    struct Run {
+        var seconds: Double
+        var cpu: Double
+    }
+
+    static func timed(_ arguments: [String]) throws -> Run {
+        let start = Measure.now()
+        let (status, usage) = try Measure.spawnAndWait(arguments)
+        guard status == 0 else { throw BenchError("\(arguments.joined(separator: " ")) exited \(status)") }
+        let cpu =
+            Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+            + Double(usage.ru_stime.tv_usec) / 1e6
+        return Run(seconds: Measure.now() - start, cpu: cpu)
+    }
+}
