@@ -160,6 +160,10 @@ enum StoreSchema {
                     );
                     """)
         }
+        migrator.registerMigration("v7: the sync token of a sync partner") { db in
+            // RFC 6578: what a CalDAV collection said at the last sync, to ask only for what changed since.
+            try db.execute(sql: "ALTER TABLE syncPartner ADD COLUMN syncToken TEXT")
+        }
         return migrator
     }
 }

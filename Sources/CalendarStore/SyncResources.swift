@@ -63,6 +63,29 @@ extension CalendarStore {
         }
     }
 
+    /// The partner's sync token (RFC 6578) as the last sync left it.
+    public func syncToken(calendar: String, partner: String) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(
+                db,
+                sql: """
+                    SELECT syncToken FROM syncPartner
+                    WHERE calendarID = (SELECT id FROM calendar WHERE name = ?) AND partner = ?
+                    """, arguments: [calendar, partner])
+        }
+    }
+
+    /// Records the partner's sync token once a sync has taken everything it reported.
+    public func setSyncToken(_ token: String?, calendar: String, partner: String) throws {
+        try database.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE syncPartner SET syncToken = ?
+                    WHERE calendarID = (SELECT id FROM calendar WHERE name = ?) AND partner = ?
+                    """, arguments: [token, calendar, partner])
+        }
+    }
+
     /// What the last sync with a partner left of its resources, by href.
     public func syncResources(calendar: String, partner: String) throws -> [String: SyncResource] {
         try database.read { db in

@@ -82,6 +82,22 @@ final class CalDAVSyncCLITests: XCTestCase {
         XCTAssertTrue(try stored().contains("plants@example.org Water the ferns"))
         XCTAssertEqual(lines(try server.peer(["list"])), try stored())
         XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false)
+
+        // The server forgets the sync token (a reset): the sync lists everything instead, and misses nothing.
+        let token = CLI.python([
+            "-c",
+            "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); "
+                + "print(db.execute('SELECT syncToken FROM syncPartner').fetchone()[0]); "
+                + "db.execute(\"UPDATE syncPartner SET syncToken = syncToken || '-forgotten'\"); db.commit()",
+            store,
+        ])
+        XCTAssertEqual(token.status, 0, token.stderr)
+        XCTAssertFalse(token.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "a sync token was kept")
+        _ = try server.peer(["summary", "once@example.org", "Renew passport after the reset"])
+        let afterReset = try XCTUnwrap(try syncJSON()["pulled"] as? [String: Any])
+        XCTAssertEqual(afterReset["updated"] as? Int, 1)
+        XCTAssertEqual(lines(try server.peer(["list"])), try stored())
+        XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false)
     }
 
     /// A sync killed (SIGKILL) at any point, then run again: the server and the store end up equal, with no item

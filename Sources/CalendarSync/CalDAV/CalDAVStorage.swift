@@ -4,7 +4,7 @@ import Foundation
 /// A CalDAV calendar collection (RFC 4791) as a `SyncStorage`: PROPFIND lists the resources and their ETags,
 /// calendar-multiget fetches them in batches, PUT with `If-None-Match: *` creates, PUT and DELETE with `If-Match`
 /// change, and a 412 answer means the resource changed since the listing (left for the next sync, which merges it).
-public struct CalDAVStorage: SyncStorage {
+public struct CalDAVStorage: IncrementalSyncStorage {
     /// The collection's URL (ending in `/`).
     public let collection: URL
     let client: HTTPClient
@@ -29,6 +29,56 @@ public struct CalDAVStorage: SyncStorage {
             guard href != own, !response.isCollection, let etag = response.etag else { return nil }
             return (href, etag)
         }
+    }
+
+    /// sync-collection (RFC 6578), looping while the server truncates its answer (507 for the collection). A
+    /// rejected token is recognised by the `DAV:valid-sync-token` precondition in the answer, whatever its status
+    /// (Radicale answers 403, Xandikos 412).
+    public func changes(since token: String?) throws -> SyncChanges {
+        var changes = SyncChanges(changed: [], removed: [], token: token)
+        var seen: [String: Int] = [:]
+        for _ in 0..<100 {
+            let body =
+                "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:sync-collection xmlns:d=\"DAV:\">"
+                + "<d:sync-token>\(XMLEscaping.escape(changes.token ?? ""))</d:sync-token><d:sync-level>1</d:sync-level>"
+                + "<d:prop><d:getetag/></d:prop></d:sync-collection>"
+            let answer = try client.send(
+                HTTPRequest(
+                    "REPORT", collection,
+                    headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
+                    body: Array(body.utf8)))
+            if answer.status != 207 {
+                if String(decoding: answer.body, as: UTF8.self).contains("valid-sync-token") {
+                    throw SyncStorageError.tokenRejected
+                }
+                throw DAV.failure("REPORT sync-collection", collection.absoluteString, answer)
+            }
+            let own = DAV.path(collection)
+            var truncated = false
+            for response in try DAV.responses(answer) {
+                let href = DAV.path(response.href)
+                if href == own {
+                    truncated = truncated || response.status == 507
+                    continue
+                }
+                if response.status == 404 {
+                    changes.removed.append(href)
+                    if let index = seen.removeValue(forKey: href) { changes.changed[index].etag = "" }
+                } else if let etag = response.etag, !response.isCollection {
+                    if let index = seen[href] {
+                        changes.changed[index].etag = etag
+                    } else {
+                        seen[href] = changes.changed.count
+                        changes.changed.append((href, etag))
+                    }
+                    changes.removed.removeAll { $0 == href }
+                }
+            }
+            changes.token = try DAV.syncToken(answer) ?? changes.token
+            if !truncated { break }
+        }
+        changes.changed.removeAll { $0.etag.isEmpty }
+        return changes
     }
 
     public func fetch(_ hrefs: [String]) throws -> [(href: String, etag: String, bytes: [UInt8])] {
@@ -105,6 +155,8 @@ public struct CalDAVStorage: SyncStorage {
 enum DAV {
     struct Response {
         var href: String
+        /// The response's own status (a removed member in sync-collection: 404; a truncated answer: 507).
+        var status: Int?
         var etag: String?
         var isCollection = false
         var isCalendar = false
@@ -148,6 +200,9 @@ enum DAV {
                 return nil
             }
             var response = Response(href: href)
+            if let status = element.children(named: "status").first?.text.split(separator: " ").dropFirst().first {
+                response.status = Int(status)
+            }
             for propstat in element.children(named: "propstat") {
                 let status = propstat.children(named: "status").first?.text ?? ""
                 guard status.contains(" 200") else { continue }
@@ -170,6 +225,12 @@ enum DAV {
             }
             return response
         }
+    }
+
+    /// The multistatus answer's sync token (RFC 6578).
+    static func syncToken(_ answer: HTTPResponse) throws -> String? {
+        guard let root = try? XMLElement.parse(answer.body) else { return nil }
+        return root.children(named: "sync-token").first?.text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The path of an href or URL, percent-decoded: how hrefs are kept and compared (servers encode `@` or not).

@@ -21,17 +21,44 @@ public protocol SyncStorage {
     var identity: String { get }
 }
 
+/// A storage that can say what changed since a token it gave (WebDAV sync-collection, RFC 6578), so a sync with
+/// nothing to do costs one small request.
+public protocol IncrementalSyncStorage: SyncStorage {
+    /// What changed since `token` (everything when nil), and the token for next time. Throws
+    /// `SyncStorageError.tokenRejected` when the storage no longer knows the token.
+    func changes(since token: String?) throws -> SyncChanges
+}
+
+/// What an incremental listing reports.
+public struct SyncChanges: Sendable {
+    /// Resources new or changed since the token, with their version tokens.
+    public var changed: [(href: String, etag: String)]
+    /// Resources gone since the token.
+    public var removed: [String]
+    /// The token to ask with next time.
+    public var token: String?
+
+    public init(changed: [(href: String, etag: String)], removed: [String], token: String?) {
+        self.changed = changed
+        self.removed = removed
+        self.token = token
+    }
+}
+
 /// Why a storage refused a conditional write.
 public enum SyncStorageError: Error, CustomStringConvertible, Sendable {
     /// The resource changed (or appeared, or went) since the sync looked: left for the next sync.
     case changed(String)
     /// Anything else: the storage cannot be used.
     case failed(String)
+    /// The storage no longer knows a sync token (it was reset or expired): list everything instead.
+    case tokenRejected
 
     public var description: String {
         switch self {
         case .changed(let href): return "\(href) changed while the sync ran; the next sync merges it"
         case .failed(let message): return message
+        case .tokenRejected: return "the server no longer knows the sync token"
         }
     }
 }

@@ -71,8 +71,14 @@ public enum TwoWaySync {
     ) throws -> Report {
         let partner = storage.identity
         let known = try store.syncResources(calendar: calendar, partner: partner)
-        let listing = try storage.list()
+        let (listing, token) = try list(
+            storage, known: known, token: store.syncToken(calendar: calendar, partner: partner))
         let snapshot = try store.mergeSnapshot(calendar: calendar, source: partner)
+        // The token is kept only once the round has taken what it reported: a refused, failed or interrupted
+        // round asks again from the old one.
+        func keepToken() throws {
+            if let token, !options.merge.dryRun { try store.setSyncToken(token, calendar: calendar, partner: partner) }
+        }
 
         // Nothing changed on either side: every resource as recorded, every item as the base says.
         let unchangedThere =
@@ -83,6 +89,7 @@ public enum TwoWaySync {
         if unchangedThere, unchangedHere, !known.isEmpty || snapshot.items.isEmpty {
             var report = Report(pulled: MergeResult())
             report.wasIdle = true
+            try keepToken()
             return report
         }
         // Read what changed on the partner: resources that are new or have another version token. The others are
@@ -183,7 +190,32 @@ public enum TwoWaySync {
         if !gone.isEmpty {
             try store.recordSync(calendar: calendar, partner: partner, resources: [], forgetting: gone, base: [:])
         }
+        try keepToken()
         return report
+    }
+
+    /// The partner's resources and their version tokens: from what changed since the last token when the storage
+    /// can say (the recorded resources, updated), else listed in full; a rejected token means a full listing.
+    static func list(
+        _ storage: some SyncStorage, known: [String: SyncResource], token: String?
+    ) throws -> (listing: [(href: String, etag: String)], token: String?) {
+        guard let incremental = storage as? any IncrementalSyncStorage else { return (try storage.list(), nil) }
+        var changes: SyncChanges
+        var isComplete = token == nil || known.isEmpty
+        do {
+            changes = try incremental.changes(since: isComplete ? nil : token)
+        } catch SyncStorageError.tokenRejected {
+            changes = try incremental.changes(since: nil)
+            isComplete = true
+        } catch SyncStorageError.failed {
+            // A server without sync-collection: list it all, every time.
+            return (try storage.list(), nil)
+        }
+        if isComplete { return (changes.changed, changes.token) }
+        var etags = known.mapValues(\.etag)
+        for href in changes.removed { etags[href] = nil }
+        for entry in changes.changed { etags[entry.href] = entry.etag }
+        return (etags.map { ($0.key, $0.value) }.sorted { $0.href < $1.href }, changes.token)
     }
 
     /// One resource: a VCALENDAR with the items of one UID and the VTIMEZONEs they use.
