@@ -17,10 +17,46 @@ struct CalendarFiles {
     var isTruncated = false
 
     /// Reads every path (`-` for standard input); a file that cannot be read is a usage error (exit 2).
+    /// A directory is read as a vdir (khal's, todoman's, vdirsyncer's): its `.ics` files as one calendar, named by
+    /// its `displayname` file, else by the directory.
     static func read(_ paths: [String], csv: CSVOptions = CSVOptions()) throws -> CalendarFiles {
         var files = CalendarFiles()
-        for path in paths { files.add(try bytes(of: path), path: path, csv: csv) }
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            {
+                try files.addDirectory(path)
+            } else {
+                files.add(try bytes(of: path), path: path, csv: csv)
+            }
+        }
         return files
+    }
+
+    /// Every `.ics` file of a directory, in name order, as one source.
+    mutating func addDirectory(_ path: String) throws {
+        let directory = URL(fileURLWithPath: path)
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: path)
+                .filter { $0.hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
+        } catch {
+            throw ValidationError("cannot read the directory \(path): \(error.localizedDescription)")
+        }
+        let displayName = (try? String(contentsOf: directory.appendingPathComponent("displayname"), encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var source = Source(
+            name: displayName.flatMap { $0.isEmpty ? nil : $0 } ?? directory.standardizedFileURL.lastPathComponent,
+            path: path, calendars: [])
+        for name in names {
+            let file = directory.appendingPathComponent(name).path
+            let result = ICS.read(try Self.bytes(of: file), file: file)
+            diagnostics += result.diagnostics
+            isTruncated = isTruncated || result.isTruncated
+            source.calendars += result.calendars
+        }
+        sources.append(source)
     }
 
     /// The bytes of a path (`-` for standard input); a file that cannot be read is a usage error (exit 2).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarModel
 import CalendarStore
+import CalendarSync
 import Foundation
 
 /// `icskit export`: the store (or a week of it) as one file any calendar app accepts.
@@ -42,6 +43,12 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file; - writes standard output (the default).")
     var output = "-"
 
+    @Option(
+        help: ArgumentHelp(
+            "Write a vdir instead: one .ics per UID in this directory (created when missing), as khal and vdirsyncer "
+                + "keep them; files of other UIDs stay.", valueName: "DIR"))
+    var vdir: String?
+
     @Flag(
         help: ArgumentHelp(
             "Write what strict readers and servers accept where the meaning is recoverable (as convert --repair); "
@@ -57,6 +64,7 @@ struct ExportCommand: ParsableCommand {
     func validate() throws {
         if expand, !hasWindow { throw ValidationError("--expand needs a window (--week, --today or --from/--to)") }
         if expand, format == .html { throw ValidationError("--expand is for --format ics") }
+        if vdir != nil, format == .html || output != "-" { throw ValidationError("--vdir writes ics files, not -o") }
     }
 
     func run() throws {
@@ -111,6 +119,18 @@ struct ExportCommand: ParsableCommand {
             let repaired = combined.repairedForPeers(file: "export")
             combined = repaired.calendar
             CalendarFiles.report(repaired.diagnostics, quiet: false)
+        }
+        if let vdir {
+            do {
+                let storage = try VdirStorage(path: vdir)
+                let result = try storage.export(
+                    [combined], displayName: loaded.count == 1 ? loaded[0].name : nil,
+                    color: loaded.count == 1 ? loaded[0].calendar.color : nil)
+                Output.standardError("\(vdir): \(result.written) file(s) written, \(result.same) already the same")
+            } catch let failure as SyncStorageError {
+                throw CommandFailure(failure.description)
+            }
+            return
         }
         let bytes = ICS.write([combined])
         try Output.emit(bytes, to: output)

@@ -105,6 +105,28 @@ final class VdirSyncCLITests: XCTestCase {
         XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false)
     }
 
+    func testExportToAVdirAndImportADirectory() throws {
+        XCTAssertEqual(
+            try icskit(["import", CLI.fixture("hand/recurring-todos.ics"), "--calendar", "Personal", "-q"]).status, 0)
+        let export = try icskit(["export", "--calendar", "Personal", "--vdir", vdir.path])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertTrue(export.stderr.contains("5 file(s) written, 0 already the same"), export.stderr)
+        XCTAssertEqual(
+            try String(contentsOf: vdir.appendingPathComponent("displayname"), encoding: .utf8), "Personal\n")
+        let again = try icskit(["export", "--calendar", "Personal", "--vdir", vdir.path])
+        XCTAssertTrue(again.stderr.contains("0 file(s) written, 5 already the same"), again.stderr)
+
+        // The directory read back as one calendar, named by its displayname file.
+        let other = scratch.appendingPathComponent("other.sqlite").path
+        let imported = try CLI.run(["import", vdir.path, "--store", other, "--json"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let listed = try CLI.run(["check-store", "--store", other])
+        XCTAssertTrue(listed.stdout.contains("Personal"), listed.stdout)
+        let exported = try CLI.run(["export", "--store", other])
+        XCTAssertEqual(exported.stdout.components(separatedBy: "BEGIN:VTODO").count - 1, 4)
+        XCTAssertEqual(try stored().count, exported.stdout.components(separatedBy: "\r\nUID:").count - 1)
+    }
+
     func testBothSidesChangedTheSameItemAndTheNewestWins() throws {
         XCTAssertEqual(
             try icskit(["import", CLI.fixture("hand/recurring-todos.ics"), "--calendar", "Personal", "-q"]).status, 0)

@@ -1,3 +1,4 @@
+import CalendarMerge
 import CalendarModel
 import Foundation
 
@@ -70,6 +71,39 @@ public struct VdirStorage: SyncStorage {
     }
 
     public func href(forUID uid: String) -> String { resourceName(forUID: uid) }
+
+    /// Writes every item of the calendars as one file per UID with its overrides and the VTIMEZONEs it uses (a file
+    /// of the same name is replaced, atomically; files of other UIDs stay), and the `displayname` and `color` files
+    /// when the vdir has none. Returns how many files were written and how many already held the same.
+    public func export(_ calendars: [ICalendar], displayName: String?, color: String?) throws -> (
+        written: Int, same: Int
+    ) {
+        var written = 0, same = 0
+        for calendar in calendars {
+            let (items, _) = CalendarMerger.items(of: [calendar])
+            let zones = Dictionary(calendar.timeZones.compactMap { zone in zone.tzid.map { ($0, zone) } }) { a, _ in a }
+            var byUID: [String: [MergeItem]] = [:]
+            for item in items.values { byUID[item.key.uid, default: []].append(item) }
+            for (uid, group) in byUID.sorted(by: { $0.key < $1.key }) {
+                let href = href(forUID: uid)
+                let bytes = TwoWaySync.serialize(group, zones: zones)
+                if let etag = etag(of: href) {
+                    if FileManager.default.contents(atPath: path(href)).map(Array.init) == bytes {
+                        same += 1
+                        continue
+                    }
+                    _ = try update(href, bytes, ifMatch: etag)
+                } else {
+                    _ = try create(href, bytes)
+                }
+                written += 1
+            }
+        }
+        let existing = metadata()
+        try setMetadata(
+            displayName: existing.displayName == nil ? displayName : nil, color: existing.color == nil ? color : nil)
+        return (written, same)
+    }
 
     /// The vdir's `displayname` and `color` files, when present.
     public func metadata() -> (displayName: String?, color: String?) {
