@@ -119,7 +119,7 @@ struct MergeCommand: ParsableCommand {
         if json {
             Output.print(MergeReport.json(result, dryRun: dryRun).serialized(pretty: true))
         } else {
-            MergeReport.printText(result, dryRun: dryRun)
+            MergeReport.printText(result, dryRun: dryRun, store: store)
         }
         if result.withheldDeletions > 0 {
             Output.standardError(
@@ -156,9 +156,21 @@ enum MergeReport {
         ])
     }
 
-    static func printText(_ result: MergeResult, dryRun: Bool, prefix: String = "") {
-        let changes = result.actions.filter { ![.unchanged, .keepLocal, .stayDeleted].contains($0.kind) }
-        for action in changes { Output.print("\(prefix)\(action.kind.rawValue): \(action.key)  (\(action.reason))") }
+    /// A line per change; a conflict also names the item by its title and start (from `store`), and says which
+    /// side won.
+    static func printText(_ result: MergeResult, dryRun: Bool, prefix: String = "", store: CalendarStore? = nil) {
+        let changes = result.actions.filter {
+            ![.unchanged, .keepLocal, .stayDeleted].contains($0.kind) || $0.wasConflict
+        }
+        for action in changes {
+            var line = "\(prefix)\(action.wasConflict ? "conflict, " : "")\(action.kind.rawValue): "
+            if action.wasConflict, let core = try? store?.item(uid: action.key.uid)?.component.core {
+                line +=
+                    "\"\(core.summary ?? "")\" "
+                    + (core.start.map { "(\($0.icsValue)\($0.tzid.map { " " + $0 } ?? "")) " } ?? "")
+            }
+            Output.print(line + "\(action.key)  (\(action.reason))")
+        }
         Output.print(
             "\(prefix)\(dryRun ? "would be: " : "")\(result.added) added, \(result.updated) updated, "
                 + "\(result.deleted) deleted, \(result.unchanged) unchanged, \(result.conflicts) conflicts")

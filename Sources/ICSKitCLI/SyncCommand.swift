@@ -157,7 +157,8 @@ struct SyncCommand: ParsableCommand {
                 } else if report.wasIdle {
                     Output.print("\(partner.calendar): nothing changed on either side")
                 } else {
-                    MergeReport.printText(report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ")
+                    MergeReport.printText(
+                        report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ", store: store)
                     if !dryRun {
                         Output.print(
                             "\(partner.calendar): \(partner.kind): \(report.created.count) created, \(report.updated.count) "

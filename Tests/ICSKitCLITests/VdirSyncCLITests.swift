@@ -137,6 +137,14 @@ final class VdirSyncCLITests: XCTestCase {
         there = there.replacingOccurrences(of: "BEGIN:VTODO\r\n", with: "BEGIN:VTODO\r\nSEQUENCE:9\r\n")
         try there.write(to: vdir.appendingPathComponent(file), atomically: true, encoding: .utf8)
         XCTAssertEqual(try icskit(["done", "report@example.org"]).status, 0)
+        // The plan names the conflict by title, start and UID, and says which side wins; nothing changes.
+        let plan = try icskit(["sync", "--dry-run"])
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        XCTAssertTrue(
+            plan.stdout.contains(
+                "Personal: store: conflict, update: \"Weekly report\" (20260105T090000 Europe/Berlin) report@example.org  (changed on both "
+                    + "sides; the external version is newer)"), plan.stdout)
+        XCTAssertTrue(try text(file).contains("SEQUENCE:9"), "the dry run wrote nothing")
         let report = try syncJSON()
         let pulled = try XCTUnwrap(report["pulled"] as? [String: Any])
         XCTAssertEqual(pulled["conflicts"] as? Int, 1)
