@@ -164,6 +164,21 @@ enum StoreSchema {
             // RFC 6578: what a CalDAV collection said at the last sync, to ask only for what changed since.
             try db.execute(sql: "ALTER TABLE syncPartner ADD COLUMN syncToken TEXT")
         }
+        migrator.registerMigration("v8: the content of a sync partner's merge base") { db in
+            // What each item said at the last sync with a partner, so an item both sides changed can be merged
+            // property by property against it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE syncBase (
+                        calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+                        partner TEXT NOT NULL,
+                        uid TEXT NOT NULL,
+                        recurrenceID TEXT NOT NULL,
+                        content TEXT NOT NULL,
+                        PRIMARY KEY (calendarID, partner, uid, recurrenceID)
+                    );
+                    """)
+        }
         return migrator
     }
 }

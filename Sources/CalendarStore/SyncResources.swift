@@ -63,6 +63,26 @@ extension CalendarStore {
         }
     }
 
+    /// What the items of these UIDs said at the last sync with the partner (the component as text), by key.
+    public func syncBaseContents(calendar: String, partner: String, uids: Set<String>) throws -> [MergeKey: String] {
+        guard !uids.isEmpty else { return [:] }
+        return try database.read { db in
+            var contents: [MergeKey: String] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT uid, recurrenceID, content FROM syncBase
+                    WHERE calendarID = (SELECT id FROM calendar WHERE name = ?) AND partner = ?
+                    """, arguments: [calendar, partner])
+            {
+                let uid: String = row[0]
+                guard uids.contains(uid) else { continue }
+                contents[MergeKey(uid: uid, recurrenceID: row[1])] = row[2]
+            }
+            return contents
+        }
+    }
+
     /// The partner's sync token (RFC 6578) as the last sync left it.
     public func syncToken(calendar: String, partner: String) throws -> String? {
         try database.read { db in
@@ -104,12 +124,12 @@ extension CalendarStore {
         }
     }
 
-    /// Records resources as a sync now knows them (nil `etag`… see `forgetting`) and forgets those in `forgetting`,
-    /// with base entries for their items, in one transaction: what the partner holds and what the merge base says
-    /// of it never disagree.
+    /// Records resources as a sync now knows them and forgets those in `forgetting`, with the base entries of their
+    /// items (fingerprint and content; nil deletes the entry), in one transaction: what the partner holds and what
+    /// the merge base says of it never disagree.
     public func recordSync(
         calendar: String, partner: String, resources: [SyncResource], forgetting: [String],
-        base: [MergeKey: String?]
+        base: [MergeKey: (fingerprint: String, content: String)?]
     ) throws {
         try database.write { db in
             guard let id = try StoreWriter(db).calendarID(named: calendar, create: false) else { return }
@@ -126,17 +146,26 @@ extension CalendarStore {
                     sql: "DELETE FROM syncResource WHERE calendarID = ? AND partner = ? AND href = ?",
                     arguments: [id, partner, href])
             }
-            for (key, fingerprint) in base {
-                if let fingerprint {
+            for (key, entry) in base {
+                if let entry {
                     try db.execute(
                         sql: """
                             INSERT INTO syncState (calendarID, source, uid, recurrenceID, fingerprint) VALUES (?, ?, ?, ?, ?)
                             ON CONFLICT(calendarID, source, uid, recurrenceID) DO UPDATE SET fingerprint = excluded.fingerprint
-                            """, arguments: [id, partner, key.uid, key.recurrenceID, fingerprint])
+                            """, arguments: [id, partner, key.uid, key.recurrenceID, entry.fingerprint])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO syncBase (calendarID, partner, uid, recurrenceID, content) VALUES (?, ?, ?, ?, ?)
+                            ON CONFLICT(calendarID, partner, uid, recurrenceID) DO UPDATE SET content = excluded.content
+                            """, arguments: [id, partner, key.uid, key.recurrenceID, entry.content])
                 } else {
                     try db.execute(
                         sql: """
                             DELETE FROM syncState WHERE calendarID = ? AND source = ? AND uid = ? AND recurrenceID = ?
+                            """, arguments: [id, partner, key.uid, key.recurrenceID])
+                    try db.execute(
+                        sql: """
+                            DELETE FROM syncBase WHERE calendarID = ? AND partner = ? AND uid = ? AND recurrenceID = ?
                             """, arguments: [id, partner, key.uid, key.recurrenceID])
                 }
             }

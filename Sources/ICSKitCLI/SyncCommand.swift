@@ -152,11 +152,17 @@ struct SyncCommand: ParsableCommand {
                             ("pulled", MergeReport.json(report.pulled, dryRun: dryRun)),
                             ("created", .int(report.created.count)), ("updated", .int(report.updated.count)),
                             ("deleted", .int(report.deleted.count)),
+                            ("merged_by_field", .int(report.mergedByField.count)),
                             ("deferred", .array(report.deferred.map(JSONValue.string))),
                         ]))
                 } else if report.wasIdle {
                     Output.print("\(partner.calendar): nothing changed on either side")
                 } else {
+                    for key in report.mergedByField {
+                        Output.print(
+                            "\(partner.calendar): merged: \(key)  (changed on both sides, in different properties: "
+                                + "both changes kept)")
+                    }
                     MergeReport.printText(
                         report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ", store: store)
                     if !dryRun {

@@ -74,12 +74,16 @@ final class CalDAVSyncCLITests: XCTestCase {
         XCTAssertEqual(lines(try server.peer(["list"])), try stored())
         XCTAssertFalse(try server.peer(["list"]).contains("standup@"))
 
-        // Both sides change the same series: the newer SEQUENCE (the other client's) wins, reported as conflicts.
+        // Both sides change the same series, in different properties (a new summary there, done here): merged
+        // property by property against the base, both changes kept, the series and its override alike.
         _ = try server.peer(["summary", "plants@example.org", "Water the ferns"])
         XCTAssertEqual(try icskit(["done", "plants@example.org"]).status, 0)
-        let conflict = try XCTUnwrap(try syncJSON()["pulled"] as? [String: Any])
-        XCTAssertEqual(conflict["conflicts"] as? Int, 2, "the series and its override, changed on both sides")
+        let merged = try syncJSON()
+        XCTAssertEqual(merged["merged_by_field"] as? Int, 2, "the series and its override")
+        XCTAssertEqual((merged["pulled"] as? [String: Any])?["conflicts"] as? Int, 0)
         XCTAssertTrue(try stored().contains("plants@example.org Water the ferns"))
+        let exported = try icskit(["export", "--calendar", "Work"]).stdout
+        XCTAssertEqual(exported.components(separatedBy: "STATUS:COMPLETED").count - 1, 3, "report and both plants")
         XCTAssertEqual(lines(try server.peer(["list"])), try stored())
         XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false)
 

@@ -127,29 +127,50 @@ final class VdirSyncCLITests: XCTestCase {
         XCTAssertEqual(try stored().count, exported.stdout.components(separatedBy: "\r\nUID:").count - 1)
     }
 
-    func testBothSidesChangedTheSameItemAndTheNewestWins() throws {
+    func testBothSidesChangedTheSameItemMergedByFieldOrByTheNewest() throws {
         XCTAssertEqual(
             try icskit(["import", CLI.fixture("hand/recurring-todos.ics"), "--calendar", "Personal", "-q"]).status, 0)
         XCTAssertEqual(try icskit(["sync", "Personal", "--vdir", vdir.path]).status, 0)
         let file = "report@example.org.ics"
-        // There: a new summary with a higher SEQUENCE; here: marked done (which does not raise SEQUENCE).
+        // There: a new summary with a higher SEQUENCE; here: marked done. Different properties: both kept.
         var there = try text(file).replacingOccurrences(of: "SUMMARY:", with: "SUMMARY:Renamed ")
         there = there.replacingOccurrences(of: "BEGIN:VTODO\r\n", with: "BEGIN:VTODO\r\nSEQUENCE:9\r\n")
         try there.write(to: vdir.appendingPathComponent(file), atomically: true, encoding: .utf8)
         XCTAssertEqual(try icskit(["done", "report@example.org"]).status, 0)
-        // The plan names the conflict by title, start and UID, and says which side wins; nothing changes.
         let plan = try icskit(["sync", "--dry-run"])
         XCTAssertEqual(plan.status, 0, plan.stderr)
         XCTAssertTrue(
             plan.stdout.contains(
-                "Personal: store: conflict, update: \"Weekly report\" (20260105T090000 Europe/Berlin) report@example.org  (changed on both "
-                    + "sides; the external version is newer)"), plan.stdout)
+                "Personal: merged: report@example.org  (changed on both sides, in different properties: both "
+                    + "changes kept)"), plan.stdout)
         XCTAssertTrue(try text(file).contains("SEQUENCE:9"), "the dry run wrote nothing")
         let report = try syncJSON()
-        let pulled = try XCTUnwrap(report["pulled"] as? [String: Any])
-        XCTAssertEqual(pulled["conflicts"] as? Int, 1)
+        XCTAssertEqual(report["merged_by_field"] as? Int, 1)
+        XCTAssertEqual((report["pulled"] as? [String: Any])?["conflicts"] as? Int, 0)
         XCTAssertTrue(try stored().contains { $0.hasPrefix("report@example.org Renamed") })
+        let written = try text(file)
+        XCTAssertTrue(written.contains("SUMMARY:Renamed Weekly report"), written)
+        XCTAssertTrue(written.contains("STATUS:COMPLETED"), written)
+        XCTAssertTrue(written.contains("SEQUENCE:9"), written)
         XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false, "both sides agree after one sync")
+
+        // The same property changed on both sides: a conflict, which the newer SEQUENCE wins.
+        let once = "once@example.org.ics"
+        var cancelled = try text(once).replacingOccurrences(
+            of: "BEGIN:VTODO\r\n", with: "BEGIN:VTODO\r\nSEQUENCE:3\r\n")
+        cancelled = cancelled.replacingOccurrences(of: "END:VTODO", with: "STATUS:CANCELLED\r\nEND:VTODO")
+        try cancelled.write(to: vdir.appendingPathComponent(once), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try icskit(["done", "once@example.org"]).status, 0)
+        let plan2 = try icskit(["sync", "--dry-run"])
+        XCTAssertTrue(
+            plan2.stdout.contains(
+                "Personal: store: conflict, update: \"Renew passport\" once@example.org  (changed on both sides; "
+                    + "the external version is newer)"), plan2.stdout)
+        let collision = try syncJSON()
+        XCTAssertEqual((collision["pulled"] as? [String: Any])?["conflicts"] as? Int, 1)
+        XCTAssertEqual(collision["merged_by_field"] as? Int, 0)
+        XCTAssertTrue(try text(once).contains("STATUS:CANCELLED"))
+        XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false)
     }
 
     func testAnEmptiedVdirDeletesNothingWithoutForceDelete() throws {

@@ -35,6 +35,8 @@ public enum TwoWaySync {
         public var deleted: [String] = []
         /// Resources that changed on the partner while the sync ran: left for the next sync.
         public var deferred: [String] = []
+        /// Items both sides had changed in different properties: merged property by property, no conflict.
+        public var mergedByField: [MergeKey] = []
         /// What the reader found wrong in the partner's resources.
         public var diagnostics: [Diagnostic] = []
         /// Whether nothing had changed on either side since the last sync (nothing was read).
@@ -59,6 +61,7 @@ public enum TwoWaySync {
             report.updated += again.updated
             report.deleted += again.deleted
             report.deferred = again.deferred
+            report.mergedByField += again.mergedByField
             report.diagnostics += again.diagnostics
             rounds += 1
         }
@@ -123,6 +126,9 @@ public enum TwoWaySync {
         // 1. Pull.
         var items: [MergeKey: MergeItem] = [:]
         for resource in fetched.values { items.merge(resource.items) { first, _ in first } }
+        report.mergedByField = try mergeByField(
+            &items, snapshot: snapshot, calendar: calendar, partner: partner, store: store,
+            dryRun: options.merge.dryRun)
         report.pulled = try CalendarMerger.merge(
             items: items, unchanged: unchanged, timeZones: timeZones, calendarParts: [], into: calendar,
             source: partner, storage: store, options: options.merge)
@@ -142,7 +148,7 @@ public enum TwoWaySync {
             remoteUIDs.formUnion(resource.uids)
             let wanted = resource.uids.sorted().flatMap { localByUID[$0] ?? [] }
             let ours = Dictionary(wanted.map { ($0.key, $0.version.fingerprint) }) { first, _ in first }
-            var base: [MergeKey: String?] = [:]
+            var base: [MergeKey: (fingerprint: String, content: String)?] = [:]
             do {
                 if wanted.isEmpty {
                     guard !resource.uids.isEmpty else { continue }  // a resource with no items: not ours to judge
@@ -159,7 +165,7 @@ public enum TwoWaySync {
                     report.updated.append(href)
                 }
                 for key in resource.theirs.keys { base[key] = .some(nil) }
-                for (key, fingerprint) in ours { base[key] = fingerprint }
+                for item in wanted { base[item.key] = (item.version.fingerprint, text(item.component)) }
                 try store.recordSync(
                     calendar: calendar, partner: partner,
                     resources: [SyncResource(href: href, etag: etag, uids: resource.uids.sorted())], forgetting: [],
@@ -175,8 +181,8 @@ public enum TwoWaySync {
             do {
                 let etag = try storage.create(href, serialize(items, zones: zones))
                 report.created.append(href)
-                var base: [MergeKey: String?] = [:]
-                for item in items { base[item.key] = item.version.fingerprint }
+                var base: [MergeKey: (fingerprint: String, content: String)?] = [:]
+                for item in items { base[item.key] = (item.version.fingerprint, text(item.component)) }
                 try store.recordSync(
                     calendar: calendar, partner: partner,
                     resources: [SyncResource(href: href, etag: etag, uids: [uid])],
@@ -192,6 +198,42 @@ public enum TwoWaySync {
         }
         try keepToken()
         return report
+    }
+
+    /// Items both sides changed since the base, in different properties: merged property by property against the
+    /// base's content (`FieldMerge`), written into the store, and put in place of the partner's version, so the
+    /// merge sees the two sides agree and the push writes the merged item back.
+    /// A dry run only says which items would be merged so (and plans them as agreeing).
+    static func mergeByField(
+        _ items: inout [MergeKey: MergeItem], snapshot: MergeSnapshot, calendar: String, partner: String,
+        store: CalendarStore, dryRun: Bool
+    ) throws -> [MergeKey] {
+        let candidates = items.filter { key, item in
+            guard let base = snapshot.base[key], let local = snapshot.items[key]?.fingerprint else { return false }
+            return local != base && item.version.fingerprint != base && item.version.fingerprint != local
+        }
+        guard !candidates.isEmpty else { return [] }
+        let bases = try store.syncBaseContents(
+            calendar: calendar, partner: partner, uids: Set(candidates.keys.map(\.uid)))
+        let loaded = try store.loadCalendars(named: calendar).first?.calendar ?? ICalendar()
+        let (locals, _) = CalendarMerger.items(of: [loaded])
+        var merged: [MergeKey] = []
+        for (key, external) in candidates {
+            guard let baseText = bases[key], let local = locals[key],
+                let base = ICS.read(Array(baseText.utf8)).components.first,
+                let combined = FieldMerge.merge(base: base, local: local.component, external: external.component),
+                let item = ICS.calendars(from: [combined]).calendars.first?.components.first,
+                let mergedItem = MergeItem(item, time: CalendarTime(calendar: loaded, viewerZone: "UTC"))
+            else { continue }
+            if dryRun {
+                items[key] = local
+            } else {
+                try store.add(item, to: calendar)
+                items[key] = mergedItem
+            }
+            merged.append(key)
+        }
+        return merged.sorted()
     }
 
     /// The partner's resources and their version tokens: from what changed since the last token when the storage
@@ -232,6 +274,10 @@ public enum TwoWaySync {
         // The master first, then its overrides by RECURRENCE-ID.
         calendar.components += items.sorted { $0.key < $1.key }.map(\.component)
         return ICS.write(components: [calendar])
+    }
+
+    static func text(_ component: Component) -> String {
+        String(decoding: ICS.write(components: [component]), as: UTF8.self)
     }
 
     static func partnerPath(_ partner: String, _ href: String) -> String {
