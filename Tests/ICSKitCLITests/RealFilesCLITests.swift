@@ -257,7 +257,17 @@ final class RealFilesCLITests: XCTestCase {
                     + "series is its first instance)",
                 "40: warning: repaired: VEVENT \"Override of nothing\" has a RECURRENCE-ID that is no date "
                     + "(\"2026010T090000Z\"), so no instance is its own; left out, nothing can place it",
+                "49: warning: repaired: Custom/Office STANDARD has no readable DTSTART; left out",
+                "56: warning: repaired: TZOFFSETFROM 0100 has no sign; written as +0100",
+                "57: warning: repaired: TZOFFSETTO 0200 has no sign; written as +0200",
+                "63: warning: repaired: DTSTART \"2006717T080000Z\" is no date; left out",
+                "64: warning: repaired: FREEBUSY values \"2006717T123000Z/PT1H\" are no dates; left out",
+                "72: warning: repaired: a line that is no property follows DESCRIPTION: read as a further line of its "
+                    + "text",
             ])
+        XCTAssertTrue(
+            try String(contentsOfFile: repaired, encoding: .utf8).contains(
+                "DESCRIPTION:Dear team\\,\\nWe meet on Monday: bring questions"))
         let validate = try CLI.run(["validate", repaired])
         XCTAssertEqual(validate.stdout, "", "no diagnostic on the repaired file")
         let lines = try CLI.agendaLines(repaired, from: "2026-01-01", to: "2026-02-01")
@@ -266,7 +276,7 @@ final class RealFilesCLITests: XCTestCase {
             [
                 "VEVENT 2026-01-05T09:00:00Z Broken stamps and end", "VEVENT 2026-01-06T09:00:00Z Series with noise",
                 "VEVENT 2026-01-08T09:00:00Z Series with noise", "VEVENT 2026-01-09T09:00:00Z Series with noise",
-                "VEVENT 2026-01-10T09:00:00Z Hopeless rule",
+                "VEVENT 2026-01-10T09:00:00Z Hopeless rule", "VEVENT 2026-01-12T09:00:00Z Letter",
             ])
         try CLI.requirePythonTools()
         let strict = CLI.python([

@@ -18,8 +18,19 @@ extension ICalendar {
             root.properties.insert(Property("PRODID", value: ICS.productID), at: 1)
             log.warning(root.line, "repaired: VCALENDAR had no PRODID; added")
         }
+        Self.cleaningNames(&root, &log)
         var children: [Component] = []
         for child in root.components {
+            if child.name == "VTIMEZONE" {
+                if let zone = Self.repairedZone(child, &log) { children.append(zone) }
+                continue
+            }
+            if child.name == "VFREEBUSY" {
+                var busy = child
+                Self.droppingUnreadable(&busy, &log)
+                children.append(busy)
+                continue
+            }
             guard ExpansionOptions.allItemKinds.contains(child.name) else {
                 children.append(child)
                 continue
@@ -34,6 +45,96 @@ extension ICalendar {
         root.components = children
         let reread = ICS.read(ICS.write(components: [root]), file: file)
         return (reread.calendars.first ?? self, log.sortedByLine)
+    }
+
+    /// A VTIMEZONE strict readers can read: an unsigned offset gets its `+` (as ICSKit reads it); an observance
+    /// whose onset or offsets cannot be read is left out, and its RRULE keeps what can be read of it; a VTIMEZONE
+    /// without a TZID or without an observance left is left out (times in it are then read as ICSKit reads a TZID
+    /// it cannot resolve). Nil when it is left out.
+    private static func repairedZone(_ zone: Component, _ log: inout DiagnosticLog) -> Component? {
+        guard let tzid = zone.property("TZID")?.value, !tzid.trimmingCharacters(in: .whitespaces).isEmpty else {
+            log.warning(zone.line, "repaired: a VTIMEZONE without a TZID; left out")
+            return nil
+        }
+        func offset(_ text: String) -> String? {
+            let digits = text.drop { $0 == "+" || $0 == "-" }
+            guard [4, 6].contains(digits.count), digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+                text.count - digits.count <= 1
+            else { return nil }
+            return text.count == digits.count ? "+" + text : text
+        }
+        var repaired = zone
+        repaired.components = zone.components.compactMap { observance in
+            guard ["STANDARD", "DAYLIGHT"].contains(observance.name) else { return observance }
+            var observance = observance
+            for name in ["TZOFFSETFROM", "TZOFFSETTO"] {
+                guard let index = observance.properties.firstIndex(where: { $0.name == name }),
+                    let fixed = offset(observance.properties[index].value)
+                else {
+                    log.warning(
+                        observance.line,
+                        "repaired: \(tzid) \(observance.name) has no readable \(name); the observance is left out")
+                    return nil
+                }
+                if fixed != observance.properties[index].value {
+                    let line = observance.properties[index].line
+                    observance.properties[index].value = fixed
+                    observance.properties[index].line = line
+                    log.warning(line, "repaired: \(name) \(fixed.dropFirst()) has no sign; written as \(fixed)")
+                }
+            }
+            guard let start = observance.property("DTSTART"),
+                ((try? CalendarDate.parse(start.value, tzid: nil).get())?.year ?? 0) >= 1
+            else {
+                log.warning(
+                    observance.line, "repaired: \(tzid) \(observance.name) has no readable DTSTART; left out")
+                return nil
+            }
+            droppingUnreadable(&observance, &log)
+            return observance
+        }
+        guard repaired.components.contains(where: { ["STANDARD", "DAYLIGHT"].contains($0.name) }) else {
+            log.warning(zone.line, "repaired: VTIMEZONE \(tzid) has no readable observance; left out")
+            return nil
+        }
+        return repaired
+    }
+
+    /// Lines whose property name is not a name (letters, digits and `-`), which strict readers refuse: one after a
+    /// text property is a line of that text someone wrote without escaping the line break (as ICSKit reads a line
+    /// without a colon), so it joins the text; any other is left out. Parameters without a valid name are left
+    /// out. Each change is reported; nested components too.
+    private static func cleaningNames(_ component: inout Component, _ log: inout DiagnosticLog) {
+        let textual: Set<String> = ["DESCRIPTION", "SUMMARY", "LOCATION", "COMMENT", "CONTACT", "X-ALT-DESC"]
+        var kept: [Property] = []
+        for property in component.properties {
+            var property = property
+            if !ContentLineScanner.isValidName(property.name) {
+                if let last = kept.last, textual.contains(last.name) {
+                    kept[kept.count - 1].value += "\\n" + TextEscaping.escape(property.contentLine)
+                    log.warning(
+                        property.line,
+                        "repaired: a line that is no property follows \(last.name): read as a further line of its text")
+                } else {
+                    log.warning(
+                        property.line, "repaired: \"\(property.name)\" is no property name; the line is left out")
+                }
+                continue
+            }
+            let invalid = property.parameters.filter { !ContentLineScanner.isValidName($0.name) }
+            if !invalid.isEmpty {
+                let line = property.line
+                property.parameters.removeAll { !ContentLineScanner.isValidName($0.name) }
+                property.line = line
+                log.warning(
+                    line,
+                    "repaired: \(property.name) has parameters without a valid name ("
+                        + invalid.map { "\"\($0.name)\"" }.joined(separator: ", ") + "); left out")
+            }
+            kept.append(property)
+        }
+        component.properties = kept
+        for index in component.components.indices { cleaningNames(&component.components[index], &log) }
     }
 
     /// Why nothing can place an item in time, if so: a DTSTART (or a todo's DUE) that is no date, or a VEVENT with
@@ -84,6 +185,9 @@ extension ICalendar {
                 let replacement = stamp(for: item)
                 log.warning(line, "repaired: DTSTAMP \"\(property.value)\" is no date-time; written as \(replacement)")
                 property = Property("DTSTAMP", value: replacement)
+            case "DTSTART" where item.name == "VFREEBUSY" && !isDate(property.value, property):
+                log.warning(line, "repaired: DTSTART \"\(property.value)\" is no date; left out")
+                continue
             case "CREATED", "LAST-MODIFIED", "DTEND", "DUE":
                 guard isDate(property.value, property) else {
                     log.warning(line, "repaired: \(property.name) \"\(property.value)\" is no date; left out")
@@ -105,10 +209,10 @@ extension ICalendar {
                     "repaired: RRULE \"\(property.value)\" written as \(recovered.rule.icsValue), leaving out "
                         + recovered.leftOut.map { "\"\($0)\"" }.joined(separator: ", "))
                 property = Property("RRULE", value: recovered.rule.icsValue)
-            case "EXDATE", "RDATE":
+            case "EXDATE", "RDATE", "FREEBUSY":
                 let values = ValueSyntax.split(property.value, on: ",")
                 let readable = values.filter { value in
-                    property["VALUE"]?.uppercased() == "PERIOD"
+                    property["VALUE"]?.uppercased() == "PERIOD" || property.name == "FREEBUSY"
                         ? (try? Period.parse(value, tzid: property["TZID"]).get()) != nil : isDate(value, property)
                 }
                 guard readable.count < values.count else { break }
