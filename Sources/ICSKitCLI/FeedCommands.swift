@@ -128,17 +128,7 @@ struct RefreshOptions: ParsableArguments {
     @Flag(help: "Fetch even before the feed's refresh interval has passed, and ask unconditionally.")
     var force = false
 
-    @Flag(name: .customLong("dry-run"), help: "Print the plan; change nothing.")
-    var dryRun = false
-
-    @Flag(name: .customLong("force-delete"), help: "Delete what merge's guards keep (see `icskit merge --help`).")
-    var forceDelete = false
-
-    @Option(name: .customLong("max-delete"), help: ArgumentHelp("As for merge.", valueName: "PCT"))
-    var maxDelete: Double = 50
-
-    @Option(help: "Who wins a conflict: newest, external or local.")
-    var prefer: MergePreference = .newest
+    @OptionGroup var merging: MergeGuardOptions
 
     @Option(help: ArgumentHelp("Seconds to wait for a server.", valueName: "SECONDS"))
     var timeout: Double = 30
@@ -150,7 +140,6 @@ struct RefreshOptions: ParsableArguments {
     var quiet = false
 
     func validate() throws {
-        if !(0...100).contains(maxDelete) { throw ValidationError("--max-delete takes a percentage from 0 to 100") }
         if timeout <= 0 { throw ValidationError("--timeout takes a positive number of seconds") }
     }
 
@@ -158,10 +147,7 @@ struct RefreshOptions: ParsableArguments {
     func refresh(_ subscriptions: [Subscription], store: CalendarStore) throws {
         var options = Feed.Options()
         options.force = force
-        options.merge.dryRun = dryRun
-        options.merge.forceDelete = forceDelete
-        options.merge.maxDeletePercent = maxDelete
-        options.merge.prefer = prefer
+        merging.apply(to: &options.merge)
         var failed = false
         var reports: [JSONValue] = []
         for subscription in subscriptions {
@@ -183,9 +169,9 @@ struct RefreshOptions: ParsableArguments {
                     }
                 }
                 if json {
-                    reports.append(Self.json(report, dryRun: dryRun))
+                    reports.append(Self.json(report, dryRun: merging.dryRun))
                 } else {
-                    Self.printText(report, dryRun: dryRun)
+                    Self.printText(report, dryRun: merging.dryRun)
                 }
             } catch let refusal as MergeRefusal {
                 failed = true
@@ -249,5 +235,31 @@ enum Password {
             throw CommandFailure("no password for \(user) at \(host): set ICSKIT_PASSWORD or add it to ~/.netrc")
         }
         return (user, String(cString: typed))
+    }
+}
+
+/// What `refresh`, `subscribe` and `sync` share with `merge`: who wins a conflict, the deletion guards, dry runs.
+struct MergeGuardOptions: ParsableArguments {
+    @Option(help: "Who wins when both sides changed an item (the same property): newest, external or local.")
+    var prefer: MergePreference = .newest
+
+    @Flag(name: .customLong("dry-run"), help: "Print the plan; change nothing.")
+    var dryRun = false
+
+    @Flag(name: .customLong("force-delete"), help: "Delete what merge's guards keep (see `icskit merge --help`).")
+    var forceDelete = false
+
+    @Option(name: .customLong("max-delete"), help: ArgumentHelp("As for merge.", valueName: "PCT"))
+    var maxDelete: Double = 50
+
+    func validate() throws {
+        if !(0...100).contains(maxDelete) { throw ValidationError("--max-delete takes a percentage from 0 to 100") }
+    }
+
+    func apply(to options: inout MergeOptions) {
+        options.prefer = prefer
+        options.dryRun = dryRun
+        options.forceDelete = forceDelete
+        options.maxDeletePercent = maxDelete
     }
 }

@@ -49,17 +49,7 @@ struct SyncCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait for a server.", valueName: "SECONDS"))
     var timeout: Double = 30
 
-    @Option(help: "Who wins when both sides changed an item: newest, external (the vdir) or local.")
-    var prefer: MergePreference = .newest
-
-    @Flag(name: .customLong("dry-run"), help: "Print what the store would take; change nothing on either side.")
-    var dryRun = false
-
-    @Flag(name: .customLong("force-delete"), help: "Delete what merge's guards keep (see `icskit merge --help`).")
-    var forceDelete = false
-
-    @Option(name: .customLong("max-delete"), help: ArgumentHelp("As for merge.", valueName: "PCT"))
-    var maxDelete: Double = 50
+    @OptionGroup var merging: MergeGuardOptions
 
     @Flag(help: "Print one JSON object: per calendar, what each side took.")
     var json = false
@@ -77,7 +67,6 @@ struct SyncCommand: ParsableCommand {
         if let url = caldav ?? discover, Feed.httpURL(url) == nil {
             throw ValidationError("\(url) is not an http(s) URL")
         }
-        if !(0...100).contains(maxDelete) { throw ValidationError("--max-delete takes a percentage from 0 to 100") }
     }
 
     func run() throws {
@@ -117,10 +106,8 @@ struct SyncCommand: ParsableCommand {
         }
         let chosen = calendars.isEmpty ? bound : bound.filter { calendars.contains($0.calendar) }
         var options = TwoWaySync.Options()
-        options.merge.prefer = prefer
-        options.merge.dryRun = dryRun
-        options.merge.forceDelete = forceDelete
-        options.merge.maxDeletePercent = maxDelete
+        merging.apply(to: &options.merge)
+        let dryRun = merging.dryRun
         var failed = false
         var reports: [JSONValue] = []
         for partner in chosen {

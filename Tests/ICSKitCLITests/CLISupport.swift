@@ -171,6 +171,38 @@ enum CLI {
         return run.stdout.split(separator: "\n").map(String.init).sorted()
     }
 
+    /// The items of a store calendar as `UID SUMMARY` lines (masters and overrides), sorted.
+    static func storedItems(calendar: String, store: String) throws -> [String] {
+        let run = try CLI.run(["export", "--calendar", calendar, "--store", store])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return run.stdout.components(separatedBy: "BEGIN:V").dropFirst().compactMap { block -> String? in
+            guard ["EVENT", "TODO", "JOURNAL"].contains(where: { block.hasPrefix($0) }) else { return nil }
+            let lines = block.components(separatedBy: "\r\n")
+            let uid = lines.first { $0.hasPrefix("UID:") }?.dropFirst(4) ?? ""
+            let summary = lines.first { $0.hasPrefix("SUMMARY:") }?.dropFirst(8) ?? ""
+            return "\(uid) \(summary)"
+        }.sorted()
+    }
+
+    /// The first calendar's report of `icskit sync --json` (exit 0 asserted).
+    static func syncReport(_ run: Run) throws -> [String: Any] {
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        return try XCTUnwrap((object["calendars"] as? [[String: Any]])?.first, run.stdout)
+    }
+
+    /// How many errors python icalendar records reading a file (0: it reads it strictly), in the test Python.
+    static func pythonIcalendarErrors(_ file: String) -> String {
+        let run = python([
+            "-c",
+            "import sys, icalendar; c = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read()); "
+                + "print(sum(len(x.errors) for x in c.walk()))",
+            file,
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return run.stdout
+    }
+
     static func requireCorpus() throws -> URL {
         guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("PROVENANCE.tsv").path) else {
             throw XCTSkip("../shared/fixtures/corpus is not beside this checkout (CI puts it there)")

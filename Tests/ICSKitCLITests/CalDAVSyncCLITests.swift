@@ -16,24 +16,10 @@ final class CalDAVSyncCLITests: XCTestCase {
     }
 
     func syncJSON(_ arguments: [String] = []) throws -> [String: Any] {
-        let run = try icskit(["sync", "--json"] + arguments)
-        XCTAssertEqual(run.status, 0, run.stderr)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        return try XCTUnwrap((object["calendars"] as? [[String: Any]])?.first, run.stdout)
+        try CLI.syncReport(try icskit(["sync", "--json"] + arguments))
     }
 
-    /// The store's items as `UID SUMMARY`, sorted (as caldav_peer.py lists the server's).
-    func stored() throws -> [String] {
-        let run = try icskit(["export", "--calendar", "Work"])
-        XCTAssertEqual(run.status, 0, run.stderr)
-        return run.stdout.components(separatedBy: "BEGIN:V").dropFirst().compactMap { block -> String? in
-            guard ["EVENT", "TODO", "JOURNAL"].contains(where: { block.hasPrefix($0) }) else { return nil }
-            let lines = block.components(separatedBy: "\r\n")
-            let uid = lines.first { $0.hasPrefix("UID:") }?.dropFirst(4) ?? ""
-            let summary = lines.first { $0.hasPrefix("SUMMARY:") }?.dropFirst(8) ?? ""
-            return "\(uid) \(summary)"
-        }.sorted()
-    }
+    func stored() throws -> [String] { try CLI.storedItems(calendar: "Work", store: store) }
 
     func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).sorted() }
 

@@ -23,24 +23,10 @@ final class VdirSyncCLITests: XCTestCase {
     }
 
     func syncJSON(_ arguments: [String] = []) throws -> [String: Any] {
-        let run = try icskit(["sync", "--json"] + arguments)
-        XCTAssertEqual(run.status, 0, run.stderr)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        return try XCTUnwrap((object["calendars"] as? [[String: Any]])?.first, run.stdout)
+        try CLI.syncReport(try icskit(["sync", "--json"] + arguments))
     }
 
-    /// The store's items as `UID SUMMARY` (masters and overrides), sorted.
-    func stored() throws -> [String] {
-        let run = try icskit(["export", "--calendar", "Personal"])
-        XCTAssertEqual(run.status, 0, run.stderr)
-        return run.stdout.components(separatedBy: "BEGIN:V").dropFirst().compactMap { block -> String? in
-            guard ["EVENT", "TODO", "JOURNAL"].contains(where: { block.hasPrefix($0) }) else { return nil }
-            let lines = block.components(separatedBy: "\r\n")
-            let uid = lines.first { $0.hasPrefix("UID:") }?.dropFirst(4) ?? ""
-            let summary = lines.first { $0.hasPrefix("SUMMARY:") }?.dropFirst(8) ?? ""
-            return "\(uid) \(summary)"
-        }.sorted()
-    }
+    func stored() throws -> [String] { try CLI.storedItems(calendar: "Personal", store: store) }
 
     func testBothWaysEditsDeletionsAndOverrides() throws {
         XCTAssertEqual(
