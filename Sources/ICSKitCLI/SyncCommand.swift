@@ -107,6 +107,9 @@ struct SyncCommand: ParsableCommand {
         let chosen = calendars.isEmpty ? bound : bound.filter { calendars.contains($0.calendar) }
         var options = TwoWaySync.Options()
         merging.apply(to: &options.merge)
+        if !quiet, !json, isatty(STDERR_FILENO) == 1 {
+            options.progress = { Output.standardError("… " + $0) }
+        }
         let dryRun = merging.dryRun
         var failed = false
         var reports: [JSONValue] = []

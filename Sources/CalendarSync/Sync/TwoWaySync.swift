@@ -22,6 +22,8 @@ public enum TwoWaySync {
         public var merge = MergeOptions()
         /// How many list-pull-push rounds one sync may take when resources change under it.
         public var rounds = 3
+        /// Hears how far a long transfer got (`"written 1200 of 5000"`), at most every 100 resources.
+        public var progress: (@Sendable (String) -> Void)?
         public init() {}
     }
 
@@ -101,6 +103,7 @@ public enum TwoWaySync {
         var fetched: [String: (etag: String, items: [MergeKey: MergeItem])] = [:]
         var timeZones: [TimeZoneDefinition] = []
         let changed = listing.filter { known[$0.href]?.etag != $0.etag }.map(\.href)
+        if changed.count > 100 { options.progress?("fetching \(changed.count) changed resources") }
         for resource in try storage.fetch(changed) {
             let read = ICS.read(resource.bytes, file: partnerPath(partner, resource.href))
             report.diagnostics += read.diagnostics
@@ -143,7 +146,15 @@ public enum TwoWaySync {
         for item in localItems.values { localByUID[item.key.uid, default: []].append(item) }
         var remoteUIDs: Set<String> = []
 
+        let everyRemoteUID = Set(resources.values.flatMap(\.uids))
+        let total = resources.count + localByUID.keys.filter { !everyRemoteUID.contains($0) }.count
+        var done = 0
+        func step() {
+            done += 1
+            if done % 100 == 0 { options.progress?("\(done) of \(total) resources compared or written") }
+        }
         for href in resources.keys.sorted() {
+            step()
             let resource = resources[href]!
             remoteUIDs.formUnion(resource.uids)
             let wanted = resource.uids.sorted().flatMap { localByUID[$0] ?? [] }
@@ -176,6 +187,7 @@ public enum TwoWaySync {
         }
         // Local items the partner does not have: one new resource per UID.
         for uid in localByUID.keys.sorted() where !remoteUIDs.contains(uid) {
+            step()
             let items = localByUID[uid]!
             let href = storage.href(forUID: uid)
             do {
