@@ -73,6 +73,19 @@ final class CalDAVSyncCLITests: XCTestCase {
         XCTAssertEqual(lines(try server.peer(["list"])), try stored())
         XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false)
 
+        // Deleted there, changed here: the change wins, and the item goes back to the server.
+        _ = try server.peer(["delete", "once@example.org"])
+        XCTAssertEqual(try icskit(["done", "once@example.org"]).status, 0)
+        let revived = try syncJSON()
+        XCTAssertEqual(revived["created"] as? Int, 1)
+        XCTAssertTrue(try server.peer(["list"]).contains("once@example.org"))
+        XCTAssertEqual(lines(try server.peer(["list"])), try stored())
+
+        // A second calendar bound to the same collection: its first sync brings everything down.
+        let copy = try icskit(["sync", "Copy", "--caldav", server.collection, "--user", DAVServer.user])
+        XCTAssertEqual(copy.status, 0, copy.stderr)
+        XCTAssertEqual(try CLI.storedItems(calendar: "Copy", store: store), try stored())
+
         // The server forgets the sync token (a reset): the sync lists everything instead, and misses nothing.
         let token = CLI.python([
             "-c",
