@@ -5,6 +5,7 @@
     scripts/caldav_peer.py URL USER PASSWORD summary UID NEW-SUMMARY
     scripts/caldav_peer.py URL USER PASSWORD delete UID
     scripts/caldav_peer.py URL USER PASSWORD create UID SUMMARY START
+    scripts/caldav_peer.py URL USER PASSWORD masters-only UID        (its overrides removed)
 
 URL is a calendar collection. `list` prints `UID SUMMARY` for every VEVENT and VTODO (masters first), one a line.
 """
@@ -50,6 +51,11 @@ def main():
             if component.name in ("VEVENT", "VTODO", "VJOURNAL") and str(component.get("UID")) == uid:
                 component["SUMMARY"] = rest[1]
                 component["SEQUENCE"] = int(component.get("SEQUENCE", 0)) + 1
+        item.data = parsed.to_ical().decode()
+        item.save()
+    elif command == "masters-only":
+        parsed = icalendar.Calendar.from_ical(item.data)
+        parsed.subcomponents = [c for c in parsed.subcomponents if "RECURRENCE-ID" not in c]
         item.data = parsed.to_ical().decode()
         item.save()
     else:

@@ -73,6 +73,30 @@ final class CalDAVSyncCLITests: XCTestCase {
         XCTAssertEqual(lines(try server.peer(["list"])), try stored())
         XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false)
 
+        // An override added here goes there inside its series' resource; removed there, it goes here too.
+        let override = scratch.appendingPathComponent("override.ics")
+        try """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//test//EN\r
+        BEGIN:VTODO\r
+        UID:report@example.org\r
+        DTSTAMP:20260101T000000Z\r
+        RECURRENCE-ID;TZID=Europe/Berlin:20260112T090000\r
+        DTSTART;TZID=Europe/Berlin:20260112T110000\r
+        SUMMARY:Weekly report (late)\r
+        END:VTODO\r
+        END:VCALENDAR\r
+
+        """.write(to: override, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try icskit(["import", override.path, "--calendar", "Work", "-q"]).status, 0)
+        XCTAssertEqual(try syncJSON()["updated"] as? Int, 1, "the series' one resource")
+        XCTAssertTrue(try server.peer(["list"]).contains("report@example.org Weekly report (late)"))
+        _ = try server.peer(["masters-only", "report@example.org"])
+        XCTAssertEqual((try syncJSON()["pulled"] as? [String: Any])?["deleted"] as? Int, 1)
+        XCTAssertFalse(try stored().contains("report@example.org Weekly report (late)"))
+        XCTAssertEqual(lines(try server.peer(["list"])), try stored())
+
         // Deleted there, changed here: the change wins, and the item goes back to the server.
         _ = try server.peer(["delete", "once@example.org"])
         XCTAssertEqual(try icskit(["done", "once@example.org"]).status, 0)
