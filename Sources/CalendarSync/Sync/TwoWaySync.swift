@@ -117,11 +117,14 @@ public enum TwoWaySync {
                 resources[entry.href] = (
                     resource.etag, Set(resource.items.keys.map(\.uid)), resource.items.mapValues(\.version.fingerprint)
                 )
-            } else if let old = known[entry.href], old.etag == entry.etag {
+            } else if let old = known[entry.href] {
+                // Unchanged; or changed again (or gone) between the listing and the fetch: then it counts as the
+                // base says for now, its write (conditional on the old version) is deferred, and the next sync
+                // takes what it became. Never as gone, which would delete its items here.
                 let uids = Set(old.uids)
                 resources[entry.href] = (old.etag, uids, snapshot.base.filter { uids.contains($0.key.uid) })
             }
-            // Else: it changed again between the listing and the fetch (or went): the next sync takes it.
+            // Else: new, and gone or changing before it could be read: the next sync takes it.
         }
         let unchanged = Set(
             resources.filter { fetched[$0.key] == nil }.values.flatMap { Array($0.theirs.keys) })
