@@ -48,13 +48,31 @@ enum CalDAVBench {
         func icskit(_ arguments: [String], store: String = store) -> [String] {
             [binary] + arguments + ["--store", store, "-q"]
         }
+        // The collection is filled in Radicale's own folder (one file per UID, as its filesystem storage keeps
+        // them): 5,000 PUTs take this Radicale about 25 minutes, the same for any client, so the upload direction
+        // is left out of this run.
         _ = try timed(icskit(["import", input, "--calendar", "up"]))
-        let upload = try timed(icskit(["sync", "up", "--caldav", "\(root)/bench/icskit/", "--user", "bench"]))
-        var idle: [Double] = []
-        for _ in 0..<max(runs, 5) { idle.append(try timed(icskit(["sync", "up"])).seconds) }
+        _ = try timed([
+            binary, "export", "--calendar", "up", "--vdir", folder.appendingPathComponent("seed").path, "--store",
+            store,
+        ])
+        let collection = folder.appendingPathComponent("collections/collection-root/bench/icskit")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("seed").path)
+        where name.hasSuffix(".ics") {
+            try FileManager.default.copyItem(
+                at: folder.appendingPathComponent("seed/" + name), to: collection.appendingPathComponent(name))
+        }
+        // Radicale reads the files it did not write once, into its cache, on the first request that lists them:
+        // a sync into a throwaway store first, so neither client pays for that.
+        _ = try timed(
+            icskit(
+                ["sync", "warm", "--caldav", "\(root)/bench/icskit/", "--user", "bench"],
+                store: folder.appendingPathComponent("warm.sqlite").path))
         let fresh = folder.appendingPathComponent("fresh.sqlite").path
         let download = try timed(
             icskit(["sync", "down", "--caldav", "\(root)/bench/icskit/", "--user", "bench"], store: fresh))
+        var idle: [Double] = []
+        for _ in 0..<max(runs, 5) { idle.append(try timed(icskit(["sync", "down"], store: fresh)).seconds) }
 
         // vdirsyncer: the same collection down into an empty vdir, then that vdir up into an empty collection.
         let vdir = folder.appendingPathComponent("vdir"), status = folder.appendingPathComponent("status")
@@ -76,19 +94,9 @@ enum CalDAVBench {
         type = "filesystem"
         path = "\(vdir.path)"
         fileext = ".ics"
-        [pair up]
-        a = "local"
-        b = "empty"
-        collections = null
-        [storage empty]
-        type = "caldav"
-        url = "\(root)/bench/vdirsyncer/"
-        username = "bench"
-        password = "x"
         """.write(toFile: vdirsyncerConfig, atomically: true, encoding: .utf8)
         _ = Measure.output(["vdirsyncer", "--config", vdirsyncerConfig, "discover"])
         let syncerDown = try timed(["vdirsyncer", "--config", vdirsyncerConfig, "sync", "down"])
-        let syncerUp = try timed(["vdirsyncer", "--config", vdirsyncerConfig, "sync", "up"])
         let syncerIdle = try timed(["vdirsyncer", "--config", vdirsyncerConfig, "sync", "down"])
 
         let idleMedian = idle.sorted()[idle.count / 2]
@@ -105,14 +113,14 @@ enum CalDAVBench {
             "- command: `\(command)`; one run each (the no-change sync: median of \(idle.count))", "",
             "| first sync, 5,000 items | icskit s | icskit CPU s | vdirsyncer s | vdirsyncer CPU s | wall | CPU |",
             "|---|---:|---:|---:|---:|---:|---:|",
-            row("server → empty local side", download, syncerDown),
-            row("local side → empty server", upload, syncerUp), "",
+            row("server → empty local side", download, syncerDown), "",
             "| no-change sync | s | goal | |", "|---|---:|---:|---|",
-            "| icskit sync (one PROPFIND of 5,000 ETags) | \(Report.format(idleMedian)) | ≤ 0.30 s | "
+            "| icskit sync (one sync-collection REPORT) | \(Report.format(idleMedian)) | ≤ 0.30 s | "
                 + "\(idleMedian <= 0.3 ? "met" : "**NOT met**") |",
             "| vdirsyncer sync | \(Report.format(syncerIdle.seconds)) | | |", "",
             "- Goals: wall time no worse than vdirsyncer's, icskit's CPU at most a fifth of vdirsyncer's "
-                + "(CPU ratio ≤ 0.20×).",
+                + "(CPU ratio ≤ 0.20×). The local → server direction is not in this run: this Radicale takes about "
+                + "25 minutes for 5,000 PUTs whoever sends them (a run with it was stopped by its time limit).",
         ].joined(separator: "\n")
     }
 

@@ -152,6 +152,28 @@ public enum TwoWaySync {
         let everyRemoteUID = Set(resources.values.flatMap(\.uids))
         let total = resources.count + localByUID.keys.filter { !everyRemoteUID.contains($0) }.count
         var done = 0
+        // What the partner now holds is recorded in batches, one transaction per 200 resources: a sync killed
+        // before a batch is recorded finds those resources equal to the store next time and records them then.
+        var pending = (
+            resources: [SyncResource](), forgetting: [String](),
+            base: [MergeKey: (fingerprint: String, content: String)?]()
+        )
+        func flush() throws {
+            guard !pending.resources.isEmpty || !pending.forgetting.isEmpty || !pending.base.isEmpty else { return }
+            try store.recordSync(
+                calendar: calendar, partner: partner, resources: pending.resources, forgetting: pending.forgetting,
+                base: pending.base)
+            pending = ([], [], [:])
+        }
+        func record(
+            _ resource: SyncResource?, forgetting href: String?,
+            _ base: [MergeKey: (fingerprint: String, content: String)?]
+        ) throws {
+            if let resource { pending.resources.append(resource) }
+            if let href { pending.forgetting.append(href) }
+            pending.base.merge(base) { _, new in new }
+            if pending.resources.count + pending.forgetting.count >= 200 { try flush() }
+        }
         func step() {
             done += 1
             if done % 100 == 0 { options.progress?("\(done) of \(total) resources compared or written") }
@@ -169,8 +191,7 @@ public enum TwoWaySync {
                     try storage.delete(href, ifMatch: resource.etag)
                     report.deleted.append(href)
                     for key in resource.theirs.keys { base[key] = .some(nil) }
-                    try store.recordSync(
-                        calendar: calendar, partner: partner, resources: [], forgetting: [href], base: base)
+                    try record(nil, forgetting: href, base)
                     continue
                 }
                 var etag = resource.etag
@@ -180,10 +201,7 @@ public enum TwoWaySync {
                 }
                 for key in resource.theirs.keys { base[key] = .some(nil) }
                 for item in wanted { base[item.key] = (item.version.fingerprint, text(item.component)) }
-                try store.recordSync(
-                    calendar: calendar, partner: partner,
-                    resources: [SyncResource(href: href, etag: etag, uids: resource.uids.sorted())], forgetting: [],
-                    base: base)
+                try record(SyncResource(href: href, etag: etag, uids: resource.uids.sorted()), forgetting: nil, base)
             } catch SyncStorageError.changed(let changed) {
                 report.deferred.append(changed)
             }
@@ -198,19 +216,14 @@ public enum TwoWaySync {
                 report.created.append(href)
                 var base: [MergeKey: (fingerprint: String, content: String)?] = [:]
                 for item in items { base[item.key] = (item.version.fingerprint, text(item.component)) }
-                try store.recordSync(
-                    calendar: calendar, partner: partner,
-                    resources: [SyncResource(href: href, etag: etag, uids: [uid])],
-                    forgetting: [], base: base)
+                try record(SyncResource(href: href, etag: etag, uids: [uid]), forgetting: nil, base)
             } catch SyncStorageError.changed(let changed) {
                 report.deferred.append(changed)
             }
         }
         // Resources that went away on the partner.
-        let gone = known.keys.filter { resources[$0] == nil }
-        if !gone.isEmpty {
-            try store.recordSync(calendar: calendar, partner: partner, resources: [], forgetting: gone, base: [:])
-        }
+        pending.forgetting += known.keys.filter { resources[$0] == nil }
+        try flush()
         try keepToken()
         return report
     }
