@@ -8,7 +8,8 @@ input closes or the lifetime (default 300 s) ends. Standard library only.
 
   PUT  /calendar          the calendar every feed serves (the body of the request)
   PUT  /mode/NAME         serve /feed/NAME.ics in the mode given as the body, instead of the mode called NAME
-  GET  /log               the requests so far, as JSON: path, If-None-Match, If-Modified-Since, status
+  GET  /log               the requests so far, as JSON: path, If-None-Match, If-Modified-Since, status, Host,
+                          whether an Authorization header came
   GET  /feed/NAME.ics     the calendar, in mode NAME (or the one PUT for NAME):
        correct     ETag and Last-Modified, both honoured (304 when they match)
        none        no validators at all; always 200
@@ -19,6 +20,7 @@ input closes or the lifetime (default 300 s) ends. Standard library only.
        flaky       500 with Retry-After: 0 for every second request (the first fails), else as correct
        moved       301 to /feed/correct.ics
        temporary   302 to /feed/correct.ics
+       offsite     301 to /feed/correct.ics under the host name localhost (another origin than 127.0.0.1)
        html        200 with an HTML page (a login screen) instead of the calendar
 """
 import argparse
@@ -46,7 +48,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK:
             STATE["log"].append({
                 "path": self.path, "if_none_match": self.headers.get("If-None-Match"),
-                "if_modified_since": self.headers.get("If-Modified-Since"), "status": status})
+                "if_modified_since": self.headers.get("If-Modified-Since"), "status": status,
+                "host": self.headers.get("Host"), "authorization": self.headers.get("Authorization") is not None})
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
@@ -110,6 +113,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             text = calendar.rstrip(b"\r\n")
             cut = text.rfind(b"END:VEVENT")
             return self.reply(200, text[:cut] if cut > 0 else text[: len(text) // 2], ics)
+        if mode == "offsite":
+            port = self.server.server_address[1]
+            return self.reply(301, b"", [("Location", f"http://localhost:{port}/feed/correct.ics")])
         if mode in ("moved", "temporary"):
             return self.reply(301 if mode == "moved" else 302, b"", [("Location", "/feed/correct.ics")])
         if mode == "html":

@@ -173,6 +173,17 @@ final class FeedCLITests: XCTestCase {
         XCTAssertEqual(paths.filter { $0 == "/feed/temporary.ics" }.count, 2, "\(paths)")
     }
 
+    func testThePasswordIsNotSentWhereARedirectLeadsToAnotherOrigin() throws {
+        let run = try CLI.run(
+            ["subscribe", server.feed("offsite"), "--into", "Offsite", "--user", "ana", "--store", store], timeout: 60,
+            environment: ["ICSKIT_PASSWORD": "secret"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let asked = try server.log()
+        XCTAssertEqual(asked.map(\.host), ["127.0.0.1:\(server.port)", "localhost:\(server.port)"])
+        XCTAssertEqual(asked.map(\.authorized), [true, false])
+        XCTAssertEqual(try stored("Offsite").count, 2)
+    }
+
     func testARefreshIntervalIsTheLeastTimeBetweenFetches() throws {
         try server.serve(
             Self.calendar([("a@feed", "Opening", "20261201T090000Z")], header: "REFRESH-INTERVAL;VALUE=DURATION:PT1H"))

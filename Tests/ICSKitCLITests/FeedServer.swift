@@ -60,14 +60,16 @@ final class FeedServer {
     }
 
     /// The feed requests so far: path, the validators sent, the status answered.
-    func log() throws -> [(path: String, ifNoneMatch: String?, ifModifiedSince: String?, status: Int)] {
+    func log() throws -> [(
+        path: String, ifNoneMatch: String?, ifModifiedSince: String?, status: Int, host: String, authorized: Bool
+    )] {
         let answer = try client.send(HTTPRequest("GET", URL(string: "http://127.0.0.1:\(port)/log")!))
         let entries = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(answer.body)) as? [[String: Any]])
         return entries.compactMap { entry in
             guard let path = entry["path"] as? String, path.hasPrefix("/feed/") else { return nil }
             return (
                 path, entry["if_none_match"] as? String, entry["if_modified_since"] as? String,
-                entry["status"] as? Int ?? 0
+                entry["status"] as? Int ?? 0, entry["host"] as? String ?? "", entry["authorization"] as? Bool ?? false
             )
         }
     }

@@ -135,7 +135,14 @@ public final class HTTPClient: Sendable {
         var redirects: [Redirect] = []
         do {
             while true {
-                var response = try HTTP1.exchange(current, credentials: credentials, timeout: timeout)
+                // The password goes only where it was meant for: not to another scheme, host or port a redirect
+                // points to.
+                let sameOrigin =
+                    current.url.scheme?.lowercased() == request.url.scheme?.lowercased()
+                    && current.url.host?.lowercased() == request.url.host?.lowercased()
+                    && current.url.port == request.url.port
+                var response = try HTTP1.exchange(
+                    current, credentials: sameOrigin ? credentials : nil, timeout: timeout)
                 guard [301, 302, 303, 307, 308].contains(response.status),
                     let location = response[header: "Location"],
                     let next = URL(string: location, relativeTo: current.url)?.absoluteURL
