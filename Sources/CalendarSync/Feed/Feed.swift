@@ -101,7 +101,7 @@ public enum Feed {
         let response = try client.send(
             HTTPRequest(
                 "GET", url,
-                headers: [("Accept", "text/calendar, */*;q=0.5"), ("User-Agent", "icskit")] + conditional),
+                headers: [("Accept", "text/calendar, */*;q=0.5")] + conditional),
             onRetry: { report.notes.append("\(url.absoluteString): \($0)") })
         var updated = subscription
         updated.checkedAt = options.now
@@ -129,7 +129,8 @@ public enum Feed {
             throw HTTPFailure("\(url.absoluteString) answered HTTP \(response.status); nothing merged")
         }
         let body = response.body
-        guard body.count < 16 || body.starts(with: Array("BEGIN:VCALENDAR".utf8)) || containsCalendar(body) else {
+        // A calendar says so near its start; a login page or an error page does not.
+        guard body.count < 16 || body.prefix(4096).firstRange(of: Array("BEGIN:VCALENDAR".utf8)) != nil else {
             let type = response[header: "Content-Type"] ?? "no content type"
             throw HTTPFailure(
                 "\(url.absoluteString) answered with something that is not a calendar (\(type)); nothing merged")
@@ -183,16 +184,6 @@ public enum Feed {
         }
         report.subscription = updated
         return report
-    }
-
-    private static func containsCalendar(_ body: [UInt8]) -> Bool {
-        let marker = Array("BEGIN:VCALENDAR".utf8)
-        let head = body.prefix(4096)
-        guard head.count >= marker.count else { return false }
-        for start in head.indices where start + marker.count <= head.endIndex {
-            if Array(head[start..<start + marker.count]) == marker { return true }
-        }
-        return false
     }
 
     /// REFRESH-INTERVAL (RFC 7986) or X-PUBLISHED-TTL (Microsoft), as seconds: the least time between two fetches.
