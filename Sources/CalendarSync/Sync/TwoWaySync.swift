@@ -147,10 +147,8 @@ public enum TwoWaySync {
         }
         var localByUID: [String: [MergeItem]] = [:]
         for item in localItems.values { localByUID[item.key.uid, default: []].append(item) }
-        var remoteUIDs: Set<String> = []
-
-        let everyRemoteUID = Set(resources.values.flatMap(\.uids))
-        let total = resources.count + localByUID.keys.filter { !everyRemoteUID.contains($0) }.count
+        let remoteUIDs = Set(resources.values.flatMap(\.uids))
+        let total = resources.count + localByUID.keys.filter { !remoteUIDs.contains($0) }.count
         var done = 0
         // What the partner now holds is recorded in batches, one transaction per 200 resources: a sync killed
         // before a batch is recorded finds those resources equal to the store next time and records them then.
@@ -181,9 +179,10 @@ public enum TwoWaySync {
         for href in resources.keys.sorted() {
             step()
             let resource = resources[href]!
-            remoteUIDs.formUnion(resource.uids)
             let wanted = resource.uids.sorted().flatMap { localByUID[$0] ?? [] }
             let ours = Dictionary(wanted.map { ($0.key, $0.version.fingerprint) }) { first, _ in first }
+            // Not read and the same here as the base: its record and base stand as they are.
+            if fetched[href] == nil, ours == resource.theirs { continue }
             var base: [MergeKey: (fingerprint: String, content: String)?] = [:]
             do {
                 if wanted.isEmpty {
