@@ -83,9 +83,7 @@ extension ICalendar {
                     log.warning(line, "repaired: \(name) \(fixed.dropFirst()) has no sign; written as \(fixed)")
                 }
             }
-            guard let start = observance.property("DTSTART"),
-                ((try? CalendarDate.parse(start.value, tzid: nil).get())?.year ?? 0) >= 1
-            else {
+            guard let start = observance.property("DTSTART"), isReadableDate(start.value, tzid: nil) else {
                 log.warning(
                     observance.line, "repaired: \(tzid) \(observance.name) has no readable DTSTART; left out")
                 return nil
@@ -156,14 +154,17 @@ extension ICalendar {
         return nil
     }
 
+    /// Whether a DATE or DATE-TIME reads as one for strict readers too (year 0 parses here, but not in Python or
+    /// Java readers).
+    private static func isReadableDate(_ text: String, tzid: String?) -> Bool {
+        ((try? CalendarDate.parse(text, tzid: tzid).get())?.year ?? 0) >= 1
+    }
+
     /// The DTSTAMP an item without a readable one gets: its LAST-MODIFIED or CREATED when one is a UTC time, else
     /// the epoch, so the output is the same from run to run.
     private static func stamp(for item: Component) -> String {
         [item.property("LAST-MODIFIED"), item.property("CREATED")].compactMap { $0?.value }
-            .first { value in
-                value.hasSuffix("Z") && value.count == 16
-                    && (try? CalendarDate.parse(value, tzid: nil).get()) != nil
-            } ?? "19700101T000000Z"
+            .first { $0.hasSuffix("Z") && $0.count == 16 && isReadableDate($0, tzid: nil) } ?? "19700101T000000Z"
     }
 
     /// Values that do not parse as their type, which make strict readers refuse the whole file: a DTSTAMP gets a
@@ -172,10 +173,7 @@ extension ICalendar {
     /// EXDATE and RDATE keep the values that are dates; a VALARM's TRIGGER with its sign inside (`PT-2H`) is read
     /// as meant, and an alarm whose TRIGGER cannot be read is left out. Each change is reported.
     private static func droppingUnreadable(_ item: inout Component, _ log: inout DiagnosticLog) {
-        // Year 0 parses here, but not in Python or Java readers.
-        func isDate(_ text: String, _ property: Property) -> Bool {
-            ((try? CalendarDate.parse(text, tzid: property["TZID"]).get())?.year ?? 0) >= 1
-        }
+        func isDate(_ text: String, _ property: Property) -> Bool { isReadableDate(text, tzid: property["TZID"]) }
         var kept: [Property] = []
         for property in item.properties {
             var property = property
