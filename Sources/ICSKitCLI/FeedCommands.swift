@@ -237,29 +237,3 @@ enum Password {
         return (user, String(cString: typed))
     }
 }
-
-/// What `refresh`, `subscribe` and `sync` share with `merge`: who wins a conflict, the deletion guards, dry runs.
-struct MergeGuardOptions: ParsableArguments {
-    @Option(help: "Who wins when both sides changed an item (the same property): newest, external or local.")
-    var prefer: MergePreference = .newest
-
-    @Flag(name: .customLong("dry-run"), help: "Print the plan; change nothing.")
-    var dryRun = false
-
-    @Flag(name: .customLong("force-delete"), help: "Delete what merge's guards keep (see `icskit merge --help`).")
-    var forceDelete = false
-
-    @Option(name: .customLong("max-delete"), help: ArgumentHelp("As for merge.", valueName: "PCT"))
-    var maxDelete: Double = 50
-
-    func validate() throws {
-        if !(0...100).contains(maxDelete) { throw ValidationError("--max-delete takes a percentage from 0 to 100") }
-    }
-
-    func apply(to options: inout MergeOptions) {
-        options.prefer = prefer
-        options.dryRun = dryRun
-        options.forceDelete = forceDelete
-        options.maxDeletePercent = maxDelete
-    }
-}

@@ -42,34 +42,12 @@ struct MergeCommand: ParsableCommand {
     @Option(help: "The store calendar to merge into (created if missing).")
     var into: String
 
-    @Option(help: "Who wins a conflict: newest, external or local.")
-    var prefer: MergePreference = .newest
+    @OptionGroup var merging: MergeGuardOptions
 
     @Option(name: .customLong("on-conflict"), help: "Instead of --prefer: fail or keep-both.")
     var onConflict: ConflictHandling?
 
-    @Flag(name: .customLong("dry-run"), help: "Print the plan; change nothing.")
-    var dryRun = false
-
-    @Flag(
-        name: .customLong("force-delete"),
-        help: ArgumentHelp(
-            "Delete what the guards keep: everything when the external calendar is empty, the items a truncated file "
-                + "lacks, more than --max-delete of the calendar."))
-    var forceDelete = false
-
-    @Option(
-        name: .customLong("max-delete"),
-        help: ArgumentHelp(
-            "The largest share of the calendar (percent) one merge may delete when it deletes more than 10 items.",
-            valueName: "PCT"))
-    var maxDelete: Double = 50
-
     @OptionGroup var zoneRules: ZonesOption
-
-    func validate() throws {
-        if !(0...100).contains(maxDelete) { throw ValidationError("--max-delete takes a percentage from 0 to 100") }
-    }
 
     @Flag(help: "Print one JSON object: counts and actions.")
     var json = false
@@ -88,11 +66,8 @@ struct MergeCommand: ParsableCommand {
         let csvSettings =
             csv.columns == nil && csv.zone == nil ? [] : Array("\u{0}\(csv.columns ?? "")\u{0}\(csv.zone ?? "")".utf8)
         var options = MergeOptions()
-        options.prefer = prefer
+        merging.apply(to: &options)
         options.onConflict = onConflict
-        options.dryRun = dryRun
-        options.forceDelete = forceDelete
-        options.maxDeletePercent = maxDelete
         options.digest = SourceDigest.of(bytes + csvSettings)
         let identity = source ?? into
         let result: MergeResult
@@ -117,9 +92,9 @@ struct MergeCommand: ParsableCommand {
             throw CommandFailure("merge refused: \(refusal)")
         }
         if json {
-            Output.print(MergeReport.json(result, dryRun: dryRun).serialized(pretty: true))
+            Output.print(MergeReport.json(result, dryRun: merging.dryRun).serialized(pretty: true))
         } else {
-            MergeReport.printText(result, dryRun: dryRun, store: store)
+            MergeReport.printText(result, dryRun: merging.dryRun, store: store)
         }
         if result.withheldDeletions > 0 {
             Output.standardError(
@@ -128,6 +103,40 @@ struct MergeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if result.unresolved > 0 { throw ExitCode(1) }
+    }
+}
+
+/// What `merge`, `refresh`, `subscribe` and `sync` share: who wins a conflict, the deletion guards, dry runs.
+struct MergeGuardOptions: ParsableArguments {
+    @Option(help: "Who wins when both sides changed an item (the same property): newest, external or local.")
+    var prefer: MergePreference = .newest
+
+    @Flag(name: .customLong("dry-run"), help: "Print the plan; change nothing.")
+    var dryRun = false
+
+    @Flag(
+        name: .customLong("force-delete"),
+        help: ArgumentHelp(
+            "Delete what the guards keep: everything when the external calendar is empty, the items a truncated file "
+                + "lacks, more than --max-delete of the calendar."))
+    var forceDelete = false
+
+    @Option(
+        name: .customLong("max-delete"),
+        help: ArgumentHelp(
+            "The largest share of the calendar (percent) one merge may delete when it deletes more than 10 items.",
+            valueName: "PCT"))
+    var maxDelete: Double = 50
+
+    func validate() throws {
+        if !(0...100).contains(maxDelete) { throw ValidationError("--max-delete takes a percentage from 0 to 100") }
+    }
+
+    func apply(to options: inout MergeOptions) {
+        options.prefer = prefer
+        options.dryRun = dryRun
+        options.forceDelete = forceDelete
+        options.maxDeletePercent = maxDelete
     }
 }
 
