@@ -47,7 +47,8 @@ let package = Package(
             resources: [.embedInCode("Resources/week.css"), .embedInCode("Resources/week.js")]
         ),
         .executableTarget(name: "icskit", dependencies: ["ICSKitCLI"]),
-        .executableTarget(name: "ICSKitBench", dependencies: ["CalendarModel"], path: "Benchmarks/ICSKitBench"),
+        .executableTarget(
+            name: "ICSKitBench", dependencies: ["CalendarModel", "CalendarSync"], path: "Benchmarks/ICSKitBench"),
         // The fuzz targets (a library, so the tests replay regression inputs through the same code) and their
         // driver: a libFuzzer binary when `make fuzz` builds it with -sanitize=fuzzer, a replay tool otherwise.
         .target(

@@ -1,3 +1,4 @@
+import CalendarSync
 import Foundation
 
 /// Two-way sync with a CalDAV server: `gen_ics.py 5000` through a Radicale on 127.0.0.1, ICSKit beside vdirsyncer on
@@ -35,13 +36,16 @@ enum CalDAVBench {
             server.waitUntilExit()
         }
         let root = "http://127.0.0.1:\(port)"
+        // Radicale is up when it answers; then the two collections the clients fill.
+        let client = HTTPClient(timeout: 5, retries: 0, credentials: ("bench", "x"))
         var ready = false
         for _ in 0..<100 where !ready {
             Thread.sleep(forTimeInterval: 0.1)
-            ready = Measure.output(["curl", "-s", "-o", "/dev/null", root + "/"]) != nil
+            ready = (try? client.send(HTTPRequest("OPTIONS", URL(string: root + "/")!))) != nil
         }
         for name in ["icskit", "vdirsyncer"] {
-            _ = Measure.output(["curl", "-s", "-u", "bench:x", "-X", "MKCALENDAR", "\(root)/bench/\(name)/"])
+            let made = try client.send(HTTPRequest("MKCALENDAR", URL(string: "\(root)/bench/\(name)/")!))
+            guard made.status == 201 else { throw BenchError("MKCALENDAR \(name) answered \(made.status)") }
         }
         setenv("ICSKIT_PASSWORD", "x", 1)
         let store = folder.appendingPathComponent("store.sqlite").path
