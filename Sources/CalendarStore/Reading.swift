@@ -69,3 +69,32 @@ extension CalendarStore {
         }
     }
 }
+
+extension CalendarStore {
+    /// One calendar's items of these UIDs (each with its overrides) and the calendar's VTIMEZONEs, as a calendar:
+    /// what a sync reads to write a few resources, instead of the whole calendar. Empty when the calendar does not
+    /// exist.
+    public func loadItems(calendar name: String, uids: Set<String>) throws -> ICalendar {
+        guard !uids.isEmpty else { return ICalendar() }
+        let text = try database.read { db -> String in
+            guard let id = try StoreWriter(db).calendarID(named: name, create: false) else { return "" }
+            var parts = try String.fetchAll(
+                db, sql: "SELECT content FROM timeZone WHERE calendarID = ? ORDER BY tzid", arguments: [id])
+            // In slices: SQLite bounds the number of parameters of one statement.
+            let sorted = uids.sorted()
+            for start in stride(from: 0, to: sorted.count, by: 500) {
+                let slice = Array(sorted[start..<min(start + 500, sorted.count)])
+                let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
+                var arguments: [any DatabaseValueConvertible] = [id]
+                arguments += slice
+                parts += try String.fetchAll(
+                    db, sql: "SELECT content FROM item WHERE calendarID = ? AND uid IN (\(marks)) ORDER BY id",
+                    arguments: StatementArguments(arguments))
+            }
+            return parts.joined()
+        }
+        var calendar = ICalendar()
+        calendar.components = ICS.read(Array(text.utf8)).calendars.flatMap(\.components)
+        return calendar
+    }
+}

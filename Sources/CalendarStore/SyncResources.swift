@@ -125,48 +125,51 @@ extension CalendarStore {
     }
 
     /// Records resources as a sync now knows them and forgets those in `forgetting`, with the base entries of their
-    /// items (fingerprint and content; nil deletes the entry), in one transaction: what the partner holds and what
-    /// the merge base says of it never disagree.
+    /// items (the fingerprint the partner now holds; nil deletes the entry), in one transaction: what the partner
+    /// holds and what the merge base says of it never disagree. The base's content (for merging by property) is
+    /// the store's item as it stands, taken only while its fingerprint is still the recorded one: an item changed
+    /// here since it was written keeps no content, so the change is never mistaken for the partner's version.
     public func recordSync(
-        calendar: String, partner: String, resources: [SyncResource], forgetting: [String],
-        base: [MergeKey: (fingerprint: String, content: String)?]
+        calendar: String, partner: String, resources: [SyncResource], forgetting: [String], base: [MergeKey: String?]
     ) throws {
+        // Prepared once per transaction (a sync records thousands of rows): compiling each statement anew cost
+        // more than the writes.
         try database.write { db in
             guard let id = try StoreWriter(db).calendarID(named: calendar, create: false) else { return }
+            let upsertResource = try db.cachedStatement(
+                sql: """
+                    INSERT INTO syncResource (calendarID, partner, href, etag, uids) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(calendarID, partner, href) DO UPDATE SET etag = excluded.etag, uids = excluded.uids
+                    """)
             for resource in resources {
-                try db.execute(
-                    sql: """
-                        INSERT INTO syncResource (calendarID, partner, href, etag, uids) VALUES (?, ?, ?, ?, ?)
-                        ON CONFLICT(calendarID, partner, href) DO UPDATE SET etag = excluded.etag, uids = excluded.uids
-                        """,
+                try upsertResource.execute(
                     arguments: [id, partner, resource.href, resource.etag, resource.uids.joined(separator: "\n")])
             }
-            for href in forgetting {
-                try db.execute(
-                    sql: "DELETE FROM syncResource WHERE calendarID = ? AND partner = ? AND href = ?",
-                    arguments: [id, partner, href])
-            }
-            for (key, entry) in base {
-                if let entry {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO syncState (calendarID, source, uid, recurrenceID, fingerprint) VALUES (?, ?, ?, ?, ?)
-                            ON CONFLICT(calendarID, source, uid, recurrenceID) DO UPDATE SET fingerprint = excluded.fingerprint
-                            """, arguments: [id, partner, key.uid, key.recurrenceID, entry.fingerprint])
-                    try db.execute(
-                        sql: """
-                            INSERT INTO syncBase (calendarID, partner, uid, recurrenceID, content) VALUES (?, ?, ?, ?, ?)
-                            ON CONFLICT(calendarID, partner, uid, recurrenceID) DO UPDATE SET content = excluded.content
-                            """, arguments: [id, partner, key.uid, key.recurrenceID, entry.content])
+            let deleteResource = try db.cachedStatement(
+                sql: "DELETE FROM syncResource WHERE calendarID = ? AND partner = ? AND href = ?")
+            for href in forgetting { try deleteResource.execute(arguments: [id, partner, href]) }
+            let upsertState = try db.cachedStatement(
+                sql: """
+                    INSERT INTO syncState (calendarID, source, uid, recurrenceID, fingerprint) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(calendarID, source, uid, recurrenceID) DO UPDATE SET fingerprint = excluded.fingerprint
+                    """)
+            let deleteState = try db.cachedStatement(
+                sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ? AND uid = ? AND recurrenceID = ?")
+            let deleteBase = try db.cachedStatement(
+                sql: "DELETE FROM syncBase WHERE calendarID = ? AND partner = ? AND uid = ? AND recurrenceID = ?")
+            let copyBase = try db.cachedStatement(
+                sql: """
+                    INSERT INTO syncBase (calendarID, partner, uid, recurrenceID, content)
+                    SELECT calendarID, ?2, uid, recurrenceID, content FROM item
+                    WHERE calendarID = ?1 AND uid = ?3 AND recurrenceID = ?4 AND fingerprint = ?5
+                    """)
+            for (key, fingerprint) in base {
+                try deleteBase.execute(arguments: [id, partner, key.uid, key.recurrenceID])
+                if let fingerprint {
+                    try upsertState.execute(arguments: [id, partner, key.uid, key.recurrenceID, fingerprint])
+                    try copyBase.execute(arguments: [id, partner, key.uid, key.recurrenceID, fingerprint])
                 } else {
-                    try db.execute(
-                        sql: """
-                            DELETE FROM syncState WHERE calendarID = ? AND source = ? AND uid = ? AND recurrenceID = ?
-                            """, arguments: [id, partner, key.uid, key.recurrenceID])
-                    try db.execute(
-                        sql: """
-                            DELETE FROM syncBase WHERE calendarID = ? AND partner = ? AND uid = ? AND recurrenceID = ?
-                            """, arguments: [id, partner, key.uid, key.recurrenceID])
+                    try deleteState.execute(arguments: [id, partner, key.uid, key.recurrenceID])
                 }
             }
             // The partner's base no longer matches any file digest.

@@ -75,4 +75,35 @@ final class CalendarStoreTests: XCTestCase {
         XCTAssertThrowsError(try store.add(noUID, to: "Home", categoryColors: [("Kitchen", "#AA0000")]))
         XCTAssertNil(try store.categoryColors()["Kitchen"])
     }
+
+    func testASyncBaseKeepsTheItemsContentOnlyWhileItIsWhatWasWritten() throws {
+        let store = try CalendarStore.inMemory()
+        _ = try store.importCalendars(read(todo("t1", "One") + todo("t2", "Two")).calendars, into: "Home", file: nil)
+        let written = try store.mergeSnapshot(calendar: "Home", source: "vdir:/x").items
+        let key1 = MergeKey(uid: "t1", recurrenceID: ""), key2 = MergeKey(uid: "t2", recurrenceID: "")
+        // t2 changed here after its write: its base keeps the written fingerprint, but not the newer content.
+        guard case .todo(var changed)? = try store.item(uid: "t2")?.component else { return XCTFail("t2 is gone") }
+        changed.summary = "Two, changed here"
+        try store.add(.todo(changed), to: "Home")
+        try store.recordSync(
+            calendar: "Home", partner: "vdir:/x",
+            resources: [
+                SyncResource(href: "t1.ics", etag: "1", uids: ["t1"]),
+                SyncResource(href: "t2.ics", etag: "1", uids: ["t2"]),
+            ], forgetting: [], base: [key1: written[key1]?.fingerprint, key2: written[key2]?.fingerprint])
+        let base = try store.mergeSnapshot(calendar: "Home", source: "vdir:/x").base
+        XCTAssertEqual(base[key1], written[key1]?.fingerprint)
+        XCTAssertEqual(base[key2], written[key2]?.fingerprint)
+        let contents = try store.syncBaseContents(calendar: "Home", partner: "vdir:/x", uids: ["t1", "t2"])
+        XCTAssertEqual(contents.keys.sorted(), [key1])
+        XCTAssertTrue(contents[key1]?.contains("SUMMARY:One") ?? false)
+        XCTAssertEqual(
+            try store.syncResources(calendar: "Home", partner: "vdir:/x").keys.sorted(), ["t1.ics", "t2.ics"])
+        // A nil entry forgets the item's base, fingerprint and content.
+        try store.recordSync(
+            calendar: "Home", partner: "vdir:/x", resources: [], forgetting: ["t1.ics"], base: [key1: String?.none])
+        XCTAssertNil(try store.mergeSnapshot(calendar: "Home", source: "vdir:/x").base[key1])
+        XCTAssertTrue(try store.syncBaseContents(calendar: "Home", partner: "vdir:/x", uids: ["t1"]).isEmpty)
+        XCTAssertEqual(try store.syncResources(calendar: "Home", partner: "vdir:/x").keys.sorted(), ["t2.ics"])
+    }
 }

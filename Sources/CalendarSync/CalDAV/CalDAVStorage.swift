@@ -55,7 +55,8 @@ public struct CalDAVStorage: IncrementalSyncStorage {
             }
             let own = DAV.path(collection)
             var truncated = false
-            for response in try DAV.responses(answer) {
+            let (responses, newToken) = try DAV.multistatus(answer)
+            for response in responses {
                 let href = DAV.path(response.href)
                 if href == own {
                     truncated = truncated || response.status == 507
@@ -74,7 +75,7 @@ public struct CalDAVStorage: IncrementalSyncStorage {
                     changes.removed.removeAll { $0 == href }
                 }
             }
-            changes.token = try DAV.syncToken(answer) ?? changes.token
+            changes.token = newToken ?? changes.token
             if !truncated { break }
         }
         changes.changed.removeAll { $0.etag.isEmpty }
@@ -190,13 +191,17 @@ enum DAV {
     }
 
     /// The `response` elements of a multistatus body, with the properties found (status 200).
-    static func responses(_ answer: HTTPResponse) throws -> [Response] {
+    static func responses(_ answer: HTTPResponse) throws -> [Response] { try multistatus(answer).responses }
+
+    /// The `response` elements of a multistatus body and its sync token (RFC 6578), from one parse.
+    static func multistatus(_ answer: HTTPResponse) throws -> (responses: [Response], token: String?) {
         let root: XMLElement
         do { root = try XMLElement.parse(answer.body) } catch {
             throw SyncStorageError.failed("the server's multistatus answer is not XML: \(error)")
         }
-        return root.children(named: "response").compactMap { element in
-            guard let href = element.children(named: "href").first?.text.trimmingCharacters(in: .whitespaces) else {
+        let token = root.children(named: "sync-token").first?.text.trimmingASCIISpace
+        let responses = root.children(named: "response").compactMap { element -> Response? in
+            guard let href = element.children(named: "href").first?.text.trimmingASCIISpace else {
                 return nil
             }
             var response = Response(href: href)
@@ -207,7 +212,11 @@ enum DAV {
                 let status = propstat.children(named: "status").first?.text ?? ""
                 guard status.contains(" 200") else { continue }
                 for property in propstat.children(named: "prop").flatMap(\.children) {
-                    let text = property.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    if property.name == "calendar-data" {
+                        response.calendarData = property.text
+                        continue
+                    }
+                    let text = property.text.trimmingASCIISpace
                     switch property.name {
                     case "getetag": response.etag = text.isEmpty ? nil : text
                     case "resourcetype":
@@ -215,31 +224,61 @@ enum DAV {
                         response.isCalendar = !property.children(named: "calendar").isEmpty
                     case "displayname": response.displayName = text.isEmpty ? nil : text
                     case "calendar-color": response.color = text.isEmpty ? nil : text
-                    case "calendar-data": response.calendarData = property.text
                     default:
                         if let inner = property.children(named: "href").first?.text {
-                            response.hrefProperties[property.name] = inner.trimmingCharacters(in: .whitespaces)
+                            response.hrefProperties[property.name] = inner.trimmingASCIISpace
                         }
                     }
                 }
             }
             return response
         }
-    }
-
-    /// The multistatus answer's sync token (RFC 6578).
-    static func syncToken(_ answer: HTTPResponse) throws -> String? {
-        guard let root = try? XMLElement.parse(answer.body) else { return nil }
-        return root.children(named: "sync-token").first?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (responses, token)
     }
 
     /// The path of an href or URL, percent-decoded: how hrefs are kept and compared (servers encode `@` or not).
     static func path(_ href: String) -> String {
+        // Most servers answer with absolute paths: decoded here byte by byte (Foundation's URL parsing and
+        // percent-decoding cost more than the rest of reading a response).
+        if href.hasPrefix("/"), !href.utf8.contains(where: { "?#;".utf8.contains($0) }),
+            let decoded = percentDecoded(href)
+        {
+            return decoded
+        }
         let path = URL(string: href)?.path ?? href
         return (path.removingPercentEncoding ?? path) + (href.hasSuffix("/") && !path.hasSuffix("/") ? "/" : "")
     }
 
     static func path(_ url: URL) -> String { path(url.absoluteString) }
+
+    /// `%XX` escapes resolved; nil when one is malformed or the result is not UTF-8.
+    static func percentDecoded(_ text: String) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2])
+                else { return nil }
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
 
     /// A decoded path as an href a server reads.
     static func encoded(_ path: String) -> String {

@@ -140,22 +140,34 @@ public enum TwoWaySync {
             source: partner, storage: store, options: options.merge)
         if options.merge.dryRun { return report }
 
-        // 2. Push what the store now holds.
-        let loaded = try store.loadCalendars(named: calendar).first?.calendar ?? ICalendar()
+        // 2. Push what the store now holds. Its fingerprints decide which resources differ from the partner's;
+        // only the items of those (and of the UIDs the partner lacks) are read back from the store.
+        let now = try store.mergeSnapshot(calendar: calendar, source: partner).items
+        var keysByUID: [String: [MergeKey]] = [:]
+        for key in now.keys { keysByUID[key.uid, default: []].append(key) }
+        func ours(_ uids: Set<String>) -> [MergeKey: String] {
+            var fingerprints: [MergeKey: String] = [:]
+            for uid in uids { for key in keysByUID[uid] ?? [] { fingerprints[key] = now[key]?.fingerprint } }
+            return fingerprints
+        }
+        let remoteUIDs = Set(resources.values.flatMap(\.uids))
+        let localOnly = keysByUID.keys.filter { !remoteUIDs.contains($0) }.sorted()
+        var toWrite = Set(localOnly)
+        for resource in resources.values {
+            let mine = ours(resource.uids)
+            if !mine.isEmpty, mine != resource.theirs { toWrite.formUnion(resource.uids) }
+        }
+        let loaded = try store.loadItems(calendar: calendar, uids: toWrite)
         let (localItems, _) = CalendarMerger.items(of: [loaded])
         let zones = Dictionary(loaded.timeZones.compactMap { zone in zone.tzid.map { ($0, zone) } }) { first, _ in first
         }
         var localByUID: [String: [MergeItem]] = [:]
         for item in localItems.values { localByUID[item.key.uid, default: []].append(item) }
-        let remoteUIDs = Set(resources.values.flatMap(\.uids))
-        let total = resources.count + localByUID.keys.filter { !remoteUIDs.contains($0) }.count
+        let total = resources.count + localOnly.count
         var done = 0
         // What the partner now holds is recorded in batches, one transaction per 200 resources: a sync killed
         // before a batch is recorded finds those resources equal to the store next time and records them then.
-        var pending = (
-            resources: [SyncResource](), forgetting: [String](),
-            base: [MergeKey: (fingerprint: String, content: String)?]()
-        )
+        var pending = (resources: [SyncResource](), forgetting: [String](), base: [MergeKey: String?]())
         func flush() throws {
             guard !pending.resources.isEmpty || !pending.forgetting.isEmpty || !pending.base.isEmpty else { return }
             try store.recordSync(
@@ -163,10 +175,7 @@ public enum TwoWaySync {
                 base: pending.base)
             pending = ([], [], [:])
         }
-        func record(
-            _ resource: SyncResource?, forgetting href: String?,
-            _ base: [MergeKey: (fingerprint: String, content: String)?]
-        ) throws {
+        func record(_ resource: SyncResource?, forgetting href: String?, _ base: [MergeKey: String?]) throws {
             if let resource { pending.resources.append(resource) }
             if let href { pending.forgetting.append(href) }
             pending.base.merge(base) { _, new in new }
@@ -176,46 +185,51 @@ public enum TwoWaySync {
             done += 1
             if done % 100 == 0 { options.progress?("\(done) of \(total) resources compared or written") }
         }
+        func fingerprints(_ items: [MergeItem]) -> [MergeKey: String] {
+            Dictionary(items.map { ($0.key, $0.version.fingerprint) }) { first, _ in first }
+        }
         for href in resources.keys.sorted() {
             step()
             let resource = resources[href]!
-            let wanted = resource.uids.sorted().flatMap { localByUID[$0] ?? [] }
-            let ours = Dictionary(wanted.map { ($0.key, $0.version.fingerprint) }) { first, _ in first }
+            let mine = ours(resource.uids)
             // Not read and the same here as the base: its record and base stand as they are.
-            if fetched[href] == nil, ours == resource.theirs { continue }
-            var base: [MergeKey: (fingerprint: String, content: String)?] = [:]
+            if fetched[href] == nil, mine == resource.theirs { continue }
+            var base: [MergeKey: String?] = [:]
+            for key in resource.theirs.keys { base[key] = .some(nil) }
             do {
-                if wanted.isEmpty {
+                if mine.isEmpty {
                     guard !resource.uids.isEmpty else { continue }  // a resource with no items: not ours to judge
                     try storage.delete(href, ifMatch: resource.etag)
                     report.deleted.append(href)
-                    for key in resource.theirs.keys { base[key] = .some(nil) }
                     try record(nil, forgetting: href, base)
                     continue
                 }
-                var etag = resource.etag
-                if ours != resource.theirs {
+                var etag = resource.etag, written = mine
+                if mine != resource.theirs {
+                    let wanted = resource.uids.sorted().flatMap { localByUID[$0] ?? [] }
+                    // Deleted here since the fingerprints were read: the next sync deletes it there.
+                    guard !wanted.isEmpty else { continue }
                     etag = try storage.update(href, serialize(wanted, zones: zones), ifMatch: resource.etag)
                     report.updated.append(href)
+                    written = fingerprints(wanted)
                 }
-                for key in resource.theirs.keys { base[key] = .some(nil) }
-                for item in wanted { base[item.key] = (item.version.fingerprint, text(item.component)) }
+                for (key, fingerprint) in written { base[key] = fingerprint }
                 try record(SyncResource(href: href, etag: etag, uids: resource.uids.sorted()), forgetting: nil, base)
             } catch SyncStorageError.changed(let changed) {
                 report.deferred.append(changed)
             }
         }
         // Local items the partner does not have: one new resource per UID.
-        for uid in localByUID.keys.sorted() where !remoteUIDs.contains(uid) {
+        for uid in localOnly {
             step()
-            let items = localByUID[uid]!
+            guard let items = localByUID[uid] else { continue }  // deleted here since: nothing to create
             let href = storage.href(forUID: uid)
             do {
                 let etag = try storage.create(href, serialize(items, zones: zones))
                 report.created.append(href)
-                var base: [MergeKey: (fingerprint: String, content: String)?] = [:]
-                for item in items { base[item.key] = (item.version.fingerprint, text(item.component)) }
-                try record(SyncResource(href: href, etag: etag, uids: [uid]), forgetting: nil, base)
+                try record(
+                    SyncResource(href: href, etag: etag, uids: [uid]), forgetting: nil,
+                    fingerprints(items).mapValues { $0 })
             } catch SyncStorageError.changed(let changed) {
                 report.deferred.append(changed)
             }
@@ -242,7 +256,7 @@ public enum TwoWaySync {
         guard !candidates.isEmpty else { return [] }
         let bases = try store.syncBaseContents(
             calendar: calendar, partner: partner, uids: Set(candidates.keys.map(\.uid)))
-        let loaded = try store.loadCalendars(named: calendar).first?.calendar ?? ICalendar()
+        let loaded = try store.loadItems(calendar: calendar, uids: Set(candidates.keys.map(\.uid)))
         let (locals, _) = CalendarMerger.items(of: [loaded])
         var merged: [MergeKey] = []
         for (key, external) in candidates {
@@ -301,10 +315,6 @@ public enum TwoWaySync {
         // The master first, then its overrides by RECURRENCE-ID.
         calendar.components += items.sorted { $0.key < $1.key }.map(\.component)
         return ICS.write(components: [calendar])
-    }
-
-    static func text(_ component: Component) -> String {
-        String(decoding: ICS.write(components: [component]), as: UTF8.self)
     }
 
     static func partnerPath(_ partner: String, _ href: String) -> String {

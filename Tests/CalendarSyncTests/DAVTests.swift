@@ -1,0 +1,51 @@
+import CalendarModel
+import Foundation
+import XCTest
+
+@testable import CalendarSync
+
+final class DAVTests: XCTestCase {
+    func answer(_ xml: String) -> HTTPResponse {
+        HTTPResponse(
+            status: 207, headers: [:], body: Array(xml.utf8), url: URL(string: "http://127.0.0.1/cal/")!, redirects: [])
+    }
+
+    func testHrefsAreComparedAsDecodedPaths() {
+        // Servers encode `@` or not, answer with paths or whole URLs: each names the same resource.
+        XCTAssertEqual(DAV.path("/cal/a%40b.example.ics"), "/cal/a@b.example.ics")
+        XCTAssertEqual(DAV.path("/cal/a@b.example.ics"), "/cal/a@b.example.ics")
+        XCTAssertEqual(DAV.path("/cal/caf%C3%A9.ics"), "/cal/café.ics")
+        XCTAssertEqual(DAV.path("http://127.0.0.1:8080/cal/a%40b.ics"), "/cal/a@b.ics")
+        XCTAssertEqual(DAV.path("/cal/"), "/cal/")
+        XCTAssertEqual(DAV.path("http://127.0.0.1:8080/cal/"), "/cal/")
+        // A malformed escape is left to Foundation's reading, which keeps the text.
+        XCTAssertEqual(DAV.path("/cal/100%.ics"), "/cal/100%.ics")
+        XCTAssertNil(DAV.percentDecoded("/a%4"))
+        XCTAssertNil(DAV.percentDecoded("/a%FF"))
+    }
+
+    func testAMultistatusGivesItsResponsesAndSyncTokenFromOneReading() throws {
+        let (responses, token) = try DAV.multistatus(
+            answer(
+                """
+                <?xml version="1.0"?>
+                <d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+                  <d:response><d:href> /cal/one.ics </d:href><d:propstat><d:prop>
+                    <d:getetag>"1"</d:getetag>
+                    <c:calendar-data>BEGIN:VCALENDAR&#13;
+                END:VCALENDAR&#13;
+                </c:calendar-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>
+                  <d:response><d:href>/cal/gone.ics</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>
+                  <d:sync-token>
+                    http://example.com/sync/7
+                  </d:sync-token>
+                </d:multistatus>
+                """))
+        XCTAssertEqual(token, "http://example.com/sync/7")
+        XCTAssertEqual(responses.map(\.href), ["/cal/one.ics", "/cal/gone.ics"])
+        XCTAssertEqual(responses[0].etag, "\"1\"")
+        // Calendar data keeps its own bytes: CR LF from the references, no trimming.
+        XCTAssertEqual(responses[0].calendarData, "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+        XCTAssertEqual(responses[1].status, 404)
+    }
+}
