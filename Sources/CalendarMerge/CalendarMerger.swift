@@ -186,7 +186,7 @@ public enum CalendarMerger {
             self.options = options
             if external.isEmpty, !snapshot.base.isEmpty, !options.forceDelete {
                 throw MergeRefusal(
-                    "the external calendar holds no items while \(snapshot.base.count) items of "
+                    "the external calendar holds no items while \(snapshot.base.count.counted("item")) of "
                         + "\"\(calendar)\" came from it; refusing to delete them all (use --force-delete if that is meant)"
                 )
             }

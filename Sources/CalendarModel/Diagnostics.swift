@@ -57,3 +57,10 @@ struct DiagnosticLog: Sendable {
         entries.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
     }
 }
+
+extension Int {
+    /// The number with its noun, singular for one: `1 item`, `3 items`, `1 entry` / `2 entries` (`plural` given).
+    package func counted(_ noun: String, plural: String? = nil) -> String {
+        "\(self) \(self == 1 ? noun : plural ?? noun + "s")"
+    }
+}

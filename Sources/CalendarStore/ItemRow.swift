@@ -184,18 +184,16 @@ struct StoreWriter {
             .execute(arguments: [calendarID, key.uid, key.recurrenceID])
     }
 
-    /// Keeps the VTIMEZONEs items use, for TZIDs no tzdata name explains.
+    /// Keeps the VTIMEZONEs items use, for TZIDs no tzdata name explains; of several with one TZID (every resource
+    /// of a CalDAV calendar carries its own copy) the last is kept, written once.
     func saveTimeZones(_ zones: [TimeZoneDefinition], calendarID: Int64) throws {
-        for zone in zones {
-            guard let tzid = zone.tzid else { continue }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO timeZone (calendarID, tzid, content) VALUES (?, ?, ?)",
-                arguments: [
-                    calendarID, tzid,
-                    String(
-                        decoding: ICS.write(components: [zone.component]),
-                        as: UTF8.self),
-                ])
+        var last: [String: Int] = [:]
+        for (index, zone) in zones.enumerated() { if let tzid = zone.tzid { last[tzid] = index } }
+        let replace = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO timeZone (calendarID, tzid, content) VALUES (?, ?, ?)")
+        for (tzid, index) in last.sorted(by: { $0.value < $1.value }) {
+            let content = String(decoding: ICS.write(components: [zones[index].component]), as: UTF8.self)
+            try replace.execute(arguments: [calendarID, tzid, content])
         }
     }
 

@@ -19,7 +19,8 @@ extension CalendarStore: MergeStorage {
         throws -> Outcome
     {
         try database.write { db in
-            let (write, outcome) = try decide(try Self.snapshot(db, calendar: calendar, source: source))
+            let snapshot = try Self.snapshot(db, calendar: calendar, source: source)
+            let (write, outcome) = try decide(snapshot)
             guard let write else { return outcome }
             let writer = StoreWriter(db)
             let id = try writer.calendarID(named: calendar, create: true)!
@@ -30,7 +31,9 @@ extension CalendarStore: MergeStorage {
             let time = CalendarTime(calendar: Self.zoneCalendar(write.timeZones), viewerZone: "UTC")
             for item in write.upserts {
                 guard let row = ItemRow(item, time: time) else { continue }
-                try writer.save(row, calendarID: id)
+                // An item the calendar never had (nor deleted) has no categories, relations or tombstone to clear.
+                let isNew = snapshot.items[item.key] == nil && !snapshot.tombstones.contains(item.key)
+                try writer.save(row, calendarID: id, isNew: isNew)
             }
             for key in write.deletions { try writer.delete(key, calendarID: id, tombstone: false) }
             if let base = write.base { try writer.replaceBase(base, calendarID: id, source: source) }

@@ -127,16 +127,15 @@ struct AddCommand: ParsableCommand {
         Output.print(core.uid!)
     }
 
-    /// `2026-11-23`, `2026-11-23T09:30`, `2026-11-23 09:30`, `today`, `tomorrow 09:30`.
+    /// `2026-11-23`, `2026-11-23T09:30`, `2026-11-23 09:30`, `today`, `tomorrow 09:30`, `friday 14:00`.
     static func when(_ text: String, _ zone: ZoneClock) throws -> CalendarDate {
         let parts = text.lowercased().split(separator: " ").map(String.init)
         var day: LocalDateTime
         var time: String?
         let today = zone.wallClock(at: Date()).startOfDay
-        switch parts.first {
-        case "today": day = today
-        case "tomorrow": day = today.adding(days: 1)
-        default:
+        if let named = parts.first.flatMap({ LocalDateTime.namedDay($0, today: today) }) {
+            day = named
+        } else {
             let pieces = (parts.first ?? "").split(separator: "t").map(String.init)
             guard
                 let date = try? CalendarDate.parse(pieces[0].replacingOccurrences(of: "-", with: ""), tzid: nil).get(),

@@ -95,11 +95,21 @@ struct CalendarFiles {
     ) throws -> CalendarFiles {
         guard paths.isEmpty else { return try read(paths) }
         let opened = try store.open(.readOnly)
+        try requireCalendar(calendar, in: opened)
         var files = CalendarFiles()
         files.sources = try opened.loadCalendars(named: calendar, window: window).map {
             Source(name: $0.name, path: opened.path, calendars: [$0.calendar])
         }
         return files
+    }
+
+    /// Fails when `--calendar` names a calendar the store does not have (a typo must not read as an empty week).
+    static func requireCalendar(_ name: String?, in store: CalendarStore) throws {
+        guard let name, try !store.hasCalendar(named: name) else { return }
+        let known = try store.calendars().map(\.name)
+        throw CommandFailure(
+            "no calendar \"\(name)\" in the store \(store.path)"
+                + (known.isEmpty ? " (it has none yet)" : "; it has: " + known.joined(separator: ", ")))
     }
 
     /// Prints warnings and errors found while reading or expanding, unless `quiet`.

@@ -76,9 +76,7 @@ struct ExportCommand: ParsableCommand {
                 "refusing to write the export over the store itself (\(store.path)); choose another "
                     + "-o file")
         }
-        if let calendar, try !store.hasCalendar(named: calendar) {
-            throw ValidationError("no calendar \"\(calendar)\" in the store \(store.path)")
-        }
+        try CalendarFiles.requireCalendar(calendar, in: store)
         let zone = try window.zone()
         if format == .html {
             try writeHTML(store, zone: zone)
@@ -126,7 +124,8 @@ struct ExportCommand: ParsableCommand {
                 let result = try storage.export(
                     [combined], displayName: loaded.count == 1 ? loaded[0].name : nil,
                     color: loaded.count == 1 ? loaded[0].calendar.color : nil)
-                Output.standardError("\(vdir): \(result.written) file(s) written, \(result.same) already the same")
+                Output.standardError(
+                    "\(vdir): \(result.written.counted("file")) written, \(result.same) already the same")
             } catch let failure as SyncStorageError {
                 throw CommandFailure(failure.description)
             }

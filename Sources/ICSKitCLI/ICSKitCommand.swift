@@ -28,27 +28,34 @@ public struct ICSKitCommand: ParsableCommand {
     public init() {}
 
     public static func main() {
+        // Parsing and `validate()`: usage errors, printed with the subcommand's usage, exit 2.
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }  // --help, --version
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+        // Running: whatever goes wrong now (a missing file, a date that does not read, an unknown UID or zone) is
+        // one line and exit 1, without the usage text.
+        do {
             try command.run()
             try Output.flushStandardOutput()
         } catch let failure as CommandFailure {
             fail(failure.message, status: failure.status)
         } catch let failure as OutputError {
             fail(failure.description, status: 1)
+        } catch let failure as ValidationError {
+            fail(failure.message, status: 1)
         } catch let exit as ExitCode {
             // What was printed before the failing status still has to reach its reader.
             do { try Output.flushStandardOutput() } catch { fail("\(error)", status: 1) }
             Foundation.exit(exit.rawValue)
         } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
-            }
-            if code == .success {
-                exit(withError: error)  // --help, --version
-            }
+            // `icskit agenda --help` parses as the help command, which "fails" with the help text.
+            if exitCode(for: error) == .success { exit(withError: error) }
             fail("\(error)", status: 1)
         }
     }

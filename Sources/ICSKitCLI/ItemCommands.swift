@@ -36,7 +36,9 @@ struct RemoveCommand: ParsableCommand {
     @OptionGroup var store: StoreOption
 
     func run() throws {
-        let removed = try store.open().delete(uid: uid, calendar: calendar)
+        let opened = try store.open()
+        try CalendarFiles.requireCalendar(calendar, in: opened)
+        let removed = try opened.delete(uid: uid, calendar: calendar)
         guard removed > 0 else { throw ValidationError("no item with UID \(uid) in the store") }
         Output.print("removed: \(uid) (\(removed) component\(removed == 1 ? "" : "s"))")
     }
@@ -55,7 +57,8 @@ struct CheckStoreCommand: ParsableCommand {
         Output.print("store: \(opened.path)")
         Output.print("integrity: \(problems.joined(separator: "; "))")
         for calendar in try opened.calendars() {
-            Output.print("  \(calendar.name): \(calendar.itemCount) items\(calendar.color.map { "  \($0)" } ?? "")")
+            Output.print(
+                "  \(calendar.name): \(calendar.itemCount.counted("item"))\(calendar.color.map { "  \($0)" } ?? "")")
         }
         if problems != ["ok"] { throw ExitCode(1) }
     }

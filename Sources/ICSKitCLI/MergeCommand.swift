@@ -182,7 +182,7 @@ enum MergeReport {
         }
         Output.print(
             "\(prefix)\(dryRun ? "would be: " : "")\(result.added) added, \(result.updated) updated, "
-                + "\(result.deleted) deleted, \(result.unchanged) unchanged, \(result.conflicts) conflicts")
+                + "\(result.deleted) deleted, \(result.unchanged) unchanged, \(result.conflicts.counted("conflict"))")
     }
 }
 

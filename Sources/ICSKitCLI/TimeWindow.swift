@@ -47,6 +47,12 @@ struct WindowOptions: ParsableArguments {
 
     func zone() throws -> ZoneClock { try zoneOption.zone() }
 
+    func validate() throws {
+        let chosen = [today ? "--today" : nil, week.map { _ in "--week" }, from.map { _ in "--from" }].compactMap { $0 }
+        if chosen.count > 1 { throw ValidationError("\(chosen.joined(separator: " and ")) contradict: choose one") }
+        if to != nil, today || week != nil { throw ValidationError("--to goes with --from, not --today or --week") }
+    }
+
     /// The window [start, end) as wall-clock times in the zone.
     func window(in zone: ZoneClock, now: Date = Date()) throws -> (start: LocalDateTime, end: LocalDateTime) {
         let todayStart = zone.wallClock(at: now).startOfDay
@@ -64,7 +70,7 @@ struct WindowOptions: ParsableArguments {
             }
             return (monday, monday.adding(days: 7))
         }
-        let start = try from.map { try Self.parse($0, option: "--from") } ?? todayStart
+        let start = try from.map { try Self.parse($0, option: "--from", today: todayStart) } ?? todayStart
         guard let to else { return (start, start.adding(days: 7)) }
         if to.hasPrefix("+") {
             let count = Int(to.dropFirst().dropLast())
@@ -74,16 +80,29 @@ struct WindowOptions: ParsableArguments {
             default: throw ValidationError("--to takes a date or +Nd / +Nw, not \(to)")
             }
         }
-        let end = try Self.parse(to, option: "--to")
+        let end = try Self.parse(to, option: "--to", today: todayStart)
         guard end > start else { throw ValidationError("--to must come after --from") }
         return (start, end)
     }
 
-    static func parse(_ text: String, option: String) throws -> LocalDateTime {
+    /// `2026-11-23`, `2026-11-23T09:30`, or a named day (`today`, `tomorrow`, `monday` …) with an optional time
+    /// (`tomorrow 09:30`), as `add --start` reads them.
+    static func parse(_ text: String, option: String, today: LocalDateTime) throws -> LocalDateTime {
+        let words = text.split(separator: " ")
+        if let first = words.first, let day = LocalDateTime.namedDay(String(first), today: today) {
+            guard words.count <= 2 else { throw ValidationError("\(option): cannot read \(text)") }
+            guard words.count == 2 else { return day }
+            let clock = words[1].split(separator: ":").compactMap { Int($0) }
+            guard clock.count == 2, (0...23).contains(clock[0]), (0...59).contains(clock[1]) else {
+                throw ValidationError("\(option): cannot read the time \(words[1]) in \(text)")
+            }
+            return LocalDateTime(year: day.year, month: day.month, day: day.day, hour: clock[0], minute: clock[1])
+        }
         let compact = text.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
         let padded = compact.count == 13 ? compact + "00" : compact
         guard let date = try? CalendarDate.parse(padded, tzid: nil).get() else {
-            throw ValidationError("\(option) takes YYYY-MM-DD or YYYY-MM-DDTHH:MM, not \(text)")
+            throw ValidationError(
+                "\(option) takes YYYY-MM-DD, YYYY-MM-DDTHH:MM, today, tomorrow or a weekday, not \(text)")
         }
         return LocalDateTime(date)
     }
@@ -91,4 +110,21 @@ struct WindowOptions: ParsableArguments {
 
 extension LocalDateTime {
     var startOfDay: LocalDateTime { LocalDateTime(year: year, month: month, day: day) }
+
+    /// `today`, `tomorrow`, `yesterday`, or a weekday (`monday`, `mon`): that day when it is today, else the next
+    /// one, as GNU date reads it. Nil for anything else.
+    static func namedDay(_ word: String, today: LocalDateTime) -> LocalDateTime? {
+        switch word.lowercased() {
+        case "today": return today
+        case "tomorrow": return today.adding(days: 1)
+        case "yesterday": return today.adding(days: -1)
+        default:
+            let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+            let lowered = word.lowercased()
+            guard lowered.count >= 3, let index = names.firstIndex(where: { $0.hasPrefix(lowered) }) else {
+                return nil
+            }
+            return today.adding(days: (index + 1 - today.isoWeekday + 7) % 7)
+        }
+    }
 }

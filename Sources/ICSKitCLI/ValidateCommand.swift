@@ -72,7 +72,8 @@ struct ValidateCommand: ParsableCommand {
                 ])
                 .serialized(pretty: true))
         } else {
-            Output.standardError("\(errorCount) error(s), \(warningCount) warning(s) in \(files.count) file(s)")
+            Output.standardError(
+                "\(errorCount.counted("error")), \(warningCount.counted("warning")) in \(files.count.counted("file"))")
         }
         if failed { throw ExitCode(1) }
     }

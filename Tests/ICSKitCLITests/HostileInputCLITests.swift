@@ -477,7 +477,7 @@ final class HostileInputCLITests: XCTestCase {
         let file = try write("mac.ics", text)
         let validated = try icskit(["validate", file])
         XCTAssertTrue(
-            (validated.stdout + validated.stderr).contains("0 error(s), 0 warning(s)"),
+            (validated.stdout + validated.stderr).contains("0 errors, 0 warnings"),
             validated.stdout + validated.stderr)
         try icskit(["convert", file, "-o", path("mac-out.ics")])
         let output = try read("mac-out.ics")

@@ -96,11 +96,11 @@ final class VdirSyncCLITests: XCTestCase {
             try icskit(["import", CLI.fixture("hand/recurring-todos.ics"), "--calendar", "Personal", "-q"]).status, 0)
         let export = try icskit(["export", "--calendar", "Personal", "--vdir", vdir.path])
         XCTAssertEqual(export.status, 0, export.stderr)
-        XCTAssertTrue(export.stderr.contains("5 file(s) written, 0 already the same"), export.stderr)
+        XCTAssertTrue(export.stderr.contains("5 files written, 0 already the same"), export.stderr)
         XCTAssertEqual(
             try String(contentsOf: vdir.appendingPathComponent("displayname"), encoding: .utf8), "Personal\n")
         let again = try icskit(["export", "--calendar", "Personal", "--vdir", vdir.path])
-        XCTAssertTrue(again.stderr.contains("0 file(s) written, 5 already the same"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("0 files written, 5 already the same"), again.stderr)
 
         // The directory read back as one calendar, named by its displayname file.
         let other = scratch.appendingPathComponent("other.sqlite").path

@@ -109,7 +109,8 @@ public enum TwoWaySync {
             report.diagnostics += read.diagnostics
             let (items, zones) = CalendarMerger.items(of: read.calendars)
             fetched[resource.href] = (resource.etag, items)
-            timeZones += zones
+            // Each resource carries its own copy of the zones it uses: one of each TZID is enough.
+            for zone in zones where !timeZones.contains(where: { $0.tzid == zone.tzid }) { timeZones.append(zone) }
         }
         var resources: [String: (etag: String, uids: Set<String>, theirs: [MergeKey: String])] = [:]
         for entry in listing {
