@@ -43,6 +43,33 @@ final class AgendaTodoCLITests: XCTestCase {
             ["2026-11-24T09:00:00+13:00"])
     }
 
+    /// A stream of VCALENDARs each with its own VTIMEZONE for one TZID: the zones a thread keeps for reuse are
+    /// told apart by their text, so each calendar's events are placed by their own definition.
+    func testEachCalendarOfAStreamPlacesTimesByItsOwnVTIMEZONE() throws {
+        func calendar(_ uid: String, offset: String) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VTIMEZONE\r\nTZID:Office Time\r\n"
+                + "BEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:\(offset)\r\nTZOFFSETTO:\(offset)\r\n"
+                + "END:STANDARD\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "DTSTART;TZID=Office Time:20261124T090000\r\nSUMMARY:\(uid)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        }
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("stream.ics")
+        let stream = (0..<3).map { calendar("a\($0)", offset: "+0100") + calendar("b\($0)", offset: "+0500") }.joined()
+        try stream.write(to: file, atomically: true, encoding: .utf8)
+        let run = try CLI.run([
+            "agenda", file.path, "--json", "-q", "--from", "2026-11-24", "--to", "+1d", "--tz", "UTC",
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.count, 6)
+        for row in rows {
+            let uid = row["uid"] as? String ?? ""
+            XCTAssertEqual(
+                row["start"] as? String, uid.hasPrefix("a") ? "2026-11-24T08:00:00Z" : "2026-11-24T04:00:00Z", uid)
+        }
+    }
+
     func testTextAgendaAndUsageErrors() throws {
         let run = try CLI.run([
             "agenda", CLI.fixture("hand/all-day-and-tasks.ics"), "--week", "2026-W48", "--tz", "UTC",
@@ -51,8 +78,9 @@ final class AgendaTodoCLITests: XCTestCase {
         XCTAssertTrue(
             run.stdout.contains("Mon 2026-11-23\n  all day      Holiday  (Home)\n  20:00–21:00  Call with Auckland"),
             run.stdout)
-        XCTAssertEqual(try CLI.run(["agenda", CLI.fixture("hand/tasks.ics"), "--tz", "Mars/Olympus"]).status, 2)
-        XCTAssertEqual(try CLI.run(["agenda", CLI.fixture("hand/tasks.ics"), "--week", "W99"]).status, 2)
+        // An unknown zone or a week that does not read is a runtime error (one line, exit 1), not a usage error.
+        XCTAssertEqual(try CLI.run(["agenda", CLI.fixture("hand/tasks.ics"), "--tz", "Mars/Olympus"]).status, 1)
+        XCTAssertEqual(try CLI.run(["agenda", CLI.fixture("hand/tasks.ics"), "--week", "W99"]).status, 1)
         let empty = try CLI.run(["agenda", "--tz", "UTC"])
         XCTAssertEqual(empty.status, 0, "no files: the (empty, throwaway) store")
         XCTAssertTrue(empty.stdout.hasPrefix("nothing between"), empty.stdout)

@@ -301,7 +301,8 @@ final class StoreCLITests: XCTestCase {
         try icskit(["import", todo, "--calendar", "Home", "-q"])
         try icskit(["done", "t1"])
         XCTAssertTrue(try icskit(["todo", "--filter", "completed", "--tz", "UTC"]).stdout.contains("[x] Call"))
-        try icskit(["done", "nope"], status: 2)
+        // An unknown UID is a runtime error: one line, exit 1.
+        try icskit(["done", "nope"], status: 1)
     }
 
     /// A big calendar made here, so the test needs nothing beside the checkout.
@@ -464,6 +465,6 @@ extension StoreCLITests {
         let categories = try CLI.run(["categories", "--store", other]).stdout
         XCTAssertTrue(categories.contains("Work  #3366FF") && categories.contains("Health  #00AA00"), categories)
         try icskit(["add", "event", "No start"], status: 2)
-        try icskit(["log", "nope@x", "--duration", "5m"], status: 2)
+        try icskit(["log", "nope@x", "--duration", "5m"], status: 1)
     }
 }

@@ -7,8 +7,8 @@ import Foundation
 /// to IANA (with a warning) and UTC aliases to UTC. A TZID none of these explain is read as floating time, with a
 /// warning.
 ///
-/// Not thread-safe (it caches libical zones): one resolver per reader. Its zones are its own (`privateCopy`), so
-/// resolvers on different threads share nothing.
+/// Not thread-safe (it caches libical zones): one resolver per reader. Its zones are its thread's (`ThreadZones`),
+/// so resolvers on different threads share nothing.
 final class TimeZoneResolver {
     private var definitions: [String: Component] = [:]
     private var cache: [String: LibicalZone?] = [:]
@@ -40,7 +40,7 @@ final class TimeZoneResolver {
             LibicalZone.builtin(trimmed) != nil
             ? trimmed : WindowsZones.unprefixed(trimmed, isKnown: { LibicalZone.builtin($0) != nil })
         if let definition = definitions[tzid], let fileZone = usableZone(definition, tzid: tzid, line: line) {
-            guard let tzdataName, let tzdata = LibicalZone.privateCopy(tzdataName) else { return fileZone }
+            guard let tzdataName, let tzdata = ThreadZones.tzdata(tzdataName) else { return fileZone }
             compare(fileZone, with: tzdata, tzid: tzid, line: definition.line)
             return source == .file ? fileZone : tzdata
         }
@@ -52,7 +52,7 @@ final class TimeZoneResolver {
             if name.note != nil || name.iana != tzid {
                 if let note = name.note { warn(line, "TZID \"\(tzid)\" is \(note); read as \(name.iana)") }
             }
-            return LibicalZone.privateCopy(name.iana)
+            return ThreadZones.tzdata(name.iana)
         }
         warn(
             line,
@@ -70,7 +70,7 @@ final class TimeZoneResolver {
         }
         var writer = ICSWriter()
         writer.write(Self.signingOffsets(definition))
-        if let zone = LibicalZone.fromVTIMEZONE(String(decoding: writer.bytes, as: UTF8.self)) { return zone }
+        if let zone = ThreadZones.defined(by: String(decoding: writer.bytes, as: UTF8.self)) { return zone }
         warn(line, "the VTIMEZONE for TZID \"\(tzid)\" cannot be used (libical rejects it); trying the name")
         return nil
     }
@@ -197,5 +197,43 @@ final class TimeZoneResolver {
         let january = LocalDateTime(year: year, month: 1, day: 15).wallSeconds
         let july = LocalDateTime(year: year, month: 7, day: 15).wallSeconds
         return min(zone.offset(atUTC: january), zone.offset(atUTC: july))
+    }
+}
+
+/// libical zones kept for the thread's life, by tzdata name or by VTIMEZONE text. A file of many VCALENDARs (an
+/// iTIP stream, a CalDAV collection in one file) resolves the same zones once per VCALENDAR, and every fresh libical
+/// zone expands its rules from their start again on first use (2–3 ms each: a file of 5,000 calendars took 12 s to
+/// import); a reused zone keeps what it expanded. Per thread, as libical zones are not thread-safe (a resolver, which
+/// is not `Sendable`, stays on the thread that made it); at most 64 of each kind, then forgotten together.
+final class ThreadZones {
+    private var named: [String: LibicalZone?] = [:]
+    private var defined: [String: LibicalZone?] = [:]
+
+    private static var current: ThreadZones {
+        let dictionary = Thread.current.threadDictionary
+        if let zones = dictionary["icskit.threadZones"] as? ThreadZones { return zones }
+        let zones = ThreadZones()
+        dictionary["icskit.threadZones"] = zones
+        return zones
+    }
+
+    /// tzdata's zone for an IANA name (`LibicalZone.privateCopy`).
+    static func tzdata(_ name: String) -> LibicalZone? {
+        let zones = current
+        if let known = zones.named[name] { return known }
+        if zones.named.count >= 64 { zones.named.removeAll() }
+        let zone = LibicalZone.privateCopy(name)
+        zones.named[name] = zone
+        return zone
+    }
+
+    /// The zone a VTIMEZONE's text describes (`LibicalZone.fromVTIMEZONE`).
+    static func defined(by text: String) -> LibicalZone? {
+        let zones = current
+        if let known = zones.defined[text] { return known }
+        if zones.defined.count >= 64 { zones.defined.removeAll() }
+        let zone = LibicalZone.fromVTIMEZONE(text)
+        zones.defined[text] = zone
+        return zone
     }
 }
