@@ -51,6 +51,9 @@ struct AgendaCommand: ParsableCommand {
             valueName: "N"))
     var maxTotal = 500_000
 
+    @Flag(name: .customLong("no-ids"), help: "Text from the store: leave out each line's handle (id:…).")
+    var noIDs = false
+
     @Flag(name: .shortAndLong, help: "No warnings on standard error.")
     var quiet = false
 
@@ -99,7 +102,7 @@ struct AgendaCommand: ParsableCommand {
             writer.endArray()
             try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
         } else {
-            format.printDays(rows, from: start, to: end)
+            format.printDays(rows, from: start, to: end, handles: noIDs ? [:] : input.handles)
         }
     }
 }
@@ -154,7 +157,11 @@ struct InstanceFormat {
 
     /// Text: a heading per day, then `09:00–10:00  Summary  (calendar)` or `all day`. Each instance is put on the
     /// days it touches in one pass (an agenda over decades holds hundreds of thousands of instances).
-    func printDays(_ rows: [(occurrence: Occurrence, calendar: String)], from: LocalDateTime, to: LocalDateTime) {
+    /// Items read from the store end with their handle (`id:1e78a2`), which `done`, `rm` and `log` take.
+    func printDays(
+        _ rows: [(occurrence: Occurrence, calendar: String)], from: LocalDateTime, to: LocalDateTime,
+        handles: [String: String] = [:]
+    ) {
         let names = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         let firstDay = from.startOfDay
         let dayCount = max(0, to.adding(seconds: -1).dayNumber - firstDay.dayNumber + 1)
@@ -183,9 +190,10 @@ struct InstanceFormat {
                     : end == start
                         ? "\(clock(start))      "  // a point in time: a todo with only DUE
                         : "\(start < day ? "…    " : clock(start))–\(end > next ? "…    " : clock(end))"
+                let handle = row.occurrence.uid.flatMap { handles[$0] }.map { "  id:" + $0 } ?? ""
                 Output.print(
-                    "  \(span)  \(mark(row.occurrence.item))\(row.occurrence.summary ?? "(no summary)")  (\(row.calendar))"
-                )
+                    "  \(span)  \(mark(row.occurrence.item))\(row.occurrence.summary ?? "(no summary)")  "
+                        + "(\(row.calendar))\(handle)")
             }
         }
         if !printed { Output.print("nothing between \(from.iso8601) and \(to.iso8601)") }

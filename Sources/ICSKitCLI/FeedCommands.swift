@@ -42,10 +42,13 @@ struct SubscribeCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOption
 
-    func run() throws {
+    func validate() throws {
         guard Feed.httpURL(url) != nil else {
             throw ValidationError("\(url) is not a webcal://, http:// or https:// URL")
         }
+    }
+
+    func run() throws {
         let store = try store.open()
         if let existing = try store.subscription(calendar: into), existing.url != url {
             throw CommandFailure("\(into) is already subscribed to \(existing.url); `icskit unsubscribe \(into)` first")

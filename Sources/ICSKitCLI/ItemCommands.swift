@@ -3,21 +3,65 @@ import CalendarModel
 import CalendarStore
 import Foundation
 
-/// `icskit done UID`: mark a todo in the store completed.
+/// `icskit done HANDLE`: mark a todo in the store completed.
 struct DoneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "done", abstract: "Mark a todo in the store completed.",
-        discussion: "Example:\n  icskit done 7f3c-…@example.com")
+        discussion: """
+            The todo is named by its UID, a unique UID prefix (the handle `todo` shows), or words of its summary.
 
-    @Argument(help: "The todo's UID.")
-    var uid: String
+            Examples:
+              icskit done 1e78a2
+              icskit done "Math homework" --calendar School
+            """)
+
+    @Argument(help: "The todo: its UID, a unique UID prefix, or words of its summary.")
+    var handle: String
+
+    @Option(help: "Only in this store calendar.")
+    var calendar: String?
 
     @OptionGroup var store: StoreOption
 
     func run() throws {
-        let changed = try store.open().complete(uid: uid)
-        guard changed > 0 else { throw ValidationError("no todo with UID \(uid) in the store") }
-        Output.print("done: \(uid)")
+        let store = try store.open()
+        try CalendarFiles.requireCalendar(calendar, in: store)
+        let todo = try Handles.resolve(handle, in: store, calendar: calendar, kind: "VTODO", what: "todo")
+        let changed = try store.complete(uid: todo.uid, calendar: calendar)
+        guard changed > 0 else { throw CommandFailure("no todo with UID \(todo.uid) in the store") }
+        Output.print("done: \(todo.summary ?? "(no summary)")  (\(todo.uid))")
+    }
+}
+
+/// Items named by a handle: a UID, a unique UID prefix, or words of a summary (`CalendarStore.resolve`).
+enum Handles {
+    static func resolve(
+        _ handle: String, in store: CalendarStore, calendar: String?, kind: String?, what: String
+    ) throws -> HandleMatch {
+        // A handle copied as `agenda` and `todo` show it: `id:1e78a2`.
+        var handle = handle.trimmingCharacters(in: .whitespaces)
+        if handle.hasPrefix("id:"), handle.count > 3 { handle = String(handle.dropFirst(3)) }
+        switch try store.resolve(handle: handle, calendar: calendar, kind: kind) {
+        case .found(let match): return match
+        case .none:
+            throw CommandFailure(
+                "no \(what) matches \"\(handle)\"\(calendar.map { " in \"\($0)\"" } ?? "") (give a UID, a unique UID "
+                    + "prefix, or words of its summary)")
+        case .ambiguous(let matches):
+            let short = try store.shortHandles()
+            let lines = matches.prefix(20).map { match in
+                "  \(short[match.uid] ?? match.uid)  \(match.summary ?? "(no summary)")  (\(match.calendar)"
+                    + (match.when.map { ", " + Self.day($0) } ?? "") + ")"
+            }
+            throw CommandFailure(
+                "\"\(handle)\" matches \(matches.count.counted(what)); give one of these handles:\n"
+                    + lines.joined(separator: "\n") + (matches.count > 20 ? "\n  …" : ""))
+        }
+    }
+
+    /// `2026-11-24` of a UTC instant.
+    static func day(_ seconds: Int64) -> String {
+        String(LocalDateTime(wallSeconds: seconds).iso8601.prefix(10))
     }
 }
 
@@ -25,10 +69,10 @@ struct DoneCommand: ParsableCommand {
 struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm", abstract: "Delete an item from the store; merges keep it deleted.",
-        discussion: "Example:\n  icskit rm 7f3c-…@example.com")
+        discussion: "Examples:\n  icskit rm 7f3c-…@example.com\n  icskit rm \"Dentist\" --calendar Home")
 
-    @Argument(help: "The item's UID.")
-    var uid: String
+    @Argument(help: "The item: its UID, a unique UID prefix, or words of its summary.")
+    var handle: String
 
     @Option(help: "Only in this store calendar.")
     var calendar: String?
@@ -38,9 +82,10 @@ struct RemoveCommand: ParsableCommand {
     func run() throws {
         let opened = try store.open()
         try CalendarFiles.requireCalendar(calendar, in: opened)
-        let removed = try opened.delete(uid: uid, calendar: calendar)
-        guard removed > 0 else { throw ValidationError("no item with UID \(uid) in the store") }
-        Output.print("removed: \(uid) (\(removed) component\(removed == 1 ? "" : "s"))")
+        let item = try Handles.resolve(handle, in: opened, calendar: calendar, kind: nil, what: "item")
+        let removed = try opened.delete(uid: item.uid, calendar: calendar)
+        guard removed > 0 else { throw CommandFailure("no item with UID \(item.uid) in the store") }
+        Output.print("removed: \(item.summary ?? "(no summary)")  (\(item.uid), \(removed.counted("component")))")
     }
 }
 
@@ -96,8 +141,8 @@ struct LogCommand: ParsableCommand {
         commandName: "log", abstract: "Record time spent on a todo (a VJOURNAL linked to it by RELATED-TO).",
         discussion: "Example:\n  icskit log 1f0e…@icskit --duration 25m --interrupted")
 
-    @Argument(help: "The todo's UID.")
-    var uid: String
+    @Argument(help: "The todo: its UID, a unique UID prefix, or words of its summary.")
+    var handle: String
 
     @Option(help: "How long: 25m, 1h, 1h30m.")
     var duration: String
@@ -109,14 +154,15 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
         let store = try store.open()
-        guard let (calendar, component) = try store.item(uid: uid), case .todo(let todo) = component else {
-            throw ValidationError("no todo with UID \(uid) in the store")
+        let match = try Handles.resolve(handle, in: store, calendar: nil, kind: "VTODO", what: "todo")
+        guard let (calendar, component) = try store.item(uid: match.uid), case .todo(let todo) = component else {
+            throw CommandFailure("no todo with UID \(match.uid) in the store")
         }
         guard case .success(let length) = AddCommand.duration(duration), !length.isNegative else {
             throw ValidationError("--duration takes 25m, 1h or 1h30m, not \(duration)")
         }
         let entry = TimeLog.entry(for: todo, duration: length, interrupted: interrupted)
         try store.add(.journal(entry), to: calendar)
-        Output.print("logged \(length.totalSeconds / 60) minutes on \(todo.summary ?? uid)")
+        Output.print("logged \(length.totalSeconds / 60) minutes on \(todo.summary ?? match.uid)")
     }
 }

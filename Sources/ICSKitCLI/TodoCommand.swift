@@ -44,6 +44,9 @@ struct TodoCommand: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    @Flag(name: .customLong("no-ids"), help: "Text from the store: leave out each line's handle (id:…).")
+    var noIDs = false
+
     @Flag(name: .shortAndLong, help: "No warnings on standard error.")
     var quiet = false
 
@@ -66,7 +69,8 @@ struct TodoCommand: ParsableCommand {
         } else {
             let tree = list.tree(filter: filter, category: category, slot: slot)
             if tree.isEmpty { Output.print("no \(filter == .all ? "" : filter.rawValue + " ")todos") }
-            for entry in tree { printEntry(entry, depth: 0, zone: zone) }
+            let handles = noIDs ? [:] : input.handles
+            for entry in tree { printEntry(entry, depth: 0, zone: zone, handles: handles) }
         }
     }
 
@@ -79,7 +83,8 @@ struct TodoCommand: ParsableCommand {
         return String(zone.wallClock(at: due).iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
     }
 
-    private func printEntry(_ entry: TodoEntry, depth: Int, zone: ZoneClock) {
+    /// Todos read from the store end with their handle (`id:1e78a2`), which `done` and `log` take.
+    private func printEntry(_ entry: TodoEntry, depth: Int, zone: ZoneClock, handles: [String: String]) {
         let todo = entry.todo
         var line = String(repeating: "    ", count: depth) + (todo.isCompleted ? "[x] " : "[ ] ")
         if let priority = todo.priority, priority > 0 { line += "P\(priority) " }
@@ -89,8 +94,9 @@ struct TodoCommand: ParsableCommand {
         if let percent = todo.percentComplete, !todo.isCompleted, percent > 0 { line += "  \(percent)%" }
         if !todo.categories.isEmpty { line += "  [" + todo.categories.map(\.name).joined(separator: ", ") + "]" }
         line += "  (\(entry.calendar))"
+        if let handle = todo.uid.flatMap({ handles[$0] }) { line += "  id:" + handle }
         Output.print(line)
-        for child in entry.children { printEntry(child, depth: depth + 1, zone: zone) }
+        for child in entry.children { printEntry(child, depth: depth + 1, zone: zone, handles: handles) }
     }
 
     private func entryJSON(_ entry: TodoEntry, _ zone: ZoneClock) -> JSONValue {
