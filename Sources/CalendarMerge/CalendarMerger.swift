@@ -148,12 +148,30 @@ public enum CalendarMerger {
             }
             return versions
         }
+        // What the store alone can name (items a merge may delete) is labelled before the merge deletes them.
+        let labelling = storage as? any ItemLabelling
+        var stored: [MergeKey: ItemLabel] = [:]
+        if let labelling {
+            let before = try storage.mergeSnapshot(calendar: calendar, source: source)
+            let candidates = Set(before.base.keys).subtracting(items.keys).subtracting(unchanged)
+            if !candidates.isEmpty { stored = try labelling.labels(calendar: calendar, keys: candidates) }
+        }
+        func labelled(_ actions: [MergeAction]) -> [MergeAction] {
+            actions.map { action in
+                var action = action
+                let label = items[action.key].map(Self.label) ?? stored[action.key]
+                action.title = label?.title
+                action.start = label?.start
+                return action
+            }
+        }
         if options.dryRun {
             let snapshot = try storage.mergeSnapshot(calendar: calendar, source: source)
             let plan = try Plan(versions(snapshot), snapshot, calendar: calendar, options: options)
-            return MergeResult(actions: plan.actions, applied: false, withheldDeletions: plan.withheld.count)
+            return MergeResult(
+                actions: labelled(plan.actions), applied: false, withheldDeletions: plan.withheld.count)
         }
-        return try storage.updateAtomically(calendar: calendar, source: source) { snapshot in
+        var result = try storage.updateAtomically(calendar: calendar, source: source) { snapshot in
             let plan = try Plan(versions(snapshot), snapshot, calendar: calendar, options: options)
             let result = MergeResult(
                 actions: plan.actions, applied: plan.changesSomething,
@@ -163,6 +181,15 @@ public enum CalendarMerger {
             write.calendarParts = calendarParts
             return (write, result)
         }
+        result.actions = labelled(result.actions)
+        return result
+    }
+
+    /// An external item's title and start.
+    static func label(_ item: MergeItem) -> ItemLabel {
+        let core = item.item.core
+        return ItemLabel(
+            title: core?.summary, start: core?.start.map { ItemLabel.start(value: $0.icsValue, tzid: $0.tzid) })
     }
 
     /// One merge's decisions over one snapshot, after the guards.

@@ -117,6 +117,10 @@ public struct MergeAction: Sendable, Hashable {
     public var reason: String
     /// Whether both sides had changed it.
     public var wasConflict: Bool
+    /// How a person knows the item: its SUMMARY and its start (`2026-11-24 09:00 Europe/Berlin`), from the external
+    /// version, else the stored one. Set by `CalendarMerger`; nil when neither side says.
+    public var title: String?
+    public var start: String?
 }
 
 /// The merge decision table (vdirsyncer-style three-way merge), as a pure function of the state.

@@ -18,6 +18,35 @@ public protocol MergeStorage {
         throws -> Outcome
 }
 
+/// How a person knows an item: its title and start, as `MergeAction` carries them.
+public struct ItemLabel: Sendable, Hashable {
+    public var title: String?
+    public var start: String?
+
+    public init(title: String?, start: String?) {
+        self.title = title
+        self.start = start
+    }
+
+    /// The start of an ICS date or date-time value as a person reads it: `2026-11-24`, `2026-11-24 09:00 UTC`,
+    /// `2026-11-24 09:00 Europe/Berlin`, `2026-11-24 09:00` (floating).
+    public static func start(value: String, tzid: String?) -> String {
+        let digits = Array(value.utf8)
+        guard digits.count >= 8 else { return value }
+        func text(_ range: Range<Int>) -> String { String(decoding: digits[range], as: UTF8.self) }
+        let day = text(0..<4) + "-" + text(4..<6) + "-" + text(6..<8)
+        guard digits.count >= 13, digits[8] == UInt8(ascii: "T") else { return day }
+        let zone = value.hasSuffix("Z") ? " UTC" : tzid.map { " " + $0 } ?? ""
+        return day + " " + text(9..<11) + ":" + text(11..<13) + zone
+    }
+}
+
+/// Storages that can say how a person knows their items (`CalendarStore` does); merges name every change by it.
+public protocol ItemLabelling {
+    /// Labels of the items with these keys that the calendar holds.
+    func labels(calendar: String, keys: Set<MergeKey>) throws -> [MergeKey: ItemLabel]
+}
+
 /// What a storage holds for one calendar and one external source.
 public struct MergeSnapshot: Sendable {
     /// The calendar's items and how new each is.

@@ -231,3 +231,24 @@ extension CalendarStore {
         return (record.calendar, component)
     }
 }
+
+extension CalendarStore: ItemLabelling {
+    /// Each item's SUMMARY and start as stored.
+    public func labels(calendar: String, keys: Set<MergeKey>) throws -> [MergeKey: ItemLabel] {
+        try database.read { db in
+            guard let id = try StoreWriter(db).calendarID(named: calendar, create: false) else { return [:] }
+            let select = try db.cachedStatement(
+                sql: """
+                    SELECT summary, startValue, startTZID FROM item WHERE calendarID = ? AND uid = ? AND recurrenceID = ?
+                    """)
+            var labels: [MergeKey: ItemLabel] = [:]
+            for key in keys {
+                guard let row = try Row.fetchOne(select, arguments: [id, key.uid, key.recurrenceID]) else { continue }
+                let value: String? = row[1]
+                labels[key] = ItemLabel(
+                    title: row[0], start: value.map { ItemLabel.start(value: $0, tzid: row[2]) })
+            }
+            return labels
+        }
+    }
+}

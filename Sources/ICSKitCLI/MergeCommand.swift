@@ -94,7 +94,7 @@ struct MergeCommand: ParsableCommand {
         if json {
             Output.print(MergeReport.json(result, dryRun: merging.dryRun).serialized(pretty: true))
         } else {
-            MergeReport.printText(result, dryRun: merging.dryRun, store: store)
+            MergeReport.printText(result, dryRun: merging.dryRun)
         }
         if result.withheldDeletions > 0 {
             Output.standardError(
@@ -157,6 +157,8 @@ enum MergeReport {
                                 "recurrence_id",
                                 action.key.recurrenceID.isEmpty ? .null : .string(action.key.recurrenceID)
                             ),
+                            ("title", action.title.map(JSONValue.string) ?? .null),
+                            ("start", action.start.map(JSONValue.string) ?? .null),
                             ("action", .string(action.kind.rawValue)), ("reason", .string(action.reason)),
                             ("conflict", .bool(action.wasConflict)),
                         ])
@@ -165,19 +167,16 @@ enum MergeReport {
         ])
     }
 
-    /// A line per change; a conflict also names the item by its title and start (from `store`), and says which
-    /// side won.
-    static func printText(_ result: MergeResult, dryRun: Bool, prefix: String = "", store: CalendarStore? = nil) {
+    /// A line per change, naming the item by its title and start, then its UID and why; a conflict also says
+    /// which side won (in its reason).
+    static func printText(_ result: MergeResult, dryRun: Bool, prefix: String = "") {
         let changes = result.actions.filter {
             ![.unchanged, .keepLocal, .stayDeleted].contains($0.kind) || $0.wasConflict
         }
         for action in changes {
             var line = "\(prefix)\(action.wasConflict ? "conflict, " : "")\(action.kind.rawValue): "
-            if action.wasConflict, let core = try? store?.item(uid: action.key.uid)?.component.core {
-                line +=
-                    "\"\(core.summary ?? "")\" "
-                    + (core.start.map { "(\($0.icsValue)\($0.tzid.map { " " + $0 } ?? "")) " } ?? "")
-            }
+            line += "\"\(action.title ?? "(no summary)")\" "
+            if let start = action.start { line += "(\(start)) " }
             Output.print(line + "\(action.key)  (\(action.reason))")
         }
         Output.print(

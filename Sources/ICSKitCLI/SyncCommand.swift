@@ -153,8 +153,7 @@ struct SyncCommand: ParsableCommand {
                             "\(partner.calendar): merged: \(key)  (changed on both sides, in different properties: "
                                 + "both changes kept)")
                     }
-                    MergeReport.printText(
-                        report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ", store: store)
+                    MergeReport.printText(report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ")
                     if !dryRun {
                         Output.print(
                             "\(partner.calendar): \(partner.kind): \(report.created.count) created, \(report.updated.count) "
