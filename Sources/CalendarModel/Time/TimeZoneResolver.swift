@@ -218,22 +218,20 @@ final class ThreadZones {
     }
 
     /// tzdata's zone for an IANA name (`LibicalZone.privateCopy`).
-    static func tzdata(_ name: String) -> LibicalZone? {
-        let zones = current
-        if let known = zones.named[name] { return known }
-        if zones.named.count >= 64 { zones.named.removeAll() }
-        let zone = LibicalZone.privateCopy(name)
-        zones.named[name] = zone
-        return zone
-    }
+    static func tzdata(_ name: String) -> LibicalZone? { kept(name, in: \.named, LibicalZone.privateCopy) }
 
     /// The zone a VTIMEZONE's text describes (`LibicalZone.fromVTIMEZONE`).
-    static func defined(by text: String) -> LibicalZone? {
+    static func defined(by text: String) -> LibicalZone? { kept(text, in: \.defined, LibicalZone.fromVTIMEZONE) }
+
+    private static func kept(
+        _ key: String, in table: ReferenceWritableKeyPath<ThreadZones, [String: LibicalZone?]>,
+        _ make: (String) -> LibicalZone?
+    ) -> LibicalZone? {
         let zones = current
-        if let known = zones.defined[text] { return known }
-        if zones.defined.count >= 64 { zones.defined.removeAll() }
-        let zone = LibicalZone.fromVTIMEZONE(text)
-        zones.defined[text] = zone
+        if let known = zones[keyPath: table][key] { return known }
+        if zones[keyPath: table].count >= 64 { zones[keyPath: table].removeAll() }
+        let zone = make(key)
+        zones[keyPath: table][key] = .some(zone)
         return zone
     }
 }
