@@ -23,7 +23,7 @@ struct AgendaCommand: ParsableCommand {
     @Argument(help: "Calendar files (.ics, jCal, xCal or CSV); - reads standard input. None: the store.")
     var files: [String] = []
 
-    @Option(help: "With the store: only this calendar.")
+    @Option(help: "With the store: only this calendar.", completion: CalendarCompletion.kind)
     var calendar: String?
 
     @OptionGroup var store: StoreOption

@@ -27,7 +27,7 @@ struct ExportCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Only this store calendar.")
+    @Option(help: "Only this store calendar.", completion: CalendarCompletion.kind)
     var calendar: String?
 
     @OptionGroup var window: WindowOptions

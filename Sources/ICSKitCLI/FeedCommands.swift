@@ -29,7 +29,7 @@ struct SubscribeCommand: ParsableCommand {
     @Argument(help: "The feed's URL.")
     var url: String
 
-    @Option(help: "The store calendar the feed fills (created if missing).")
+    @Option(help: "The store calendar the feed fills (created if missing).", completion: CalendarCompletion.kind)
     var into: String
 
     @Option(help: "The user name for HTTP authentication.")
@@ -84,7 +84,7 @@ struct RefreshCommand: ParsableCommand {
               icskit refresh Holidays --force --json
             """)
 
-    @Argument(help: "Calendars to refresh (default: every subscription).")
+    @Argument(help: "Calendars to refresh (default: every subscription).", completion: CalendarCompletion.kind)
     var calendars: [String] = []
 
     @OptionGroup var refreshing: RefreshOptions
@@ -113,7 +113,7 @@ struct UnsubscribeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unsubscribe", abstract: "End a calendar's subscription; its items stay in the store.")
 
-    @Argument(help: "The subscribed calendar.")
+    @Argument(help: "The subscribed calendar.", completion: CalendarCompletion.kind)
     var calendar: String
 
     @OptionGroup var store: StoreOption

@@ -21,7 +21,9 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "Calendar files (.ics, jCal, xCal or CSV); - reads standard input.")
     var files: [String]
 
-    @Option(help: "The store calendar to import into (default: the file's calendar name, else its file name).")
+    @Option(
+        help: "The store calendar to import into (default: the file's calendar name, else its file name).",
+        completion: CalendarCompletion.kind)
     var calendar: String?
 
     @Flag(help: "Print one JSON object with the counts.")

@@ -18,7 +18,7 @@ struct DoneCommand: ParsableCommand {
     @Argument(help: "The todo: its UID, a unique UID prefix, or words of its summary.")
     var handle: String
 
-    @Option(help: "Only in this store calendar.")
+    @Option(help: "Only in this store calendar.", completion: CalendarCompletion.kind)
     var calendar: String?
 
     @OptionGroup var store: StoreOption
@@ -74,7 +74,7 @@ struct RemoveCommand: ParsableCommand {
     @Argument(help: "The item: its UID, a unique UID prefix, or words of its summary.")
     var handle: String
 
-    @Option(help: "Only in this store calendar.")
+    @Option(help: "Only in this store calendar.", completion: CalendarCompletion.kind)
     var calendar: String?
 
     @OptionGroup var store: StoreOption

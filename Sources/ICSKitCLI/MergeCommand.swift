@@ -39,7 +39,7 @@ struct MergeCommand: ParsableCommand {
             discussion: "Default: the calendar's name. Give one per source when several feed a calendar."))
     var source: String?
 
-    @Option(help: "The store calendar to merge into (created if missing).")
+    @Option(help: "The store calendar to merge into (created if missing).", completion: CalendarCompletion.kind)
     var into: String
 
     @OptionGroup var merging: MergeGuardOptions

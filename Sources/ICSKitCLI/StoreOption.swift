@@ -23,3 +23,23 @@ struct StoreOption: ParsableArguments {
         }
     }
 }
+
+/// Shell completion of calendar names from the store the command line names (`--store PATH`), else the default
+/// one: `icskit agenda --calendar W<TAB>` offers `Work`. Nothing when the store does not exist or cannot be read.
+enum CalendarCompletion {
+    static let kind = CompletionKind.custom { arguments, _, prefix in names(arguments: arguments, prefix: prefix) }
+
+    static func names(arguments: [String], prefix: String) -> [String] {
+        var path = CalendarStore.defaultPath()
+        if let index = arguments.firstIndex(of: "--store"), arguments.indices.contains(index + 1) {
+            path = arguments[index + 1]
+        } else if let given = arguments.first(where: { $0.hasPrefix("--store=") }) {
+            path = String(given.dropFirst("--store=".count))
+        }
+        guard FileManager.default.fileExists(atPath: path),
+            let store = try? CalendarStore(path: path, access: .readOnly),
+            let calendars = try? store.calendars()
+        else { return [] }
+        return calendars.map(\.name).filter { $0.hasPrefix(prefix) }
+    }
+}

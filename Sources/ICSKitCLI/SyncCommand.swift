@@ -31,7 +31,7 @@ struct SyncCommand: ParsableCommand {
               icskit sync --json
             """)
 
-    @Argument(help: "Calendars to sync (default: every bound calendar).")
+    @Argument(help: "Calendars to sync (default: every bound calendar).", completion: CalendarCompletion.kind)
     var calendars: [String] = []
 
     @Option(help: "Bind the calendar to this vdir (one calendar at a time).")

@@ -22,7 +22,8 @@ struct TodoCommand: ParsableCommand {
     @Argument(help: "Calendar files (.ics, jCal, xCal or CSV); - reads standard input. None: the store.")
     var files: [String] = []
 
-    @Option(name: .customLong("calendar"), help: "With the store: only this calendar.")
+    @Option(
+        name: .customLong("calendar"), help: "With the store: only this calendar.", completion: CalendarCompletion.kind)
     var calendarName: String?
 
     @OptionGroup var store: StoreOption
