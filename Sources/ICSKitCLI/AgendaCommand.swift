@@ -155,7 +155,8 @@ struct InstanceFormat {
         json.endObject()
     }
 
-    /// Text: a heading per day, then `09:00–10:00  Summary  (calendar)` or `all day`. Each instance is put on the
+    /// Text: a heading per day, then `09:00–10:00  Summary  (calendar)` or `all day`; a timed event over several
+    /// days shows `09:00 →` (until when) on its first day, `↔ all day` on the days between and `→ 17:00` on its last. Each instance is put on the
     /// days it touches in one pass (an agenda over decades holds hundreds of thousands of instances).
     /// Items read from the store end with their handle (`id:1e78a2`), which `done`, `rm` and `log` take.
     func printDays(
@@ -184,19 +185,48 @@ struct InstanceFormat {
                 let row = rows[index]
                 let start = wall(row.occurrence.start, row.occurrence.startDate, row.occurrence.isFloating)
                 let end = wall(row.occurrence.end, row.occurrence.endDate, row.occurrence.isFloating)
-                let span =
-                    row.occurrence.isAllDay
-                    ? "all day    "
-                    : end == start
-                        ? "\(clock(start))      "  // a point in time: a todo with only DUE
-                        : "\(start < day ? "…    " : clock(start))–\(end > next ? "…    " : clock(end))"
+                // A timed span over several days: where it starts, the days it goes on through, where it ends.
+                var span: String
+                var until = ""
+                if row.occurrence.isAllDay {
+                    span = "all day    "
+                } else if end == start {
+                    span = "\(clock(start))      "  // a point in time: a todo with only DUE
+                } else if start >= day, end <= next {
+                    span = "\(clock(start))–\(clock(end))"
+                } else if start >= day {
+                    span = "\(clock(start)) →    "
+                    until = " (until \(names[end.isoWeekday]) \(end.isoDate) \(clock(end)))"
+                } else if end <= next {
+                    span = "    → \(clock(end))"
+                } else {
+                    span = "↔ all day  "
+                }
                 let handle = row.occurrence.uid.flatMap { handles[$0] }.map { "  id:" + $0 } ?? ""
                 Output.print(
-                    "  \(span)  \(mark(row.occurrence.item))\(row.occurrence.summary ?? "(no summary)")  "
-                        + "(\(row.calendar))\(handle)")
+                    "  \(span)  \(mark(row.occurrence.item))\(row.occurrence.summary ?? "(no summary)")"
+                        + "\(until)\(Self.symbols(row.occurrence))  (\(row.calendar))\(handle)")
             }
         }
         if !printed { Output.print("nothing between \(from.iso8601) and \(to.iso8601)") }
+    }
+
+    /// What khal shows beside a title: ⟳ an instance of a recurring series (⟳ changed: one whose instance was
+    /// edited, an override), ⏰ an item with an alarm.
+    static func symbols(_ occurrence: Occurrence) -> String {
+        var text = ""
+        if occurrence.core.recurrenceID != nil {
+            text += " ⟳ changed"
+        } else if occurrence.recurrenceID != nil {
+            text += " ⟳"
+        }
+        let hasAlarm =
+            switch occurrence.item {
+            case .event(let event): !event.alarms.isEmpty
+            case .todo(let todo): !todo.alarms.isEmpty
+            case .journal: false
+            }
+        return hasAlarm ? text + " ⏰" : text
     }
 
     /// Todos get a check box, journals a label; events nothing.

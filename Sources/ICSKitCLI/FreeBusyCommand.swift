@@ -14,12 +14,18 @@ struct FreeBusyCommand: ParsableCommand {
             --within limits --find to those hours of each day in --tz, so they follow the clock across DST.
             Examples:
               icskit freebusy work.ics --week next > busy.ics
+              icskit freebusy --week next --find 30m --within 09:00-17:00     # every store calendar
               icskit freebusy alice.ics bob.ics carol.ics --week 2026-W44 --find 1h --within 09:00-18:00 \\
                 --tz Europe/Berlin
             """)
 
-    @Argument(help: "Calendar files (.ics, jCal, xCal or CSV); - reads standard input.")
-    var files: [String]
+    @Argument(help: "Calendar files (.ics, jCal, xCal or CSV); - reads standard input. None: the store.")
+    var files: [String] = []
+
+    @Option(help: "With the store: only this calendar.", completion: CalendarCompletion.kind)
+    var calendar: String?
+
+    @OptionGroup var store: StoreOption
 
     @OptionGroup var window: WindowOptions
 
@@ -38,7 +44,6 @@ struct FreeBusyCommand: ParsableCommand {
     @OptionGroup var zoneRules: ZonesOption
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("give at least one calendar file (- reads standard input)") }
         if let find, Self.seconds(find) == nil { throw ValidationError("--find takes 30m, 1h or 1h30m, not \(find)") }
         if let within, Self.hours(within) == nil {
             throw ValidationError("--within takes HH:MM-HH:MM with the start first, not \(within)")
@@ -51,7 +56,7 @@ struct FreeBusyCommand: ParsableCommand {
         let zone = try window.zone()
         let (start, end) = try window.window(in: zone)
         let (from, to) = (zone.date(of: start), zone.date(of: end))
-        let input = try CalendarFiles.read(files)
+        let input = try CalendarFiles.readOrStore(files, store: store, calendar: calendar, window: from..<to)
         var diagnostics = input.diagnostics.filter { $0.severity == .error }
         var options = ExpansionOptions()
         options.viewerZone = zone.identifier

@@ -70,6 +70,35 @@ final class AgendaTodoCLITests: XCTestCase {
         }
     }
 
+    /// The text agenda marks instances of a series (⟳), changed instances (⟳ changed) and alarms (⏰), as khal does,
+    /// and draws a timed event over several days as its start, the days between and its end.
+    func testTextAgendaMarksSeriesOverridesAlarmsAndMultiDaySpans() throws {
+        let run = try CLI.run(["agenda", CLI.fixture("hand/agenda-marks.ics"), "--week", "2026-W48", "--tz", "UTC"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(
+            run.stdout,
+            """
+            Mon 2026-11-23
+              08:00–08:15  Standup ⟳  (agenda-marks)
+
+            Tue 2026-11-24
+              08:00–08:15  Standup ⟳  (agenda-marks)
+              09:00 →      Conference (until Thu 2026-11-26 17:00) ⏰  (agenda-marks)
+
+            Wed 2026-11-25
+              ↔ all day    Conference ⏰  (agenda-marks)
+              10:00–10:15  Standup (late) ⟳ changed  (agenda-marks)
+
+            Thu 2026-11-26
+                  → 17:00  Conference ⏰  (agenda-marks)
+              08:00–08:15  Standup ⟳  (agenda-marks)
+
+            Fri 2026-11-27
+              08:00–08:15  Standup ⟳  (agenda-marks)
+
+            """)
+    }
+
     func testTextAgendaAndUsageErrors() throws {
         let run = try CLI.run([
             "agenda", CLI.fixture("hand/all-day-and-tasks.ics"), "--week", "2026-W48", "--tz", "UTC",

@@ -90,6 +90,25 @@ final class FreeBusyCLITests: XCTestCase {
         XCTAssertEqual(try CLI.run(["freebusy", calendars[0], "--within", "09:00-18:00"]).status, 2)
         XCTAssertEqual(try CLI.run(["freebusy", calendars[0], "--find", "soon"]).status, 2)
         XCTAssertEqual(try CLI.run(["freebusy", calendars[0], "--find", "1h", "--within", "18:00-09:00"]).status, 2)
-        XCTAssertEqual(try CLI.run(["freebusy"]).status, 2)
+    }
+
+    /// Without files freebusy reads the store, as agenda and todo do: the same slots as from the files.
+    func testTheStoreGivesTheSameSlotsAsTheFiles() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("store.sqlite").path
+        for (file, name) in zip(calendars, ["Alice", "Bob", "Carol"]) {
+            XCTAssertEqual(try CLI.run(["import", file, "--calendar", name, "--store", store, "-q"]).status, 0)
+        }
+        let arguments = window + ["--find", "1h", "--within", "09:00-18:00"]
+        let fromFiles = try CLI.run(["freebusy"] + calendars + arguments)
+        let fromStore = try CLI.run(["freebusy", "--store", store] + arguments)
+        XCTAssertEqual(fromStore.status, 0, fromStore.stderr)
+        XCTAssertEqual(fromStore.stdout, fromFiles.stdout)
+        XCTAssertTrue(fromStore.stdout.contains("2026-10-23 10:00–12:30  (2h30m)"), fromStore.stdout)
+        // One calendar only: Alice alone is free more often.
+        let alice = try CLI.run(["freebusy", "--store", store, "--calendar", "Alice"] + arguments)
+        XCTAssertNotEqual(alice.stdout, fromStore.stdout)
+        XCTAssertEqual(try CLI.run(["freebusy", "--store", store, "--calendar", "Nobody"] + arguments).status, 1)
     }
 }

@@ -441,7 +441,7 @@ extension StoreCLITests {
         try icskit(["categories", "--set-color", "Work", "#3366FF"])
         XCTAssertTrue(try icskit(["categories"]).stdout.contains("Work  #3366FF"))
         let agenda = try icskit(["agenda", "--from", "2026-11-24", "--to", "+1d", "--tz", "Europe/Berlin"]).stdout
-        XCTAssertTrue(agenda.contains("09:30–10:15  Dentist  (Health)"), agenda)
+        XCTAssertTrue(agenda.contains("09:30–10:15  Dentist ⏰  (Health)  id:"), agenda)  // added with --alarm
         // What was added is plain iCalendar: the journal links to the todo, the alarm sits in the event.
         let exported = try icskit(["export"]).stdout.replacingOccurrences(of: "\r\n ", with: "")
         XCTAssertTrue(exported.contains("RELATED-TO;RELTYPE=PARENT:\(parent)"))
