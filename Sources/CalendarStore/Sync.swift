@@ -252,3 +252,32 @@ extension CalendarStore: ItemLabelling {
         }
     }
 }
+
+extension CalendarStore {
+    /// Puts a series (its master and overrides) in place of what the calendar holds for its UID, in one
+    /// transaction: components no longer there are deleted with tombstones (so merges keep them deleted), the
+    /// others written. What `edit` and `rm --instance` do to one instance. `zones` holds the VTIMEZONEs the
+    /// components use (the calendar they were loaded in).
+    public func replaceSeries(
+        uid: String, calendar: String, with components: [CalendarComponent], zones: ICalendar = ICalendar()
+    ) throws {
+        try database.write { db in
+            let writer = StoreWriter(db)
+            guard let id = try writer.calendarID(named: calendar, create: false) else {
+                throw StoreError("no calendar \"\(calendar)\" in the store")
+            }
+            let time = CalendarTime(calendar: zones, viewerZone: "UTC")
+            let rows = components.compactMap { ItemRow($0, time: time) }
+            guard rows.count == components.count, rows.allSatisfy({ $0.uid == uid }) else {
+                throw StoreError("the series of \(uid) cannot be stored as edited")
+            }
+            let kept = Set(rows.map(\.recurrenceID))
+            for recurrenceID in try String.fetchAll(
+                db, sql: "SELECT recurrenceID FROM item WHERE calendarID = ? AND uid = ?", arguments: [id, uid])
+            where !kept.contains(recurrenceID) {
+                try writer.delete(MergeKey(uid: uid, recurrenceID: recurrenceID), calendarID: id, tombstone: true)
+            }
+            for row in rows { try writer.save(row, calendarID: id) }
+        }
+    }
+}

@@ -77,15 +77,52 @@ struct RemoveCommand: ParsableCommand {
     @Option(help: "Only in this store calendar.", completion: CalendarCompletion.kind)
     var calendar: String?
 
+    @Option(help: "Only this instance of a series (an EXDATE): its date, or date and time when a day has several.")
+    var instance: String?
+
+    @OptionGroup var zoneOption: ZoneOption
     @OptionGroup var store: StoreOption
 
     func run() throws {
         let opened = try store.open()
         try CalendarFiles.requireCalendar(calendar, in: opened)
         let item = try Handles.resolve(handle, in: opened, calendar: calendar, kind: nil, what: "item")
+        if let instance {
+            try removeInstance(instance, of: item, from: opened)
+            return
+        }
         let removed = try opened.delete(uid: item.uid, calendar: calendar)
         guard removed > 0 else { throw CommandFailure("no item with UID \(item.uid) in the store") }
         Output.print("removed: \(item.summary ?? "(no summary)")  (\(item.uid), \(removed.counted("component")))")
+    }
+
+    /// One instance out of its series: an EXDATE on the master, and its override (if it had one) deleted.
+    private func removeInstance(_ instance: String, of item: HandleMatch, from store: CalendarStore) throws {
+        let zone = try zoneOption.zone()
+        let loaded = try store.loadItems(calendar: item.calendar, uids: [item.uid])
+        let occurrence = try SeriesInstance.find(instance, of: item.uid, in: loaded, zone: zone)
+        guard let recurrenceID = occurrence.recurrenceID else { throw CommandFailure("not an instance of a series") }
+        var series = loaded.components.filter {
+            $0.core?.uid == item.uid && $0.core?.recurrenceID?.date != recurrenceID
+        }
+        let now = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).calendarDate(.utc)
+        func exclude(_ core: inout ItemCore) {
+            if !core.exceptionDates.contains(recurrenceID) { core.exceptionDates.append(recurrenceID) }
+            core.sequence = (core.sequence ?? 0) + 1
+            core.lastModified = now
+            core.stamp = now
+        }
+        guard let master = series.firstIndex(where: { $0.core?.recurrenceID == nil }) else {
+            throw CommandFailure("\(item.uid) has no master to exclude the instance from")
+        }
+        switch series[master] {
+        case .event(var event): exclude(&event.core); series[master] = .event(event)
+        case .todo(var todo): exclude(&todo.core); series[master] = .todo(todo)
+        case .journal(var journal): exclude(&journal.core); series[master] = .journal(journal)
+        case .timeZone, .other: break
+        }
+        try store.replaceSeries(uid: item.uid, calendar: item.calendar, with: series, zones: loaded)
+        Output.print("removed: the instance of \(instance) of \(item.summary ?? "(no summary)")  (\(item.uid))")
     }
 }
 

@@ -222,3 +222,22 @@ final class LockedData: @unchecked Sendable {
     var isSet: Bool { lock.withLock { done } }
     var value: Data { lock.withLock { data } }
 }
+
+/// A test with its own store in a temporary directory, and `icskit` run against it (`--store` added).
+class StoreCLITestCase: XCTestCase {
+    var directory: URL!
+    var store: String { directory.appendingPathComponent("store.sqlite").path }
+
+    override func setUpWithError() throws { directory = try CLI.temporaryDirectory() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// Runs icskit on the test's store and checks its exit status.
+    @discardableResult
+    func icskit(_ arguments: [String], status expected: Int32 = 0) throws -> CLI.Run {
+        let run = try CLI.run(arguments + ["--store", store])
+        XCTAssertEqual(run.status, expected, "icskit \(arguments.joined(separator: " ")): \(run.stderr)")
+        return run
+    }
+}

@@ -3,12 +3,9 @@ import XCTest
 
 /// Errors that help: a runtime error is one line and exit 1, a usage error exit 2 with the subcommand's usage;
 /// an unknown `--calendar` is an error; named days work in every window; counts are worded right.
-final class ErrorsCLITests: XCTestCase {
-    var directory: URL!
-    var store: String { directory.appendingPathComponent("store.sqlite").path }
-
+final class ErrorsCLITests: StoreCLITestCase {
     override func setUpWithError() throws {
-        directory = try CLI.temporaryDirectory()
+        try super.setUpWithError()
         let calendar =
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
             + "BEGIN:VEVENT\r\nUID:e1@test\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20261124T090000Z\r\n"
@@ -17,17 +14,6 @@ final class ErrorsCLITests: XCTestCase {
             + "END:VCALENDAR\r\n"
         try calendar.write(to: directory.appendingPathComponent("home.ics"), atomically: true, encoding: .utf8)
         try icskit(["import", path("home.ics"), "--calendar", "Home"])
-    }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
-
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
-    @discardableResult
-    func icskit(_ arguments: [String], status expected: Int32 = 0) throws -> CLI.Run {
-        let run = try CLI.run(arguments + ["--store", store])
-        XCTAssertEqual(run.status, expected, "icskit \(arguments.joined(separator: " ")): \(run.stderr)")
-        return run
     }
 
     /// One line on standard error, naming the problem, and no usage text.

@@ -2,17 +2,14 @@ import Foundation
 import XCTest
 
 /// Items named by handles: a UID, a unique UID prefix, or words of the summary; ambiguity lists the candidates.
-final class HandlesCLITests: XCTestCase {
-    var directory: URL!
-    var store: String { directory.appendingPathComponent("store.sqlite").path }
-
+final class HandlesCLITests: StoreCLITestCase {
     func todo(_ uid: String, _ summary: String) -> String {
         "BEGIN:VTODO\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:\(summary)\r\nDUE:20261130T170000Z\r\n"
             + "END:VTODO\r\n"
     }
 
     override func setUpWithError() throws {
-        directory = try CLI.temporaryDirectory()
+        try super.setUpWithError()
         func write(_ name: String, _ body: String) throws -> String {
             let file = directory.appendingPathComponent(name)
             try ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + body + "END:VCALENDAR\r\n")
@@ -27,15 +24,6 @@ final class HandlesCLITests: XCTestCase {
         let home = try write("home.ics", todo("9c0ffee0@home", "Buy math book"))
         try icskit(["import", school, "--calendar", "School"])
         try icskit(["import", home, "--calendar", "Home"])
-    }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
-
-    @discardableResult
-    func icskit(_ arguments: [String], status expected: Int32 = 0) throws -> CLI.Run {
-        let run = try CLI.run(arguments + ["--store", store])
-        XCTAssertEqual(run.status, expected, "icskit \(arguments.joined(separator: " ")): \(run.stderr)")
-        return run
     }
 
     func openTodos() throws -> String { try icskit(["todo", "--tz", "UTC", "--no-ids"]).stdout }

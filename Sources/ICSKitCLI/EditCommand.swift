@@ -1,0 +1,223 @@
+import ArgumentParser
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `icskit edit HANDLE …`: change an item in the store, or (`--instance DATE`) one instance of a series.
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change an event or todo in the store, or one instance of a series.",
+        discussion: """
+            The item is named by its UID, a unique UID prefix (the id: that agenda and todo show) or words of its \
+            summary. Times read as in `add` (YYYY-MM-DD, "YYYY-MM-DD HH:MM", today, tomorrow, a weekday, in --tz). \
+            A new --start moves the end with it unless --end or --duration is given. --instance DATE changes only \
+            that instance of a series (written as an override, as a calendar app's "this event only" does); \
+            SEQUENCE and LAST-MODIFIED move on either way.
+
+            Examples:
+              icskit edit "Dentist" --start "friday 10:00"
+              icskit edit 1e78a2 --due 2026-12-01 --priority 1 --category School
+              icskit edit standup --instance 2026-11-25 --start "2026-11-25 10:00" --summary "Standup (late)"
+            """)
+
+    @Argument(help: "The item: its UID, a unique UID prefix, or words of its summary.")
+    var handle: String
+
+    @Option(help: "Only in this store calendar.", completion: CalendarCompletion.kind)
+    var calendar: String?
+
+    @Option(help: "Only this instance of a series: its date (YYYY-MM-DD), or date and time when a day has several.")
+    var instance: String?
+
+    @Option(help: "A new summary.")
+    var summary: String?
+
+    @Option(help: "A new start.")
+    var start: String?
+
+    @Option(help: "A new end (events).")
+    var end: String?
+
+    @Option(help: "A new length (events): 90m, 1h, 1h30m, 2d.")
+    var duration: String?
+
+    @Option(help: "A new due time (todos).")
+    var due: String?
+
+    @Option(help: "The categories, replacing the old ones (repeat for several; \"\" clears them).")
+    var category: [String] = []
+
+    @Option(help: "1 (highest) … 9 (lowest); 0 clears it.")
+    var priority: Int?
+
+    @Option(help: "A new location (\"\" clears it).")
+    var location: String?
+
+    @Option(help: "A new description (\"\" clears it).")
+    var description: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: "The reminder, replacing the old ones: -15m, -1h, -1d; \"none\" removes every alarm.")
+    var alarm: String?
+
+    @Option(help: "TENTATIVE, CONFIRMED, CANCELLED (events); NEEDS-ACTION, IN-PROCESS, COMPLETED, CANCELLED (todos).")
+    var status: String?
+
+    @OptionGroup var zoneOption: ZoneOption
+    @OptionGroup var store: StoreOption
+
+    func validate() throws {
+        if let priority, !(0...9).contains(priority) { throw ValidationError("--priority takes 0–9") }
+        if end != nil, duration != nil { throw ValidationError("use --end or --duration, not both") }
+        let changes: [Any?] = [summary, start, end, duration, due, priority, location, description, alarm, status]
+        if changes.allSatisfy({ $0 == nil }), category.isEmpty {
+            throw ValidationError("say what to change (--summary, --start, --due, --category …)")
+        }
+    }
+
+    func run() throws {
+        let zone = try zoneOption.zone()
+        let store = try store.open()
+        try CalendarFiles.requireCalendar(calendar, in: store)
+        let match = try Handles.resolve(handle, in: store, calendar: calendar, kind: nil, what: "item")
+        let loaded = try store.loadItems(calendar: match.calendar, uids: [match.uid])
+        var series = loaded.components.filter { $0.core?.uid == match.uid }
+        guard let masterIndex = series.firstIndex(where: { $0.core?.recurrenceID == nil }) ?? series.indices.first
+        else { throw CommandFailure("no item with UID \(match.uid) in \(match.calendar)") }
+        var target = masterIndex
+        if let instance {
+            let occurrence = try SeriesInstance.find(instance, of: match.uid, in: loaded, zone: zone)
+            if let existing = series.firstIndex(where: { $0.core?.recurrenceID?.date == occurrence.recurrenceID }) {
+                target = existing
+            } else {
+                series.append(try SeriesInstance.override(series[masterIndex], at: occurrence))
+                target = series.count - 1
+            }
+        }
+        try apply(to: &series[target], zone: zone)
+        try store.replaceSeries(uid: match.uid, calendar: match.calendar, with: series, zones: loaded)
+        let what = series[target].core?.summary ?? "(no summary)"
+        Output.print("edited: \(what)\(instance.map { " (the instance of \($0))" } ?? "")  (\(match.uid))")
+    }
+
+    /// The options' changes, with SEQUENCE and LAST-MODIFIED moved on.
+    private func apply(to component: inout CalendarComponent, zone: ZoneClock) throws {
+        let now = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).calendarDate(.utc)
+        let newStart = try start.map { try AddCommand.when($0, zone) }
+        func change(_ core: inout ItemCore) throws {
+            if let summary { core.summary = summary }
+            if let location { core.location = location.isEmpty ? nil : location }
+            if let description { core.description = description.isEmpty ? nil : description }
+            if let priority { core.priority = priority == 0 ? nil : priority }
+            if !category.isEmpty { core.categories = category.filter { !$0.isEmpty }.map { Category($0) } }
+            if let status { core.status = Status(rawValue: status) }
+            if let newStart { core.start = newStart }
+            core.sequence = (core.sequence ?? 0) + 1
+            core.lastModified = now
+            core.stamp = now
+        }
+        func alarms(_ old: [Alarm], summary: String?, beforeEnd: Bool) throws -> [Alarm] {
+            guard let alarm else { return old }
+            if alarm.lowercased() == "none" { return [] }
+            guard case .success(var offset) = AddCommand.duration(alarm) else {
+                throw ValidationError("--alarm takes a duration such as -15m, not \(alarm)")
+            }
+            offset.isNegative = false
+            var reminder = Alarm(displaying: summary ?? "Reminder", before: offset)
+            if beforeEnd, case .relative(let offset, _) = reminder.trigger {
+                reminder.trigger = .relative(offset, relatedToEnd: true)
+            }
+            return [reminder]
+        }
+        switch component {
+        case .event(var event):
+            let oldStart = event.core.start
+            try change(&event.core)
+            if let end {
+                event.end = try AddCommand.when(end, zone)
+                event.duration = nil
+            } else if let duration {
+                guard case .success(let length) = AddCommand.duration(duration) else {
+                    throw ValidationError("--duration takes 90m, 1h, 1h30m or 2d, not \(duration)")
+                }
+                event.duration = length
+                event.end = nil
+            } else if let oldStart, let newStart, let oldEnd = event.end {
+                // The end moves with the start: the event keeps its length.
+                let shift = LocalDateTime(newStart).wallSeconds - LocalDateTime(oldStart).wallSeconds
+                event.end = LocalDateTime(oldEnd).adding(seconds: shift).calendarDate(newStart.form)
+            }
+            event.alarms = try alarms(event.alarms, summary: event.core.summary, beforeEnd: false)
+            component = .event(event)
+        case .todo(var todo):
+            try change(&todo.core)
+            if let due { todo.due = try AddCommand.when(due, zone) }
+            todo.alarms = try alarms(todo.alarms, summary: todo.core.summary, beforeEnd: todo.due != nil)
+            component = .todo(todo)
+        case .journal(var journal):
+            try change(&journal.core)
+            component = .journal(journal)
+        case .timeZone, .other:
+            throw CommandFailure("only events, todos and journals can be edited")
+        }
+    }
+}
+
+/// One instance of a series, named by its date (and time), as `edit --instance` and `rm --instance` take it.
+enum SeriesInstance {
+    /// The instance of `uid` that starts on `text`'s day (at its time, when given) in `zone`.
+    static func find(_ text: String, of uid: String, in calendar: ICalendar, zone: ZoneClock) throws -> Occurrence {
+        let today = zone.wallClock(at: Date()).startOfDay
+        let wall = try WindowOptions.parse(text, option: "--instance", today: today)
+        let hasTime = text.contains(":")
+        let day = wall.startOfDay
+        var options = ExpansionOptions()
+        options.components = ExpansionOptions.allItemKinds
+        options.viewerZone = zone.identifier
+        let found = calendar.occurrences(
+            from: zone.date(of: day), to: zone.date(of: day.adding(days: 1)), options: options
+        ).occurrences.filter { occurrence in
+            occurrence.uid == uid && occurrence.recurrenceID != nil
+                && (!hasTime || zone.wallClock(at: occurrence.startDate) == wall)
+        }
+        guard let first = found.first else {
+            throw CommandFailure("the series has no instance on \(text) (in \(zone.identifier))")
+        }
+        guard found.count == 1 else {
+            let times = found.map { String(zone.wallClock(at: $0.startDate).iso8601.prefix(16)) }
+            throw CommandFailure(
+                "the series has \(found.count) instances on \(text): give the time too (\(times.joined(separator: ", ")))"
+            )
+        }
+        return first
+    }
+
+    /// An override of the master for one instance: the master's properties at the instance's start and end,
+    /// with RECURRENCE-ID and without the rules.
+    static func override(_ master: CalendarComponent, at occurrence: Occurrence) throws -> CalendarComponent {
+        guard let recurrenceID = occurrence.recurrenceID else { throw CommandFailure("not an instance of a series") }
+        func strip(_ core: inout ItemCore) {
+            core.recurrenceID = RecurrenceID(recurrenceID)
+            core.recurrenceRules = []
+            core.recurrenceDates = []
+            core.exceptionDates = []
+            core.start = occurrence.start
+        }
+        switch master {
+        case .event(var event):
+            strip(&event.core)
+            if event.end != nil { event.end = occurrence.end }
+            return .event(event)
+        case .todo(var todo):
+            strip(&todo.core)
+            return .todo(todo)
+        case .journal(var journal):
+            strip(&journal.core)
+            return .journal(journal)
+        case .timeZone, .other:
+            throw CommandFailure("only events, todos and journals have instances")
+        }
+    }
+}
