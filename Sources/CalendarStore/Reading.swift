@@ -80,21 +80,24 @@ extension CalendarStore {
             guard let id = try StoreWriter(db).calendarID(named: name, create: false) else { return "" }
             var parts = try String.fetchAll(
                 db, sql: "SELECT content FROM timeZone WHERE calendarID = ? ORDER BY tzid", arguments: [id])
-            // In slices: SQLite bounds the number of parameters of one statement.
-            let sorted = uids.sorted()
-            for start in stride(from: 0, to: sorted.count, by: 500) {
-                let slice = Array(sorted[start..<min(start + 500, sorted.count)])
-                let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
-                var arguments: [any DatabaseValueConvertible] = [id]
-                arguments += slice
+            for slice in Self.slices(of: uids) {
                 parts += try String.fetchAll(
-                    db, sql: "SELECT content FROM item WHERE calendarID = ? AND uid IN (\(marks)) ORDER BY id",
-                    arguments: StatementArguments(arguments))
+                    db, sql: "SELECT content FROM item WHERE calendarID = ? AND uid IN (\(slice.marks)) ORDER BY id",
+                    arguments: StatementArguments([id] + slice.uids))
             }
             return parts.joined()
         }
         var calendar = ICalendar()
         calendar.components = ICS.read(Array(text.utf8)).calendars.flatMap(\.components)
         return calendar
+    }
+
+    /// UIDs in slices of 500, each with its `?, ?, …` for an `IN (…)`: SQLite bounds the parameters of a statement.
+    static func slices(of uids: Set<String>) -> [(marks: String, uids: [any DatabaseValueConvertible])] {
+        let sorted = uids.sorted()
+        return stride(from: 0, to: sorted.count, by: 500).map { start in
+            let slice = sorted[start..<min(start + 500, sorted.count)]
+            return (Array(repeating: "?", count: slice.count).joined(separator: ", "), slice.map { $0 })
+        }
     }
 }

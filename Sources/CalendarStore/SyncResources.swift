@@ -68,16 +68,18 @@ extension CalendarStore {
         guard !uids.isEmpty else { return [:] }
         return try database.read { db in
             var contents: [MergeKey: String] = [:]
-            for row in try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT uid, recurrenceID, content FROM syncBase
-                    WHERE calendarID = (SELECT id FROM calendar WHERE name = ?) AND partner = ?
-                    """, arguments: [calendar, partner])
-            {
-                let uid: String = row[0]
-                guard uids.contains(uid) else { continue }
-                contents[MergeKey(uid: uid, recurrenceID: row[1])] = row[2]
+            for slice in Self.slices(of: uids) {
+                let arguments: [any DatabaseValueConvertible] = [calendar, partner]
+                for row in try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT uid, recurrenceID, content FROM syncBase
+                        WHERE calendarID = (SELECT id FROM calendar WHERE name = ?) AND partner = ?
+                        AND uid IN (\(slice.marks))
+                        """, arguments: StatementArguments(arguments + slice.uids))
+                {
+                    contents[MergeKey(uid: row[0], recurrenceID: row[1])] = row[2]
+                }
             }
             return contents
         }

@@ -102,7 +102,7 @@ struct AgendaCommand: ParsableCommand {
             writer.endArray()
             try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
         } else {
-            format.printDays(rows, from: start, to: end, handles: noIDs ? [:] : input.handles)
+            format.printDays(rows, from: start, to: end, handles: try store.handles(files: files, hidden: noIDs))
         }
     }
 }

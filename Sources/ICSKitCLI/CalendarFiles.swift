@@ -15,9 +15,6 @@ struct CalendarFiles {
     var diagnostics: [Diagnostic] = []
     /// Whether some file ended before it was complete (a missing END, a cut-off download).
     var isTruncated = false
-    /// Read from the store: each UID's short handle (`CalendarStore.shortHandles`), which `done`, `rm` and `log`
-    /// take. Empty for files.
-    var handles: [String: String] = [:]
 
     /// Reads every path (`-` for standard input); a file that cannot be read is a usage error (exit 2).
     /// A directory is read as a vdir (khal's, todoman's, vdirsyncer's): its `.ics` files as one calendar, named by
@@ -100,7 +97,6 @@ struct CalendarFiles {
         let opened = try store.open(.readOnly)
         try requireCalendar(calendar, in: opened)
         var files = CalendarFiles()
-        files.handles = try opened.shortHandles()
         files.sources = try opened.loadCalendars(named: calendar, window: window).map {
             Source(name: $0.name, path: opened.path, calendars: [$0.calendar])
         }

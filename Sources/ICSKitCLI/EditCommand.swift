@@ -104,7 +104,6 @@ struct EditCommand: ParsableCommand {
 
     /// The options' changes, with SEQUENCE and LAST-MODIFIED moved on.
     private func apply(to component: inout CalendarComponent, zone: ZoneClock) throws {
-        let now = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).calendarDate(.utc)
         let newStart = try start.map { try AddCommand.when($0, zone) }
         func change(_ core: inout ItemCore) throws {
             if let summary { core.summary = summary }
@@ -114,9 +113,7 @@ struct EditCommand: ParsableCommand {
             if !category.isEmpty { core.categories = category.filter { !$0.isEmpty }.map { Category($0) } }
             if let status { core.status = Status(rawValue: status) }
             if let newStart { core.start = newStart }
-            core.sequence = (core.sequence ?? 0) + 1
-            core.lastModified = now
-            core.stamp = now
+            core.recordEdit()
         }
         func alarms(_ old: [Alarm], summary: String?, beforeEnd: Bool) throws -> [Alarm] {
             guard let alarm else { return old }
@@ -131,10 +128,12 @@ struct EditCommand: ParsableCommand {
             }
             return [reminder]
         }
+        guard var core = component.core else { throw CommandFailure("only events, todos and journals can be edited") }
+        let oldStart = core.start
+        try change(&core)
+        component.core = core
         switch component {
         case .event(var event):
-            let oldStart = event.core.start
-            try change(&event.core)
             if let end {
                 event.end = try AddCommand.when(end, zone)
                 event.duration = nil
@@ -152,16 +151,21 @@ struct EditCommand: ParsableCommand {
             event.alarms = try alarms(event.alarms, summary: event.core.summary, beforeEnd: false)
             component = .event(event)
         case .todo(var todo):
-            try change(&todo.core)
             if let due { todo.due = try AddCommand.when(due, zone) }
             todo.alarms = try alarms(todo.alarms, summary: todo.core.summary, beforeEnd: todo.due != nil)
             component = .todo(todo)
-        case .journal(var journal):
-            try change(&journal.core)
-            component = .journal(journal)
-        case .timeZone, .other:
-            throw CommandFailure("only events, todos and journals can be edited")
+        case .journal, .timeZone, .other: break
         }
+    }
+}
+
+extension ItemCore {
+    /// An edit made here: SEQUENCE moves on, LAST-MODIFIED and DTSTAMP are now.
+    mutating func recordEdit() {
+        let now = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).calendarDate(.utc)
+        sequence = (sequence ?? 0) + 1
+        lastModified = now
+        stamp = now
     }
 }
 
@@ -197,27 +201,20 @@ enum SeriesInstance {
     /// An override of the master for one instance: the master's properties at the instance's start and end,
     /// with RECURRENCE-ID and without the rules.
     static func override(_ master: CalendarComponent, at occurrence: Occurrence) throws -> CalendarComponent {
-        guard let recurrenceID = occurrence.recurrenceID else { throw CommandFailure("not an instance of a series") }
-        func strip(_ core: inout ItemCore) {
-            core.recurrenceID = RecurrenceID(recurrenceID)
-            core.recurrenceRules = []
-            core.recurrenceDates = []
-            core.exceptionDates = []
-            core.start = occurrence.start
+        guard let recurrenceID = occurrence.recurrenceID, var core = master.core else {
+            throw CommandFailure("not an instance of a series")
         }
-        switch master {
-        case .event(var event):
-            strip(&event.core)
-            if event.end != nil { event.end = occurrence.end }
-            return .event(event)
-        case .todo(var todo):
-            strip(&todo.core)
-            return .todo(todo)
-        case .journal(var journal):
-            strip(&journal.core)
-            return .journal(journal)
-        case .timeZone, .other:
-            throw CommandFailure("only events, todos and journals have instances")
+        core.recurrenceID = RecurrenceID(recurrenceID)
+        core.recurrenceRules = []
+        core.recurrenceDates = []
+        core.exceptionDates = []
+        core.start = occurrence.start
+        var override = master
+        override.core = core
+        if case .event(var event) = override, event.end != nil {
+            event.end = occurrence.end
+            override = .event(event)
         }
+        return override
     }
 }

@@ -105,22 +105,12 @@ struct RemoveCommand: ParsableCommand {
         var series = loaded.components.filter {
             $0.core?.uid == item.uid && $0.core?.recurrenceID?.date != recurrenceID
         }
-        let now = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).calendarDate(.utc)
-        func exclude(_ core: inout ItemCore) {
-            if !core.exceptionDates.contains(recurrenceID) { core.exceptionDates.append(recurrenceID) }
-            core.sequence = (core.sequence ?? 0) + 1
-            core.lastModified = now
-            core.stamp = now
-        }
-        guard let master = series.firstIndex(where: { $0.core?.recurrenceID == nil }) else {
-            throw CommandFailure("\(item.uid) has no master to exclude the instance from")
-        }
-        switch series[master] {
-        case .event(var event): exclude(&event.core); series[master] = .event(event)
-        case .todo(var todo): exclude(&todo.core); series[master] = .todo(todo)
-        case .journal(var journal): exclude(&journal.core); series[master] = .journal(journal)
-        case .timeZone, .other: break
-        }
+        guard let master = series.firstIndex(where: { $0.core?.recurrenceID == nil }),
+            var core = series[master].core
+        else { throw CommandFailure("\(item.uid) has no master to exclude the instance from") }
+        if !core.exceptionDates.contains(recurrenceID) { core.exceptionDates.append(recurrenceID) }
+        core.recordEdit()
+        series[master].core = core
         try store.replaceSeries(uid: item.uid, calendar: item.calendar, with: series, zones: loaded)
         Output.print("removed: the instance of \(instance) of \(item.summary ?? "(no summary)")  (\(item.uid))")
     }

@@ -22,6 +22,13 @@ struct StoreOption: ParsableArguments {
             throw CommandFailure("cannot open the store \(path): \(error)")
         }
     }
+
+    /// The short handles text lists end their lines with (`id:1e78a2`, which `done`, `rm`, `log` and `edit` take):
+    /// only for what was read from the store (no `files`), and not when `hidden` (`--no-ids`).
+    func handles(files: [String], hidden: Bool) throws -> [String: String] {
+        guard files.isEmpty, !hidden else { return [:] }
+        return try open(.readOnly).shortHandles()
+    }
 }
 
 /// Shell completion of calendar names from the store the command line names (`--store PATH`), else the default

@@ -70,7 +70,7 @@ struct TodoCommand: ParsableCommand {
         } else {
             let tree = list.tree(filter: filter, category: category, slot: slot)
             if tree.isEmpty { Output.print("no \(filter == .all ? "" : filter.rawValue + " ")todos") }
-            let handles = noIDs ? [:] : input.handles
+            let handles = try store.handles(files: files, hidden: noIDs)
             for entry in tree { printEntry(entry, depth: 0, zone: zone, handles: handles) }
         }
     }

@@ -305,13 +305,31 @@ public enum CalendarComponent: Sendable, Hashable {
         }
     }
 
-    /// The properties an event, todo or journal shares; nil for other components.
+    /// The properties an event, todo or journal shares; nil for other components (setting it changes nothing
+    /// there).
     public var core: ItemCore? {
-        switch self {
-        case .event(let event): return event.core
-        case .todo(let todo): return todo.core
-        case .journal(let journal): return journal.core
-        case .timeZone, .other: return nil
+        get {
+            switch self {
+            case .event(let event): return event.core
+            case .todo(let todo): return todo.core
+            case .journal(let journal): return journal.core
+            case .timeZone, .other: return nil
+            }
+        }
+        set {
+            guard let newValue else { return }
+            switch self {
+            case .event(var event):
+                event.core = newValue
+                self = .event(event)
+            case .todo(var todo):
+                todo.core = newValue
+                self = .todo(todo)
+            case .journal(var journal):
+                journal.core = newValue
+                self = .journal(journal)
+            case .timeZone, .other: break
+            }
         }
     }
 
