@@ -16,14 +16,17 @@ struct ExportCommand: ParsableCommand {
             understand RRULE.
 
             --format html writes one self-contained page (no network) for the 7 days from the window's start \
-            (default: this week): a time grid with overlapping events side by side, a bar strip for all-day and \
-            multi-day events, a Gantt chart of the multi-day and overlapping ones, and the todos due in the week, \
-            in category colours, with today marked. It prints on A4 landscape.
+            (default: this week): a time grid with overlapping events side by side and timed events over several \
+            days drawn on each day, a bar strip for all-day events, a Gantt chart of what covers several days and \
+            of each group of overlapping events, and the todos due in the week, in the colours the legend \
+            explains, with today marked. With --month it is the month instead: one box per day with its events \
+            and todos. Both print on A4 landscape.
 
             Examples:
               icskit export --week this -o week.ics
               icskit export --calendar Work --from 2026-12-01 --to +31d --expand -o december.ics
               icskit export --format html --week next --tz Europe/Berlin -o week.html
+              icskit export --format html --month this -o month.html
             """
     )
 
@@ -35,7 +38,7 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Write every instance in the window as a standalone event (its own UID, no RRULE).")
     var expand = false
 
-    @Option(help: "ics (default) or html (a week view).")
+    @Option(help: "ics (default) or html (a week view; with --month a month view).")
     var format: ExportFormat = .ics
 
     enum ExportFormat: String, ExpressibleByArgument { case ics, html }
@@ -57,7 +60,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOption
 
-    var hasWindow: Bool { window.today || window.week != nil || window.from != nil || window.to != nil }
+    var hasWindow: Bool { window.isGiven }
 
     @OptionGroup var zoneRules: ZonesOption
 
@@ -135,8 +138,66 @@ struct ExportCommand: ParsableCommand {
         try Output.emit(bytes, to: output)
     }
 
-    /// The 7 days from the window's start (this week without one) as an HTML page.
+    /// What an HTML page shows of a stretch of days: the instances (with their calendars) by start, the todos due
+    /// or done in it, and the colours.
+    struct PageContent {
+        var title: String
+        var occurrences: [(occurrence: Occurrence, calendar: String)] = []
+        var todos: [HTMLWeekPage.TodoRow] = []
+        var colors = PageColors(categoryColors: [:], calendarColors: [:])
+    }
+
+    func pageContent(_ store: CalendarStore, from first: LocalDateTime, to end: LocalDateTime, zone: ZoneClock) throws
+        -> PageContent
+    {
+        let range = zone.date(of: first)..<zone.date(of: end)
+        let loaded = try store.loadCalendars(named: calendar, window: range)
+        var content = PageContent(title: calendar ?? (loaded.count == 1 ? loaded[0].name : "Calendar"))
+        var options = ExpansionOptions()
+        options.viewerZone = zone.identifier
+        for (calendar, name) in loaded {
+            content.occurrences +=
+                calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)
+                .occurrences.map { ($0, name) }
+            let time = CalendarTime(calendar: calendar, viewerZone: zone.identifier)
+            for todo in calendar.todos where todo.recurrenceID == nil {
+                let due = todo.due.map { $0.isDate ? LocalDateTime($0) : zone.wallClock(at: time.date(of: $0)) }
+                let completed = todo.completed.map { zone.wallClock(at: time.date(of: $0)) }
+                let inside = { (moment: LocalDateTime) in moment >= first && moment < end }
+                guard due.map(inside) == true || completed.map(inside) == true else { continue }
+                content.todos.append(HTMLWeekPage.TodoRow(todo: todo, due: due, calendar: name))
+            }
+        }
+        content.occurrences.sort {
+            ($0.occurrence.startDate, $0.occurrence.endDate) < ($1.occurrence.startDate, $1.occurrence.endDate)
+        }
+        content.todos.sort {
+            ($0.todo.isCompleted ? 1 : 0, $0.due?.wallSeconds ?? .max) < (
+                $1.todo.isCompleted ? 1 : 0, $1.due?.wallSeconds ?? .max
+            )
+        }
+        for (name, color) in try store.categoryColors() { content.colors.categoryColors[name.lowercased()] = color }
+        content.colors.calendarColors = Dictionary(loaded.map { ($0.name, $0.calendar.color ?? "") }) { first, _ in
+            first
+        }
+        return content
+    }
+
+    /// The 7 days from the window's start (this week without one) as an HTML page; with --month, that month.
     func writeHTML(_ store: CalendarStore, zone: ZoneClock) throws {
+        if window.month != nil {
+            let (first, next) = try window.window(in: zone)
+            // Whole weeks, Monday to Sunday, around the month.
+            let gridStart = first.adding(days: 1 - first.isoWeekday)
+            let lastDay = next.adding(days: -1)
+            let gridEnd = lastDay.adding(days: 8 - lastDay.isoWeekday)
+            let content = try pageContent(store, from: gridStart, to: gridEnd, zone: zone)
+            let page = HTMLMonthPage(
+                title: content.title, zone: zone, month: first, gridStart: gridStart, gridEnd: gridEnd,
+                occurrences: content.occurrences, todos: content.todos, colors: content.colors, now: Date())
+            try Output.emit(Array(page.html().utf8), to: output)
+            return
+        }
         var weekStart: LocalDateTime
         if hasWindow {
             weekStart = try window.window(in: zone).start.startOfDay
@@ -144,43 +205,12 @@ struct ExportCommand: ParsableCommand {
             let today = zone.wallClock(at: Date()).startOfDay
             weekStart = today.adding(days: 1 - today.isoWeekday)
         }
-        let range = zone.date(of: weekStart)..<zone.date(of: weekStart.adding(days: 7))
-        let loaded = try store.loadCalendars(named: calendar, window: range)
-        var options = ExpansionOptions()
-        options.viewerZone = zone.identifier
-        var occurrences: [(occurrence: Occurrence, calendar: String)] = []
-        var todos: [HTMLWeekPage.TodoRow] = []
-        for (calendar, name) in loaded {
-            occurrences += calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)
-                .occurrences.map { ($0, name) }
-            let time = CalendarTime(calendar: calendar, viewerZone: zone.identifier)
-            for todo in calendar.todos where todo.recurrenceID == nil {
-                let due = todo.due.map { $0.isDate ? LocalDateTime($0) : zone.wallClock(at: time.date(of: $0)) }
-                let completed = todo.completed.map { zone.wallClock(at: time.date(of: $0)) }
-                let inWeek = { (moment: LocalDateTime) in moment >= weekStart && moment < weekStart.adding(days: 7) }
-                guard due.map(inWeek) == true || completed.map(inWeek) == true else { continue }
-                todos.append(HTMLWeekPage.TodoRow(todo: todo, due: due, calendar: name))
-            }
-        }
-        occurrences.sort {
-            ($0.occurrence.startDate, $0.occurrence.endDate) < ($1.occurrence.startDate, $1.occurrence.endDate)
-        }
-        todos.sort {
-            ($0.todo.isCompleted ? 1 : 0, $0.due?.wallSeconds ?? .max) < (
-                $1.todo.isCompleted ? 1 : 0, $1.due?.wallSeconds ?? .max
-            )
-        }
-        let layout = WeekLayout(occurrences: occurrences.map(\.occurrence), weekStart: weekStart, zone: zone)
-        let entryCalendars = layout.entries.map { occurrences[$0.index].calendar }
-        var categoryColors: [String: String] = [:]
-        for (name, color) in try store.categoryColors() { categoryColors[name.lowercased()] = color }
+        let content = try pageContent(store, from: weekStart, to: weekStart.adding(days: 7), zone: zone)
+        let layout = WeekLayout(occurrences: content.occurrences.map(\.occurrence), weekStart: weekStart, zone: zone)
         let page = HTMLWeekPage(
-            title: calendar ?? (loaded.count == 1 ? loaded[0].name : "Week"), zone: zone, layout: layout,
-            todos: todos, categoryColors: categoryColors,
-            calendarColors: Dictionary(loaded.map { ($0.name, $0.calendar.color ?? "") }) { first, _ in first },
-            calendarOfEntry: entryCalendars, now: Date())
-        let bytes = Array(page.html().utf8)
-        try Output.emit(bytes, to: output)
+            title: content.title, zone: zone, layout: layout, todos: content.todos, colors: content.colors,
+            calendarOfEntry: layout.entries.map { content.occurrences[$0.index].calendar }, now: Date())
+        try Output.emit(Array(page.html().utf8), to: output)
     }
 
     /// The store's colours of the categories the exported items use, as calendar properties

@@ -2,10 +2,10 @@ import CalendarModel
 import CalendarStore
 import Foundation
 
-/// One self-contained HTML page for a week: the 7-day time grid (overlapping events side by side), a bar strip for
-/// all-day and multi-day events, a Gantt chart of the multi-day and overlapping ones, and the week's todos with
-/// due dates and done state. Category colours throughout; no network, one small script (the "now" line); readable
-/// when printed.
+/// One self-contained HTML page for a week: the 7-day time grid (overlapping events side by side, a timed event
+/// over several days drawn on each of them), a bar strip for all-day events, a Gantt chart of what covers several
+/// days and of each group of overlapping events, and the week's todos with due dates and done state. Colours as
+/// the legend says (PageColors); no network, one small script (the "now" line); readable when printed.
 struct HTMLWeekPage {
     struct TodoRow {
         var todo: Todo
@@ -17,16 +17,12 @@ struct HTMLWeekPage {
     var zone: ZoneClock
     var layout: WeekLayout
     var todos: [TodoRow]
-    /// Category name (lower-cased) → `#RRGGBB`.
-    var categoryColors: [String: String]
-    /// Store calendar name → `#RRGGBB`, for items without a category colour.
-    var calendarColors: [String: String]
+    var colors: PageColors
     var calendarOfEntry: [String]
     var now: Date
 
-    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    static let palette = ["#4E79A7", "#F28E2B", "#59A14F", "#E15759", "#76B7B2", "#EDC948", "#B07AA1", "#9C755F"]
+    static let weekdays = PageColors.weekdays
+    static let months = PageColors.months
 
     func html() -> String {
         let today = zone.wallClock(at: now)
@@ -81,20 +77,9 @@ struct HTMLWeekPage {
     // MARK: Parts
 
     func legend() -> String {
-        var names: [String] = []
-        for entry in layout.entries {
-            for category in entry.occurrence.core.categories where !names.contains(category.name) {
-                names.append(category.name)
-            }
-        }
-        for row in todos {
-            for category in row.todo.categories where !names.contains(category.name) { names.append(category.name) }
-        }
-        guard !names.isEmpty else { return "" }
-        return "<ul class=\"legend\">"
-            + names.map { name in
-                "<li><span class=\"swatch\" style=\"background:\(categoryColor(name))\"></span>\(Self.escape(name))</li>"
-            }.joined() + "</ul>"
+        colors.legend(
+            layout.entries.indices.map { (layout.entries[$0].occurrence.core, calendarOfEntry[$0]) }
+                + todos.map { ($0.todo.core, $0.calendar) })
     }
 
     func barStrip(todayIndex: Int) -> String {
@@ -114,8 +99,6 @@ struct HTMLWeekPage {
                 "<div class=\"\(classes.joined(separator: " "))\" style=\"grid-column:\(bar.firstDay + 2) / "
                 + "\(bar.lastDay + 3);grid-row:\(bar.row + 1);background:\(color);color:\(Self.textColor(on: color))\" "
                 + "title=\"\(Self.escape(tooltip(entry)))\">\(Self.escape(entry.occurrence.summary ?? "(no title)"))"
-                + (entry.occurrence.isAllDay
-                    ? "" : " <small>\(Self.clock(entry.start))–\(Self.clock(entry.end))</small>")
                 + "</div>"
         }
         return out + "</div>\n"
@@ -136,48 +119,81 @@ struct HTMLWeekPage {
             let width = 100.0 / Double(block.lanes)
             let color = color(of: block.entry)
             let core = entry.occurrence.core
+            let short = until - from < 45
             let classes =
-                ["event"] + (until - from < 45 ? ["short"] : []) + (core.status == .cancelled ? ["cancelled"] : [])
+                ["event"] + (short ? ["short"] : []) + (core.status == .cancelled ? ["cancelled"] : [])
                 + (entry.occurrence.item.componentName == "VEVENT" && isFree(entry) ? ["free"] : [])
+            let time =
+                "<span class=\"time\">\(block.continuesBefore ? "…" : Self.clock(entry.start))–"
+                + "\(block.continuesAfter ? "…" : Self.clock(entry.end))</span>"
+            let what = "<span class=\"what\">\(Self.escape(entry.occurrence.summary ?? "(no title)"))</span>"
+            // A short block has room for one line: the title comes first, the time after it (and in the tooltip).
             out +=
                 "<div class=\"\(classes.joined(separator: " "))\" style=\"top:\(Self.percent(top));"
                 + "height:\(Self.percent(height));left:\(Self.percent(width * Double(block.lane)));"
                 + "width:\(Self.percent(width));background:\(color);color:\(Self.textColor(on: color))\" "
                 + "title=\"\(Self.escape(tooltip(entry)))\">"
-                + "<span class=\"time\">\(block.continuesBefore ? "…" : Self.clock(entry.start))–"
-                + "\(block.continuesAfter ? "…" : Self.clock(entry.end))</span> "
-                + "<span class=\"what\">\(Self.escape(entry.occurrence.summary ?? "(no title)"))</span>"
+                + (short ? what + " " + time : time + " " + what)
                 + (core.location.map { " <span class=\"where\">\(Self.escape($0))</span>" } ?? "")
                 + "</div>"
         }
         return out + "</div>\n"
     }
 
+    /// What covers several days, on a scale of the week; then each group of overlapping events on a scale of
+    /// that group's hours, so that an overlap of half an hour is visible.
     func gantt() -> String {
         var out = "<section class=\"gantt\" aria-label=\"Gantt\">\n<h2>Multi-day and overlapping</h2>\n"
-        guard !layout.gantt.isEmpty else {
+        guard !layout.multiDay.isEmpty || !layout.overlapGroups.isEmpty else {
             return out + "<p class=\"empty\">Nothing runs over several days or overlaps this week.</p>\n</section>\n"
         }
-        out += "<div class=\"gantt-grid\"><div class=\"gantt-label\"></div><div class=\"gantt-scale\">"
-        for day in 0..<7 {
-            let date = layout.weekStart.adding(days: day)
-            out += "<span>\(Self.weekdays[day]) \(date.day)</span>"
+        if !layout.multiDay.isEmpty {
+            out += "<h3>Over several days</h3>\n<div class=\"gantt-grid\"><div class=\"gantt-label\"></div>"
+            out += "<div class=\"gantt-scale\" style=\"grid-template-columns:repeat(7,1fr)\">"
+            for day in 0..<7 {
+                let date = layout.weekStart.adding(days: day)
+                out += "<span>\(Self.weekdays[day]) \(date.day)</span>"
+            }
+            out += "</div>\n"
+            for index in layout.multiDay {
+                out += ganttRow(index, from: layout.weekStart, until: layout.weekStart.adding(days: 7), track: 7)
+            }
+            out += "</div>\n"
         }
-        out += "</div>\n"
-        let weekSeconds = 7.0 * 86_400
-        for index in layout.gantt {
-            let entry = layout.entries[index]
-            let from = max(0, Double(entry.start.wallSeconds - layout.weekStart.wallSeconds)) / weekSeconds * 100
-            let until =
-                min(weekSeconds, Double(entry.end.wallSeconds - layout.weekStart.wallSeconds)) / weekSeconds * 100
-            let color = color(of: index)
+        for group in layout.overlapGroups {
+            let entries = group.map { layout.entries[$0] }
+            let start = entries.map(\.start).min()!, end = entries.map(\.end).max()!
+            // The scale runs over whole hours around the group.
+            let from = start.adding(seconds: -Int64(start.minute * 60 + start.second))
+            var until = end.adding(seconds: -Int64(end.minute * 60 + end.second))
+            if until < end { until = until.adding(seconds: 3600) }
+            let hours = max(Int((until.wallSeconds - from.wallSeconds) / 3600), 1)
             out +=
-                "<div class=\"gantt-label\">\(Self.escape(entry.occurrence.summary ?? "(no title)"))</div>"
-                + "<div class=\"gantt-track\"><div class=\"gantt-bar\" style=\"left:\(Self.percent(from));"
-                + "width:\(Self.percent(max(until - from, 0.6)));background:\(color)\" title=\"\(Self.escape(tooltip(entry)))\">"
-                + "</div></div>\n"
+                "<h3>Overlapping · \(PageColors.day(start)) \(Self.clock(start))–\(Self.clock(end)) · "
+                + "\(entries.count) events</h3>\n<div class=\"gantt-grid\"><div class=\"gantt-label\"></div>"
+                + "<div class=\"gantt-scale\" style=\"grid-template-columns:repeat(\(hours),1fr)\">"
+            for hour in 0..<hours { out += "<span>\(Self.clock(from.adding(seconds: Int64(hour) * 3600)))</span>" }
+            out += "</div>\n"
+            for index in group { out += ganttRow(index, from: from, until: until, track: hours) }
+            out += "</div>\n"
         }
-        return out + "</div>\n</section>\n"
+        return out + "</section>\n"
+    }
+
+    /// One Gantt row: the label, and the instance's bar on a track from `from` to `until` with `track` divisions.
+    func ganttRow(_ index: Int, from: LocalDateTime, until: LocalDateTime, track: Int) -> String {
+        let entry = layout.entries[index]
+        let span = Double(until.wallSeconds - from.wallSeconds)
+        let left = max(0, Double(entry.start.wallSeconds - from.wallSeconds)) / span * 100
+        let right = min(span, Double(entry.end.wallSeconds - from.wallSeconds)) / span * 100
+        let color = color(of: index)
+        let when =
+            entry.isAllDay
+            ? "" : "<span class=\"gantt-when\">\(Self.clock(entry.start))–\(Self.clock(entry.end))</span>"
+        return "<div class=\"gantt-label\">\(Self.escape(entry.occurrence.summary ?? "(no title)"))\(when)</div>"
+            + "<div class=\"gantt-track\" style=\"--divisions:\(track)\"><div class=\"gantt-bar\" "
+            + "style=\"left:\(Self.percent(left));width:\(Self.percent(max(right - left, 0.6)));background:\(color)\" "
+            + "title=\"\(Self.escape(tooltip(entry)))\"></div></div>\n"
     }
 
     func todoList(today: LocalDateTime) -> String {
@@ -188,14 +204,14 @@ struct HTMLWeekPage {
             let todo = row.todo
             let done = todo.isCompleted
             let overdue = !done && (row.due.map { $0 < today } ?? false)
-            let color = todo.categories.first.map { categoryColor($0.name) } ?? calendarColor(row.calendar)
+            let color = colors.color(of: todo.core, calendar: row.calendar)
             out +=
                 "<li class=\"\(done ? "done" : overdue ? "overdue" : "open")\">"
                 + "<span class=\"check\" aria-label=\"\(done ? "done" : "open")\">\(done ? "☑" : "☐")</span>"
                 + "<span class=\"swatch\" style=\"background:\(color)\"></span>"
                 + "<span class=\"what\">\(Self.escape(todo.summary ?? "(no title)"))</span>"
             if let due = row.due {
-                let date = "\(Self.weekdays[(due.isoWeekday + 6) % 7]) \(due.day) \(Self.months[due.month - 1])"
+                let date = PageColors.day(due)
                 out +=
                     "<span class=\"due\">due \(date)\(todo.due?.isDate == true ? "" : " " + Self.clock(due))"
                     + "\(overdue ? " · overdue" : "")</span>"
@@ -212,18 +228,7 @@ struct HTMLWeekPage {
     // MARK: Colours and text
 
     func color(of entry: Int) -> String {
-        let core = layout.entries[entry].occurrence.core
-        if let color = core.color.flatMap(Self.cssColor) { return color }
-        if let category = core.categories.first { return categoryColor(category.name) }
-        return calendarColor(calendarOfEntry[entry])
-    }
-
-    func categoryColor(_ name: String) -> String {
-        categoryColors[name.lowercased()].flatMap(Self.cssColor) ?? Self.palette[Self.stableIndex(name)]
-    }
-
-    func calendarColor(_ name: String) -> String {
-        calendarColors[name].flatMap(Self.cssColor) ?? Self.palette[Self.stableIndex(name)]
+        colors.color(of: layout.entries[entry].occurrence.core, calendar: calendarOfEntry[entry])
     }
 
     func isFree(_ entry: WeekLayout.Entry) -> Bool {
@@ -233,52 +238,26 @@ struct HTMLWeekPage {
 
     func tooltip(_ entry: WeekLayout.Entry) -> String {
         var text = entry.occurrence.summary ?? "(no title)"
-        text += entry.occurrence.isAllDay ? "" : " · \(Self.clock(entry.start))–\(Self.clock(entry.end))"
+        if entry.coversSeveralDays, !entry.isAllDay {
+            text +=
+                " · \(PageColors.day(entry.start)) \(Self.clock(entry.start)) – "
+                + "\(PageColors.day(entry.end)) \(Self.clock(entry.end))"
+        } else if !entry.isAllDay {
+            text += " · \(Self.clock(entry.start))–\(Self.clock(entry.end))"
+        }
         if let location = entry.occurrence.core.location { text += " · " + location }
         let categories = entry.occurrence.core.categories.map(\.name)
         if !categories.isEmpty { text += " · " + categories.joined(separator: ", ") }
         return text
     }
 
-    /// `#RRGGBB` or `#RGB` as given, or a CSS colour keyword (RFC 7986 COLOR); anything else is not used.
-    static func cssColor(_ value: String) -> String? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if CategoryColor.isHex(trimmed) { return trimmed }
-        let scalars = trimmed.unicodeScalars
-        if (3...20).contains(scalars.count),
-            scalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) })
-        {
-            return trimmed.lowercased()
-        }
-        return nil
-    }
+    static func textColor(on color: String) -> String { PageColors.textColor(on: color) }
 
-    static func stableIndex(_ name: String) -> Int {
-        var hash: UInt32 = 2_166_136_261
-        for byte in name.lowercased().utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return Int(hash % UInt32(palette.count))
-    }
-
-    /// Black or white text, whichever reads better on the colour (relative luminance).
-    static func textColor(on color: String) -> String {
-        guard color.hasPrefix("#"), color.count == 7 else { return "#fff" }
-        let digits = Array(color.dropFirst())
-        func channel(_ offset: Int) -> Double {
-            let value = Double(Int(String(digits[offset..<offset + 2]), radix: 16) ?? 0) / 255
-            return value <= 0.03928 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
-        }
-        let luminance = 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4)
-        return luminance > 0.4 ? "#111" : "#fff"
-    }
-
-    static func clock(_ time: LocalDateTime) -> String {
-        CalendarDate.pad(time.hour, 2) + ":" + CalendarDate.pad(time.minute, 2)
-    }
+    static func clock(_ time: LocalDateTime) -> String { PageColors.clock(time) }
 
     static func percent(_ value: Double) -> String { String(format: "%.3f%%", value) }
 
-    /// Text for an element or a double-quoted attribute.
-    static func escape(_ text: String) -> String { XMLEscaping.escape(text, attribute: true) }
+    static func escape(_ text: String) -> String { PageColors.escape(text) }
 
     // MARK: Style and script
 

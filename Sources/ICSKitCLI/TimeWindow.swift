@@ -29,7 +29,7 @@ struct ZonesOption: ParsableArguments {
 
 extension ZoneSource: ExpressibleByArgument {}
 
-/// The window options `agenda` and `export` share: `--from`, `--to`, `--today`, `--week`, `--tz`.
+/// The window options `agenda` and `export` share: `--from`, `--to`, `--today`, `--week`, `--month`, `--tz`.
 struct WindowOptions: ParsableArguments {
     @Option(help: "First day (YYYY-MM-DD or YYYY-MM-DDTHH:MM), in --tz. Default: today.")
     var from: String?
@@ -43,14 +43,25 @@ struct WindowOptions: ParsableArguments {
     @Option(help: "An ISO week: this, next, or YYYY-Www (2026-W48).")
     var week: String?
 
+    @Option(help: "A month: this, next, or YYYY-MM (2026-12).")
+    var month: String?
+
+    /// Whether any of the window options was given.
+    var isGiven: Bool { today || week != nil || month != nil || from != nil || to != nil }
+
     @OptionGroup var zoneOption: ZoneOption
 
     func zone() throws -> ZoneClock { try zoneOption.zone() }
 
     func validate() throws {
-        let chosen = [today ? "--today" : nil, week.map { _ in "--week" }, from.map { _ in "--from" }].compactMap { $0 }
+        let chosen = [
+            today ? "--today" : nil, week.map { _ in "--week" }, month.map { _ in "--month" },
+            from.map { _ in "--from" },
+        ].compactMap { $0 }
         if chosen.count > 1 { throw ValidationError("\(chosen.joined(separator: " and ")) contradict: choose one") }
-        if to != nil, today || week != nil { throw ValidationError("--to goes with --from, not --today or --week") }
+        if to != nil, today || week != nil || month != nil {
+            throw ValidationError("--to goes with --from, not --today, --week or --month")
+        }
     }
 
     /// The window [start, end) as wall-clock times in the zone.
@@ -69,6 +80,24 @@ struct WindowOptions: ParsableArguments {
                 monday = LocalDateTime.mondayOf(isoWeek: number, year: year)
             }
             return (monday, monday.adding(days: 7))
+        }
+        if let month {
+            let first: LocalDateTime
+            switch month.lowercased() {
+            case "this": first = LocalDateTime(year: todayStart.year, month: todayStart.month, day: 1)
+            case "next":
+                first = LocalDateTime(
+                    year: todayStart.year + (todayStart.month == 12 ? 1 : 0), month: todayStart.month % 12 + 1, day: 1)
+            default:
+                let parts = month.split(separator: "-")
+                guard parts.count == 2, parts[0].count == 4, let year = Int(parts[0]), let number = Int(parts[1]),
+                    (1...12).contains(number)
+                else { throw ValidationError("--month takes this, next or YYYY-MM, not \(month)") }
+                first = LocalDateTime(year: year, month: number, day: 1)
+            }
+            let next = LocalDateTime(
+                year: first.year + (first.month == 12 ? 1 : 0), month: first.month % 12 + 1, day: 1)
+            return (first, next)
         }
         let start = try from.map { try Self.parse($0, option: "--from", today: todayStart) } ?? todayStart
         guard let to else { return (start, start.adding(days: 7)) }

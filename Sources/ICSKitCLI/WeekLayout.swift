@@ -1,9 +1,11 @@
 import CalendarModel
 import Foundation
 
-/// Where a week's instances go in a week view: timed pieces in day columns, overlapping ones side by side in
-/// lanes; all-day and multi-day instances as bars across the day columns; and which instances a Gantt chart shows
-/// (those that run over several days or overlap another). Times are wall-clock times in the viewer's zone.
+/// Where a week's instances go in a week view: timed instances in the day columns (one piece per day they touch, so
+/// a meeting from Tuesday 13:00 to Wednesday 23:00 is drawn on both days), overlapping pieces side by side in lanes;
+/// all-day instances as bars across the day columns; and what a Gantt chart shows: the instances that cover more
+/// than one day, and the groups of timed instances that really overlap. Times are wall-clock times in the viewer's
+/// zone.
 struct WeekLayout: Sendable {
     /// One instance with its wall-clock start and end in the viewer's zone.
     struct Entry: Sendable {
@@ -12,8 +14,13 @@ struct WeekLayout: Sendable {
         var occurrence: Occurrence
         var start: LocalDateTime
         var end: LocalDateTime
-        /// All-day, or timed and 24 hours or longer: drawn as a bar across days.
-        var isSpanning: Bool
+        /// All-day: drawn as a bar across days; every timed instance goes in the grid.
+        var isAllDay: Bool
+        /// The first and last week days (0 = Monday, may lie outside 0...6) the instance covers; an end at
+        /// midnight belongs to the day before.
+        var firstDay: Int
+        var lastDay: Int
+        var coversSeveralDays: Bool { lastDay > firstDay }
     }
 
     /// A timed instance's piece within one day column, in minutes from that day's midnight.
@@ -43,8 +50,11 @@ struct WeekLayout: Sendable {
     var entries: [Entry]
     var blocks: [Block]
     var bars: [Bar]
-    /// The Gantt chart's instances, by start: the spanning ones and the timed ones that overlap another.
-    var gantt: [Int]
+    /// The Gantt chart's instances that cover more than one day, by start.
+    var multiDay: [Int]
+    /// Groups of timed instances (each within a day or so) whose times really overlap, by start; each group by
+    /// start, at least two.
+    var overlapGroups: [[Int]]
     /// The hours the time grid shows: 08–18 at least, widened to where every timed block begins and ends.
     var firstHour: Int
     var lastHour: Int
@@ -58,26 +68,25 @@ struct WeekLayout: Sendable {
             if end < start { end = start }
             if occurrence.isAllDay, end.dayNumber == start.dayNumber { end = start.adding(days: 1) }
             guard end > weekStart || (end == start && start >= weekStart), start < weekEnd else { return nil }
-            let spanning = occurrence.isAllDay || end.wallSeconds - start.wallSeconds >= 86_400
-            return Entry(index: index, occurrence: occurrence, start: start, end: end, isSpanning: spanning)
+            let firstDay = start.dayNumber - weekStart.dayNumber
+            let lastDay = end.dayNumber - weekStart.dayNumber - (end == end.startOfDayValue && end > start ? 1 : 0)
+            return Entry(
+                index: index, occurrence: occurrence, start: start, end: end, isAllDay: occurrence.isAllDay,
+                firstDay: firstDay, lastDay: max(lastDay, firstDay))
         }
         blocks = []
         bars = []
-        gantt = []
+        multiDay = []
+        overlapGroups = []
         (firstHour, lastHour) = (8, 18)
         let entries = self.entries
         var barRanges: [(entry: Int, first: Int, last: Int)] = []
         for (index, entry) in entries.enumerated() {
-            let firstDay = entry.start.dayNumber - weekStart.dayNumber
-            // An end at midnight belongs to the day before.
-            let endDay =
-                entry.end.dayNumber - weekStart.dayNumber
-                - (entry.end == entry.end.startOfDayValue && entry.end > entry.start ? 1 : 0)
-            if entry.isSpanning {
-                barRanges.append((index, max(firstDay, 0), min(endDay, 6)))
+            if entry.isAllDay {
+                barRanges.append((index, max(entry.firstDay, 0), min(entry.lastDay, 6)))
                 continue
             }
-            for day in max(firstDay, 0)...min(max(endDay, firstDay), 6) {
+            for day in max(entry.firstDay, 0)...min(entry.lastDay, 6) {
                 let dayStart = weekStart.adding(days: day)
                 let from = max(entry.start, dayStart), until = min(entry.end, dayStart.adding(days: 1))
                 let startMinute = Int(from.wallSeconds - dayStart.wallSeconds) / 60
@@ -106,15 +115,25 @@ struct WeekLayout: Sendable {
                     entry: range.entry, firstDay: range.first, lastDay: range.last, row: placement.lane,
                     continuesBefore: entry.start < weekStart, continuesAfter: entry.end > weekEnd))
         }
-        var overlapping = Set<Int>()
-        for (i, a) in entries.enumerated() where !a.isSpanning {
-            for (j, b) in entries.enumerated() where j > i && !b.isSpanning && a.start < b.end && b.start < a.end {
-                overlapping.insert(i)
-                overlapping.insert(j)
+        self.multiDay = entries.indices.filter { entries[$0].coversSeveralDays }
+            .sorted { (entries[$0].start, $0) < (entries[$1].start, $1) }
+        // Overlap groups: timed instances by start, a group runs on while the next begins before all so far end.
+        // Touching (one ends as the next begins) is not overlapping; instances over several days are listed above.
+        let timed = entries.indices.filter { !entries[$0].isAllDay && !entries[$0].coversSeveralDays }
+            .sorted { (entries[$0].start, entries[$0].end, $0) < (entries[$1].start, entries[$1].end, $1) }
+        var groups: [[Int]] = []
+        var groupEnd = LocalDateTime(year: 1, month: 1, day: 1)
+        for index in timed {
+            let entry = entries[index]
+            if let last = groups.last, !last.isEmpty, entry.start < groupEnd, entry.end > entry.start {
+                groups[groups.count - 1].append(index)
+                groupEnd = max(groupEnd, entry.end)
+            } else {
+                groups.append([index])
+                groupEnd = entry.end
             }
         }
-        gantt = entries.indices.filter { entries[$0].isSpanning || overlapping.contains($0) }
-            .sorted { (entries[$0].start, $0) < (entries[$1].start, $1) }
+        self.overlapGroups = groups.filter { $0.count > 1 }
         // The grid follows where events begin and end; a piece that runs on from or into another day is cut at
         // the grid's edge rather than stretching it to midnight.
         firstHour = min(8, blocks.filter { !$0.continuesBefore }.map { $0.startMinute / 60 }.min() ?? 8)

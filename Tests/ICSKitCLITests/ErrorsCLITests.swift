@@ -29,6 +29,7 @@ final class ErrorsCLITests: StoreCLITestCase {
         assertRuntimeError(try icskit(["rm", "no-such-uid"], status: 1), mentions: "no-such-uid")
         assertRuntimeError(try icskit(["agenda", "--from", "someday"], status: 1), mentions: "someday")
         assertRuntimeError(try icskit(["agenda", "--tz", "Mars/Olympus"], status: 1), mentions: "Mars/Olympus")
+        assertRuntimeError(try icskit(["agenda", "--month", "2026-13"], status: 1), mentions: "2026-13")
         let missing = try CLI.run(["agenda", path("missing.ics")])
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("missing.ics"), missing.stderr)
@@ -42,6 +43,8 @@ final class ErrorsCLITests: StoreCLITestCase {
         let unknown = try icskit(["todo", "--bogus"], status: 2)
         XCTAssertTrue(unknown.stderr.contains("Usage: icskit todo"), unknown.stderr)
         try icskit(["export", "--today", "--from", "2026-11-23"], status: 2)
+        try icskit(["agenda", "--month", "next", "--week", "this"], status: 2)
+        try icskit(["agenda", "--month", "next", "--to", "+2d"], status: 2)
         // Help is not an error.
         XCTAssertTrue(try icskit(["agenda", "--help"]).stdout.contains("USAGE: icskit agenda"))
     }
@@ -54,6 +57,8 @@ final class ErrorsCLITests: StoreCLITestCase {
         }
         // The item is still there, and the right name works.
         XCTAssertTrue(try icskit(["agenda", "--calendar", "Home", "--from", "2026-11-24"]).stdout.contains("Dentist"))
+        XCTAssertTrue(try icskit(["agenda", "--calendar", "Home", "--month", "2026-11"]).stdout.contains("Dentist"))
+        XCTAssertFalse(try icskit(["agenda", "--calendar", "Home", "--month", "2026-12"]).stdout.contains("Dentist"))
     }
 
     func testNamedDaysOpenEveryWindow() throws {

@@ -5,15 +5,17 @@ import XCTest
 /// `chromium` package, which .ci/run installs) to a PNG with no script errors.
 final class HTMLExportCLITests: XCTestCase {
     /// A store holding the hand-made planner week (2026-W47, Europe/Berlin), and that week as HTML.
-    func exportPlannerWeek(_ directory: URL) throws -> (path: String, html: String) {
+    func exportPlannerWeek(_ directory: URL, window: [String] = ["--week", "2026-W47"]) throws
+        -> (path: String, html: String)
+    {
         let store = directory.appendingPathComponent("store.sqlite").path
-        let imported = try CLI.run(["import", CLI.fixture("hand/week/planner.ics"), "--store", store])
-        XCTAssertEqual(imported.status, 0, imported.stderr)
-        let page = directory.appendingPathComponent("week.html").path
-        let run = try CLI.run([
-            "export", "--format", "html", "--week", "2026-W47", "--tz", "Europe/Berlin",
-            "--store", store, "-o", page,
-        ])
+        if !FileManager.default.fileExists(atPath: store) {
+            let imported = try CLI.run(["import", CLI.fixture("hand/week/planner.ics"), "--store", store])
+            XCTAssertEqual(imported.status, 0, imported.stderr)
+        }
+        let page = directory.appendingPathComponent(window[0] == "--month" ? "month.html" : "week.html").path
+        let run = try CLI.run(
+            ["export", "--format", "html"] + window + ["--tz", "Europe/Berlin", "--store", store, "-o", page])
         XCTAssertEqual(run.status, 0, run.stderr)
         return (page, try String(contentsOfFile: page, encoding: .utf8))
     }
@@ -36,14 +38,32 @@ final class HTMLExportCLITests: XCTestCase {
         XCTAssertTrue(html.contains("grid-column:4 / 7;grid-row:1;background:#D9822B"), "conference bar")
         XCTAssertTrue(html.contains("<span class=\"time\">20:00–…</span>"))
         XCTAssertTrue(html.contains("<span class=\"time\">…–14:00</span>"))
+        // The 34-hour on-call shift is in the grid on Tuesday and Wednesday, not in the bar strip.
+        XCTAssertTrue(html.contains("<span class=\"time\">13:00–…</span> <span class=\"what\">Release on-call"))
+        XCTAssertTrue(html.contains("<span class=\"time\">…–23:00</span> <span class=\"what\">Release on-call"))
+        XCTAssertFalse(html.contains("class=\"bar\" style=\"grid-column:3"), "no bar from Tuesday")
+        XCTAssertTrue(html.contains("title=\"Release on-call · Tue 17 Nov 13:00 – Wed 18 Nov 23:00"))
+        // A short event shows its title first (the time after it), in the block and in its tooltip.
+        XCTAssertTrue(
+            html.contains(
+                "title=\"Call with Ana about the flat · 16:30–17:00 · Home\"><span class=\"what\">Call with Ana "
+                    + "about the flat</span> <span class=\"time\">16:30–17:00</span>"))
+        // The legend says what the colours stand for.
+        XCTAssertTrue(html.contains("<li class=\"legend-kind\">Colour by category:</li>"))
         // The moved stand-up shows at its new time; the regular ones on the other weekdays.
-        XCTAssertTrue(html.contains("10:00–10:15</span> <span class=\"what\">Stand-up (moved)"))
+        XCTAssertTrue(html.contains("Stand-up (moved)</span> <span class=\"time\">10:00–10:15</span>"))
         XCTAssertEqual(html.components(separatedBy: "<span class=\"what\">Stand-up</span>").count - 1, 4)
-        // Gantt: the multi-day and the overlapping ones.
-        let gantt = html.components(separatedBy: "<div class=\"gantt-label\">").dropFirst(2).map {
-            $0.prefix { $0 != "<" }
-        }
-        XCTAssertEqual(gantt, ["Design review", "Interview: backend role", "Dentist", "SwiftConf Lisbon"])
+        // Gantt: what covers several days on the week's scale, then the one overlapping group on its hours' scale.
+        let gantt = html.components(separatedBy: "<div class=\"gantt-label\">").dropFirst().map {
+            String($0.prefix { $0 != "<" })
+        }.filter { !$0.isEmpty }
+        XCTAssertEqual(
+            gantt,
+            [
+                "Release on-call", "SwiftConf Lisbon", "Overnight hackathon", "Design review",
+                "Interview: backend role", "Dentist",
+            ])
+        XCTAssertTrue(html.contains("<h3>Overlapping · Mon 16 Nov 10:00–12:00 · 3 events</h3>"))
         // Todos with due date and done state; text is escaped; category colours and a print style.
         XCTAssertTrue(html.contains("<li class=\"done\"><span class=\"check\" aria-label=\"done\">☑</span>"))
         XCTAssertTrue(html.contains("Finish conference slides</span><span class=\"due\">due Wed 18 Nov 09:00"))
@@ -92,6 +112,80 @@ final class HTMLExportCLITests: XCTestCase {
         XCTAssertEqual(
             dom.output.components(separatedBy: "class=\"day ").count
                 + dom.output.components(separatedBy: "class=\"day\"").count - 2, 7)
+    }
+
+    /// In Chromium's layout: the on-call shift is drawn in the Tuesday and Wednesday columns, and the title of every
+    /// short event starts inside its block (a probe script, added to a copy of the page, measures them).
+    func testChromiumShowsMultiDayEventsInTheGridAndShortTitles() throws {
+        let chromium = try Self.chromium()
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (page, html) = try exportPlannerWeek(directory)
+        let probe = """
+            <script>(function(){var out=[];document.querySelectorAll('.day').forEach(function(day,i){
+            day.querySelectorAll('.event').forEach(function(ev){var what=ev.querySelector('.what');
+            var e=ev.getBoundingClientRect(),w=what.getBoundingClientRect();
+            var shown=e.height>=8&&w.width>=8&&w.top>=e.top-1&&w.top<e.bottom-6&&w.left<e.right-8;
+            out.push(i+'/'+what.textContent+'/'+(shown?'shown':'hidden'));});});
+            document.body.setAttribute('data-probe',out.join('|'));})();</script>
+            """
+        let probed = directory.appendingPathComponent("probe.html")
+        try Data(html.replacingOccurrences(of: "</body>", with: probe + "</body>").utf8).write(to: probed)
+        let dom = Self.run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1100", "--dump-dom",
+                "file://\(probed.path)",
+            ])
+        XCTAssertEqual(dom.status, 0, dom.output)
+        let marker = "data-probe=\""
+        let attribute = try XCTUnwrap(dom.output.components(separatedBy: marker).dropFirst().first, dom.output)
+        let shown = Set(attribute.prefix { $0 != "\"" }.components(separatedBy: "|"))
+        for expected in [
+            "1/Release on-call/shown", "2/Release on-call/shown", "3/Call with Ana about the flat/shown",
+            "0/Stand-up/shown", "2/Stand-up (moved)/shown",
+        ] {
+            XCTAssertTrue(shown.contains(expected), "\(expected) not in \(shown.sorted())")
+        }
+        XCTAssertFalse(
+            shown.contains { $0.hasSuffix("Release on-call/shown") && !$0.hasPrefix("1/") && !$0.hasPrefix("2/") })
+        XCTAssertTrue(FileManager.default.fileExists(atPath: page))
+    }
+
+    func testTheMonthPageRendersInChromium() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (page, html) = try exportPlannerWeek(directory, window: ["--month", "2026-11"])
+        // Whole weeks around November: Mon 26 Oct to Sun 6 Dec, 42 days; the days outside are dimmed.
+        XCTAssertEqual(html.components(separatedBy: "<div class=\"month-day").count - 1, 42)
+        XCTAssertEqual(html.components(separatedBy: "<div class=\"month-day outside").count - 1, 6 + 6)
+        XCTAssertTrue(html.contains("<p class=\"sub\">November 2026 · times in Europe/Berlin</p>"))
+        // The series runs on through the month; the on-call shift is marked on its two days; todos on their day.
+        XCTAssertEqual(html.components(separatedBy: "<span class=\"what\">Stand-up</span>").count - 1, 4 + 5 + 5)
+        XCTAssertTrue(html.contains("<span class=\"time\">13:00 →</span> <span class=\"what\">Release on-call"))
+        XCTAssertTrue(html.contains("<span class=\"time\">→ 23:00</span> <span class=\"what\">Release on-call"))
+        XCTAssertTrue(html.contains("SwiftConf Lisbon →</li>"))
+        XCTAssertTrue(html.contains("☐</span> <span class=\"what\">Submit travel expenses"))
+        let chromium = try Self.chromium()
+        let png = directory.appendingPathComponent("month.png").path
+        let shot = Self.run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1400,1000",
+                "--screenshot=\(png)", "file://\(page)",
+            ])
+        XCTAssertEqual(shot.status, 0, shot.output)
+        XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: png)).count, 20_000)
+        let dom = Self.run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--dump-dom",
+                "file://\(page)",
+            ])
+        XCTAssertEqual(dom.status, 0)
+        XCTAssertTrue(dom.output.contains("data-rendered=\"ok\""), dom.output)
+        XCTAssertFalse(dom.output.contains("Uncaught"), dom.output)
+        XCTAssertFalse(dom.output.contains(":ERROR:CONSOLE"), dom.output)
     }
 
     func testThePagePrintsOnTwoLandscapePages() throws {

@@ -1,0 +1,123 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// The colours of the HTML pages (week and month) and what they mean: an item's own RFC 7986 COLOR first, then
+/// its first category's colour from the store, then its calendar's colour; a name without a colour gets a stable
+/// one from a small palette. The legend lists exactly the colours the page uses, under what they stand for.
+struct PageColors {
+    /// Category name (lower-cased) → `#RRGGBB`.
+    var categoryColors: [String: String]
+    /// Store calendar name → `#RRGGBB`.
+    var calendarColors: [String: String]
+
+    static let palette = ["#4E79A7", "#F28E2B", "#59A14F", "#E15759", "#76B7B2", "#EDC948", "#B07AA1", "#9C755F"]
+
+    /// Where an item's colour comes from.
+    enum Source: Hashable {
+        case own
+        case category(String)
+        case calendar(String)
+    }
+
+    func source(of core: ItemCore, calendar: String) -> Source {
+        if core.color.flatMap(Self.cssColor) != nil { return .own }
+        if let category = core.categories.first { return .category(category.name) }
+        return .calendar(calendar)
+    }
+
+    func color(of core: ItemCore, calendar: String) -> String {
+        switch source(of: core, calendar: calendar) {
+        case .own: return core.color.flatMap(Self.cssColor)!
+        case .category(let name): return categoryColor(name)
+        case .calendar(let name): return calendarColor(name)
+        }
+    }
+
+    func categoryColor(_ name: String) -> String {
+        categoryColors[name.lowercased()].flatMap(Self.cssColor) ?? Self.palette[Self.stableIndex(name)]
+    }
+
+    func calendarColor(_ name: String) -> String {
+        calendarColors[name].flatMap(Self.cssColor) ?? Self.palette[Self.stableIndex(name)]
+    }
+
+    /// The legend of the colours used by these items (core and calendar each), in order of first use:
+    /// "Colour by category: ■ Work ■ Home · by calendar: ■ Family", and a note when items bring their own.
+    func legend(_ items: [(core: ItemCore, calendar: String)]) -> String {
+        var categories: [String] = []
+        var calendars: [String] = []
+        var own = false
+        for (core, calendar) in items {
+            switch source(of: core, calendar: calendar) {
+            case .own: own = true
+            case .category(let name):
+                if !categories.contains(where: { $0.lowercased() == name.lowercased() }) { categories.append(name) }
+            case .calendar(let name): if !calendars.contains(name) { calendars.append(name) }
+            }
+        }
+        guard !categories.isEmpty || !calendars.isEmpty || own else { return "" }
+        func entries(_ names: [String], _ color: (String) -> String) -> String {
+            names.map { name in
+                "<li><span class=\"swatch\" style=\"background:\(color(name))\"></span>\(Self.escape(name))</li>"
+            }.joined()
+        }
+        var parts: [String] = []
+        if !categories.isEmpty {
+            parts.append("<li class=\"legend-kind\">Colour by category:</li>" + entries(categories, categoryColor))
+        }
+        if !calendars.isEmpty {
+            parts.append(
+                "<li class=\"legend-kind\">\(categories.isEmpty ? "Colour by calendar" : "no category, by calendar"):"
+                    + "</li>" + entries(calendars, calendarColor))
+        }
+        if own { parts.append("<li class=\"legend-kind\">some items bring their own colour (COLOR)</li>") }
+        return "<ul class=\"legend\" aria-label=\"What the colours mean\">" + parts.joined() + "</ul>"
+    }
+
+    /// `#RRGGBB` or `#RGB` as given, or a CSS colour keyword (RFC 7986 COLOR); anything else is not used.
+    static func cssColor(_ value: String) -> String? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if CategoryColor.isHex(trimmed) { return trimmed }
+        let scalars = trimmed.unicodeScalars
+        if (3...20).contains(scalars.count),
+            scalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) })
+        {
+            return trimmed.lowercased()
+        }
+        return nil
+    }
+
+    static func stableIndex(_ name: String) -> Int {
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.lowercased().utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return Int(hash % UInt32(palette.count))
+    }
+
+    /// Black or white text, whichever reads better on the colour (relative luminance).
+    static func textColor(on color: String) -> String {
+        guard color.hasPrefix("#"), color.count == 7 else { return "#fff" }
+        let digits = Array(color.dropFirst())
+        func channel(_ offset: Int) -> Double {
+            let value = Double(Int(String(digits[offset..<offset + 2]), radix: 16) ?? 0) / 255
+            return value <= 0.03928 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+        }
+        let luminance = 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4)
+        return luminance > 0.4 ? "#111" : "#fff"
+    }
+
+    /// Text for an element or a double-quoted attribute.
+    static func escape(_ text: String) -> String { XMLEscaping.escape(text, attribute: true) }
+
+    static func clock(_ time: LocalDateTime) -> String {
+        CalendarDate.pad(time.hour, 2) + ":" + CalendarDate.pad(time.minute, 2)
+    }
+
+    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// "Tue 17 Nov".
+    static func day(_ time: LocalDateTime) -> String {
+        "\(weekdays[(time.isoWeekday + 6) % 7]) \(time.day) \(months[time.month - 1])"
+    }
+}
