@@ -39,28 +39,16 @@ test: deps venv
 	swift build --build-tests
 	ICSKIT_PYTHON=$(abspath $(PYTHON)) swift test --disable-swift-testing
 
-## The main job: build, then take real calendars through the embedded store: import, a week's agenda, export.
-## DEMO_STORE keeps the demo away from your own store (unset it to use $XDG_DATA_HOME/icskit/store.sqlite).
-DEMO_STORE ?= /tmp/icskit-demo/store.sqlite
+## The main job: build, then scripts/demo.sh tells the story with the release icskit on PATH: a real Outlook export
+## checked; a Google "Work" and an Apple "Family" calendar into a fresh store; their week (2026-W48) as an agenda and
+## todos; a todo done by name, an event edited; a changed Work export merged, reported by name; the week as HTML,
+## rendered to a PNG by headless Chromium (installed when missing). Its last line is the PNG's path. The store and
+## the pages go to DEMO_DIR, never to your own store.
+DEMO_DIR ?= .build/demo
+demo: PACKAGES += chromium
 demo: deps
 	swift build -c release
-	@rm -f $(DEMO_STORE) $(DEMO_STORE)-wal $(DEMO_STORE)-shm
-	@echo "== icskit validate: what is in a real Outlook export, and what is wrong with it"
-	-$(RELEASE)/icskit validate Fixtures/corpus-copies/outlook-2010.ics
-	@echo "== icskit import: a Google export and an Outlook invitation into the store ($(DEMO_STORE))"
-	ICSKIT_STORE=$(DEMO_STORE) $(RELEASE)/icskit import Fixtures/corpus-copies/google-issue52.ics Fixtures/corpus-copies/outlook-2010.ics
-	@echo "== importing again changes nothing"
-	ICSKIT_STORE=$(DEMO_STORE) $(RELEASE)/icskit import -q Fixtures/corpus-copies/google-issue52.ics
-	@echo "== icskit agenda: the week of the Outlook meeting, in Berlin time"
-	ICSKIT_STORE=$(DEMO_STORE) $(RELEASE)/icskit agenda --week 2013-W24 --tz Europe/Berlin
-	@echo "== icskit export: that week as one file any app accepts (bare IANA TZIDs, a VTIMEZONE each)"
-	ICSKIT_STORE=$(DEMO_STORE) $(RELEASE)/icskit export --week 2013-W24 --tz Europe/Berlin -o /tmp/icskit-demo/week.ics
-	@grep -E "^(BEGIN|TZID|DTSTART|SUMMARY)" /tmp/icskit-demo/week.ics
-	@echo "== the same week as a spreadsheet (Google Calendar's CSV columns) and as one HTML page"
-	$(RELEASE)/icskit convert /tmp/icskit-demo/week.ics --to csv --tz Europe/Berlin -o /tmp/icskit-demo/week.csv
-	@cut -c1-110 /tmp/icskit-demo/week.csv
-	ICSKIT_STORE=$(DEMO_STORE) $(RELEASE)/icskit export --format html --week 2013-W24 --tz Europe/Berlin -o /tmp/icskit-demo/week.html
-	@echo "open /tmp/icskit-demo/week.html in a browser"
+	@PATH="$(abspath $(RELEASE)):$$PATH" DEMO_DIR="$(DEMO_DIR)" scripts/demo.sh
 
 $(BENCH_INPUT):
 	mkdir -p bench-data

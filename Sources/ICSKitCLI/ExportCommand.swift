@@ -152,7 +152,8 @@ struct ExportCommand: ParsableCommand {
     {
         let range = zone.date(of: first)..<zone.date(of: end)
         let loaded = try store.loadCalendars(named: calendar, window: range)
-        var content = PageContent(title: calendar ?? (loaded.count == 1 ? loaded[0].name : "Calendar"))
+        var content = PageContent(
+            title: calendar ?? (loaded.isEmpty ? "Calendar" : loaded.map(\.name).joined(separator: " · ")))
         var options = ExpansionOptions()
         options.viewerZone = zone.identifier
         for (calendar, name) in loaded {

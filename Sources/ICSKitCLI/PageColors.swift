@@ -35,11 +35,26 @@ struct PageColors {
     }
 
     func categoryColor(_ name: String) -> String {
-        categoryColors[name.lowercased()].flatMap(Self.cssColor) ?? Self.palette[Self.stableIndex(name)]
+        categoryColors[name.lowercased()].flatMap(Self.cssColor) ?? fallback(name)
     }
 
     func calendarColor(_ name: String) -> String {
-        calendarColors[name].flatMap(Self.cssColor) ?? Self.palette[Self.stableIndex(name)]
+        calendarColors[name].flatMap(Self.cssColor) ?? fallback(name)
+    }
+
+    /// A palette colour for a name without one: chosen by the name's hash, stepping past the colours the store
+    /// gives other categories or calendars, so that an uncoloured category does not look like a coloured one.
+    func fallback(_ name: String) -> String {
+        let taken = Set(
+            (Array(categoryColors.values) + Array(calendarColors.values)).compactMap(Self.cssColor).map {
+                $0.uppercased()
+            })
+        let start = Self.stableIndex(name)
+        for step in 0..<Self.palette.count {
+            let color = Self.palette[(start + step) % Self.palette.count]
+            if !taken.contains(color) { return color }
+        }
+        return Self.palette[start]
     }
 
     /// The legend of the colours used by these items (core and calendar each), in order of first use:
