@@ -26,10 +26,11 @@ extension CalendarStore {
     /// Imports the events, todos and journals of calendars into a store calendar (created if missing), in one
     /// transaction (X-WR-TIMEZONE resolved into the events). An item already there (same UID and RECURRENCE-ID) is
     /// updated when it differs; importing the same file again changes nothing. Items without UID get one derived
-    /// from their content. A helper thread derives the rows; its time zones are its own copies.
+    /// from their content. A helper thread derives the rows; its time zones are its own copies. `progress` hears
+    /// (items done, items in all) every 500 items and at the end, on the calling thread.
     public func importCalendars(
         _ calendars: [ICalendar], into name: String, file: String?,
-        viewerZone: String = "UTC"
+        viewerZone: String = "UTC", progress: ((Int, Int) -> Void)? = nil
     ) throws -> ImportReport {
         var report = ImportReport(calendar: name)
         // Google's X-WR-TIMEZONE is resolved into the items (as the x-wr-timezone tool does), so each stored item
@@ -65,6 +66,9 @@ extension CalendarStore {
                     "\(component.name) is cut short by the end of the file; not imported"))
         }
         var seen: [MergeKey: Int] = [:]
+        let total =
+            progress == nil ? 0 : resolved.reduce(0) { $0 + $1.components.count { $0.isItem && $0.isComplete } }
+        var done = 0
         try database.write { db in
             let writer = StoreWriter(db)
             let calendarID = try writer.calendarID(named: name, create: true)!
@@ -98,6 +102,13 @@ extension CalendarStore {
                     + "WHERE calendarID = ?", arguments: [calendarID])
             while let entry = try cursor.next() { existing[entry.key] = entry.fingerprint }
             while let batch = rows.take() {
+                defer {
+                    if let progress {
+                        let before = done
+                        done += batch.count
+                        if done / 500 != before / 500 { progress(done, total) }
+                    }
+                }
                 for (row, line) in batch {
                     if let first = seen[row.key] {
                         report.skipped += 1
@@ -121,6 +132,7 @@ extension CalendarStore {
                 }
             }
         }
+        progress?(total, total)
         return report
     }
 }

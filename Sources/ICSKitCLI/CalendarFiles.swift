@@ -19,9 +19,13 @@ struct CalendarFiles {
     /// Reads every path (`-` for standard input); a file that cannot be read is a usage error (exit 2).
     /// A directory is read as a vdir (khal's, todoman's, vdirsyncer's): its `.ics` files as one calendar, named by
     /// its `displayname` file, else by the directory.
-    static func read(_ paths: [String], csv: CSVOptions = CSVOptions()) throws -> CalendarFiles {
+    /// `reading` hears each path before it is read (a progress line).
+    static func read(
+        _ paths: [String], csv: CSVOptions = CSVOptions(), reading: (String) -> Void = { _ in }
+    ) throws -> CalendarFiles {
         var files = CalendarFiles()
         for path in paths {
+            reading(path)
             var isDirectory: ObjCBool = false
             if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
                 isDirectory.boolValue

@@ -139,7 +139,7 @@ struct RefreshOptions: ParsableArguments {
     @Flag(help: "Print one JSON object per run: per calendar, what happened and the counts.")
     var json = false
 
-    @Flag(name: .shortAndLong, help: "No warnings on standard error.")
+    @Flag(name: .shortAndLong, help: "No progress line and no warnings on standard error (errors still show).")
     var quiet = false
 
     func validate() throws {
@@ -153,12 +153,17 @@ struct RefreshOptions: ParsableArguments {
         merging.apply(to: &options.merge)
         var failed = false
         var reports: [JSONValue] = []
+        let progress = Progress.onTerminal(quiet: quiet || json)
+        defer { progress.finish() }
         for subscription in subscriptions {
             do {
                 let client = HTTPClient(
                     timeout: timeout,
                     credentials: try Password.credentials(url: subscription.fetchURL, user: subscription.user))
+                progress.phase("\(subscription.calendar): fetching \(subscription.fetchURL)")
+                defer { progress.finish() }
                 let report = try Feed.refresh(subscription, store: store, client: client, options: options)
+                progress.finish()
                 if !quiet {
                     CalendarFiles.report(report.diagnostics.filter { $0.severity == .error }, quiet: quiet)
                     for note in report.notes { Output.standardError("\(subscription.calendar): \(note)") }

@@ -29,7 +29,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Print one JSON object with the counts.")
     var json = false
 
-    @Flag(name: .shortAndLong, help: "No warnings on standard error.")
+    @Flag(name: .shortAndLong, help: "No progress line and no warnings on standard error (errors still show).")
     var quiet = false
 
     @OptionGroup var store: StoreOption
@@ -44,13 +44,20 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let store = try store.open()
-        let input = try CalendarFiles.read(files, csv: csv.options)
+        let progress = Progress.onTerminal(quiet: quiet || json)
+        defer { progress.finish() }
+        let input = try CalendarFiles.read(files, csv: csv.options) { progress.phase("reading \($0)") }
         ProcessLifetime.keepUntilExit(input)
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
         var totals = ImportReport(calendar: "")
         var reports: [ImportReport] = []
         for source in input.sources {
-            let report = try store.importCalendars(source.calendars, into: calendar ?? source.name, file: source.path)
+            let name = calendar ?? source.name
+            progress.phase("\(name): writing the items of \(source.path)")
+            let report = try store.importCalendars(source.calendars, into: name, file: source.path) { done, total in
+                progress.count(done, of: total, "\(name): items written")
+            }
+            progress.finish()
             CalendarFiles.report(report.diagnostics, quiet: quiet)
             totals.added += report.added
             totals.updated += report.updated

@@ -52,7 +52,7 @@ struct MergeCommand: ParsableCommand {
     @Flag(help: "Print one JSON object: counts and actions.")
     var json = false
 
-    @Flag(name: .shortAndLong, help: "No warnings on standard error.")
+    @Flag(name: .shortAndLong, help: "No progress line and no warnings on standard error (errors still show).")
     var quiet = false
 
     @OptionGroup var store: StoreOption
@@ -61,6 +61,9 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let store = try store.open()
+        let progress = Progress.onTerminal(quiet: quiet || json)
+        defer { progress.finish() }
+        progress.phase("reading \(file)")
         let bytes = try CalendarFiles.bytes(of: file)
         // CSV options change what the same bytes mean, so they are part of what "the same file" is.
         let csvSettings =
@@ -80,10 +83,12 @@ struct MergeCommand: ParsableCommand {
                 result = unchanged
             } else {
                 var input = CalendarFiles()
+                progress.phase("parsing \(file) (\(bytes.count / 1024) KB)")
                 input.add(bytes, path: file, csv: csv.options)
                 ProcessLifetime.keepUntilExit(input)
                 CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
                 options.isTruncated = input.isTruncated
+                progress.phase("merging \(file) into \(into)\(merging.dryRun ? " (dry run)" : "")")
                 result = try CalendarMerger.merge(
                     input.sources.flatMap(\.calendars), into: into, source: identity,
                     storage: store, options: options)
@@ -91,6 +96,7 @@ struct MergeCommand: ParsableCommand {
         } catch let refusal as MergeRefusal {
             throw CommandFailure("merge refused: \(refusal)")
         }
+        progress.finish()
         if json {
             Output.print(MergeReport.json(result, dryRun: merging.dryRun).serialized(pretty: true))
         } else {

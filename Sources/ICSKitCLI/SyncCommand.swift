@@ -54,7 +54,7 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Print one JSON object: per calendar, what each side took.")
     var json = false
 
-    @Flag(name: .shortAndLong, help: "No warnings on standard error.")
+    @Flag(name: .shortAndLong, help: "No progress line and no warnings on standard error (errors still show).")
     var quiet = false
 
     @OptionGroup var store: StoreOption
@@ -107,13 +107,16 @@ struct SyncCommand: ParsableCommand {
         let chosen = calendars.isEmpty ? bound : bound.filter { calendars.contains($0.calendar) }
         var options = TwoWaySync.Options()
         merging.apply(to: &options.merge)
-        if !quiet, !json, isatty(STDERR_FILENO) == 1 {
-            options.progress = { Output.standardError("… " + $0) }
-        }
+        let progress = Progress.onTerminal(quiet: quiet || json)
+        defer { progress.finish() }
         let dryRun = merging.dryRun
         var failed = false
         var reports: [JSONValue] = []
         for partner in chosen {
+            let calendar = partner.calendar
+            progress.phase("\(calendar): asking \(partner.location) what changed")
+            options.progress = { progress.phase("\(calendar): " + $0) }
+            defer { progress.finish() }
             do {
                 let report: TwoWaySync.Report
                 if partner.kind == "caldav" {
@@ -128,6 +131,7 @@ struct SyncCommand: ParsableCommand {
                     report = try TwoWaySync.sync(
                         calendar: partner.calendar, storage: storage, store: store, options: options)
                 }
+                progress.finish()
                 CalendarFiles.report(report.diagnostics.filter { $0.severity == .error }, quiet: quiet)
                 if report.pulled.unresolved > 0 || !report.deferred.isEmpty { failed = true }
                 for href in report.deferred where !quiet {
