@@ -29,8 +29,13 @@ struct CSVOptionGroup: ParsableArguments {
         if let columns, case .failure(let problem) = CSVOptions.columns(columns) {
             throw ValidationError("--columns: \(problem)")
         }
+    }
+
+    /// An unknown zone is a runtime error (exit 1, one line), as `--tz` is for every other command; the commands
+    /// with CSV options call this first thing in `run()`.
+    func checkZone() throws {
         if let zone, ZoneClock(identifier: zone) == nil {
-            throw ValidationError("--tz: \(zone) is not a time zone (an IANA name such as Europe/Berlin)")
+            throw CommandFailure("--tz: \(zone) is not a time zone (an IANA name such as Europe/Berlin)")
         }
     }
 

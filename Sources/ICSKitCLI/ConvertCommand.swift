@@ -78,6 +78,7 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
+        try csv.checkZone()
         let sources = inputs.isEmpty ? ["-"] : inputs
         if let outDir {
             try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
@@ -193,13 +194,14 @@ struct ConvertCommand: ParsableCommand {
         if format == .csv {
             let table = CSVCalendar.write(read.calendars, options: csv.options)
             written = Array(table.text.utf8)
-            if table.leftOut > 0 {
+            for item in table.leftOut {
+                let title = item.summary.map { "\"\($0)\"" } ?? "an item without SUMMARY"
                 result.diagnostics.append(
                     Diagnostic(
-                        .warning, file: name, line: 0,
-                        "\(table.leftOut) overridden "
-                            + "instance(s) or series with EXDATE: CSV has no column for them; the series rows are written "
-                            + "without them"))
+                        .warning, file: name, line: item.line,
+                        item.isOverride
+                            ? "\(title) is an overridden instance (RECURRENCE-ID): CSV has no column for it; not written"
+                            : "\(title) has EXDATEs: CSV has no column for them; its row stands for the whole series"))
             }
         } else {
             written = format.write(read.calendars)

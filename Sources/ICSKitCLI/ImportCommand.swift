@@ -43,6 +43,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        try csv.checkZone()
         let store = try store.open()
         let progress = Progress.onTerminal(quiet: quiet || json)
         defer { progress.finish() }

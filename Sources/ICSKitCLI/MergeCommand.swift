@@ -60,6 +60,7 @@ struct MergeCommand: ParsableCommand {
     @OptionGroup var csv: CSVOptionGroup
 
     func run() throws {
+        try csv.checkZone()
         let store = try store.open()
         let progress = Progress.onTerminal(quiet: quiet || json)
         defer { progress.finish() }

@@ -30,6 +30,11 @@ final class ErrorsCLITests: StoreCLITestCase {
         assertRuntimeError(try icskit(["agenda", "--from", "someday"], status: 1), mentions: "someday")
         assertRuntimeError(try icskit(["agenda", "--tz", "Mars/Olympus"], status: 1), mentions: "Mars/Olympus")
         assertRuntimeError(try icskit(["agenda", "--month", "2026-13"], status: 1), mentions: "2026-13")
+        let convert = try CLI.run(["convert", path("home.ics"), "--to", "csv", "--tz", "Mars/Olympus"])
+        XCTAssertEqual(convert.status, 1)
+        assertRuntimeError(convert, mentions: "Mars/Olympus")
+        assertRuntimeError(
+            try icskit(["import", path("home.ics"), "--tz", "Mars/Olympus"], status: 1), mentions: "Mars/Olympus")
         let missing = try CLI.run(["agenda", path("missing.ics")])
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("missing.ics"), missing.stderr)

@@ -105,13 +105,22 @@ public enum CSVCalendar {
 
     // MARK: Writing
 
+    /// An item CSV cannot carry whole: an overridden instance (RECURRENCE-ID, not written) or a series with
+    /// EXDATEs (written as one row without them), with its line in the input.
+    public struct LeftOut: Sendable, Equatable {
+        public var line: Int
+        public var summary: String?
+        /// True for an overridden instance, false for a series whose EXDATEs are left out.
+        public var isOverride: Bool
+    }
+
     /// One row per event and todo. Overridden instances (RECURRENCE-ID) and EXDATEs have no column: they are
-    /// counted in `leftOut` so the caller can say so.
+    /// listed in `leftOut` so the caller can say so, each at its line.
     public static func write(_ calendars: [ICalendar], options: CSVOptions = CSVOptions())
-        -> (text: String, leftOut: Int)
+        -> (text: String, leftOut: [LeftOut])
     {
         var rows = [CSVTable.Row(cells: exportHeader, line: 0)]
-        var leftOut = 0
+        var leftOut: [LeftOut] = []
         let target = options.zone.flatMap(ZoneClock.init(identifier:))
         for calendar in calendars {
             let time = target.map { CalendarTime(calendar: calendar, viewerZone: $0.identifier) }
@@ -122,11 +131,18 @@ public enum CSVCalendar {
             for component in calendar.components {
                 switch component {
                 case .event(let event):
-                    if event.recurrenceID != nil || !event.exceptionDates.isEmpty { leftOut += 1 }
+                    if event.recurrenceID != nil || !event.exceptionDates.isEmpty {
+                        leftOut.append(
+                            LeftOut(line: component.line, summary: event.summary, isOverride: event.recurrenceID != nil)
+                        )
+                    }
                     if event.recurrenceID != nil { continue }
                     rows.append(CSVTable.Row(cells: guarded(eventCells(event, wall: wall), options), line: 0))
                 case .todo(let todo):
-                    if todo.recurrenceID != nil || !todo.exceptionDates.isEmpty { leftOut += 1 }
+                    if todo.recurrenceID != nil || !todo.exceptionDates.isEmpty {
+                        leftOut.append(
+                            LeftOut(line: component.line, summary: todo.summary, isOverride: todo.recurrenceID != nil))
+                    }
                     if todo.recurrenceID != nil { continue }
                     rows.append(CSVTable.Row(cells: guarded(todoCells(todo, wall: wall), options), line: 0))
                 default: continue
