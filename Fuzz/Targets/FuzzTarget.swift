@@ -1,5 +1,5 @@
 import CalendarMerge
-import CalendarModel
+@_spi(Testing) import CalendarModel
 import CalendarStore
 import Foundation
 
@@ -10,7 +10,8 @@ import Foundation
 /// The libFuzzer binary (`Fuzz/Driver`, built by `make fuzz`) calls these; the test suite runs every seed and
 /// every regression input under `Fixtures/fuzz-regressions/<target>/` through them too.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// The content-line scanner and the model reader, then every writer.
+    /// The content-line scanner and the model reader, then every writer; and the same input read in parts on
+    /// several threads (as large files are) must read exactly as in one piece.
     case ics
     /// The jCal reader (strict JSON), then the writers.
     case jcal
@@ -25,7 +26,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     public func run(_ bytes: [UInt8]) {
         switch self {
-        case .ics: Self.checkWriters(ICS.read(bytes, file: "fuzz.ics"))
+        case .ics:
+            let whole = ICS.read(bytes, file: "fuzz.ics", splitting: nil)
+            Self.checkWriters(whole)
+            let parts = ICS.read(bytes, file: "fuzz.ics", splitting: (minimumBytes: 0, pieces: 3))
+            Self.check(
+                parts.components == whole.components && parts.calendars == whole.calendars
+                    && parts.diagnostics == whole.diagnostics && parts.isTruncated == whole.isTruncated,
+                "reading in parts differs from reading in one piece")
         case .jcal: Self.checkWriters(CalendarFormat.jcal.read(bytes, file: "fuzz.json"))
         case .xcal: Self.checkWriters(CalendarFormat.xcal.read(bytes, file: "fuzz.xml"))
         case .csv: Self.checkWriters(CSVCalendar.read(bytes, file: "fuzz.csv"))

@@ -52,6 +52,9 @@ struct DiagnosticLog: Sendable {
         entries.append(Diagnostic(.warning, file: file, line: line, message))
     }
 
+    /// Adds what another log of the same input found (a part read on another thread).
+    mutating func append(_ other: DiagnosticLog) { entries += other.entries }
+
     /// The entries in line order (a stable sort: what one line gave stays in the order it was found).
     var sortedByLine: [Diagnostic] {
         entries.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)

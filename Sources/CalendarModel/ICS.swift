@@ -33,10 +33,30 @@ public enum ICS {
 
     /// Reads iCalendar bytes. Never fails: what cannot be read is reported in `diagnostics` and skipped or kept raw.
     public static func read(_ bytes: [UInt8], file: String? = nil) -> ReadResult {
+        read(bytes, file: file, splitting: ScanPlan.defaultSplitting)
+    }
+
+    /// Reads iCalendar bytes, scanning large inputs in parts on every core as `splitting` says (nil: in one
+    /// piece); the result is the same either way. For tests and the fuzz target, which check that sameness.
+    @_spi(Testing)
+    public static func read(
+        _ bytes: [UInt8], file: String?, splitting: (minimumBytes: Int, pieces: Int)?
+    ) -> ReadResult {
         var log = DiagnosticLog(file: file)
-        let scanned = ContentLineScanner.scan(bytes, log: &log)
+        let scanned = ContentLineScanner.scan(bytes, log: &log, splitting: splitting)
         var context = DecodeContext(log: log)
-        let calendars = calendars(from: scanned.components, &context)
+        var calendars: [ICalendar]
+        if let children = scanned.decodedChildren, scanned.components.count == 1 {
+            // Read in parts: the one calendar's components were decoded on the parts' threads.
+            calendars = [
+                ICalendar(decoding: scanned.components[0], &context) { calendar, context in
+                    calendar.components = children.components
+                    context.log.append(children.log)
+                }
+            ]
+        } else {
+            calendars = Self.calendars(from: scanned.components, &context)
+        }
         if calendars.isEmpty {
             context.log.error(bytes.isEmpty ? 0 : 1, "no iCalendar data found (no BEGIN:VCALENDAR or component)")
         }

@@ -185,7 +185,12 @@ protocol ComponentModel: Sendable, Equatable {
 }
 
 extension ComponentModel {
-    init(decoding component: Component, _ context: inout DecodeContext) {
+    /// Decodes a component; `children`, when given, stands in for decoding its nested components (they were
+    /// decoded elsewhere, at the same point of the log).
+    init(
+        decoding component: Component, _ context: inout DecodeContext,
+        children: ((inout Self, inout DecodeContext) -> Void)? = nil
+    ) {
         self.init()
         var claims = [FieldClaim](repeating: .unclaimed, count: component.properties.count)
         decodeProperties(component.properties, claims: &claims, &context)
@@ -195,7 +200,7 @@ extension ComponentModel {
             component.properties.indices.filter { claims[$0] == .unclaimed }
                 .map { component.properties[$0] }, &context.log)
         PropertyDesign.checkValueParameters(component.properties, &context.log)
-        decodeChildren(component.components, &context)
+        if let children { children(&self, &context) } else { decodeChildren(component.components, &context) }
         provenance = Provenance(source: component)
         checkRequired(line: component.line, &context)
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads iCalendar bytes into `Component` trees: unfolds lines, keeps their line numbers, repairs encodings,
 /// checks BEGIN/END structure, and says what it found and what it did about it.
 ///
@@ -30,7 +32,7 @@ struct ContentLineScanner {
 
     /// Components that may only stand directly inside VCALENDAR: a BEGIN of one of these inside another such
     /// component means the previous one lost its END.
-    private static let calendarChildren: Set<String> = [
+    static let calendarChildren: Set<String> = [
         "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE",
         "VAVAILABILITY",
     ]
@@ -40,19 +42,79 @@ struct ContentLineScanner {
     struct Result {
         var components: [Component]
         var isTruncated: Bool
+        /// When the input was read in parts: the calendar's components already decoded on the parts' threads,
+        /// with what decoding them reported (in component order), for `ICalendar` to take instead of decoding
+        /// them again.
+        var decodedChildren: (components: [CalendarComponent], log: DiagnosticLog)?
     }
 
-    static func scan(_ bytes: [UInt8], log: inout DiagnosticLog) -> Result {
+    /// Scans the input; a large one of a simple shape in parts on every core (`ScanPlan`). `splitting` sets when
+    /// that happens: nil never, else the least input size and the number of parts (tests split small inputs).
+    static func scan(
+        _ bytes: [UInt8], log: inout DiagnosticLog,
+        splitting: (minimumBytes: Int, pieces: Int)? = ScanPlan.defaultSplitting
+    ) -> Result {
         var scanner = ContentLineScanner(log: log)
-        bytes.withUnsafeBufferPointer { buffer in
+        let split: Result? = bytes.withUnsafeBufferPointer { buffer in
             scanner.inputIsUTF8 = UTF8Check.isValid(buffer)
             scanner.inputHasControls = buffer.contains(where: ControlCharacters.isForbiddenInLine)
             scanner.inputHasNoncharacters = Noncharacters.first(in: buffer) != nil
+            if let splitting, buffer.count >= splitting.minimumBytes, scanner.inputIsUTF8,
+                !scanner.inputHasControls, !scanner.inputHasNoncharacters,
+                let plan = ScanPlan(buffer, pieces: splitting.pieces)
+            {
+                return scanner.scanInParts(buffer, plan)
+            }
             scanner.scanLines(buffer)
+            return nil
+        }
+        if let split {
+            log = scanner.log
+            return split
         }
         scanner.finish()
         log = scanner.log
         return Result(components: scanner.top, isTruncated: scanner.endedInsideComponent)
+    }
+
+    /// Scans a calendar cut where `plan` says: its header and trailer on this scanner, its runs of components on
+    /// every core, each with its own scanner and log; the components go back into the calendar in order and the
+    /// logs into this one. The result is what one scan of the whole input gives (ICSKitTests check it on the
+    /// corpus): every line is read by the same code with the same line number, and the plan admits only inputs
+    /// where no line's reading depends on another part.
+    private mutating func scanInParts(_ buffer: UnsafeBufferPointer<UInt8>, _ plan: ScanPlan) -> Result {
+        let file = log.file
+        let flags = (inputIsUTF8, inputHasControls, inputHasNoncharacters)
+        let base = UnsafeSendableBuffer(buffer)
+        struct PartResult: Sendable {
+            var components: [Component]
+            var log: DiagnosticLog
+            var decoded: [CalendarComponent]
+            var decodeLog: DiagnosticLog
+        }
+        let results = ParallelParts.run(plan.parts.count) { index -> PartResult in
+            let part = plan.parts[index]
+            var scanner = ContentLineScanner(log: DiagnosticLog(file: file))
+            (scanner.inputIsUTF8, scanner.inputHasControls, scanner.inputHasNoncharacters) = flags
+            scanner.scanLines(UnsafeBufferPointer(rebasing: base.buffer[part.range]), firstLine: part.firstLine)
+            scanner.finish()
+            // Decoding a component needs nothing outside it (the calendar-wide checks come later, in order).
+            var context = DecodeContext(log: DiagnosticLog(file: file))
+            let decoded = scanner.top.map { CalendarComponent(decoding: $0, &context) }
+            return PartResult(components: scanner.top, log: scanner.log, decoded: decoded, decodeLog: context.log)
+        }
+        scanLines(UnsafeBufferPointer(rebasing: buffer[plan.header.range]), firstLine: plan.header.firstLine)
+        scanLines(UnsafeBufferPointer(rebasing: buffer[plan.trailer.range]), firstLine: plan.trailer.firstLine)
+        finish()
+        var decodeLog = DiagnosticLog(file: file)
+        for result in results {
+            log.append(result.log)
+            decodeLog.append(result.decodeLog)
+        }
+        top[0].components = results.flatMap(\.components)
+        return Result(
+            components: top, isTruncated: endedInsideComponent,
+            decodedChildren: (results.flatMap(\.decoded), decodeLog))
     }
 
     /// Whether the line being read is the file's last and has no line end.
@@ -62,11 +124,12 @@ struct ContentLineScanner {
 
     // MARK: Physical lines → logical (unfolded) lines
 
-    private mutating func scanLines(_ buffer: UnsafeBufferPointer<UInt8>) {
+    /// Reads the physical lines of `buffer`, the first of which is line `firstLine` of the input.
+    private mutating func scanLines(_ buffer: UnsafeBufferPointer<UInt8>, firstLine: Int = 1) {
         let count = buffer.count
         var index = 0
         if count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
-        var lineNumber = 0
+        var lineNumber = firstLine - 1
         var pendingStart = 0, pendingEnd = 0, pendingLine = 0
         var hasPending = false
         var folded: [UInt8] = []
