@@ -53,20 +53,13 @@ struct HTMLMonthPage {
         let todayIndex = zone.wallClock(at: now).dayNumber - gridStart.dayNumber
         let heading = "\(Self.monthNames[month.month - 1]) \(month.year)"
         let items = placed()
-        var out = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="icskit">
-            <title>\(PageColors.escape(title)) · \(heading)</title>
-            <style>\(HTMLWeekPage.css(hours: 10))</style>
-            </head>
-            <body class="month-page">
-            <header><h1>\(PageColors.escape(title))</h1><p class="sub">\(heading) · times in \
-            \(PageColors.escape(zone.identifier))</p>\(colors.legend(
-                items.map { ($0.occurrence.core, $0.calendar) } + todos.map { ($0.todo.core, $0.calendar) }))</header>
+        var out = HTMLWeekPage.documentStart(
+            title: title, heading: heading, zone: zone,
+            legend: colors.legend(
+                items.map { ($0.occurrence.core, $0.calendar) } + todos.map { ($0.todo.core, $0.calendar) }),
+            hours: 10, bodyClass: "month-page")
+        out += """
+
             <section class="month" aria-label="Month grid">
             <div class="month-grid">
 

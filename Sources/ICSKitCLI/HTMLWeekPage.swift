@@ -32,21 +32,10 @@ struct HTMLWeekPage {
         let heading =
             "\(week.year)-W\(CalendarDate.pad(week.week, 2)) · \(layout.weekStart.day) "
             + "\(Self.months[layout.weekStart.month - 1]) – \(last.day) \(Self.months[last.month - 1]) \(last.year)"
-        var out = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="icskit">
-            <title>\(Self.escape(title)) · \(Self.escape(heading))</title>
-            <style>\(Self.css(hours: layout.lastHour - layout.firstHour))</style>
-            </head>
-            <body>
-            <header><h1>\(Self.escape(title))</h1><p class="sub">\(Self.escape(heading)) · times in \
-            \(Self.escape(zone.identifier))</p>\(legend())</header>
-
-            """
+        var out = Self.documentStart(
+            title: title, heading: heading, zone: zone, legend: legend(),
+            hours: layout.lastHour - layout.firstHour)
+        out += "\n"
         out += "<section class=\"week\" aria-label=\"Week grid\">\n<div class=\"week-grid\">\n"
         out += "<div class=\"corner\"></div>"
         for day in 0..<7 {
@@ -260,6 +249,26 @@ struct HTMLWeekPage {
     static func escape(_ text: String) -> String { PageColors.escape(text) }
 
     // MARK: Style and script
+
+    /// The start of a page (week or month) up to its header: title, style sheet, heading, zone and legend.
+    static func documentStart(
+        title: String, heading: String, zone: ZoneClock, legend: String, hours: Int, bodyClass: String? = nil
+    ) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="generator" content="icskit">
+        <title>\(escape(title)) · \(escape(heading))</title>
+        <style>\(css(hours: hours))</style>
+        </head>
+        <body\(bodyClass.map { " class=\"\($0)\"" } ?? "")>
+        <header><h1>\(escape(title))</h1><p class="sub">\(escape(heading)) · times in \
+        \(escape(zone.identifier))</p>\(legend)</header>
+        """
+    }
 
     /// The page's style sheet (Resources/week.css, compiled in) with the number of hour rows the grid shows.
     static func css(hours: Int) -> String {
