@@ -177,10 +177,11 @@ struct ExportCommand: ParsableCommand {
                 $1.todo.isCompleted ? 1 : 0, $1.due?.wallSeconds ?? .max
             )
         }
-        for (name, color) in try store.categoryColors() { content.colors.categoryColors[name.lowercased()] = color }
-        content.colors.calendarColors = Dictionary(loaded.map { ($0.name, $0.calendar.color ?? "") }) { first, _ in
-            first
-        }
+        content.colors = PageColors(
+            categoryColors: Dictionary(try store.categoryColors().map { ($0.key.lowercased(), $0.value) }) { first, _ in
+                first
+            },
+            calendarColors: Dictionary(loaded.map { ($0.name, $0.calendar.color ?? "") }) { first, _ in first })
         return content
     }
 

@@ -154,7 +154,6 @@ struct RefreshOptions: ParsableArguments {
         var failed = false
         var reports: [JSONValue] = []
         let progress = Progress.onTerminal(quiet: quiet || json)
-        defer { progress.finish() }
         for subscription in subscriptions {
             do {
                 let client = HTTPClient(

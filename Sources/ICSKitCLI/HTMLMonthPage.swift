@@ -34,17 +34,10 @@ struct HTMLMonthPage {
 
     func placed() -> [Placed] {
         occurrences.map { occurrence, calendar in
-            let start =
-                occurrence.isAllDay ? LocalDateTime(occurrence.start) : zone.wallClock(at: occurrence.startDate)
-            var end = occurrence.isAllDay ? LocalDateTime(occurrence.end) : zone.wallClock(at: occurrence.endDate)
-            if end < start { end = start }
-            if occurrence.isAllDay, end.dayNumber == start.dayNumber { end = start.adding(days: 1) }
-            let firstDay = start.dayNumber - gridStart.dayNumber
-            // An end at midnight belongs to the day before.
-            let lastDay = end.dayNumber - gridStart.dayNumber - (end == end.startOfDayValue && end > start ? 1 : 0)
+            let span = WeekLayout.span(of: occurrence, zone: zone, from: gridStart)
             return Placed(
-                occurrence: occurrence, calendar: calendar, start: start, end: end, firstDay: firstDay,
-                lastDay: max(lastDay, firstDay))
+                occurrence: occurrence, calendar: calendar, start: span.start, end: span.end,
+                firstDay: span.firstDay, lastDay: span.lastDay)
         }
     }
 

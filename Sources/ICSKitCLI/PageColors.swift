@@ -7,9 +7,20 @@ import Foundation
 /// one from a small palette. The legend lists exactly the colours the page uses, under what they stand for.
 struct PageColors {
     /// Category name (lower-cased) → `#RRGGBB`.
-    var categoryColors: [String: String]
+    let categoryColors: [String: String]
     /// Store calendar name → `#RRGGBB`.
-    var calendarColors: [String: String]
+    let calendarColors: [String: String]
+    /// The colours the store gives (upper-cased), which a name without one does not take.
+    private let taken: Set<String>
+
+    init(categoryColors: [String: String], calendarColors: [String: String]) {
+        self.categoryColors = categoryColors
+        self.calendarColors = calendarColors
+        taken = Set(
+            (Array(categoryColors.values) + Array(calendarColors.values)).compactMap(Self.cssColor).map {
+                $0.uppercased()
+            })
+    }
 
     static let palette = ["#4E79A7", "#F28E2B", "#59A14F", "#E15759", "#76B7B2", "#EDC948", "#B07AA1", "#9C755F"]
 
@@ -45,10 +56,6 @@ struct PageColors {
     /// A palette colour for a name without one: chosen by the name's hash, stepping past the colours the store
     /// gives other categories or calendars, so that an uncoloured category does not look like a coloured one.
     func fallback(_ name: String) -> String {
-        let taken = Set(
-            (Array(categoryColors.values) + Array(calendarColors.values)).compactMap(Self.cssColor).map {
-                $0.uppercased()
-            })
         let start = Self.stableIndex(name)
         for step in 0..<Self.palette.count {
             let color = Self.palette[(start + step) % Self.palette.count]

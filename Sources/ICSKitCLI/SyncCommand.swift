@@ -108,7 +108,6 @@ struct SyncCommand: ParsableCommand {
         var options = TwoWaySync.Options()
         merging.apply(to: &options.merge)
         let progress = Progress.onTerminal(quiet: quiet || json)
-        defer { progress.finish() }
         let dryRun = merging.dryRun
         var failed = false
         var reports: [JSONValue] = []

@@ -63,16 +63,12 @@ struct WeekLayout: Sendable {
         self.weekStart = weekStart
         let weekEnd = weekStart.adding(days: 7)
         entries = occurrences.enumerated().compactMap { index, occurrence in
-            let start = occurrence.isAllDay ? LocalDateTime(occurrence.start) : zone.wallClock(at: occurrence.startDate)
-            var end = occurrence.isAllDay ? LocalDateTime(occurrence.end) : zone.wallClock(at: occurrence.endDate)
-            if end < start { end = start }
-            if occurrence.isAllDay, end.dayNumber == start.dayNumber { end = start.adding(days: 1) }
-            guard end > weekStart || (end == start && start >= weekStart), start < weekEnd else { return nil }
-            let firstDay = start.dayNumber - weekStart.dayNumber
-            let lastDay = end.dayNumber - weekStart.dayNumber - (end == end.startOfDayValue && end > start ? 1 : 0)
+            let span = Self.span(of: occurrence, zone: zone, from: weekStart)
+            guard span.end > weekStart || (span.end == span.start && span.start >= weekStart), span.start < weekEnd
+            else { return nil }
             return Entry(
-                index: index, occurrence: occurrence, start: start, end: end, isAllDay: occurrence.isAllDay,
-                firstDay: firstDay, lastDay: max(lastDay, firstDay))
+                index: index, occurrence: occurrence, start: span.start, end: span.end, isAllDay: occurrence.isAllDay,
+                firstDay: span.firstDay, lastDay: span.lastDay)
         }
         blocks = []
         bars = []
@@ -138,6 +134,21 @@ struct WeekLayout: Sendable {
         // the grid's edge rather than stretching it to midnight.
         firstHour = min(8, blocks.filter { !$0.continuesBefore }.map { $0.startMinute / 60 }.min() ?? 8)
         lastHour = max(18, blocks.filter { !$0.continuesAfter }.map { ($0.endMinute + 59) / 60 }.max() ?? 18)
+    }
+
+    /// An instance's wall-clock start and end in the zone (all-day ones keep their dates and last a day at least),
+    /// and the first and last days it covers, counted from `origin`'s day; an end at midnight belongs to the day
+    /// before. The week and the month pages place instances by it.
+    static func span(of occurrence: Occurrence, zone: ZoneClock, from origin: LocalDateTime)
+        -> (start: LocalDateTime, end: LocalDateTime, firstDay: Int, lastDay: Int)
+    {
+        let start = occurrence.isAllDay ? LocalDateTime(occurrence.start) : zone.wallClock(at: occurrence.startDate)
+        var end = occurrence.isAllDay ? LocalDateTime(occurrence.end) : zone.wallClock(at: occurrence.endDate)
+        if end < start { end = start }
+        if occurrence.isAllDay, end.dayNumber == start.dayNumber { end = start.adding(days: 1) }
+        let firstDay = start.dayNumber - origin.dayNumber
+        let lastDay = end.dayNumber - origin.dayNumber - (end == end.startOfDayValue && end > start ? 1 : 0)
+        return (start, end, firstDay, max(lastDay, firstDay))
     }
 
     /// Interval lanes: sorted by start, each interval takes the lowest lane free at its start; a cluster of

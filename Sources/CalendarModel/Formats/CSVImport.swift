@@ -382,15 +382,7 @@ struct CSVImporter {
             item = .event(event)
         }
         let uid = cells.text(.uid) ?? Self.derivedUID(item.encoded)
-        switch item {
-        case .event(var event):
-            event.uid = uid
-            item = .event(event)
-        case .todo(var todo):
-            todo.uid = uid
-            item = .todo(todo)
-        default: break
-        }
+        item.core?.uid = uid
         return item
     }
 
