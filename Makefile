@@ -1,6 +1,9 @@
 # ICSKit: the two commands README.md names are `make demo` (the main job) and `make test` (all tests).
 
 SHARED ?= ../shared
+comma := ,
+empty :=
+space := $(empty) $(empty)
 BENCH_EVENTS ?= 20000
 BENCH_INPUT := bench-data/bench-$(BENCH_EVENTS).ics
 # SwiftPM's release folder; a plain path, so that `make` does not start SwiftPM just to read its variables.
@@ -10,7 +13,7 @@ RELEASE ?= .build/release
 VENV ?= .build/venv
 PYTHON := $(VENV)/bin/python3
 
-.PHONY: deps venv build test demo bench clean fuzz fuzz-build format lint differential peers
+.PHONY: deps venv build test demo bench bench-big clean fuzz fuzz-build format lint differential peers
 
 ## Installs the Debian packages ICSKit builds against (and, for the tests, headless Chromium), when one is missing.
 PACKAGES ?= libical-dev libsqlite3-dev pkg-config tzdata libssl-dev
@@ -50,9 +53,9 @@ demo: deps
 	swift build -c release
 	@PATH="$(abspath $(RELEASE)):$$PATH" DEMO_DIR="$(DEMO_DIR)" scripts/demo.sh
 
-$(BENCH_INPUT):
+bench-data/bench-%.ics:
 	mkdir -p bench-data
-	python3 $(SHARED)/tools/gen_ics.py $(BENCH_EVENTS) > $@
+	python3 $(SHARED)/tools/gen_ics.py $* > $@
 
 ## Release benchmarks against libical alone (C) and python icalendar; results go into BENCHMARKS.md.
 bench: deps venv $(BENCH_INPUT)
@@ -62,6 +65,16 @@ bench: deps venv $(BENCH_INPUT)
 	cc -O2 Benchmarks/LibicalBaseline/libical_recurrence_baseline.c $$(pkg-config --cflags --libs libical) \
 	  -o $(RELEASE)/libical-recurrence-baseline
 	PATH=$(abspath $(VENV))/bin:$$PATH $(RELEASE)/ICSKitBench --input $(BENCH_INPUT) --runs 5 --write BENCHMARKS.md
+
+## Big files (issue 14), not part of `make bench`: convert and validate streamed, memory and time against libical
+## alone, on a generated 110 MB file and (BIG_EVENTS="200000 1900000") a 1 GB one; results go into BENCHMARKS.md.
+BIG_EVENTS ?= 200000
+bench-big: deps $(foreach n,$(BIG_EVENTS),bench-data/bench-$(n).ics)
+	swift build -c release
+	cc -O2 Benchmarks/LibicalBaseline/libical_baseline.c $$(pkg-config --cflags --libs libical) \
+	  -o $(RELEASE)/libical-baseline
+	$(RELEASE)/ICSKitBench --only big --runs 3 --write BENCHMARKS.md \
+	  --big $(subst $(space),$(comma),$(foreach n,$(BIG_EVENTS),bench-data/bench-$(n).ics))
 
 ## Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every reader: `make fuzz FUZZ_TIME=600` runs each of
 ## the six targets that long (FUZZ_TARGETS picks some, FUZZ_JOBS=2 uses both cores); see FUZZING.md.

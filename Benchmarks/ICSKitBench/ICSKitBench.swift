@@ -24,8 +24,11 @@ struct ICSKitBench {
         var input = "bench-data/bench-20000.ics"
         var write: String?
         /// Only one section (`--only store`, `--only feed`, `--only convert` with agenda), for a quicker run; `--only caldav`
-        /// runs the CalDAV section, which is not part of a full run (it takes minutes of a Radicale server).
+        /// runs the CalDAV section and `--only big` the large files', which are not part of a full run (they take
+        /// minutes of a Radicale server, or files of 110 MB and 1 GB).
         var only: String?
+        /// The files `--only big` streams, comma-separated (`make bench-big` generates them).
+        var big: [String] = []
 
         init(_ arguments: ArraySlice<String>) throws {
             var arguments = arguments
@@ -36,6 +39,7 @@ struct ICSKitBench {
                 case "--input": input = value
                 case "--write": write = value
                 case "--only": only = value
+                case "--big": big = value.split(separator: ",").map(String.init)
                 default: throw BenchError("unknown option \(flag)")
                 }
             }
@@ -76,6 +80,13 @@ struct ICSKitBench {
                 scratch: scratch, command: command)
             print(section + "\n")
             if let path = options.write { try Report.write(section: section, key: "caldav", into: path) }
+        }
+        if options.only == "big" {
+            let section = try BigFileBench.run(
+                icskit: tool("icskit"), baseline: tool("libical-baseline"), inputs: options.big, runs: runs,
+                scratch: scratch, command: command + " --big " + options.big.joined(separator: ","))
+            print(section + "\n")
+            if let path = options.write { try Report.write(section: section, key: "big", into: path) }
         }
         if options.only == nil || options.only == "feed" {
             let feed = try FeedBench.run(

@@ -11,7 +11,8 @@ import Foundation
 /// every regression input under `Fixtures/fuzz-regressions/<target>/` through them too.
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The content-line scanner and the model reader, then every writer; and the same input read in parts on
-    /// several threads (as large files are) must read exactly as in one piece.
+    /// several threads (as large files are) and streamed from a file a component at a time (as `convert` and
+    /// `validate` read files) must read and write exactly as in one piece.
     case ics
     /// The jCal reader (strict JSON), then the writers.
     case jcal
@@ -34,6 +35,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 parts.components == whole.components && parts.calendars == whole.calendars
                     && parts.diagnostics == whole.diagnostics && parts.isTruncated == whole.isTruncated,
                 "reading in parts differs from reading in one piece")
+            Self.checkStreaming(bytes, whole)
         case .jcal: Self.checkWriters(CalendarFormat.jcal.read(bytes, file: "fuzz.json"))
         case .xcal: Self.checkWriters(CalendarFormat.xcal.read(bytes, file: "fuzz.xml"))
         case .csv: Self.checkWriters(CSVCalendar.read(bytes, file: "fuzz.csv"))
@@ -123,6 +125,39 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             // A guard refusing is an answer, not a finding.
         } catch {
             check(false, "the store failed: \(error)")
+        }
+    }
+
+    /// Streams the input from a temporary file, each component a run of its own: either it is left to the
+    /// whole-file reading, or it gives the same calendar, diagnostics and iCalendar bytes.
+    static func checkStreaming(_ bytes: [UInt8], _ whole: ICS.ReadResult) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("icskit-fuzz-\(getpid()).ics").path
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            return check(false, "cannot write \(path)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = CalendarStreamWriter(format: .ics)!
+        var components: [CalendarComponent] = []
+        var written: [UInt8] = []
+        do {
+            guard
+                var streamed = try ICS.stream(
+                    contentsOf: path, file: "fuzz.ics", runBytes: 1, opening: { written += writer.opening($0) },
+                    transform: { components, run in (components, writer.run(components, index: run)) },
+                    consume: { made, bytes in
+                        components += made
+                        written += bytes
+                    })
+            else { return }
+            written += writer.closing(streamed.calendar)
+            let header = streamed.calendar
+            streamed.calendar.components = components
+            check(
+                [streamed.calendar] == whole.calendars && streamed.diagnostics == whole.diagnostics
+                    && header.components.isEmpty && written == ICS.write(whole.calendars),
+                "streaming differs from reading in one piece")
+        } catch {
+            check(false, "streaming failed: \(error)")
         }
     }
 

@@ -140,6 +140,7 @@ struct ConvertCommand: ParsableCommand {
     private func convert(_ source: String, to destination: String) -> FileResult {
         let name = source == "-" ? "<stdin>" : source
         var result = FileResult(input: name, output: destination == "-" ? "<stdout>" : destination)
+        if convertStreaming(source, name: name, to: destination, &result) { return result }
         let bytes: [UInt8]
         do {
             bytes = try Output.readInput(source)
@@ -212,6 +213,47 @@ struct ConvertCommand: ParsableCommand {
             result.failure = "\(error)"
         }
         return result
+    }
+
+    /// Converts a large iCalendar file a run of components at a time (`ICS.stream`), in memory bounded by the runs
+    /// in flight, when nothing needs the whole calendar at once: no --normalize-timezones, --repair or --strict (a
+    /// file that fails must not be written at all), and an output other than CSV. False, having done nothing, for
+    /// anything else (standard input, a pipe, an input of another shape): it is read whole.
+    private func convertStreaming(
+        _ source: String, name: String, to destination: String, _ result: inout FileResult
+    ) -> Bool {
+        guard source != "-", !normalizeTimezones, !repair, !strict,
+            (from ?? CalendarFormat(pathExtension: source) ?? .ics) == .ics,
+            let writer = CalendarStreamWriter(format: targetFormat(destination: destination, source: source))
+        else { return false }
+        var sink: Output.Sink?
+        var counts: [String: Int] = [:]
+        do {
+            let read = try ICS.stream(
+                contentsOf: source, file: name,
+                opening: { calendar in
+                    sink = try Output.Sink(destination)
+                    try sink?.write(writer.opening(calendar))
+                },
+                transform: { components, run in
+                    var calendar = ICalendar()
+                    calendar.components = components
+                    return (bytes: writer.run(components, index: run), counts: calendar.componentCounts)
+                },
+                consume: { made in
+                    try sink?.write(made.bytes)
+                    counts.merge(made.counts, uniquingKeysWith: +)
+                })
+            guard let read else { return false }
+            result.diagnostics = read.diagnostics
+            try sink?.write(writer.closing(read.calendar))
+            try sink?.commit()
+        } catch {
+            sink?.discard()
+            result.failure = "\(error)"
+        }
+        result.counts = counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }
+        return true
     }
 }
 

@@ -6,43 +6,144 @@ import Foundation
 enum Output {
     /// Writes to a file, or to standard output when the destination is `-`.
     static func emit(_ bytes: [UInt8], to destination: String) throws {
-        if destination == "-" {
-            try writeStandardOutput(bytes)
-        } else {
-            try write(bytes, toFile: destination)
-        }
+        let sink = try Sink(destination)
+        try sink.write(bytes)
+        try sink.commit()
     }
 
-    /// Writes a file the way its kind asks for:
-    /// - a regular file, or a path that does not exist yet: a temporary file beside it renamed over it, so readers
-    ///   see the old file or the new one and never a part of it; an existing file keeps its permission bits (and,
-    ///   where allowed, its owner);
+    /// A destination written piece by piece, the way its kind asks for:
+    /// - `-`: standard output, after the text printed before;
+    /// - a regular file, or a path that does not exist yet: a temporary file beside it, renamed over it by `commit`,
+    ///   so readers see the old file or the new one and never a part of it (`discard`, or any failure, removes it);
+    ///   an existing file keeps its permission bits (and, where allowed, its owner);
     /// - a symbolic link to a regular file: the same, at the file it points to (the link stays a link);
     /// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`: that descriptor, as `-` does;
     /// - a device, FIFO or socket: written in place (renaming a file over `/dev/null` would replace the device).
-    static func write(_ bytes: [UInt8], toFile path: String) throws {
-        if let descriptor = descriptorPath(path) { return try writeAll(bytes, to: descriptor, path: path) }
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            guard errno == ENOENT else { throw OutputError(path: path, reason: lastError()) }
-            return try replaceAtomically(path, with: bytes, keeping: nil)
+    final class Sink {
+        private enum Kind {
+            case standardOutput
+            case descriptor(Int32)
+            case inPlace(Int32)
+            case temporary(Int32, temporary: String, target: String)
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG:
-            try replaceAtomically(path, with: bytes, keeping: info)
-        case S_IFDIR:
-            throw OutputError(path: path, reason: "it is a directory")
-        case S_IFLNK:
-            var target = stat()
-            if stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG, !isSystemPath(path),
-                let resolved = resolvedPath(path)
-            {
-                try replaceAtomically(resolved, with: bytes, keeping: target)
-            } else {
-                try writeInPlace(bytes, to: path)
+
+        private let path: String
+        private var kind: Kind?
+
+        init(_ destination: String) throws {
+            path = destination
+            if destination == "-" {
+                try standardOutput.flush()
+                kind = .standardOutput
+                return
             }
-        default:
-            try writeInPlace(bytes, to: path)
+            if let descriptor = descriptorPath(destination) {
+                kind = .descriptor(descriptor)
+                return
+            }
+            var info = stat()
+            guard lstat(destination, &info) == 0 else {
+                guard errno == ENOENT else { throw OutputError(path: destination, reason: lastError()) }
+                kind = try Self.temporary(for: destination, keeping: nil)
+                return
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                kind = try Self.temporary(for: destination, keeping: info)
+            case S_IFDIR:
+                throw OutputError(path: destination, reason: "it is a directory")
+            case S_IFLNK:
+                var target = stat()
+                if stat(destination, &target) == 0, target.st_mode & S_IFMT == S_IFREG, !isSystemPath(destination),
+                    let resolved = resolvedPath(destination)
+                {
+                    kind = try Self.temporary(for: resolved, keeping: target, shownAs: destination)
+                } else {
+                    kind = try Self.inPlace(destination)
+                }
+            default:
+                kind = try Self.inPlace(destination)
+            }
+        }
+
+        deinit { discard() }
+
+        /// Writes every byte, retrying short and interrupted writes; any other failure is an error.
+        func write(_ bytes: [UInt8]) throws {
+            switch kind {
+            case .standardOutput: try standardOutput.write(bytes)
+            case .descriptor(let descriptor), .inPlace(let descriptor), .temporary(let descriptor, _, _):
+                try writeAll(bytes, to: descriptor, path: path)
+            case nil: throw OutputError(path: path, reason: "already closed")
+            }
+        }
+
+        /// Makes what was written appear: syncs and renames a temporary file over the destination.
+        func commit() throws {
+            defer { kind = nil }
+            switch kind {
+            case .temporary(let descriptor, let temporary, let target):
+                defer { close(descriptor) }
+                guard fsync(descriptor) == 0 else {
+                    let reason = lastError()
+                    unlink(temporary)
+                    throw OutputError(path: path, reason: reason)
+                }
+                guard rename(temporary, target) == 0 else {
+                    let reason = lastError()
+                    unlink(temporary)
+                    throw OutputError(path: path, reason: reason)
+                }
+            case .inPlace(let descriptor): close(descriptor)
+            case .standardOutput, .descriptor, nil: break
+            }
+        }
+
+        /// Leaves the destination as it was (a temporary file is removed); what went to a device or standard
+        /// output stays there.
+        func discard() {
+            switch kind {
+            case .temporary(let descriptor, let temporary, _):
+                close(descriptor)
+                unlink(temporary)
+            case .inPlace(let descriptor): close(descriptor)
+            case .standardOutput, .descriptor, nil: break
+            }
+            kind = nil
+        }
+
+        /// A temporary file in the destination's folder.
+        private static func temporary(for path: String, keeping original: stat?, shownAs: String? = nil) throws
+            -> Kind
+        {
+            let url = URL(fileURLWithPath: path)
+            let directory = url.deletingLastPathComponent().path
+            let temporary =
+                directory + "/." + url.lastPathComponent
+                + ".icskit-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+            let shown = shownAs ?? path
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            guard descriptor >= 0 else {
+                throw OutputError(path: shown, reason: "cannot create a temporary file in \(directory): \(lastError())")
+            }
+            if let original {
+                // The file keeps its permission bits (a 0600 calendar stays private) and, where allowed, its owner.
+                guard fchmod(descriptor, original.st_mode & 0o7777) == 0 else {
+                    let reason = lastError()
+                    close(descriptor)
+                    unlink(temporary)
+                    throw OutputError(path: shown, reason: reason)
+                }
+                _ = fchown(descriptor, original.st_uid, original.st_gid)
+            }
+            return .temporary(descriptor, temporary: temporary, target: path)
+        }
+
+        /// Opens an existing device, FIFO or socket to write to it as it is (no truncation, no creation).
+        private static func inPlace(_ path: String) throws -> Kind {
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw OutputError(path: path, reason: lastError()) }
+            return .inPlace(descriptor)
         }
     }
 
@@ -69,7 +170,7 @@ enum Output {
         FileHandle.standardError.write(Data((TerminalText.safe(line) + "\n").utf8))
     }
 
-    private static let standardOutput = StandardOutput()
+    fileprivate static let standardOutput = StandardOutput()
 
     /// Reads a path, or standard input for `-`.
     static func readInput(_ path: String) throws -> [UInt8] {
@@ -87,7 +188,7 @@ enum Output {
     // MARK: Kinds of destination
 
     /// The descriptor a path stands for (`/dev/stdout` is 1), if it names one of this process's own.
-    private static func descriptorPath(_ path: String) -> Int32? {
+    fileprivate static func descriptorPath(_ path: String) -> Int32? {
         switch path {
         case "/dev/stdout": return 1
         case "/dev/stderr": return 2
@@ -100,57 +201,16 @@ enum Output {
     }
 
     /// Paths under /dev and /proc are never replaced by a renamed file.
-    private static func isSystemPath(_ path: String) -> Bool { path.hasPrefix("/dev/") || path.hasPrefix("/proc/") }
+    fileprivate static func isSystemPath(_ path: String) -> Bool { path.hasPrefix("/dev/") || path.hasPrefix("/proc/") }
 
-    private static func resolvedPath(_ path: String) -> String? {
+    fileprivate static func resolvedPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
-    /// A temporary file in the destination's folder, written whole and synced, then renamed over it.
-    private static func replaceAtomically(_ path: String, with bytes: [UInt8], keeping original: stat?) throws {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let temporary =
-            directory + "/." + url.lastPathComponent
-            + ".icskit-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else {
-            throw OutputError(path: path, reason: "cannot create a temporary file in \(directory): \(lastError())")
-        }
-        do {
-            defer { close(descriptor) }
-            if let original {
-                // The file keeps its permission bits (a 0600 calendar stays private) and, where allowed, its owner.
-                guard fchmod(descriptor, original.st_mode & 0o7777) == 0 else {
-                    throw OutputError(path: path, reason: lastError())
-                }
-                _ = fchown(descriptor, original.st_uid, original.st_gid)
-            }
-            try writeAll(bytes, to: descriptor, path: path)
-            guard fsync(descriptor) == 0 else { throw OutputError(path: path, reason: lastError()) }
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = lastError()
-            unlink(temporary)
-            throw OutputError(path: path, reason: reason)
-        }
-    }
-
-    /// Opens an existing device, FIFO or socket and writes to it as it is (no truncation, no creation).
-    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw OutputError(path: path, reason: lastError()) }
-        defer { close(descriptor) }
-        try writeAll(bytes, to: descriptor, path: path)
-    }
-
     /// Writes every byte, retrying short and interrupted writes; any other failure is an error.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+    fileprivate static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
         try bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -164,7 +224,7 @@ enum Output {
         }
     }
 
-    private static func lastError() -> String { String(cString: strerror(errno)) }
+    fileprivate static func lastError() -> String { String(cString: strerror(errno)) }
 }
 
 /// Standard output without C stdio: what is printed is buffered here and written with `write(2)`, so that a write

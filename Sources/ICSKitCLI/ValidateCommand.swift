@@ -36,9 +36,13 @@ struct ValidateCommand: ParsableCommand {
             let name = path == "-" ? "<stdin>" : path
             var diagnostics: [Diagnostic]
             do {
-                let bytes = try Output.readInput(path)
-                let format = CalendarFormat(pathExtension: path) ?? CalendarFormat(sniffing: bytes)
-                diagnostics = format.read(bytes, file: name).diagnostics
+                if let streamed = try Self.streamed(path) {
+                    diagnostics = streamed
+                } else {
+                    let bytes = try Output.readInput(path)
+                    let format = CalendarFormat(pathExtension: path) ?? CalendarFormat(sniffing: bytes)
+                    diagnostics = format.read(bytes, file: name).diagnostics
+                }
             } catch {
                 diagnostics = [
                     Diagnostic(.error, file: name, line: 0, "cannot read the file: \(error.localizedDescription)")
@@ -76,5 +80,14 @@ struct ValidateCommand: ParsableCommand {
                 "\(errorCount.counted("error")), \(warningCount.counted("warning")) in \(files.count.counted("file"))")
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// The diagnostics of an iCalendar file read a run of components at a time, in bounded memory (`ICS.stream`);
+    /// nil for standard input and for files streaming does not take (they are read whole).
+    private static func streamed(_ path: String) throws -> [Diagnostic]? {
+        guard path != "-", (CalendarFormat(pathExtension: path) ?? .ics) == .ics else { return nil }
+        return try ICS.stream(
+            contentsOf: path, opening: { _ in }, transform: { _, _ in () }, consume: { _ in }
+        )?.diagnostics
     }
 }

@@ -68,116 +68,9 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     func checkRequired(line: Int, _ context: inout DecodeContext) {
         if !isImplicit, productID == nil { context.log.warning(line, "VCALENDAR has no PRODID") }
         if !isImplicit, version == nil { context.log.warning(line, "VCALENDAR has no VERSION") }
-        checkTimeZonesDefined(&context)
-        struct Identity: Hashable {
-            var kind: String
-            var uid: String
-            var recurrenceID: RecurrenceID?
-        }
-        var seen: [Identity: Int] = [:]
-        seen.reserveCapacity(components.count)
-        for component in components {
-            // Only the few fields needed are read: copying each item's core would cost more than the check.
-            let item: (uid: String?, recurrenceID: RecurrenceID?, line: Int, name: String)
-            switch component {
-            case .event(let event):
-                let line = event.provenance.source?.line ?? 0
-                if method == nil, event.core.start == nil {
-                    context.log.error(line, "VEVENT has no DTSTART (required when the calendar has no METHOD)")
-                }
-                item = (event.core.uid, event.core.recurrenceID, line, "VEVENT")
-            case .todo(let todo):
-                item = (todo.core.uid, todo.core.recurrenceID, todo.provenance.source?.line ?? 0, "VTODO")
-            case .journal(let journal):
-                item = (journal.core.uid, journal.core.recurrenceID, journal.provenance.source?.line ?? 0, "VJOURNAL")
-            default: continue
-            }
-            guard let uid = item.uid else { continue }
-            let key = Identity(kind: item.name, uid: uid, recurrenceID: item.recurrenceID)
-            if let first = seen[key] {
-                let what = item.recurrenceID == nil ? "UID" : "UID and RECURRENCE-ID"
-                context.log.warning(item.line, "duplicate \(what) \"\(uid)\" (first at line \(first)); both kept")
-            } else {
-                seen[key] = item.line
-            }
-        }
-    }
-
-    /// RFC 5545 §3.2.19: every TZID used needs a VTIMEZONE, and times before a VTIMEZONE's first onset have no
-    /// offset. Names that are not IANA zones are reported too: apps that ignore VTIMEZONE (Google among them)
-    /// turn such times floating. One warning per TZID.
-    private func checkTimeZonesDefined(_ context: inout DecodeContext) {
-        var firstOnset: [String: String] = [:]
-        var defined: Set<String> = []
-        for zone in timeZones {
-            guard let tzid = zone.tzid else { continue }
-            defined.insert(tzid)
-            let onsets = zone.component.components.compactMap {
-                $0.property("DTSTART").map { String($0.value.prefix(8)) }
-            }
-            if let earliest = onsets.min() { firstOnset[tzid] = earliest }
-        }
-        // One pass collects, per TZID, the first line that uses it and the earliest date used with it.
-        var usage: [String: (line: Int, earliest: String, earliestLine: Int)] = [:]
-        for component in components where component.name != "VTIMEZONE" {
-            component.asRead.forEach { nested in
-                for property in nested.properties where !property.parameters.isEmpty {
-                    guard let tzid = property["TZID"] else { continue }
-                    let earliest = Self.earliestDate(in: property.value)
-                    if let seen = usage[tzid] {
-                        if earliest < seen.earliest { usage[tzid] = (seen.line, earliest, property.line) }
-                    } else {
-                        usage[tzid] = (property.line, earliest, property.line)
-                    }
-                }
-            }
-        }
-        for (tzid, use) in usage.sorted(by: { $0.value.line < $1.value.line }) {
-            let isIANA = LibicalValues.isBuiltinZone(tzid)
-            if let onset = firstOnset[tzid] {
-                if !isIANA {
-                    context.log.warning(
-                        use.line,
-                        "TZID \"\(tzid)\" is not an IANA zone name; its VTIMEZONE applies "
-                            + "here, but apps that ignore VTIMEZONE may read these times as floating")
-                } else if use.earliest < onset {
-                    let outcome =
-                        ZoneSource.preferred == .tzdata
-                        ? "tzdata's \(tzid) applies (programs that use the file's rules have no offset there)"
-                        : "the offset there is undefined"
-                    context.log.warning(
-                        use.earliestLine,
-                        "TZID \"\(tzid)\" is used on \(use.earliest), before the first onset its VTIMEZONE "
-                            + "defines (\(onset)); \(outcome)")
-                }
-            } else if defined.contains(tzid) {
-                context.log.warning(
-                    use.line,
-                    "TZID \"\(tzid)\" has a VTIMEZONE without onsets (no observance has a DTSTART); "
-                        + (isIANA ? "the IANA zone of that name applies" : "it cannot be used"))
-            } else if isIANA {
-                context.log.warning(
-                    use.line,
-                    "TZID \"\(tzid)\" has no VTIMEZONE in this calendar (RFC 5545 §3.2.19); "
-                        + "the IANA zone of that name applies")
-            } else if let mapped = TimeZoneResolver.ianaName(for: tzid) {
-                context.log.warning(
-                    use.line,
-                    "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and is "
-                        + "\(mapped.note ?? "a prefixed name"); read as \(mapped.iana)")
-            } else {
-                context.log.warning(
-                    use.line,
-                    "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and names no known "
-                        + "zone; its times are floating")
-            }
-        }
-    }
-
-    /// The `YYYYMMDD` part of the earliest date in a value (a list for EXDATE and RDATE).
-    private static func earliestDate(in value: String) -> String {
-        guard value.utf8.contains(UInt8(ascii: ",")) else { return String(value.utf8.prefix(8)) ?? value }
-        return ValueSyntax.split(value, on: ",").map { String($0.utf8.prefix(8)) ?? $0 }.min() ?? value
+        var checks = CalendarChecks(method: method)
+        checks.add(CalendarChecks.Part(components))
+        checks.report(&context.log)
     }
 
     /// How many components of each kind the calendar holds, nested ones (VALARM, STANDARD …) included.
@@ -209,9 +102,7 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     /// The calendar's own properties as they would be written (as read when unchanged), without VERSION, PRODID
     /// and METHOD (which belong to one file or message): what a store keeps of a calendar besides its components.
     package var headerProperties: [Property] {
-        var own = self
-        own.components = []
-        return own.encoded().properties.filter { !["VERSION", "PRODID", "METHOD"].contains($0.name) }
+        ownPart.properties.filter { !["VERSION", "PRODID", "METHOD"].contains($0.name) }
     }
 
     /// Written as read when its own properties did not change; each component decides for itself.

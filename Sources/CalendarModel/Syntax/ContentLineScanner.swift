@@ -6,13 +6,11 @@ import Foundation
 /// libical's parser does none of this: it has no line numbers, drops a whole file with a missing END and accepts
 /// `END:VTODO` closing a VEVENT. So the syntax is ours; values are handed to libical (see `LibicalValues`).
 struct ContentLineScanner {
-    private var log: DiagnosticLog
-    private var top: [Component] = []
+    private(set) var log: DiagnosticLog
+    private(set) var top: [Component] = []
     private var stack: [Component] = []
-    private var nonUTF8Lines: [Int] = []
-    /// UTF-8 lines with a few bytes that are not: how many were read as Windows-1252, how many replaced.
-    private var repairedLines: [(line: Int, windows1252: Int, replaced: Int)] = []
-    private var controlLines: [Int] = []
+    /// Lines repaired or flagged, summed up at the end of the input (`finish`).
+    private var tallies = Tallies()
     /// Set when the whole input is valid UTF-8 (the usual case), so lines need no validation of their own.
     private var inputIsUTF8 = false
     /// Set when some byte of the input is a control character other than tab and line ends (rare), so only then
@@ -20,8 +18,6 @@ struct ContentLineScanner {
     private var inputHasControls = false
     /// Whether the input holds a Unicode noncharacter somewhere (else lines are not searched for one).
     private var inputHasNoncharacters = false
-    /// Lines holding a noncharacter, with the first one found.
-    private var noncharacterLines: [(line: Int, scalar: Unicode.Scalar)] = []
     /// How many BEGINs deep the scanner is inside a component it skips for nesting too deep; 0 when not skipping.
     private var skippedDepth = 0
     /// Whether the input ended inside a component: a missing END, a download cut off in the middle.
@@ -87,31 +83,30 @@ struct ContentLineScanner {
         let flags = (inputIsUTF8, inputHasControls, inputHasNoncharacters)
         let base = UnsafeSendableBuffer(buffer)
         struct PartResult: Sendable {
-            var components: [Component]
-            var log: DiagnosticLog
+            var scanned: ScannedPart
             var decoded: [CalendarComponent]
             var decodeLog: DiagnosticLog
         }
         let results = ParallelParts.run(plan.parts.count) { index -> PartResult in
             let part = plan.parts[index]
-            var scanner = ContentLineScanner(log: DiagnosticLog(file: file))
-            (scanner.inputIsUTF8, scanner.inputHasControls, scanner.inputHasNoncharacters) = flags
-            scanner.scanLines(UnsafeBufferPointer(rebasing: base.buffer[part.range]), firstLine: part.firstLine)
-            scanner.finish()
+            let scanned = ContentLineScanner.scanPart(
+                UnsafeBufferPointer(rebasing: base.buffer[part.range]), firstLine: part.firstLine, file: file,
+                flags: flags)
             // Decoding a component needs nothing outside it (the calendar-wide checks come later, in order).
             var context = DecodeContext(log: DiagnosticLog(file: file))
-            let decoded = scanner.top.map { CalendarComponent(decoding: $0, &context) }
-            return PartResult(components: scanner.top, log: scanner.log, decoded: decoded, decodeLog: context.log)
+            let decoded = scanned.components.map { CalendarComponent(decoding: $0, &context) }
+            return PartResult(scanned: scanned, decoded: decoded, decodeLog: context.log)
         }
+        // In input order, as one scan reports: the header, the parts, the trailer, then what is summed up.
         scanLines(UnsafeBufferPointer(rebasing: buffer[plan.header.range]), firstLine: plan.header.firstLine)
-        scanLines(UnsafeBufferPointer(rebasing: buffer[plan.trailer.range]), firstLine: plan.trailer.firstLine)
-        finish()
         var decodeLog = DiagnosticLog(file: file)
         for result in results {
-            log.append(result.log)
+            absorb(result.scanned)
             decodeLog.append(result.decodeLog)
         }
-        top[0].components = results.flatMap(\.components)
+        scanLines(UnsafeBufferPointer(rebasing: buffer[plan.trailer.range]), firstLine: plan.trailer.firstLine)
+        finish()
+        top[0].components = results.flatMap(\.scanned.components)
         return Result(
             components: top, isTruncated: endedInsideComponent,
             decodedChildren: (results.flatMap(\.decoded), decodeLog))
@@ -125,7 +120,7 @@ struct ContentLineScanner {
     // MARK: Physical lines → logical (unfolded) lines
 
     /// Reads the physical lines of `buffer`, the first of which is line `firstLine` of the input.
-    private mutating func scanLines(_ buffer: UnsafeBufferPointer<UInt8>, firstLine: Int = 1) {
+    mutating func scanLines(_ buffer: UnsafeBufferPointer<UInt8>, firstLine: Int = 1) {
         let count = buffer.count
         var index = 0
         if count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
@@ -201,10 +196,10 @@ struct ContentLineScanner {
 
     private mutating func logicalLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
         if inputHasNoncharacters, let scalar = Noncharacters.first(in: bytes) {
-            noncharacterLines.append((line, scalar))
+            tallies.noncharacters.add(line, scalar)
         }
         if inputHasControls, bytes.contains(where: ControlCharacters.isForbiddenInLine) {
-            controlLines.append(line)
+            tallies.controls.add(line, ())
             let repaired = ControlCharacters.replacing(bytes)
             return repaired.withUnsafeBufferPointer { decodedLine($0, line: line) }
         }
@@ -217,9 +212,9 @@ struct ContentLineScanner {
         } else {
             let repair = UTF8Repair.repair(bytes)
             if repair.isUTF8Text {
-                repairedLines.append((line, repair.windows1252, repair.replaced))
+                tallies.repaired.add(line, (repair.windows1252, repair.replaced))
             } else {
-                nonUTF8Lines.append(line)
+                tallies.nonUTF8.add(line, ())
             }
             repair.bytes.withUnsafeBufferPointer { contentLine($0, line: line) }
         }
@@ -490,55 +485,115 @@ struct ContentLineScanner {
         }
     }
 
-    private mutating func finish() {
-        endedInsideComponent = !stack.isEmpty
-        while let open = stack.last {
-            log.error(open.line, "BEGIN:\(open.name) has no END (the file ends first); closed at the end of the file")
-            stack[stack.count - 1].isCutOff = true
-            closeTop()
+    /// Ends the input: closes what is still open and sums up the lines repaired or flagged.
+    mutating func finish() {
+        closeOpen()
+        if let first = tallies.nonUTF8.first.first {
+            let count = tallies.nonUTF8.count
+            let more = count > 1 ? " (and \(count - 1) more lines)" : ""
+            log.warning(first.line, "bytes that are not UTF-8\(more); decoded as Windows-1252")
         }
-        if let first = nonUTF8Lines.first {
-            let more = nonUTF8Lines.count > 1 ? " (and \(nonUTF8Lines.count - 1) more lines)" : ""
-            log.warning(first, "bytes that are not UTF-8\(more); decoded as Windows-1252")
-        }
-        for (index, repair) in repairedLines.enumerated() {
-            if index == 20 {
+        let repaired = tallies.repaired
+        for (index, repair) in repaired.first.enumerated() {
+            if index == Tallies.listed {
                 log.warning(
-                    repair.line, "\(repairedLines.count - 20) more UTF-8 lines with broken bytes, repaired alike")
+                    repair.line, "\(repaired.count - Tallies.listed) more UTF-8 lines with broken bytes, repaired alike"
+                )
                 break
             }
+            let (windows1252, replaced) = repair.detail
             var what: [String] = []
-            if repair.replaced > 0 {
-                what.append(
-                    "\(repair.replaced) broken UTF-8 sequence\(repair.replaced == 1 ? "" : "s") replaced with U+FFFD")
+            if replaced > 0 {
+                what.append("\(replaced) broken UTF-8 sequence\(replaced == 1 ? "" : "s") replaced with U+FFFD")
             }
-            if repair.windows1252 > 0 {
-                what.append(
-                    "\(repair.windows1252) byte\(repair.windows1252 == 1 ? "" : "s") read as Windows-1252")
+            if windows1252 > 0 {
+                what.append("\(windows1252) byte\(windows1252 == 1 ? "" : "s") read as Windows-1252")
             }
             log.warning(
                 repair.line,
                 "UTF-8 text with bytes that are not UTF-8: \(what.joined(separator: ", ")); the rest of the line "
                     + "is kept as it is")
         }
-        for (index, found) in noncharacterLines.enumerated() {
-            if index == 20 {
-                log.warning(found.line, "\(noncharacterLines.count - 20) more lines with Unicode noncharacters")
+        let noncharacters = tallies.noncharacters
+        for (index, found) in noncharacters.first.enumerated() {
+            if index == Tallies.listed {
+                log.warning(found.line, "\(noncharacters.count - Tallies.listed) more lines with Unicode noncharacters")
                 break
             }
-            let code = String(found.scalar.value, radix: 16, uppercase: true)
+            let code = String(found.detail.value, radix: 16, uppercase: true)
             log.warning(
                 found.line,
                 "U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) is a Unicode noncharacter; kept, "
                     + "but servers that store calendars as XML reject it")
         }
-        if let first = controlLines.first {
-            let more = controlLines.count > 1 ? " (and \(controlLines.count - 1) more lines)" : ""
+        if let first = tallies.controls.first.first {
+            let count = tallies.controls.count
+            let more = count > 1 ? " (and \(count - 1) more lines)" : ""
             log.warning(
-                first,
+                first.line,
                 "control characters, which a content line may not hold\(more); each replaced with "
                     + "U+FFFD")
         }
+    }
+
+    /// Closes the components still open at the end of the input (a missing END, a download cut off).
+    private mutating func closeOpen() {
+        endedInsideComponent = !stack.isEmpty
+        while let open = stack.last {
+            log.error(open.line, "BEGIN:\(open.name) has no END (the file ends first); closed at the end of the file")
+            stack[stack.count - 1].isCutOff = true
+            closeTop()
+        }
+    }
+
+    // MARK: Parts
+
+    /// Scans one run of whole components of a calendar (a part `ScanPlan` or the streaming reader cut) on a
+    /// scanner of its own. What is summed up at the end of the input is handed back for `absorb`, not reported.
+    static func scanPart(
+        _ buffer: UnsafeBufferPointer<UInt8>, firstLine: Int, file: String?,
+        flags: (isUTF8: Bool, hasControls: Bool, hasNoncharacters: Bool)? = nil
+    ) -> ScannedPart {
+        var scanner = ContentLineScanner(log: DiagnosticLog(file: file))
+        let flags =
+            flags
+            ?? (
+                UTF8Check.isValid(buffer), buffer.contains(where: ControlCharacters.isForbiddenInLine),
+                Noncharacters.first(in: buffer) != nil
+            )
+        (scanner.inputIsUTF8, scanner.inputHasControls, scanner.inputHasNoncharacters) = flags
+        scanner.scanLines(buffer, firstLine: firstLine)
+        scanner.closeOpen()
+        return ScannedPart(components: scanner.top, log: scanner.log, tallies: scanner.tallies)
+    }
+
+    /// Takes in what a part's scan found, in input order: its diagnostics now, its repairs for `finish`.
+    mutating func absorb(_ part: ScannedPart) {
+        log.append(part.log)
+        tallies.add(part.tallies)
+    }
+
+    /// Starts a scanner for a calendar read in parts: its header (BEGIN:VCALENDAR and its properties) is scanned
+    /// now, its parts are absorbed as they come, its trailer is scanned by `finishTrailer`.
+    static func header(_ buffer: UnsafeBufferPointer<UInt8>, file: String?) -> ContentLineScanner {
+        var scanner = ContentLineScanner(log: DiagnosticLog(file: file))
+        scanner.inputIsUTF8 = UTF8Check.isValid(buffer)
+        scanner.inputHasControls = buffer.contains(where: ControlCharacters.isForbiddenInLine)
+        scanner.inputHasNoncharacters = Noncharacters.first(in: buffer) != nil
+        scanner.scanLines(buffer)
+        return scanner
+    }
+
+    /// The calendar component as its header made it: its name, line and properties, no components yet.
+    var openCalendar: Component? { stack.first }
+
+    /// Scans END:VCALENDAR and what follows it (line `firstLine` on), then ends the input.
+    mutating func finishTrailer(_ buffer: UnsafeBufferPointer<UInt8>, firstLine: Int) {
+        inputIsUTF8 = UTF8Check.isValid(buffer)
+        inputHasControls = buffer.contains(where: ControlCharacters.isForbiddenInLine)
+        inputHasNoncharacters = Noncharacters.first(in: buffer) != nil
+        scanLines(buffer, firstLine: firstLine)
+        finish()
     }
 
     // MARK: Helpers
@@ -635,5 +690,56 @@ extension Optional where Wrapped == [Int] {
     mutating func append(_ value: Int, orCreate: Bool) {
         if self == nil { self = [] }
         self!.append(value)
+    }
+}
+
+/// What one part of a calendar's scan gave (see `ContentLineScanner.scanPart`).
+struct ScannedPart: Sendable {
+    var components: [Component]
+    var log: DiagnosticLog
+    var tallies: ContentLineScanner.Tallies
+}
+
+extension ContentLineScanner {
+    /// Lines repaired or flagged while scanning, summed up at the end of the input. Only the first few of each kind
+    /// are kept with their lines, the rest counted, so a file with a problem on every line does not hold every line
+    /// number.
+    struct Tallies: Sendable {
+        /// How many lines of a kind the summary names one by one (and one more, whose line the "more" note gets).
+        static let listed = 20
+
+        var nonUTF8 = LineTally<Void>(keeping: 1)
+        /// UTF-8 lines with a few bytes that are not: how many were read as Windows-1252, how many replaced.
+        var repaired = LineTally<(windows1252: Int, replaced: Int)>(keeping: listed + 1)
+        var controls = LineTally<Void>(keeping: 1)
+        /// Lines holding a noncharacter, with the first one found.
+        var noncharacters = LineTally<Unicode.Scalar>(keeping: listed + 1)
+
+        /// Adds the tallies of the input's next part.
+        mutating func add(_ other: Tallies) {
+            nonUTF8.add(other.nonUTF8)
+            repaired.add(other.repaired)
+            controls.add(other.controls)
+            noncharacters.add(other.noncharacters)
+        }
+    }
+
+    /// Lines with one kind of problem, in input order: the first `keeping` with what was found there, all counted.
+    struct LineTally<Detail: Sendable>: Sendable {
+        private(set) var first: [(line: Int, detail: Detail)] = []
+        private(set) var count = 0
+        let keeping: Int
+
+        init(keeping: Int) { self.keeping = keeping }
+
+        mutating func add(_ line: Int, _ detail: Detail) {
+            count += 1
+            if first.count < keeping { first.append((line, detail)) }
+        }
+
+        mutating func add(_ other: LineTally) {
+            first += other.first.prefix(keeping - first.count)
+            count += other.count
+        }
     }
 }

@@ -8,11 +8,11 @@ struct ICSWriter {
     init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
     mutating func write(_ component: Component) {
-        contentLine("BEGIN:" + (component.sourceName ?? component.name))
         if let layout = component.sourceLayout, layout.count == component.components.count,
             zip(layout, layout.dropFirst()).allSatisfy({ $0 <= $1 }), (layout.last ?? 0) <= component.properties.count
         {
             // Properties and children interleaved as they were read.
+            contentLine("BEGIN:" + (component.sourceName ?? component.name))
             var written = 0
             for (child, before) in zip(component.components, layout) {
                 for property in component.properties[written..<before] { write(property) }
@@ -21,9 +21,20 @@ struct ICSWriter {
             }
             for property in component.properties[written...] { write(property) }
         } else {
-            for property in component.properties { write(property) }
+            writeOpening(component)
             for child in component.components { write(child) }
         }
+        writeClosing(component)
+    }
+
+    /// BEGIN and the component's properties: what comes before its children.
+    mutating func writeOpening(_ component: Component) {
+        contentLine("BEGIN:" + (component.sourceName ?? component.name))
+        for property in component.properties { write(property) }
+    }
+
+    /// The END line.
+    mutating func writeClosing(_ component: Component) {
         contentLine("END:" + (component.sourceEndName ?? component.sourceName ?? component.name))
     }
 

@@ -30,19 +30,68 @@ struct ScanPlan {
 
     /// Finds the cut points, or nil when the input is not of the simple shape (see the type's description).
     init?(_ buffer: UnsafeBufferPointer<UInt8>, pieces: Int) {
+        var shape = CalendarShape()
+        var childStarts: [(offset: Int, line: Int)] = []
+        shape.feed(buffer, at: 0) { childStarts.append(($0, $1)) }
+        guard shape.isComplete, let calendarEnd = shape.calendarEnd, childStarts.count >= 2 * pieces, pieces >= 2
+        else { return nil }
+        header = Part(range: 0..<childStarts[0].offset, firstLine: 1)
+        trailer = Part(range: calendarEnd.offset..<buffer.count, firstLine: calendarEnd.line)
+        // Runs of whole components of about equal size.
+        let body = calendarEnd.offset - childStarts[0].offset
+        parts = []
+        var startIndex = 0
+        for piece in 1...pieces {
+            let target = childStarts[0].offset + body * piece / pieces
+            var endIndex = startIndex + 1
+            while endIndex < childStarts.count, childStarts[endIndex].offset < target { endIndex += 1 }
+            if piece == pieces { endIndex = childStarts.count }
+            guard startIndex < endIndex else { continue }
+            let upper = endIndex < childStarts.count ? childStarts[endIndex].offset : calendarEnd.offset
+            parts.append(
+                Part(range: childStarts[startIndex].offset..<upper, firstLine: childStarts[startIndex].line))
+            startIndex = endIndex
+            if startIndex >= childStarts.count { break }
+        }
+    }
+}
+
+/// Follows the BEGIN and END lines of an input handed to it in runs of whole lines, and tells whether it has the
+/// simple shape whose components can be read apart from each other: one VCALENDAR whose properties all come before
+/// its components, every BEGIN and END line spelled in capitals (no continuation line after it) and matched, no
+/// component of a calendar's kind nested inside another, nothing but empty lines after END:VCALENDAR, and nesting
+/// below `Component.maximumDepth`. It holds only the names of the open components, so it can follow a file of any
+/// size; `ScanPlan` and the streaming reader (`ICS.stream`) both ask it.
+struct CalendarShape {
+    /// False from the first line that breaks the shape on.
+    private(set) var isSimple = true
+    /// Physical lines read so far.
+    private(set) var line = 0
+    /// Where END:VCALENDAR stands, once read.
+    private(set) var calendarEnd: (offset: Int, line: Int)?
+    /// How many components the calendar has so far.
+    private(set) var childCount = 0
+    /// The names of the open components, innermost last.
+    private var open: [[UInt8]] = []
+    private var previousWasStructure = false
+
+    private static let begin = Array("BEGIN".utf8), end = Array("END".utf8)
+    private static let calendar = Array("VCALENDAR".utf8)
+    private static let calendarChildren = ContentLineScanner.calendarChildren.map { Array($0.utf8) }
+
+    /// Whether everything read so far has the shape and the calendar is closed.
+    var isComplete: Bool { isSimple && calendarEnd != nil && open.isEmpty }
+
+    /// Reads the whole lines in `buffer`, which holds the input's bytes from `offset` on (the first run starts at
+    /// offset 0, where a byte order mark is skipped). A run must end where a line ends, and not between the CR and
+    /// LF of one line end (`wholeLines(in:)` finds such a place). `childStart` hears the offset and line of each
+    /// BEGIN of a calendar component.
+    mutating func feed(
+        _ buffer: UnsafeBufferPointer<UInt8>, at offset: Int, childStart: (_ offset: Int, _ line: Int) -> Void
+    ) {
         let count = buffer.count
         var index = 0
-        if count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
-        var line = 0
-        var depth = 0
-        // The names of the open components, innermost last.
-        var open: [Slice<UnsafeBufferPointer<UInt8>>] = []
-        var childStarts: [(offset: Int, line: Int)] = []
-        var calendarEnd: (offset: Int, line: Int)?
-        var previousWasStructure = false
-        let begin = Array("BEGIN".utf8), end = Array("END".utf8)
-        let calendar = Array("VCALENDAR".utf8)
-        let calendarChildren = ContentLineScanner.calendarChildren.map { Array($0.utf8) }
+        if offset == 0, count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { index = 3 }
 
         func startsCaseInsensitively(_ word: [UInt8], at start: Int, before stop: Int) -> Bool {
             guard stop - start >= word.count else { return false }
@@ -50,7 +99,7 @@ struct ScanPlan {
             return true
         }
 
-        while index < count {
+        while index < count, isSimple {
             line += 1
             var cursor = index
             while cursor < count, buffer[cursor] != 0x0A, buffer[cursor] != 0x0D { cursor += 1 }
@@ -68,68 +117,69 @@ struct ScanPlan {
             let first = buffer[index]
             if first == 0x20 || first == 0x09 {
                 // A continuation of a BEGIN or END line would change its name.
-                if previousWasStructure { return nil }
+                if previousWasStructure { isSimple = false }
                 continue
             }
-            if calendarEnd != nil { return nil }  // anything but empty lines after END:VCALENDAR
-            let isBegin = startsCaseInsensitively(begin, at: index, before: lineEnd)
-            let isEnd = !isBegin && startsCaseInsensitively(end, at: index, before: lineEnd)
+            if calendarEnd != nil { isSimple = false; return }  // anything but empty lines after END:VCALENDAR
+            let isBegin = startsCaseInsensitively(Self.begin, at: index, before: lineEnd)
+            let isEnd = !isBegin && startsCaseInsensitively(Self.end, at: index, before: lineEnd)
             previousWasStructure = isBegin || isEnd
             guard isBegin || isEnd else {
                 // A property: of the calendar only before its first component.
-                if depth == 0 || (depth == 1 && !childStarts.isEmpty) { return nil }
+                if open.isEmpty || (open.count == 1 && childCount > 0) { isSimple = false }
                 continue
             }
-            let word = isBegin ? begin : end
-            guard lineEnd - index > word.count + 1, buffer[index + word.count] == UInt8(ascii: ":") else { return nil }
-            for offset in 0..<word.count where buffer[index + offset] != word[offset] { return nil }
+            let word = isBegin ? Self.begin : Self.end
+            guard lineEnd - index > word.count + 1, buffer[index + word.count] == UInt8(ascii: ":") else {
+                isSimple = false
+                return
+            }
+            for offset in 0..<word.count where buffer[index + offset] != word[offset] {
+                isSimple = false
+                return
+            }
             let name = buffer[(index + word.count + 1)..<lineEnd]
             let isName = name.allSatisfy {
                 ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
                     || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
                     || $0 == UInt8(ascii: "-")
             }
-            guard isName else { return nil }
+            guard isName else { isSimple = false; return }
             if isBegin {
-                switch depth {
-                case 0: guard name.elementsEqual(calendar) else { return nil }
+                switch open.count {
+                case 0: if !name.elementsEqual(Self.calendar) { isSimple = false }
                 case 1:
-                    guard !name.elementsEqual(calendar) else { return nil }
-                    childStarts.append((index, line))
+                    if name.elementsEqual(Self.calendar) { isSimple = false }
+                    childCount += 1
+                    childStart(offset + index, line)
                 default:
-                    if name.elementsEqual(calendar) || calendarChildren.contains(where: { name.elementsEqual($0) }) {
-                        return nil
+                    if name.elementsEqual(Self.calendar)
+                        || Self.calendarChildren.contains(where: { name.elementsEqual($0) })
+                    {
+                        isSimple = false
                     }
                 }
-                depth += 1
-                if depth >= Component.maximumDepth { return nil }
-                open.append(name)
+                open.append(Array(name))
+                if open.count >= Component.maximumDepth { isSimple = false }
             } else {
-                guard let innermost = open.last, innermost.elementsEqual(name) else { return nil }
+                guard let innermost = open.last, innermost.elementsEqual(name) else { isSimple = false; return }
                 open.removeLast()
-                depth -= 1
-                if depth == 0 { calendarEnd = (index, line) }
+                if open.isEmpty { calendarEnd = (offset + index, line) }
             }
         }
-        guard let calendarEnd, childStarts.count >= 2 * pieces, pieces >= 2 else { return nil }
-        header = Part(range: 0..<childStarts[0].offset, firstLine: 1)
-        trailer = Part(range: calendarEnd.offset..<count, firstLine: calendarEnd.line)
-        // Runs of whole components of about equal size.
-        let body = calendarEnd.offset - childStarts[0].offset
-        parts = []
-        var startIndex = 0
-        for piece in 1...pieces {
-            let target = childStarts[0].offset + body * piece / pieces
-            var endIndex = startIndex + 1
-            while endIndex < childStarts.count, childStarts[endIndex].offset < target { endIndex += 1 }
-            if piece == pieces { endIndex = childStarts.count }
-            guard startIndex < endIndex else { continue }
-            let upper = endIndex < childStarts.count ? childStarts[endIndex].offset : calendarEnd.offset
-            parts.append(
-                Part(range: childStarts[startIndex].offset..<upper, firstLine: childStarts[startIndex].line))
-            startIndex = endIndex
-            if startIndex >= childStarts.count { break }
+    }
+
+    /// How much of `buffer` is whole lines that can be fed: up to the start of its last line that begins with
+    /// something other than a line end (so no CR LF is cut in two), or all of it at the end of the input.
+    static func wholeLines(in buffer: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Int {
+        if isEnd { return buffer.count }
+        var index = buffer.count - 1
+        while index > 0 {
+            let byte = buffer[index], before = buffer[index - 1]
+            if byte != 0x0A, byte != 0x0D, before == 0x0A || before == 0x0D { return index }
+            index -= 1
         }
+        return 0
     }
 }
 

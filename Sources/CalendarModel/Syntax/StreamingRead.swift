@@ -1,0 +1,280 @@
+import Foundation
+
+extension ICS {
+    /// What a streamed read gave besides its components: the calendar's own properties and every diagnostic.
+    public struct StreamedRead: Sendable {
+        /// The calendar with its own properties and no components (those went through `transform` and `consume`).
+        public var calendar: ICalendar
+        /// What was wrong and what was done about it, in line order: the same as `ICS.read` of the whole file.
+        public var diagnostics: [Diagnostic]
+
+        /// Whether any diagnostic is an error.
+        public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    }
+
+    /// Reads a file a run of components at a time, in memory bounded by the runs in flight rather than by the file:
+    /// `opening` hears the calendar's own properties first; then each run of components is decoded and handed to
+    /// `transform` on every core (with the run's number, from 0), and what `transform` made goes to `consume` in
+    /// input order. The components, model and diagnostics are those `ICS.read` gives for the whole file.
+    ///
+    /// Streaming takes the common shape only (one VCALENDAR, its properties first, BEGIN and END in capitals and
+    /// matched: `CalendarShape`), which a first pass over the file checks in the same bounded memory. Anything else
+    /// returns nil before `opening` is called: read that file whole. Throws when the file cannot be read, when it
+    /// changes between the passes, and what `opening` or `consume` throws.
+    public static func stream<Run: Sendable>(
+        contentsOf path: String, file: String? = nil,
+        opening: (ICalendar) throws -> Void,
+        transform: @escaping @Sendable (_ components: [CalendarComponent], _ run: Int) -> Run,
+        consume: (Run) throws -> Void
+    ) throws -> StreamedRead? {
+        try stream(
+            contentsOf: path, file: file, runBytes: StreamingReader.runBytes, opening: opening,
+            transform: transform, consume: consume)
+    }
+
+    /// `stream` with the size of the runs given (tests cut small files into runs of a few components).
+    @_spi(Testing)
+    public static func stream<Run: Sendable>(
+        contentsOf path: String, file: String?, runBytes: Int,
+        opening: (ICalendar) throws -> Void,
+        transform: @escaping @Sendable (_ components: [CalendarComponent], _ run: Int) -> Run,
+        consume: (Run) throws -> Void
+    ) throws -> StreamedRead? {
+        // A file that cannot be opened is left to the whole-file reading, which reports it as it always has.
+        guard let reader = try? StreamingReader(path: path, file: file ?? path, runBytes: runBytes) else { return nil }
+        return try reader.read(opening: opening, transform: transform, consume: consume)
+    }
+}
+
+/// The reading behind `ICS.stream`: a file descriptor read in blocks, cut at the BEGIN lines of the calendar's
+/// components into runs of about `runBytes`; a round of runs (two per core) is scanned, decoded and transformed in
+/// parallel while nothing else of the file is held.
+struct StreamingReader {
+    /// Runs of about 256 kB: a run's tree and model take about ten times its size, and a round holds four.
+    static let runBytes = 256 << 10
+    /// Blocks read at a time.
+    static let blockBytes = 256 << 10
+
+    private let descriptor: FileDescriptor
+    private let path: String
+    private let file: String
+    private let runBytes: Int
+    private let runsPerRound = max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)
+
+    init(path: String, file: String, runBytes: Int) throws {
+        descriptor = try FileDescriptor(path: path)
+        self.path = path
+        self.file = file
+        self.runBytes = max(1, runBytes)
+    }
+
+    /// A run cut from the file: its bytes and the line its first byte is on.
+    private struct Run: Sendable {
+        var bytes: [UInt8]
+        var firstLine: Int
+    }
+
+    /// What a run gave, without its components (they are let go on the thread that made them).
+    private struct RunResult<Made: Sendable>: Sendable {
+        var scanned: ScannedPart
+        var decodeLog: DiagnosticLog
+        var checks: CalendarChecks.Part
+        var made: Made
+    }
+
+    func read<Made: Sendable>(
+        opening: (ICalendar) throws -> Void,
+        transform: @escaping @Sendable ([CalendarComponent], Int) -> Made,
+        consume: (Made) throws -> Void
+    ) throws -> ICS.StreamedRead? {
+        // A pipe or device cannot be read twice.
+        guard let size = try descriptor.regularFileSize(), try hasSimpleShape() else { return nil }
+        try descriptor.rewind()
+
+        var shape = CalendarShape()
+        // The bytes of the file from `carryOffset` on that are held: the run being gathered and what follows it.
+        var carry: [UInt8] = []
+        carry.reserveCapacity(runBytes + Self.blockBytes)
+        var carryOffset = 0
+        var fed = 0
+        var scanner: ContentLineScanner?
+        var calendar = ICalendar()
+        var headerLog = DiagnosticLog(file: file)
+        var runStart = (offset: 0, line: 1)
+        var round: [Run] = []
+        var runIndex = 0
+        var decodeLog = DiagnosticLog(file: file)
+        var checks = CalendarChecks(method: nil)
+
+        func processRound() throws {
+            guard !round.isEmpty else { return }
+            let runs = round, first = runIndex, file = self.file
+            round = []
+            runIndex += runs.count
+            let results = ParallelParts.run(runs.count) { index -> RunResult<Made> in
+                var scanned = runs[index].bytes.withUnsafeBufferPointer {
+                    ContentLineScanner.scanPart($0, firstLine: runs[index].firstLine, file: file)
+                }
+                var context = DecodeContext(log: DiagnosticLog(file: file))
+                let components = scanned.components.map { CalendarComponent(decoding: $0, &context) }
+                scanned.components = []
+                let checks = CalendarChecks.Part(components)
+                return RunResult(
+                    scanned: scanned, decodeLog: context.log, checks: checks,
+                    made: transform(components, first + index))
+            }
+            for result in results {
+                scanner?.absorb(result.scanned)
+                decodeLog.append(result.decodeLog)
+                checks.add(result.checks)
+                try consume(result.made)
+            }
+        }
+
+        /// Ends the header or the run being gathered where the next one begins.
+        func cut(at offset: Int, line: Int) throws {
+            let bytes = Array(carry[(runStart.offset - carryOffset)..<(offset - carryOffset)])
+            if scanner == nil {
+                let header = bytes.withUnsafeBufferPointer { ContentLineScanner.header($0, file: file) }
+                guard let component = header.openCalendar else { throw StreamingError.changed(path) }
+                var context = DecodeContext(log: DiagnosticLog(file: file))
+                calendar = ICalendar(decoding: component, &context)
+                headerLog = context.log
+                checks = CalendarChecks(method: calendar.method)
+                scanner = header
+                try opening(calendar)
+            } else {
+                round.append(Run(bytes: bytes, firstLine: runStart.line))
+                if round.count == runsPerRound { try processRound() }
+            }
+            runStart = (offset, line)
+        }
+
+        /// Lets go of the bytes before the run being gathered.
+        func dropCut() {
+            let cut = runStart.offset - carryOffset
+            carry.removeFirst(cut)
+            fed -= cut
+            carryOffset = runStart.offset
+        }
+
+        var atEnd = false
+        while !atEnd {
+            atEnd = try descriptor.append(upTo: Self.blockBytes, to: &carry) == 0
+            let start = fed
+            let whole = carry.withUnsafeBufferPointer {
+                CalendarShape.wholeLines(in: UnsafeBufferPointer(rebasing: $0[start...]), isEnd: atEnd)
+            }
+            var starts: [(offset: Int, line: Int)] = []
+            carry.withUnsafeBufferPointer {
+                shape.feed(UnsafeBufferPointer(rebasing: $0[start..<(start + whole)]), at: carryOffset + start) {
+                    starts.append(($0, $1))
+                }
+            }
+            fed += whole
+            guard shape.isSimple else { throw StreamingError.changed(path) }
+            for child in starts where scanner == nil || child.offset - runStart.offset >= runBytes {
+                try cut(at: child.offset, line: child.line)
+            }
+            if let end = shape.calendarEnd {
+                try cut(at: end.offset, line: end.line)
+                dropCut()
+                while try descriptor.append(upTo: Self.blockBytes, to: &carry) > 0 {}
+                break
+            }
+            dropCut()
+        }
+        try processRound()
+        guard shape.isComplete, carryOffset + carry.count == size, var scanner else {
+            throw StreamingError.changed(path)
+        }
+        carry.withUnsafeBufferPointer { scanner.finishTrailer($0, firstLine: runStart.line) }
+        var log = scanner.log
+        log.append(headerLog)
+        log.append(decodeLog)
+        checks.report(&log)
+        return ICS.StreamedRead(calendar: calendar, diagnostics: log.sortedByLine)
+    }
+
+    /// The first pass: whether the whole file has the shape, read in blocks.
+    private func hasSimpleShape() throws -> Bool {
+        var shape = CalendarShape()
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(Self.blockBytes * 2)
+        var offset = 0
+        var atEnd = false
+        while !atEnd, shape.isSimple {
+            atEnd = try descriptor.append(upTo: Self.blockBytes, to: &buffer) == 0
+            let whole = buffer.withUnsafeBufferPointer { CalendarShape.wholeLines(in: $0, isEnd: atEnd) }
+            buffer.withUnsafeBufferPointer {
+                shape.feed(UnsafeBufferPointer(rebasing: $0[..<whole]), at: offset) { _, _ in }
+            }
+            buffer.removeFirst(whole)
+            offset += whole
+        }
+        return shape.isComplete
+    }
+}
+
+/// Why a streamed read stopped.
+enum StreamingError: LocalizedError, CustomStringConvertible {
+    case changed(String)
+    case system(String, String)
+
+    var description: String {
+        switch self {
+        case .changed(let path): return "\(path) changed while it was read; read it again"
+        case .system(let path, let reason): return "cannot read \(path): \(reason)"
+        }
+    }
+
+    var errorDescription: String? { description }
+}
+
+/// A file open for reading, closed with its last reference; it stays on the thread that reads.
+private final class FileDescriptor {
+    let path: String
+    private let descriptor: Int32
+
+    init(path: String) throws {
+        self.path = path
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw StreamingError.system(path, String(cString: strerror(errno))) }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The size of a regular file; nil for anything else.
+    func regularFileSize() throws -> Int? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw StreamingError.system(path, String(cString: strerror(errno))) }
+        return info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : nil
+    }
+
+    func rewind() throws {
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+            throw StreamingError.system(path, String(cString: strerror(errno)))
+        }
+    }
+
+    /// Reads up to `count` bytes onto the end of `bytes`; returns how many (0 at the end of the file).
+    func append(upTo count: Int, to bytes: inout [UInt8]) throws -> Int {
+        var failure: Int32?
+        let block = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
+            while initialized < count {
+                let got = Foundation.read(descriptor, buffer.baseAddress! + initialized, count - initialized)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if got == 0 { return }
+                initialized += got
+            }
+        }
+        if let failure { throw StreamingError.system(path, String(cString: strerror(failure))) }
+        bytes += block
+        return block.count
+    }
+}
