@@ -185,6 +185,16 @@ final class StreamingReadTests: XCTestCase {
         XCTAssertNil(result)
     }
 
+    func testFirstLinesKeepsTheFirstLineOfEachFingerprintAsItGrows() {
+        for expected in [0, 5000] {
+            var table = FirstLines(expected: expected)
+            for index in 1...5000 { XCTAssertNil(table.insert(UInt64(index) &* 0x9E37_79B9, line: index + 10)) }
+            for index in stride(from: 1, through: 5000, by: 7) {
+                XCTAssertEqual(table.insert(UInt64(index) &* 0x9E37_79B9, line: 99_999), index + 10)
+            }
+        }
+    }
+
     func testAMissingFileIsLeftToTheWholeFileReading() throws {
         let result = try ICS.stream(
             contentsOf: directory.appendingPathComponent("missing.ics").path, opening: { _ in },

@@ -4,8 +4,8 @@
 ///
 /// Components are taken in runs (`Part`), each summed up on its own (on any thread) and added in input order, so a
 /// calendar read whole and one streamed a run at a time get the same diagnostics from the same code. What is kept
-/// between runs is small: per item a 64-bit fingerprint of its identity and its line (12 bytes), per TZID its first
-/// use and its VTIMEZONE's first onset.
+/// between runs is small: per item a 64-bit fingerprint of its identity and its line (about 13 bytes), per TZID its
+/// first use and its VTIMEZONE's first onset.
 struct CalendarChecks {
     /// What one run of components holds that the checks need, in input order.
     struct Part: Sendable {
@@ -108,11 +108,15 @@ struct CalendarChecks {
     private var defined: Set<String> = []
     private var uses = Part([])
     /// The first line of each identity seen.
-    private var seen = FirstLines()
+    private var seen: FirstLines
     /// What the items reported, in their order.
     private var itemLog: [(line: Int, isError: Bool, message: String)] = []
 
-    init(method: String?) { self.method = method }
+    /// Checks for a calendar with this METHOD and about `expectedItems` components.
+    init(method: String?, expectedItems: Int = 0) {
+        self.method = method
+        seen = FirstLines(expected: expectedItems)
+    }
 
     /// Adds the next run of components.
     mutating func add(_ part: Part) {
@@ -191,12 +195,21 @@ struct CalendarChecks {
     }
 }
 
-/// A set of 64-bit fingerprints, each with the line it was first seen on: open addressing with linear probing
-/// over two flat arrays (12 bytes a slot), so two million items take 24 MB rather than a dictionary's 64.
+/// A set of 64-bit fingerprints, each with the line it was first seen on: open addressing with linear probing over
+/// two flat arrays (12 bytes a slot, at most 15/16 full), sized for the items expected so that it does not grow
+/// (growing holds the old table and the new one at once): two million items take 24 MB, a dictionary would take 64.
 struct FirstLines {
     private var keys: [UInt64] = []
     private var lines: [UInt32] = []
     private var count = 0
+
+    /// A set with room for `expected` fingerprints.
+    init(expected: Int = 0) {
+        var capacity = 1024
+        while capacity * 15 < expected * 16 { capacity *= 2 }
+        keys = Array(repeating: 0, count: capacity)
+        lines = Array(repeating: 0, count: capacity)
+    }
 
     /// Adds a fingerprint; returns the line it was first seen on if it was there already.
     mutating func insert(_ fingerprint: UInt64, line: Int) -> Int? {
@@ -217,7 +230,7 @@ struct FirstLines {
 
     private mutating func grow() {
         let oldKeys = keys, oldLines = lines
-        let capacity = max(1024, keys.count * 2)
+        let capacity = keys.count * 2
         keys = Array(repeating: 0, count: capacity)
         lines = Array(repeating: 0, count: capacity)
         let mask = capacity - 1

@@ -88,7 +88,9 @@ struct StreamingReader {
         consume: (Made) throws -> Void
     ) throws -> ICS.StreamedRead? {
         // A pipe or device cannot be read twice.
-        guard let size = try descriptor.regularFileSize(), try hasSimpleShape() else { return nil }
+        guard let size = try descriptor.regularFileSize(), let components = try componentsIfSimpleShape() else {
+            return nil
+        }
         try descriptor.rewind()
 
         var shape = CalendarShape()
@@ -140,7 +142,7 @@ struct StreamingReader {
                 var context = DecodeContext(log: DiagnosticLog(file: file))
                 calendar = ICalendar(decoding: component, &context)
                 headerLog = context.log
-                checks = CalendarChecks(method: calendar.method)
+                checks = CalendarChecks(method: calendar.method, expectedItems: components)
                 scanner = header
                 try opening(calendar)
             } else {
@@ -196,8 +198,8 @@ struct StreamingReader {
         return ICS.StreamedRead(calendar: calendar, diagnostics: log.sortedByLine)
     }
 
-    /// The first pass: whether the whole file has the shape, read in blocks.
-    private func hasSimpleShape() throws -> Bool {
+    /// The first pass, in blocks: how many components the calendar has if the whole file has the shape, else nil.
+    private func componentsIfSimpleShape() throws -> Int? {
         var shape = CalendarShape()
         var buffer: [UInt8] = []
         buffer.reserveCapacity(Self.blockBytes * 2)
@@ -212,7 +214,7 @@ struct StreamingReader {
             buffer.removeFirst(whole)
             offset += whole
         }
-        return shape.isComplete
+        return shape.isComplete ? shape.childCount : nil
     }
 }
 
