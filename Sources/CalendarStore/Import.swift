@@ -65,72 +65,13 @@ extension CalendarStore {
                     .warning, file: file, line: component.line,
                     "\(component.name) is cut short by the end of the file; not imported"))
         }
-        var seen: [MergeKey: Int] = [:]
         let total =
             progress == nil ? 0 : resolved.reduce(0) { $0 + $1.components.count { $0.isItem && $0.isComplete } }
-        var done = 0
         try database.write { db in
-            let writer = StoreWriter(db)
-            let calendarID = try writer.calendarID(named: name, create: true)!
-            if let product = resolved.first?.productID {
-                try db.execute(
-                    sql: "UPDATE calendar SET productID = ?, source = coalesce(source, ?) WHERE id = ?",
-                    arguments: [product, file, calendarID])
-            }
-            if let color = resolved.first?.color {
-                try db.execute(
-                    sql: "UPDATE calendar SET color = coalesce(color, ?) WHERE id = ?",
-                    arguments: [color, calendarID])
-            }
-            // Category colours another icskit store exported (the store's own choice stays when it has one).
-            for property in resolved.flatMap(\.otherProperties) where property.name == CategoryColor.propertyName {
-                guard let name = property.parameters.first(where: { $0.name == CategoryColor.parameterName })?.value,
-                    !name.isEmpty, CategoryColor.isHex(property.value)
-                else { continue }
-                try db.execute(
-                    sql: """
-                        INSERT INTO category (name, color) VALUES (?, ?)
-                        ON CONFLICT(name) DO UPDATE SET color = coalesce(category.color, excluded.color)
-                        """, arguments: [name, property.value])
-            }
-            try writer.saveTimeZones(resolved.flatMap(\.timeZones), calendarID: calendarID)
-            try writer.saveCalendarParts(of: resolved, calendarID: calendarID)
-            var existing: [MergeKey: String] = [:]
-            let cursor = try BaseRecord.fetchCursor(
-                db,
-                sql: "SELECT uid, recurrenceID, fingerprint FROM item "
-                    + "WHERE calendarID = ?", arguments: [calendarID])
-            while let entry = try cursor.next() { existing[entry.key] = entry.fingerprint }
-            while let batch = rows.take() {
-                defer {
-                    if let progress {
-                        let before = done
-                        done += batch.count
-                        if done / 500 != before / 500 { progress(done, total) }
-                    }
-                }
-                for (row, line) in batch {
-                    if let first = seen[row.key] {
-                        report.skipped += 1
-                        let which = row.recurrenceID.isEmpty ? "" : " with the same RECURRENCE-ID"
-                        report.diagnostics.append(
-                            Diagnostic(
-                                .warning, file: file, line: line,
-                                "duplicate UID \"\(row.uid)\"\(which) (first at line \(first)); this one is skipped"))
-                        continue
-                    }
-                    seen[row.key] = line
-                    let previous = existing[row.key]
-                    switch previous {
-                    case nil: report.added += 1
-                    case row.fingerprint?:
-                        report.unchanged += 1
-                        continue
-                    default: report.updated += 1
-                    }
-                    try writer.save(row, calendarID: calendarID, isNew: previous == nil)
-                }
-            }
+            var writer = try ImportWriter(db, calendar: name, report: report, file: file)
+            try writer.saveCalendarParts(of: resolved)
+            while let batch = rows.take() { try writer.write(batch, total: total, progress: progress) }
+            report = writer.report
         }
         progress?(total, total)
         return report
@@ -139,49 +80,178 @@ extension CalendarStore {
 
 extension CalendarStore {
     /// The items an import leaves out because the input holds a newer version of them (by position among the
-    /// complete items of `calendars`), with a warning each. An iTIP stream sends an event again with every update:
-    /// the version with the highest SEQUENCE is kept, then the one with the latest DTSTAMP, then the first, so a
-    /// second import of the same stream changes nothing.
+    /// complete items of `calendars`), with a warning each (see `ItemVersions`).
     static func supersededVersions(in calendars: [ICalendar], file: String?) -> (Set<Int>, [Diagnostic]) {
-        struct Version {
-            var position: Int
-            var line: Int
-            var sequence: Int
-            var stamp: Int64
-            func isNewer(than other: Version) -> Bool { (sequence, stamp) > (other.sequence, other.stamp) }
-        }
-        var chosen: [MergeKey: Version] = [:]
-        var all: [(key: MergeKey, version: Version)] = []
-        var position = 0
+        var versions = ItemVersions()
+        var runs: [ItemVersions.Run] = []
         for calendar in calendars {
-            for component in calendar.components where component.isItem && component.isComplete {
-                defer { position += 1 }
-                guard let core = component.core else { continue }
-                let identity = component.identity
-                let key = MergeKey(uid: identity.uid ?? component.keyed.uid, recurrenceID: identity.recurrenceID)
-                let version = Version(
-                    position: position, line: component.line, sequence: core.sequence ?? 0,
-                    stamp: core.stamp.map { LocalDateTime($0).wallSeconds } ?? .min)
-                all.append((key, version))
-                if let current = chosen[key], !version.isNewer(than: current) { continue }
-                chosen[key] = version
-            }
+            runs.append(ItemVersions.Run(calendar.components, start: versions.count))
+            versions.add(runs[runs.count - 1])
         }
         var skipped: Set<Int> = []
         var notes: [Diagnostic] = []
-        for (key, version) in all {
-            guard let kept = chosen[key], kept.position != version.position else { continue }
-            skipped.insert(version.position)
-            let which = key.recurrenceID.isEmpty ? "" : " with the same RECURRENCE-ID"
-            notes.append(
-                Diagnostic(
-                    .warning, file: file, line: version.line,
-                    !kept.isNewer(than: version)
-                        ? "duplicate UID \"\(key.uid)\"\(which) (first at line \(kept.line)); this one is skipped"
-                        : "UID \"\(key.uid)\"\(which) has a newer version at line \(kept.line) (a higher SEQUENCE or "
-                            + "a later DTSTAMP), which is imported; this one is skipped"))
+        for run in runs {
+            for (index, note) in versions.leftOut(of: run, file: file) {
+                skipped.insert(run.start + index)
+                notes.append(note)
+            }
         }
         return (skipped, notes.sorted { $0.line < $1.line })
+    }
+}
+
+/// The versions of the items an import reads, to leave out those the input holds a newer version of. An iTIP stream
+/// sends an event again with every update: the version with the highest SEQUENCE is kept, then the one with the
+/// latest DTSTAMP, then the first, so a second import of the same stream changes nothing. Items are taken in runs
+/// (a streamed file's), positions counting the complete items from the first run's first; only the chosen version
+/// of each key is kept, so the runs are read again to find what is left out.
+struct ItemVersions: Sendable {
+    struct Version: Sendable {
+        var position: Int
+        var line: Int
+        var sequence: Int
+        var stamp: Int64
+        func isNewer(than other: Version) -> Bool { (sequence, stamp) > (other.sequence, other.stamp) }
+    }
+
+    /// The versions of one run's complete items, positions counted within the run (`start` places them among all).
+    struct Run: Sendable {
+        var versions: [(key: MergeKey, version: Version?)] = []
+        /// Where the run's first item stands among all.
+        var start = 0
+
+        init(_ components: [CalendarComponent], start: Int = 0) {
+            self.start = start
+            for component in components where component.isItem && component.isComplete {
+                guard let core = component.core else {
+                    versions.append((MergeKey(uid: ""), nil))
+                    continue
+                }
+                let identity = component.identity
+                let key = MergeKey(uid: identity.uid ?? component.keyed.uid, recurrenceID: identity.recurrenceID)
+                versions.append(
+                    (
+                        key,
+                        Version(
+                            position: versions.count, line: component.line, sequence: core.sequence ?? 0,
+                            stamp: core.stamp.map { LocalDateTime($0).wallSeconds } ?? .min)
+                    ))
+            }
+        }
+    }
+
+    private var chosen: [MergeKey: Version] = [:]
+    /// Complete items so far.
+    private(set) var count = 0
+
+    /// Adds the next run (made with `start` at `count`).
+    mutating func add(_ run: Run) {
+        for case (let key, var version?) in run.versions {
+            version.position += run.start
+            if let current = chosen[key], !version.isNewer(than: current) { continue }
+            chosen[key] = version
+        }
+        count += run.versions.count
+    }
+
+    /// The items of a run (by index within it) that another version replaces, each with its warning.
+    func leftOut(of run: Run, file: String?) -> [(index: Int, note: Diagnostic)] {
+        var left: [(index: Int, note: Diagnostic)] = []
+        for (index, entry) in run.versions.enumerated() {
+            guard let version = entry.version, let kept = chosen[entry.key], kept.position != run.start + index else {
+                continue
+            }
+            let which = entry.key.recurrenceID.isEmpty ? "" : " with the same RECURRENCE-ID"
+            left.append(
+                (
+                    index,
+                    Diagnostic(
+                        .warning, file: file, line: version.line,
+                        !kept.isNewer(than: version)
+                            ? "duplicate UID \"\(entry.key.uid)\"\(which) (first at line \(kept.line)); this one is "
+                                + "skipped"
+                            : "UID \"\(entry.key.uid)\"\(which) has a newer version at line \(kept.line) (a higher "
+                                + "SEQUENCE or a later DTSTAMP), which is imported; this one is skipped")
+                ))
+        }
+        return left
+    }
+}
+
+/// Writes an import's rows inside its transaction: the calendar (created if missing), its own parts, then each row
+/// unless the store holds it as it is. Counts what it did in `report`.
+struct ImportWriter {
+    private let db: Database
+    private let writer: StoreWriter
+    private let calendarID: Int64
+    private let file: String?
+    private(set) var report: ImportReport
+    private var existing: [MergeKey: String] = [:]
+    private var done = 0
+
+    init(_ db: Database, calendar name: String, report: ImportReport, file: String?) throws {
+        self.db = db
+        writer = StoreWriter(db)
+        calendarID = try writer.calendarID(named: name, create: true)!
+        self.report = report
+        self.file = file
+        let cursor = try BaseRecord.fetchCursor(
+            db,
+            sql: "SELECT uid, recurrenceID, fingerprint FROM item "
+                + "WHERE calendarID = ?", arguments: [calendarID])
+        while let entry = try cursor.next() { existing[entry.key] = entry.fingerprint }
+    }
+
+    /// The calendars' PRODID, colour, category colours, time zones, own properties and other components.
+    func saveCalendarParts(of resolved: [ICalendar]) throws {
+        if let product = resolved.first?.productID {
+            try db.execute(
+                sql: "UPDATE calendar SET productID = ?, source = coalesce(source, ?) WHERE id = ?",
+                arguments: [product, file, calendarID])
+        }
+        if let color = resolved.first?.color {
+            try db.execute(
+                sql: "UPDATE calendar SET color = coalesce(color, ?) WHERE id = ?",
+                arguments: [color, calendarID])
+        }
+        // Category colours another icskit store exported (the store's own choice stays when it has one).
+        for property in resolved.flatMap(\.otherProperties) where property.name == CategoryColor.propertyName {
+            guard let name = property.parameters.first(where: { $0.name == CategoryColor.parameterName })?.value,
+                !name.isEmpty, CategoryColor.isHex(property.value)
+            else { continue }
+            try db.execute(
+                sql: """
+                    INSERT INTO category (name, color) VALUES (?, ?)
+                    ON CONFLICT(name) DO UPDATE SET color = coalesce(category.color, excluded.color)
+                    """, arguments: [name, property.value])
+        }
+        try writer.saveTimeZones(resolved.flatMap(\.timeZones), calendarID: calendarID)
+        try writer.saveCalendarParts(of: resolved, calendarID: calendarID)
+    }
+
+    /// Writes a batch of rows; `progress` hears (items done, `total`) every 500 items.
+    mutating func write(
+        _ batch: [(row: ItemRow, line: Int)], total: Int, progress: ((Int, Int) -> Void)?
+    ) throws {
+        defer {
+            if let progress {
+                let before = done
+                done += batch.count
+                if done / 500 != before / 500 { progress(done, total) }
+            }
+        }
+        // `ItemVersions` left one version of each key in, and a row's key is its item's: every key here is new.
+        for (row, _) in batch {
+            let previous = existing[row.key]
+            switch previous {
+            case nil: report.added += 1
+            case row.fingerprint?:
+                report.unchanged += 1
+                continue
+            default: report.updated += 1
+            }
+            try writer.save(row, calendarID: calendarID, isNew: previous == nil)
+        }
     }
 }
 

@@ -90,6 +90,51 @@ final class StreamingCLITests: XCTestCase {
         XCTAssertTrue(streamed.stdout.contains("VEVENT has no DTSTART"), streamed.stdout)
     }
 
+    func testImportFillsTheStoreAsImportingTheWholeFileDoes() throws {
+        let (path, bytes) = try largeCalendar()
+        // Newer versions of a few items further on (as an iTIP stream sends them), floating times under Google's
+        // X-WR-TIMEZONE, and a VAVAILABILITY, which the store keeps beside the items.
+        var text = String(decoding: bytes, as: UTF8.self)
+        text = text.replacingOccurrences(
+            of: "X-WR-CALNAME:Big\r\n", with: "X-WR-CALNAME:Big\r\nX-WR-TIMEZONE:America/New_York\r\n")
+        var extra = ""
+        for index in [3, 4000] {
+            extra += "BEGIN:VEVENT\r\nUID:event-\(index)@example.org\r\nSEQUENCE:2\r\nDTSTAMP:20260301T000000Z\r\n"
+            extra += "DTSTART:20260401T100000\r\nSUMMARY:moved \(index)\r\nEND:VEVENT\r\n"
+        }
+        extra += "BEGIN:VAVAILABILITY\r\nUID:busy@example.org\r\nDTSTAMP:20260101T000000Z\r\nEND:VAVAILABILITY\r\n"
+        text = text.replacingOccurrences(of: "BEGIN:VTIMEZONE", with: extra + "BEGIN:VTIMEZONE")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let streamedStore = directory.appendingPathComponent("streamed.sqlite").path
+        let wholeStore = directory.appendingPathComponent("whole.sqlite").path
+        let streamed = try CLI.run(["import", path, "--json", "--store", streamedStore, "--stream-from-bytes", "0"])
+        let whole = try CLI.run(
+            ["import", "-", "--calendar", "Big", "--json", "--store", wholeStore], stdin: Data(text.utf8))
+        XCTAssertEqual(streamed.status, 0, streamed.stderr)
+        XCTAssertEqual(whole.status, 0, whole.stderr)
+        XCTAssertEqual(streamed.stdout, whole.stdout)
+        XCTAssertEqual(streamed.stderr, whole.stderr.replacingOccurrences(of: "<stdin>", with: path))
+        XCTAssertTrue(streamed.stderr.contains("has a newer version at line"), streamed.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(streamed.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(report["added"] as? Int, 5500)
+        XCTAssertEqual(report["calendars"] as? [String], ["Big"])
+        // The two stores hold the same: every item, zone and calendar part, as export writes them.
+        let exported = try CLI.run(["export", "--calendar", "Big", "--store", streamedStore])
+        let exportedWhole = try CLI.run(["export", "--calendar", "Big", "--store", wholeStore])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        XCTAssertEqual(exported.stdout, exportedWhole.stdout)
+        XCTAssertTrue(exported.stdout.contains("SUMMARY:moved 4000"))
+        XCTAssertTrue(exported.stdout.contains("BEGIN:VAVAILABILITY"))
+        XCTAssertTrue(
+            exported.stdout.contains("DTSTART;TZID=America/New_York:20260401T100000"), "X-WR-TIMEZONE applied")
+        // Importing the file again changes nothing.
+        let again = try CLI.run(["import", path, "--json", "--store", streamedStore, "--stream-from-bytes", "0"])
+        let againReport = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(againReport["added"] as? Int, 0)
+        XCTAssertEqual(againReport["updated"] as? Int, 0)
+        XCTAssertEqual(againReport["unchanged"] as? Int, 5500)
+    }
+
     func testAStreamedConvertThatCannotWriteLeavesNothingBehind() throws {
         let (path, _) = try largeCalendar()
         let missing = directory.appendingPathComponent("no-such-dir/out.ics").path

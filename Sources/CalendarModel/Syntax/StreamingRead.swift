@@ -131,6 +131,7 @@ struct StreamingReader {
                 checks.add(result.checks)
                 try consume(result.made)
             }
+            ProcessMemory.returnFreed()
         }
 
         /// Ends the header or the run being gathered where the next one begins.

@@ -1,0 +1,77 @@
+import CalendarMerge
+import CalendarModel
+import Foundation
+import GRDB
+
+extension CalendarStore {
+    /// Imports one iCalendar file streamed (`ICS.stream`), in memory bounded by the runs in flight and what the
+    /// import keeps per item (its key and version), not by the file: the same items, report and store as
+    /// `importCalendars` of the whole file. Two passes: the first reads the calendar's own part, its time zones and
+    /// every item's version (so an iTIP stream's older versions can be left out, as a whole import does); the
+    /// second derives the rows on every core and writes them in one transaction. `name` picks the store calendar
+    /// from the file's own properties. Nil, with nothing done, for a file streaming does not take (read it whole).
+    public func importStreaming(
+        contentsOf path: String, file: String, name: (ICalendar) -> String,
+        viewerZone: String = "UTC", progress: ((Int, Int) -> Void)? = nil
+    ) throws -> (report: ImportReport, diagnostics: [Diagnostic])? {
+        var header = ICalendar()
+        var versions = ItemVersions()
+        var parts: [CalendarComponent] = []
+        var itemsBefore: [Int] = []
+        // First pass: the newest version of each item, time zones and the other components (VAVAILABILITY, X-).
+        let read = try ICS.stream(
+            contentsOf: path, file: file, opening: { header = $0 },
+            transform: { components, _ in
+                (ItemVersions.Run(components), components.filter { !$0.isItem })
+            },
+            consume: { run, kept in
+                itemsBefore.append(versions.count)
+                var run = run
+                run.start = versions.count
+                versions.add(run)
+                parts += kept
+            })
+        guard let read else { return nil }
+        let calendar = name(header)
+        var whole = header
+        whole.components = parts
+        let resolved = whole.resolvingWRTimeZone()
+        let total = versions.count
+        let firstItems = itemsBefore, opened = header, chosen = versions
+        var notes: [Diagnostic] = []
+        var report = ImportReport(calendar: calendar)
+        try database.write { db in
+            var writer = try ImportWriter(db, calendar: calendar, report: report, file: file)
+            try writer.saveCalendarParts(of: [resolved])
+            // Second pass: each run's rows, its items' times placed through the calendar's zones, older versions
+            // left out.
+            _ = try ICS.stream(
+                contentsOf: path, file: file, opening: { _ in },
+                transform: { components, run in
+                    var items = opened
+                    items.components = components
+                    let time = CalendarTime(calendar: resolved, viewerZone: viewerZone, file: file)
+                    let left = chosen.leftOut(of: ItemVersions.Run(components, start: firstItems[run]), file: file)
+                    let skipped = Set(left.map(\.index))
+                    var rows: [(row: ItemRow, line: Int)] = []
+                    var index = 0
+                    for component in items.resolvingWRTimeZone().components
+                    where component.isItem && component.isComplete {
+                        defer { index += 1 }
+                        guard !skipped.contains(index), let row = ItemRow(component, time: time) else { continue }
+                        rows.append((row, component.line))
+                    }
+                    return (rows, left.map(\.note))
+                },
+                consume: { rows, left in
+                    notes += left
+                    try writer.write(rows, total: total, progress: progress)
+                })
+            report = writer.report
+        }
+        report.skipped += notes.count
+        report.diagnostics = notes.sorted { $0.line < $1.line } + report.diagnostics
+        progress?(total, total)
+        return (report, read.diagnostics)
+    }
+}
