@@ -11,6 +11,9 @@ import GRDB
 ///
 /// Every change is one transaction: all of it lands, or none (a SIGKILL in the middle included).
 public final class CalendarStore: Sendable {
+    /// SQLite's page cache per connection, as `PRAGMA cache_size` takes it (negative: KiB): 64 MB.
+    static let pageCacheSize = -65536
+
     /// What a command needs of the store.
     public enum Access: Sendable {
         /// Reading and writing; the file and its folder are created when missing.
@@ -74,7 +77,7 @@ public final class CalendarStore: Sendable {
             // synchronous=NORMAL is the WAL setting SQLite recommends: a commit survives a crash of icskit (a
             // SIGKILL included); only a power cut may lose the last commit, never consistency. The larger page
             // cache keeps a big import's index pages in memory instead of spilling them to the WAL again and again.
-            try db.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536")
+            try db.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA cache_size = \(CalendarStore.pageCacheSize)")
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }
         return configuration
