@@ -29,14 +29,7 @@ final class ParallelScanTests: XCTestCase {
     }
 
     func testTheCorpusAndTheFixturesReadTheSameInParts() throws {
-        let corpus = try Paths.requireCorpus()
-        var files: [URL] = []
-        for root in [corpus, Paths.fixtures] {
-            let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
-            while let url = walker?.nextObject() as? URL {
-                if url.pathExtension == "ics" { files.append(url) }
-            }
-        }
+        let files = try Paths.corpusAndFixtureFiles()
         XCTAssertGreaterThan(files.count, 190)
         var split = 0
         for url in files {

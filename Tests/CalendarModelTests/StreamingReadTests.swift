@@ -74,14 +74,7 @@ final class StreamingReadTests: XCTestCase {
     }
 
     func testTheCorpusAndTheFixturesStreamAsTheyReadWhole() throws {
-        let corpus = try Paths.requireCorpus()
-        var files: [URL] = []
-        for root in [corpus, Paths.fixtures] {
-            let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
-            while let url = walker?.nextObject() as? URL {
-                if url.pathExtension == "ics" { files.append(url) }
-            }
-        }
+        let files = try Paths.corpusAndFixtureFiles()
         XCTAssertGreaterThan(files.count, 190)
         var streamed = 0
         for url in files.sorted(by: { $0.path < $1.path }) {

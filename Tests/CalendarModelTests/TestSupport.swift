@@ -18,6 +18,18 @@ enum Paths {
         }
         return corpus
     }
+
+    /// Every `.ics` file of the shared corpus and of Fixtures/ (skipped, saying why, without the corpus).
+    static func corpusAndFixtureFiles() throws -> [URL] {
+        var files: [URL] = []
+        for root in [try requireCorpus(), fixtures] {
+            let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+            while let url = walker?.nextObject() as? URL {
+                if url.pathExtension == "ics" { files.append(url) }
+            }
+        }
+        return files
+    }
 }
 
 /// What python icalendar 7.3 made of each corpus file (oracle.json).
