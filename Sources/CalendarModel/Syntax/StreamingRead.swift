@@ -19,8 +19,9 @@ extension ICS {
     ///
     /// Streaming takes the common shape only (one VCALENDAR, its properties first, BEGIN and END in capitals and
     /// matched: `CalendarShape`), which a first pass over the file checks in the same bounded memory. Anything else
-    /// returns nil before `opening` is called: read that file whole. Throws when the file cannot be read, when it
-    /// changes between the passes, and what `opening` or `consume` throws.
+    /// (and a file that cannot be opened, or is not a regular file) returns nil before `opening` is called: read it
+    /// whole. Throws when a read fails, when the file changes between the passes, and what `opening` or `consume`
+    /// throws.
     public static func stream<Run: Sendable>(
         contentsOf path: String, file: String? = nil,
         opening: (ICalendar) throws -> Void,
