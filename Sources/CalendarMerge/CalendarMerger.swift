@@ -44,7 +44,7 @@ public struct MergeResult: Sendable {
     }
 
     /// How many decisions are of these kinds.
-    public func count(_ kinds: MergeAction.Kind...) -> Int { actions.filter { kinds.contains($0.kind) }.count }
+    public func count(_ kinds: MergeAction.Kind...) -> Int { actions.count { kinds.contains($0.kind) } }
     /// Items new to the calendar (copies kept for `keep-both` conflicts included).
     public var added: Int { count(.add, .keepBoth) }
     /// Items replaced by the external version.
@@ -54,7 +54,7 @@ public struct MergeResult: Sendable {
     /// Items left as they are: unchanged, kept local, or kept deleted.
     public var unchanged: Int { count(.unchanged, .keepLocal, .stayDeleted) }
     /// Items both sides changed (resolved or not).
-    public var conflicts: Int { actions.filter(\.wasConflict).count }
+    public var conflicts: Int { actions.count(where: \.wasConflict) }
     /// Conflicts left unresolved (`--on-conflict fail`).
     public var unresolved: Int { count(.conflict) }
 }
@@ -79,7 +79,11 @@ public enum CalendarMerger {
         digest: String, into calendar: String, source: String,
         storage: some MergeStorage
     ) throws -> MergeResult? {
-        let snapshot = try storage.mergeSnapshot(calendar: calendar, source: source)
+        unchangedFilePlan(digest: digest, try storage.mergeSnapshot(calendar: calendar, source: source))
+    }
+
+    /// `mergeUnchangedFile`'s plan over a snapshot.
+    static func unchangedFilePlan(digest: String, _ snapshot: MergeSnapshot) -> MergeResult? {
         guard snapshot.digest == digest else { return nil }
         let external = snapshot.base.mapValues { ItemVersion(fingerprint: $0) }
         let actions = MergePlanner.plan(
@@ -100,9 +104,20 @@ public enum CalendarMerger {
         var timeZones: [TimeZoneDefinition] = []
         for calendar in external.map({ $0.resolvingWRTimeZone() }) {
             timeZones += calendar.timeZones
-            let time = CalendarTime(calendar: calendar, viewerZone: "UTC")
-            for component in calendar.components where component.isItem && component.isComplete {
-                guard let item = MergeItem(component, time: time) else { continue }
+            // Keyed and fingerprinted on every core, in runs, each with its own copies of the zones (of a calendar
+            // holding only those: what CalendarTime says of the zones' use is not wanted here).
+            let components = calendar.components.filter { $0.isItem && $0.isComplete }
+            var zones = ICalendar()
+            zones.components = calendar.timeZones.map { .timeZone($0) }
+            let run = 256
+            let made = ParallelParts.run((components.count + run - 1) / run) { [zones] part in
+                let time = CalendarTime(calendar: zones, viewerZone: "UTC")
+                return components[part * run..<min(components.count, (part + 1) * run)].compactMap {
+                    MergeItem($0, time: time)
+                }
+            }
+            items.reserveCapacity(items.count + components.count)
+            for item in made.joined() {
                 if let kept = items[item.key],
                     (item.version.sequence, item.version.stamp ?? .min) <= (
                         kept.version.sequence, kept.version.stamp ?? .min
@@ -122,14 +137,18 @@ public enum CalendarMerger {
         storage: some MergeStorage, options: MergeOptions = MergeOptions()
     ) throws -> MergeResult {
         let (items, timeZones) = items(of: external)
-        let parts = external.map { calendar in
+        return try merge(
+            items: items, timeZones: timeZones, calendarParts: calendarParts(of: external), into: calendar,
+            source: source, storage: storage, options: options)
+    }
+
+    /// The calendars' own properties and their components that are not items or zones, for the storage to keep.
+    static func calendarParts(of calendars: [ICalendar]) -> [ICalendar] {
+        calendars.map { calendar in
             var parts = calendar
             parts.components = calendar.components.filter { if case .other = $0 { true } else { false } }
             return parts.resolvingWRTimeZone()  // its times were moved into the items
         }
-        return try merge(
-            items: items, timeZones: timeZones, calendarParts: parts, into: calendar, source: source, storage: storage,
-            options: options)
     }
 
     /// Merges external items into a calendar of `storage`. `unchanged` names items the source still has and has not
@@ -141,44 +160,88 @@ public enum CalendarMerger {
         calendarParts: [ICalendar], into calendar: String, source: String, storage: some MergeStorage,
         options: MergeOptions = MergeOptions()
     ) throws -> MergeResult {
+        try merge(
+            External(items: items, unchanged: unchanged, timeZones: timeZones, calendarParts: calendarParts),
+            into: calendar, source: source, storage: storage, options: options)
+    }
+
+    /// What the external side of a merge holds.
+    struct External: Sendable {
+        /// Items read in full.
+        var items: [MergeKey: MergeItem]
+        /// Items unchanged since the merge base, by key alone (their fingerprint is the base's).
+        var unchanged: Set<MergeKey> = []
+        var timeZones: [TimeZoneDefinition]
+        var calendarParts: [ICalendar]
+        /// Items not read, with the fingerprint each has, and how to read one when a decision needs its content
+        /// (a series restored whole) or how a person knows it.
+        var unread: [MergeKey: String] = [:]
+        var readUnread: @Sendable (MergeKey) -> MergeItem? = { _ in nil }
+        var labelUnread: @Sendable (MergeKey) -> ItemLabel? = { _ in nil }
+        /// The storage's snapshot taken before the file was read, when the caller has one.
+        var snapshot: MergeSnapshot?
+
+        /// Every external item's version: read, unread, or unchanged since `snapshot`'s base.
         func versions(_ snapshot: MergeSnapshot) -> [MergeKey: ItemVersion] {
             var versions = items.mapValues(\.version)
+            for (key, fingerprint) in unread where versions[key] == nil {
+                versions[key] = ItemVersion(fingerprint: fingerprint)
+            }
             for key in unchanged where versions[key] == nil {
                 if let fingerprint = snapshot.base[key] { versions[key] = ItemVersion(fingerprint: fingerprint) }
             }
             return versions
         }
+
+        func item(_ key: MergeKey) -> MergeItem? { items[key] ?? (unread[key] == nil ? nil : readUnread(key)) }
+
+        func label(_ key: MergeKey) -> ItemLabel? {
+            if let item = items[key] { return CalendarMerger.label(item) }
+            return unread[key] == nil ? nil : labelUnread(key)
+        }
+    }
+
+    static func merge(
+        _ external: External, into calendar: String, source: String, storage: some MergeStorage,
+        options: MergeOptions
+    ) throws -> MergeResult {
         // What the store alone can name (items a merge may delete) is labelled before the merge deletes them.
         let labelling = storage as? any ItemLabelling
         var stored: [MergeKey: ItemLabel] = [:]
         if let labelling {
-            let before = try storage.mergeSnapshot(calendar: calendar, source: source)
-            let candidates = Set(before.base.keys).subtracting(items.keys).subtracting(unchanged)
+            let before = try external.snapshot ?? storage.mergeSnapshot(calendar: calendar, source: source)
+            let candidates = Set(before.base.keys).subtracting(external.items.keys).subtracting(external.unchanged)
+                .filter { external.unread[$0] == nil }
             if !candidates.isEmpty { stored = try labelling.labels(calendar: calendar, keys: candidates) }
         }
+        let storedLabels = stored
         func labelled(_ actions: [MergeAction]) -> [MergeAction] {
-            actions.map { action in
-                var action = action
-                let label = items[action.key].map(Self.label) ?? stored[action.key]
-                action.title = label?.title
-                action.start = label?.start
-                return action
-            }
+            let run = 1024
+            return Array(
+                ParallelParts.run((actions.count + run - 1) / run) { part in
+                    actions[part * run..<min(actions.count, (part + 1) * run)].map { action in
+                        var action = action
+                        let label = external.label(action.key) ?? storedLabels[action.key]
+                        action.title = label?.title
+                        action.start = label?.start
+                        return action
+                    }
+                }.joined())
         }
         if options.dryRun {
-            let snapshot = try storage.mergeSnapshot(calendar: calendar, source: source)
-            let plan = try Plan(versions(snapshot), snapshot, calendar: calendar, options: options)
+            let snapshot = try external.snapshot ?? storage.mergeSnapshot(calendar: calendar, source: source)
+            let plan = try Plan(external.versions(snapshot), snapshot, calendar: calendar, options: options)
             return MergeResult(
                 actions: labelled(plan.actions), applied: false, withheldDeletions: plan.withheld.count)
         }
         var result = try storage.updateAtomically(calendar: calendar, source: source) { snapshot in
-            let plan = try Plan(versions(snapshot), snapshot, calendar: calendar, options: options)
+            let plan = try Plan(external.versions(snapshot), snapshot, calendar: calendar, options: options)
             let result = MergeResult(
                 actions: plan.actions, applied: plan.changesSomething,
                 withheldDeletions: plan.withheld.count)
             guard result.applied else { return (nil, result) }
-            var write = plan.write(items, timeZones)
-            write.calendarParts = calendarParts
+            var write = plan.write(external.item, external.timeZones)
+            write.calendarParts = external.calendarParts
             return (write, result)
         }
         result.actions = labelled(result.actions)
@@ -282,16 +345,16 @@ public enum CalendarMerger {
                 || newDigest != snapshot.digest
         }
 
-        func write(_ items: [MergeKey: MergeItem], _ timeZones: [TimeZoneDefinition]) -> MergeWrite {
+        func write(_ item: (MergeKey) -> MergeItem?, _ timeZones: [TimeZoneDefinition]) -> MergeWrite {
             var write = MergeWrite(base: baseChanged ? newBase : nil, digest: newDigest, timeZones: timeZones)
             for action in actions {
                 switch action.kind {
                 case .add, .update:
-                    if let item = items[action.key] { write.upserts.append(item) }
+                    if let item = item(action.key) { write.upserts.append(item) }
                 case .delete:
                     write.deletions.append(action.key)
                 case .keepBoth:
-                    if let item = items[action.key], let copy = CalendarMerger.copy(of: item) {
+                    if let item = item(action.key), let copy = CalendarMerger.copy(of: item) {
                         write.upserts.append(copy)
                     }
                 case .keepLocal, .stayDeleted, .unchanged, .conflict:

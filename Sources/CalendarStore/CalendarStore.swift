@@ -30,6 +30,8 @@ public final class CalendarStore: Sendable {
     /// A DatabasePool (WAL: readers never wait for the writer), or for a read-only store whose WAL index cannot be
     /// made a connection to the file marked immutable.
     let database: any DatabaseWriter
+    /// The last merge snapshot, for the merge's transaction to take when nothing changed since.
+    let snapshots = SnapshotCache()
 
     /// Opens the store at `path`, creating and migrating it for `.readWrite` access.
     public init(path: String, access: Access = .readWrite) throws {

@@ -234,16 +234,21 @@ struct StoreWriter {
         }
     }
 
-    /// Replaces a source's merge base entirely.
-    func replaceBase(_ base: [MergeKey: String], calendarID: Int64, source: String) throws {
-        try db.execute(
-            sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ?",
-            arguments: [calendarID, source])
+    /// Replaces a source's merge base, `previous` (what the store holds now), by `base`: only the entries that
+    /// differ are written.
+    func replaceBase(
+        _ base: [MergeKey: String], previous: [MergeKey: String], calendarID: Int64, source: String
+    ) throws {
+        let delete = try db.cachedStatement(
+            sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ? AND uid = ? AND recurrenceID = ?")
+        for key in previous.keys where base[key] == nil {
+            try delete.execute(arguments: [calendarID, source, key.uid, key.recurrenceID])
+        }
         let insert = try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint) VALUES (?, ?, ?, ?, ?)
                 """)
-        for (key, fingerprint) in base {
+        for (key, fingerprint) in base where previous[key] != fingerprint {
             try insert.execute(arguments: [calendarID, source, key.uid, key.recurrenceID, fingerprint])
         }
     }

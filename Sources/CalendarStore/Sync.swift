@@ -6,9 +6,21 @@ import GRDB
 /// The store as the storage side of merges: a snapshot to plan from, and a transaction that takes the snapshot
 /// anew and writes the merge's decision without anything in between.
 extension CalendarStore: MergeStorage {
-    /// The calendar's items, the source's base, the tombstones and the last digest, as they stand.
+    /// The calendar's items, the source's base, the tombstones and the last digest, as they stand. Read on the
+    /// writing connection and kept (`SnapshotCache`), so that an `updateAtomically` right after reads it again
+    /// only when the database changed meanwhile.
     public func mergeSnapshot(calendar: String, source: String) throws -> MergeSnapshot {
-        try database.read { db in try Self.snapshot(db, calendar: calendar, source: source) }
+        try database.writeWithoutTransaction { db in
+            var entry: SnapshotCache.Entry?
+            try db.inTransaction(.deferred) {
+                entry = SnapshotCache.Entry(
+                    calendar: calendar, source: source, marks: try SnapshotCache.marks(db),
+                    snapshot: try Self.snapshot(db, calendar: calendar, source: source))
+                return .commit
+            }
+            snapshots.keep(entry!)
+            return entry!.snapshot
+        }
     }
 
     /// Reads the snapshot and writes `decide`'s plan in one write transaction (see `MergeStorage`).
@@ -19,7 +31,9 @@ extension CalendarStore: MergeStorage {
         throws -> Outcome
     {
         try database.write { db in
-            let snapshot = try Self.snapshot(db, calendar: calendar, source: source)
+            let snapshot =
+                try snapshots.take(calendar: calendar, source: source, ifUnchangedIn: db)
+                ?? Self.snapshot(db, calendar: calendar, source: source)
             let (write, outcome) = try decide(snapshot)
             guard let write else { return outcome }
             let writer = StoreWriter(db)
@@ -36,7 +50,9 @@ extension CalendarStore: MergeStorage {
                 try writer.save(row, calendarID: id, isNew: isNew)
             }
             for key in write.deletions { try writer.delete(key, calendarID: id, tombstone: false) }
-            if let base = write.base { try writer.replaceBase(base, calendarID: id, source: source) }
+            if let base = write.base {
+                try writer.replaceBase(base, previous: snapshot.base, calendarID: id, source: source)
+            }
             try writer.setDigest(write.digest, calendarID: id, source: source)
             return outcome
         }
@@ -52,12 +68,15 @@ extension CalendarStore: MergeStorage {
             sql: """
                 SELECT uid, recurrenceID, fingerprint, sequence, lastModifiedUTC, stampUTC FROM item WHERE calendarID = ?
                 """, arguments: [id])
+        snapshot.items.reserveCapacity(
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE calendarID = ?", arguments: [id]) ?? 0)
         while let item = try items.next() { snapshot.items[item.key] = item.version }
         let base = try BaseRecord.fetchCursor(
             db,
             sql: """
                 SELECT uid, recurrenceID, fingerprint FROM syncState WHERE calendarID = ? AND source = ?
                 """, arguments: [id, source])
+        snapshot.base.reserveCapacity(snapshot.items.count)
         while let entry = try base.next() { snapshot.base[entry.key] = entry.fingerprint }
         snapshot.tombstones = Set(
             try KeyRecord.fetchAll(
@@ -82,38 +101,73 @@ extension CalendarStore: MergeStorage {
     }
 }
 
+/// The last merge snapshot taken, with what tells whether the database changed since: SQLite's `data_version` of
+/// the writing connection (it moves when another connection commits) and its `total_changes()` (the rows this
+/// connection changed). When neither moved, the database is the one the snapshot was read from.
+final class SnapshotCache: @unchecked Sendable {
+    struct Entry {
+        var calendar: String
+        var source: String
+        var marks: [Int64]
+        var snapshot: MergeSnapshot
+    }
+
+    private let lock = NSLock()
+    private var entry: Entry?
+
+    static func marks(_ db: Database) throws -> [Int64] {
+        [
+            try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? -1,
+            try Int64.fetchOne(db, sql: "SELECT total_changes()") ?? -1,
+        ]
+    }
+
+    func keep(_ entry: Entry) { lock.withLock { self.entry = entry } }
+
+    /// The snapshot kept for this calendar and source if the database has not changed since (taken once).
+    func take(calendar: String, source: String, ifUnchangedIn db: Database) throws -> MergeSnapshot? {
+        guard
+            let entry = lock.withLock({ () -> Entry? in
+                defer { self.entry = nil }
+                return self.entry
+            }), entry.calendar == calendar, entry.source == source, try Self.marks(db) == entry.marks
+        else { return nil }
+        return entry.snapshot
+    }
+}
+
 /// An item's key and version, as a snapshot reads them.
 struct ItemVersionRecord: FetchableRecord {
     var key: MergeKey
     var version: ItemVersion
 
+    /// From a row of uid, recurrenceID, fingerprint, sequence, lastModifiedUTC, stampUTC (by position: a
+    /// snapshot reads tens of thousands).
     init(row: Row) throws {
-        key = MergeKey(uid: try row.decode(forColumn: "uid"), recurrenceID: try row.decode(forColumn: "recurrenceID"))
+        key = MergeKey(uid: try row.decode(atIndex: 0), recurrenceID: try row.decode(atIndex: 1))
         version = ItemVersion(
-            fingerprint: try row.decode(forColumn: "fingerprint"),
-            sequence: try row.decode(Int?.self, forColumn: "sequence") ?? 0,
-            lastModified: try row.decode(forColumn: "lastModifiedUTC"),
-            stamp: try row.decode(forColumn: "stampUTC"))
+            fingerprint: try row.decode(atIndex: 2), sequence: try row.decode(Int?.self, atIndex: 3) ?? 0,
+            lastModified: try row.decode(atIndex: 4), stamp: try row.decode(atIndex: 5))
     }
 }
 
-/// A merge base entry.
+/// A merge base entry, from a row of uid, recurrenceID, fingerprint.
 struct BaseRecord: FetchableRecord {
     var key: MergeKey
     var fingerprint: String
 
     init(row: Row) throws {
         key = try KeyRecord(row: row).key
-        fingerprint = try row.decode(forColumn: "fingerprint")
+        fingerprint = try row.decode(atIndex: 2)
     }
 }
 
-/// A UID and RECURRENCE-ID.
+/// A UID and RECURRENCE-ID, the first two columns of a row.
 struct KeyRecord: FetchableRecord {
     var key: MergeKey
 
     init(row: Row) throws {
-        key = MergeKey(uid: try row.decode(forColumn: "uid"), recurrenceID: try row.decode(forColumn: "recurrenceID"))
+        key = MergeKey(uid: try row.decode(atIndex: 0), recurrenceID: try row.decode(atIndex: 1))
     }
 }
 

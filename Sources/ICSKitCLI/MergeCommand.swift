@@ -76,11 +76,23 @@ struct MergeCommand: ParsableCommand {
         let identity = source ?? into
         let result: MergeResult
         do {
-            // The file the last merge of this source read, byte for byte: nothing to do, and no need to parse it.
-            if let unchanged = try CalendarMerger.mergeUnchangedFile(
+            let name = file == "-" ? "<stdin>" : file
+            if (CalendarFormat(pathExtension: file) ?? CalendarFormat(sniffing: bytes)) == .ics {
+                // Read only as far as needed: nothing of the file merged last time, only what changed of another.
+                progress.phase(
+                    "merging \(file) (\(bytes.count / 1024) KB) into \(into)\(merging.dryRun ? " (dry run)" : "")")
+                let (merged, read) = try CalendarMerger.merge(
+                    icsBytes: bytes, file: name, into: into, source: identity, storage: store, options: options)
+                if let read {
+                    ProcessLifetime.keepUntilExit(read)
+                    CalendarFiles.report(read.diagnostics.filter { $0.severity == .error }, quiet: quiet)
+                }
+                result = merged
+            } else if let unchanged = try CalendarMerger.mergeUnchangedFile(
                 digest: options.digest!, into: into,
                 source: identity, storage: store)
             {
+                // The file the last merge of this source read, byte for byte: nothing to do, and no need to parse it.
                 result = unchanged
             } else {
                 var input = CalendarFiles()

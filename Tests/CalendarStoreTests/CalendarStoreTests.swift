@@ -62,6 +62,29 @@ final class CalendarStoreTests: XCTestCase {
         XCTAssertNil(try store.item(uid: "t1"))
     }
 
+    /// A merge's transaction takes the snapshot read before it only when nothing changed since: a change by
+    /// another process (another connection to the file) or by this one is seen.
+    func testAMergeTransactionSeesWhatChangedSinceTheSnapshotBefore() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("icskit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("store.sqlite").path
+        let store = try CalendarStore(path: path), other = try CalendarStore(path: path)
+        let file = read(todo("t1", "One") + todo("t2", "Two") + todo("t3", "Three")).calendars
+        _ = try CalendarMerger.merge(file, into: "Home", source: "feed", storage: store)
+        func transactionSnapshot(after edit: () throws -> Void) throws -> MergeSnapshot {
+            let before = try store.mergeSnapshot(calendar: "Home", source: "feed")
+            try edit()
+            let during = try store.updateAtomically(calendar: "Home", source: "feed") { (nil, $0) }
+            XCTAssertEqual(during.base, before.base)
+            return during
+        }
+        XCTAssertEqual(try transactionSnapshot {}.items.count, 3)
+        XCTAssertEqual(try transactionSnapshot { XCTAssertEqual(try other.delete(uid: "t2"), 1) }.items.count, 2)
+        XCTAssertEqual(try transactionSnapshot { XCTAssertEqual(try store.delete(uid: "t3"), 1) }.items.count, 1)
+        XCTAssertEqual(try transactionSnapshot {}.tombstones.count, 2)
+    }
+
     func testCategoryColoursAndLocalAddsAreOneTransaction() throws {
         let store = try CalendarStore.inMemory()
         let item = try XCTUnwrap(read(todo("t1", "One")).calendars.first?.components.first)

@@ -35,6 +35,7 @@ final class MergePropertyTests: XCTestCase {
         XCTAssertGreaterThan(tally.conflicts, histories / 20)
         XCTAssertGreaterThan(tally.keptLocalChanges, histories / 5)
         XCTAssertGreaterThan(tally.deletions, histories / 5)
+        XCTAssertGreaterThan(tally.lessRead, histories)
     }
 }
 
@@ -54,11 +55,14 @@ struct SeededGenerator: RandomNumberGenerator {
 struct History {
     struct Tally {
         var merges = 0, crashes = 0, truncated = 0, refused = 0, conflicts = 0, keptLocalChanges = 0, deletions = 0
+        /// Merges made by `merge(icsBytes:)`, which leaves out what the base already has.
+        var lessRead = 0
 
         mutating func add(_ other: Tally) {
             merges += other.merges; crashes += other.crashes; truncated += other.truncated
             refused += other.refused; conflicts += other.conflicts; keptLocalChanges += other.keptLocalChanges
             deletions += other.deletions
+            lessRead += other.lessRead
         }
     }
 
@@ -281,15 +285,24 @@ struct History {
         options.digest = SourceDigest.of(Array(text.utf8))
         let externalItems = CalendarMerger.items(of: read.calendars).items.mapValues(\.version)
         let before = try snapshot()
+        try compareReadings(Array(text.utf8), read)
+        let readsLess = Bool.random(using: &random)
         let crashAfter = Int.random(in: 0..<4, using: &random) == 0 ? Int.random(in: 1...6, using: &random) : nil
         try setCrash(after: crashAfter)
         defer { try? setCrash(after: nil) }
         tally.merges += 1
         let result: MergeResult
         do {
-            result = try CalendarMerger.merge(
-                read.calendars, into: calendar, source: source, storage: store,
-                options: options)
+            result =
+                readsLess
+                ? try CalendarMerger.merge(
+                    icsBytes: Array(text.utf8), file: nil, into: calendar, source: source, storage: store,
+                    options: options
+                ).result
+                : try CalendarMerger.merge(
+                    read.calendars, into: calendar, source: source, storage: store,
+                    options: options)
+            if readsLess { tally.lessRead += 1 }
         } catch let refusal as MergeRefusal {
             tally.refused += 1
             try expectUnchanged(since: before, "a refused merge (\(refusal))")
@@ -314,6 +327,31 @@ struct History {
         }
         try expectUnchanged(since: settled, "a second merge of the same file", checkBase: false)
         try checkIntegrity()
+    }
+
+    /// The merge that leaves out what the base already has (`merge(icsBytes:)`) decides exactly what the merge of
+    /// the file read in full decides (a dry run of each, without the digest that would skip reading altogether).
+    mutating func compareReadings(_ bytes: [UInt8], _ read: ICS.ReadResult) throws {
+        var options = MergeOptions()
+        options.isTruncated = read.isTruncated
+        options.dryRun = true
+        func outcome(_ merge: () throws -> MergeResult) throws -> String {
+            do {
+                let result = try merge()
+                return result.actions.map { "\($0)" }.joined(separator: "\n") + " withheld \(result.withheldDeletions)"
+            } catch let refusal as MergeRefusal {
+                return "refused: \(refusal)"
+            }
+        }
+        let full = try outcome {
+            try CalendarMerger.merge(read.calendars, into: calendar, source: source, storage: store, options: options)
+        }
+        let less = try outcome {
+            try CalendarMerger.merge(
+                icsBytes: bytes, file: nil, into: calendar, source: source, storage: store, options: options
+            ).result
+        }
+        if full != less { fail("reading less decided otherwise than reading all:\n\(less)\n---\n\(full)") }
     }
 
     func setCrash(after writes: Int?) throws {

@@ -162,6 +162,9 @@ struct Provenance: Sendable, Hashable {
     var source: Component?
     /// Set by every stored field's `didSet`; reset when the model has just been read.
     var isModified = false
+    /// The model as read from `source`, when whoever changed it kept it (`keepingOriginal()`), so writing it need
+    /// not decode `source` again to tell what changed.
+    var original: (any Sendable)?
 
     static func == (lhs: Provenance, rhs: Provenance) -> Bool { true }
     func hash(into hasher: inout Hasher) {}
@@ -182,6 +185,8 @@ protocol ComponentModel: Sendable, Equatable {
     func encodeChildren() -> [Component]
     /// Reports what RFC 5545 requires and the component lacks.
     func checkRequired(line: Int, _ context: inout DecodeContext)
+    /// For each of `fields`, whether it holds the same as in `original`.
+    func unchangedFields(since original: Self) -> [Bool]
 }
 
 extension ComponentModel {
@@ -211,9 +216,19 @@ extension ComponentModel {
         return encodedCanonically()
     }
 
+    func unchangedFields(since original: Self) -> [Bool] { Self.fields.map { $0.isUnchanged(self, original) } }
+
+    /// Keeps the model as read beside it before it is changed (a no-op once changed, or for a model made in code):
+    /// for code that changes many models read from a file and writes them all.
+    mutating func keepingOriginal() {
+        guard provenance.source != nil, !provenance.isModified, provenance.original == nil else { return }
+        provenance.original = self
+    }
+
     /// The model as it was read, for telling which fields changed; nil for a model made in code.
     var asOriginallyRead: Self? {
         guard let source = provenance.source else { return nil }
+        if let original = provenance.original as? Self { return original }
         var scratch = DecodeContext(log: DiagnosticLog(file: nil))
         return Self(decoding: source, &scratch)
     }
@@ -221,13 +236,20 @@ extension ComponentModel {
     /// Properties in table order; a field that did not change keeps the lines it was read from.
     func encodedCanonically() -> Component {
         let original = asOriginallyRead
+        // The lines each field read (what it rejected stays in otherProperties, and is written from there).
+        var lines: [String: [Property]] = [:]
+        if let original, let source = provenance.source {
+            var rejected: [String: Set<Int>] = [:]
+            for property in original.otherProperties { rejected[property.name, default: []].insert(property.line) }
+            for property in source.properties where rejected[property.name]?.contains(property.line) != true {
+                lines[property.name, default: []].append(property)
+            }
+        }
         var component = Component(Self.componentName)
-        for field in Self.fields {
-            if let original, let source = provenance.source, field.isUnchanged(self, original) {
-                let rejectedLines = Set(original.otherProperties.filter { $0.name == field.name }.map(\.line))
-                component.properties += source.properties.filter {
-                    $0.name == field.name && !rejectedLines.contains($0.line)
-                }
+        let unchanged = original.map(unchangedFields) ?? []
+        for (index, field) in Self.fields.enumerated() {
+            if !unchanged.isEmpty, unchanged[index] {
+                component.properties += lines[field.name] ?? []
             } else {
                 component.properties += field.encode(self)
             }

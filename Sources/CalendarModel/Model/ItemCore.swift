@@ -128,6 +128,14 @@ extension CalendarItem where Self: CalendarItemFields, Self.Item == Self {
         ItemCore.table.fields.map { $0.lifted(\Self.core) } + ownTable.fields
     }
 
+    /// `fields`' flags with the shared rows compared on the two cores directly: through the lifted key paths each
+    /// row would copy both cores.
+    func unchangedFields(since original: Self) -> [Bool] {
+        let (core, originalCore) = (self.core, original.core)
+        return ItemCore.table.fields.map { $0.isUnchanged(core, originalCore) }
+            + Self.ownTable.fields.map { $0.isUnchanged(self, original) }
+    }
+
     /// The shared rows are read into a local `ItemCore` first: writing each one through `\.core` would copy it.
     mutating func decodeProperties(_ properties: [Property], claims: inout [FieldClaim], _ context: inout DecodeContext)
     {

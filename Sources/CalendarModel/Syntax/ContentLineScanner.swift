@@ -46,20 +46,25 @@ struct ContentLineScanner {
 
     /// Scans the input; a large one of a simple shape in parts on every core (`ScanPlan`). `splitting` sets when
     /// that happens: nil never, else the least input size and the number of parts (tests split small inputs).
+    /// `decoding` lets the parts decode the calendar's components too (`Result.decodedChildren`).
     static func scan(
         _ bytes: [UInt8], log: inout DiagnosticLog,
-        splitting: (minimumBytes: Int, pieces: Int)? = ScanPlan.defaultSplitting
+        splitting: (minimumBytes: Int, pieces: Int)? = ScanPlan.defaultSplitting, decoding: Bool = true
     ) -> Result {
         var scanner = ContentLineScanner(log: log)
         let split: Result? = bytes.withUnsafeBufferPointer { buffer in
-            scanner.inputIsUTF8 = UTF8Check.isValid(buffer)
-            scanner.inputHasControls = buffer.contains(where: ControlCharacters.isForbiddenInLine)
-            scanner.inputHasNoncharacters = Noncharacters.first(in: buffer) != nil
+            // Three passes over the input; a large one has them side by side.
+            let shared = UnsafeSendableBuffer(buffer)
+            let checks = ParallelParts.run(buffer.count < 1 << 20 ? 0 : 3) { Self.inputCheck($0, shared.buffer) }
+            (scanner.inputIsUTF8, scanner.inputHasControls, scanner.inputHasNoncharacters) =
+                checks.isEmpty
+                ? (Self.inputCheck(0, buffer), Self.inputCheck(1, buffer), Self.inputCheck(2, buffer))
+                : (checks[0], checks[1], checks[2])
             if let splitting, buffer.count >= splitting.minimumBytes, scanner.inputIsUTF8,
                 !scanner.inputHasControls, !scanner.inputHasNoncharacters,
                 let plan = ScanPlan(buffer, pieces: splitting.pieces)
             {
-                return scanner.scanInParts(buffer, plan)
+                return scanner.scanInParts(buffer, plan, decoding: decoding)
             }
             scanner.scanLines(buffer)
             return nil
@@ -73,12 +78,23 @@ struct ContentLineScanner {
         return Result(components: scanner.top, isTruncated: scanner.endedInsideComponent)
     }
 
+    /// Whether the input is valid UTF-8 (0), holds a control character other than tab and line ends (1), or a
+    /// Unicode noncharacter (2).
+    private static func inputCheck(_ which: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch which {
+        case 0: return UTF8Check.isValid(buffer)
+        case 1: return buffer.contains(where: ControlCharacters.isForbiddenInLine)
+        default: return Noncharacters.first(in: buffer) != nil
+        }
+    }
+
     /// Scans a calendar cut where `plan` says: its header and trailer on this scanner, its runs of components on
     /// every core, each with its own scanner and log; the components go back into the calendar in order and the
     /// logs into this one. The result is what one scan of the whole input gives (ICSKitTests check it on the
     /// corpus): every line is read by the same code with the same line number, and the plan admits only inputs
     /// where no line's reading depends on another part.
-    private mutating func scanInParts(_ buffer: UnsafeBufferPointer<UInt8>, _ plan: ScanPlan) -> Result {
+    private mutating func scanInParts(_ buffer: UnsafeBufferPointer<UInt8>, _ plan: ScanPlan, decoding: Bool) -> Result
+    {
         let file = log.file
         let flags = (inputIsUTF8, inputHasControls, inputHasNoncharacters)
         let base = UnsafeSendableBuffer(buffer)
@@ -94,7 +110,7 @@ struct ContentLineScanner {
                 flags: flags)
             // Decoding a component needs nothing outside it (the calendar-wide checks come later, in order).
             var context = DecodeContext(log: DiagnosticLog(file: file))
-            let decoded = scanned.components.map { CalendarComponent(decoding: $0, &context) }
+            let decoded = decoding ? scanned.components.map { CalendarComponent(decoding: $0, &context) } : []
             return PartResult(scanned: scanned, decoded: decoded, decodeLog: context.log)
         }
         // In input order, as one scan reports: the header, the parts, the trailer, then what is summed up.
@@ -109,7 +125,7 @@ struct ContentLineScanner {
         top[0].components = results.flatMap(\.scanned.components)
         return Result(
             components: top, isTruncated: endedInsideComponent,
-            decodedChildren: (results.flatMap(\.decoded), decodeLog))
+            decodedChildren: decoding ? (results.flatMap(\.decoded), decodeLog) : nil)
     }
 
     /// Whether the line being read is the file's last and has no line end.

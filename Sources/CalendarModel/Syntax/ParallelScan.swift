@@ -191,8 +191,8 @@ struct UnsafeSendableBuffer: @unchecked Sendable {
 }
 
 /// Runs `count` independent pieces of work on every core and returns their results in order.
-enum ParallelParts {
-    static func run<Result: Sendable>(_ count: Int, _ work: @escaping @Sendable (Int) -> Result) -> [Result] {
+package enum ParallelParts {
+    package static func run<Result: Sendable>(_ count: Int, _ work: @escaping @Sendable (Int) -> Result) -> [Result] {
         let slots = Slots<Result>(count: count)
         DispatchQueue.concurrentPerform(iterations: count) { index in slots.store(work(index), at: index) }
         return slots.results()

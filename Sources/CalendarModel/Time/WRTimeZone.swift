@@ -35,6 +35,7 @@ extension Expander {
         }
         guard moves else { return nil }
         var event = event
+        event.keepingOriginal()
         event.start = start
         event.end = end
         event.exceptionDates = exceptionDates
