@@ -76,15 +76,15 @@ enum StoreBench {
         let rows = [
             Row(
                 measurement: Measurement(name: "icskit import (empty store)", seconds: importRuns, peakKB: importPeak),
-                goal: 1, what: "import"),
+                goal: 0.5, what: "import"),
             Row(
                 measurement: identical.named("icskit merge, the same file again"), goal: 0.5,
                 what: "re-run, byte-identical: planned from the merge base"),
             Row(
                 measurement: restampedRun.named("icskit merge, same items, every DTSTAMP new"), goal: 0.5,
-                what: "re-run, no item changed: parsed and merged in full"),
+                what: "re-run, no item changed: scanned, every item left out of decoding"),
             Row(
-                measurement: onePercent.named("icskit merge, 1 % of events changed (\(changedCount))"), goal: nil,
+                measurement: onePercent.named("icskit merge, 1 % of events changed (\(changedCount))"), goal: 0.6,
                 what: "update"),
             Row(
                 measurement: export.named("icskit export --week \(week) (\(weekEvents) VEVENTs)"), goal: 0.2,
@@ -110,18 +110,21 @@ enum StoreBench {
         if let calcurse {
             lines.append(
                 "| \(calcurse.name) | \(Report.format(calcurse.median)) | \(calcurse.peakKB / 1024) | 1.00× | | |")
+            let speedup = calcurse.median / importRuns.sorted()[runs / 2]
             lines += [
                 "",
-                "- icskit imports the file **\(Report.format(calcurse.median / importRuns.sorted()[runs / 2]))×** "
-                    + "faster than calcurse.",
+                "- icskit imports the file **\(Report.format(speedup))×** faster than calcurse (goal ≥ 30×: "
+                    + (speedup >= 30 ? "met" : "**NOT met**") + ").",
             ]
         } else {
             lines.append("")
         }
         lines.append("- " + calcurseNote)
         lines.append(
-            "- The merge goal is read against the byte-identical re-run (what `merge` of an unchanged "
-                + "subscription meets); the re-stamped re-run is the full path every changed file takes.")
+            "- A merge reads only what changed since the source's last merge: the byte-identical file not at all "
+                + "(its digest is the last one's), and of another file it decodes only the items whose lines differ "
+                + "from what the merge base recorded (DTSTAMP and LAST-MODIFIED aside); the re-stamped re-run leaves "
+                + "out every item, the 1 % run all but the changed ones.")
         return lines.joined(separator: "\n")
     }
 

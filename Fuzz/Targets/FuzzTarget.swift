@@ -36,6 +36,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                     && parts.diagnostics == whole.diagnostics && parts.isTruncated == whole.isTruncated,
                 "reading in parts differs from reading in one piece")
             Self.checkStreaming(bytes, whole)
+            Self.checkLeavingOut(bytes, whole)
         case .jcal: Self.checkWriters(CalendarFormat.jcal.read(bytes, file: "fuzz.json"))
         case .xcal: Self.checkWriters(CalendarFormat.xcal.read(bytes, file: "fuzz.xml"))
         case .csv: Self.checkWriters(CSVCalendar.read(bytes, file: "fuzz.csv"))
@@ -120,6 +121,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 read.calendars, into: "Merged", source: "fuzz", storage: store,
                 options: options)
             check(!second.applied, "a second merge of the same file changed the store")
+            // Reading less (what the base knows is left out of decoding) decides what reading all decides.
+            _ = try CalendarMerger.merge(
+                icsBytes: bytes, file: "fuzz.ics", into: "Less", source: "fuzz", storage: store, options: options)
+            let less = try CalendarMerger.merge(
+                icsBytes: bytes, file: "fuzz.ics", into: "Less", source: "fuzz", storage: store, options: options)
+            check(less.result.actions == second.actions, "a merge reading less decided otherwise than one reading all")
             check(try store.integrityCheck() == ["ok"], "the store fails its integrity check")
         } catch is MergeRefusal {
             // A guard refusing is an answer, not a finding.
@@ -158,6 +165,30 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 "streaming differs from reading in one piece")
         } catch {
             check(false, "streaming failed: \(error)")
+        }
+    }
+
+    /// Reads the input leaving out every item on an even line that can be keyed from its lines: the rest is
+    /// decoded as a full read decodes it, and each item left out decodes to the full read's item of that line.
+    static func checkLeavingOut(_ bytes: [UInt8], _ whole: ICS.ReadResult) {
+        let (read, unread) = ICS.read(bytes, file: "fuzz.ics") { component, calendar in
+            component.line % 2 == 0
+                ? component.keyAsRead(wrTimeZone: calendar.property("X-WR-TIMEZONE") != nil).map { _ in true } : nil
+        }
+        check(read.isTruncated == whole.isTruncated, "reading less differs in truncation")
+        guard !unread.isEmpty else {
+            return check(read.calendars == whole.calendars, "reading nothing less differs from reading all")
+        }
+        check(read.calendars.count == whole.calendars.count, "reading less gives other calendars")
+        for (index, calendar) in whole.calendars.enumerated() where index < read.calendars.count {
+            let left = unread.filter { $0.item.calendarIndex == index }
+            check(
+                read.calendars[index].components.count + left.count == calendar.components.count,
+                "reading less lost components")
+            let byLine = Dictionary(calendar.components.map { ($0.line, $0) }) { first, _ in first }
+            for (item, _) in left {
+                check(byLine[item.component.line] == item.decoded, "an item left out decodes otherwise")
+            }
         }
     }
 

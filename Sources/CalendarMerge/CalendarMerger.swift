@@ -44,7 +44,10 @@ public struct MergeResult: Sendable {
     }
 
     /// How many decisions are of these kinds.
-    public func count(_ kinds: MergeAction.Kind...) -> Int { actions.count { kinds.contains($0.kind) } }
+    public func count(_ kinds: MergeAction.Kind...) -> Int {
+        // By index: the actions are counted without copying each.
+        actions.indices.count { kinds.contains(actions[$0].kind) }
+    }
     /// Items new to the calendar (copies kept for `keep-both` conflicts included).
     public var added: Int { count(.add, .keepBoth) }
     /// Items replaced by the external version.
@@ -54,7 +57,7 @@ public struct MergeResult: Sendable {
     /// Items left as they are: unchanged, kept local, or kept deleted.
     public var unchanged: Int { count(.unchanged, .keepLocal, .stayDeleted) }
     /// Items both sides changed (resolved or not).
-    public var conflicts: Int { actions.count(where: \.wasConflict) }
+    public var conflicts: Int { actions.indices.count { actions[$0].wasConflict } }
     /// Conflicts left unresolved (`--on-conflict fail`).
     public var unresolved: Int { count(.conflict) }
 }
@@ -102,18 +105,25 @@ public enum CalendarMerger {
     ) {
         var items: [MergeKey: MergeItem] = [:]
         var timeZones: [TimeZoneDefinition] = []
-        for calendar in external.map({ $0.resolvingWRTimeZone() }) {
+        for read in external {
+            let calendar = read.resolvingWRTimeZone()
             timeZones += calendar.timeZones
-            // Keyed and fingerprinted on every core, in runs, each with its own copies of the zones (of a calendar
-            // holding only those: what CalendarTime says of the zones' use is not wanted here).
+            // Keyed and fingerprinted on every core, in runs, each with its own copies of the zones (what
+            // CalendarTime says of the zones' use is not wanted here).
             let components = calendar.components.filter { $0.isItem && $0.isComplete }
-            var zones = ICalendar()
-            zones.components = calendar.timeZones.map { .timeZone($0) }
+            let asRead = read.components.filter { $0.isItem && $0.isComplete }
+            // Events X-WR-TIMEZONE moved keep what they said as they stood, for `merge(icsBytes:)` to know them.
+            let wrIdentity = calendar.wrTimeZone == nil ? read.wrTimeZoneIdentity : nil
+            let zones = calendar.withZonesOnly
             let run = 256
-            let made = ParallelParts.run((components.count + run - 1) / run) { [zones] part in
+            let made = ParallelParts.run((components.count + run - 1) / run) { part in
                 let time = CalendarTime(calendar: zones, viewerZone: "UTC")
-                return components[part * run..<min(components.count, (part + 1) * run)].compactMap {
-                    MergeItem($0, time: time)
+                return (part * run..<min(components.count, (part + 1) * run)).compactMap { index -> MergeItem? in
+                    guard var item = MergeItem(components[index], time: time) else { return nil }
+                    if let wrIdentity, !components[index].isAsRead, asRead[index].isAsRead {
+                        item.readFingerprint = readFingerprint(asRead[index].component.fingerprint, wrIdentity)
+                    }
+                    return item
                 }
             }
             items.reserveCapacity(items.count + components.count)
@@ -140,6 +150,14 @@ public enum CalendarMerger {
         return try merge(
             items: items, timeZones: timeZones, calendarParts: calendarParts(of: external), into: calendar,
             source: source, storage: storage, options: options)
+    }
+
+    /// What an item the read changed (X-WR-TIMEZONE moved its times) said as it stood: the fingerprint of its lines
+    /// and what decided the move (`ICalendar.wrTimeZoneIdentity`), which together decide what the read makes of it.
+    public static func readFingerprint(_ fingerprint: String, _ wrTimeZoneIdentity: String) -> String {
+        var digest = FNV1a()
+        digest.add(fingerprint + "\n" + wrTimeZoneIdentity)
+        return digest.hex
     }
 
     /// The calendars' own properties and their components that are not items or zones, for the storage to keep.
@@ -176,6 +194,8 @@ public enum CalendarMerger {
         /// Items not read, with the fingerprint each has, and how to read one when a decision needs its content
         /// (a series restored whole) or how a person knows it.
         var unread: [MergeKey: String] = [:]
+        /// What the items the read changed said as they stood (`readFingerprint`), read or not.
+        var readFingerprints: [MergeKey: String] = [:]
         var readUnread: @Sendable (MergeKey) -> MergeItem? = { _ in nil }
         var labelUnread: @Sendable (MergeKey) -> ItemLabel? = { _ in nil }
         /// The storage's snapshot taken before the file was read, when the caller has one.
@@ -191,6 +211,13 @@ public enum CalendarMerger {
                 if let fingerprint = snapshot.base[key] { versions[key] = ItemVersion(fingerprint: fingerprint) }
             }
             return versions
+        }
+
+        /// `readFingerprints` with those of the items read in full.
+        var allReadFingerprints: [MergeKey: String] {
+            var all = readFingerprints
+            for (key, item) in items { all[key] = item.readFingerprint }
+            return all
         }
 
         func item(_ key: MergeKey) -> MergeItem? { items[key] ?? (unread[key] == nil ? nil : readUnread(key)) }
@@ -210,8 +237,10 @@ public enum CalendarMerger {
         var stored: [MergeKey: ItemLabel] = [:]
         if let labelling {
             let before = try external.snapshot ?? storage.mergeSnapshot(calendar: calendar, source: source)
-            let candidates = Set(before.base.keys).subtracting(external.items.keys).subtracting(external.unchanged)
-                .filter { external.unread[$0] == nil }
+            let candidates = Set(
+                before.base.keys.filter {
+                    external.items[$0] == nil && external.unread[$0] == nil && !external.unchanged.contains($0)
+                })
             if !candidates.isEmpty { stored = try labelling.labels(calendar: calendar, keys: candidates) }
         }
         let storedLabels = stored
@@ -230,12 +259,16 @@ public enum CalendarMerger {
         }
         if options.dryRun {
             let snapshot = try external.snapshot ?? storage.mergeSnapshot(calendar: calendar, source: source)
-            let plan = try Plan(external.versions(snapshot), snapshot, calendar: calendar, options: options)
+            let plan = try Plan(
+                external.versions(snapshot), snapshot, calendar: calendar, options: options,
+                read: external.allReadFingerprints)
             return MergeResult(
                 actions: labelled(plan.actions), applied: false, withheldDeletions: plan.withheld.count)
         }
         var result = try storage.updateAtomically(calendar: calendar, source: source) { snapshot in
-            let plan = try Plan(external.versions(snapshot), snapshot, calendar: calendar, options: options)
+            let plan = try Plan(
+                external.versions(snapshot), snapshot, calendar: calendar, options: options,
+                read: external.allReadFingerprints)
             let result = MergeResult(
                 actions: plan.actions, applied: plan.changesSomething,
                 withheldDeletions: plan.withheld.count)
@@ -264,14 +297,18 @@ public enum CalendarMerger {
         /// Deletions the truncation guard turned into keeps.
         var withheld: Set<MergeKey> = []
         var newBase: [MergeKey: String] = [:]
+        var newReadBase: [MergeKey: String] = [:]
+        /// What the external items the read changed said as they stood.
+        let read: [MergeKey: String]
         var baseChanged = false
         var newDigest: String?
 
         init(
             _ external: [MergeKey: ItemVersion], _ snapshot: MergeSnapshot, calendar: String,
-            options: MergeOptions
+            options: MergeOptions, read: [MergeKey: String] = [:]
         ) throws {
             self.external = external
+            self.read = read
             self.snapshot = snapshot
             self.options = options
             if external.isEmpty, !snapshot.base.isEmpty, !options.forceDelete {
@@ -335,7 +372,14 @@ public enum CalendarMerger {
                 for (key, fingerprint) in snapshot.base where external[key] == nil { newBase[key] = fingerprint }
             }
             for key in withheld { newBase[key] = snapshot.base[key] }
-            baseChanged = newBase != snapshot.base
+            // An entry taken from the external side takes its read fingerprint; one kept keeps the old.
+            for (key, fingerprint) in newBase {
+                let readFingerprint =
+                    external[key]?.fingerprint == fingerprint && !withheld.contains(key)
+                    ? read[key] : snapshot.readBase[key]
+                if let readFingerprint { newReadBase[key] = readFingerprint }
+            }
+            baseChanged = newBase != snapshot.base || newReadBase != snapshot.readBase
             // The digest marks the base as exactly this file's: not while conflicts or a cut keep old entries.
             newDigest = unresolved.isEmpty && withheld.isEmpty && !options.isTruncated ? options.digest : nil
         }
@@ -347,6 +391,7 @@ public enum CalendarMerger {
 
         func write(_ item: (MergeKey) -> MergeItem?, _ timeZones: [TimeZoneDefinition]) -> MergeWrite {
             var write = MergeWrite(base: baseChanged ? newBase : nil, digest: newDigest, timeZones: timeZones)
+            write.readBase = newReadBase
             for action in actions {
                 switch action.kind {
                 case .add, .update:

@@ -1,3 +1,4 @@
+import Foundation
 import CalendarModel
 
 extension CalendarMerger {
@@ -15,19 +16,33 @@ extension CalendarMerger {
         if let digest = options.digest, let result = unchangedFilePlan(digest: digest, snapshot) {
             return (result, nil)
         }
-        let base = snapshot.base
-        let (read, unread) = ICS.read(bytes, file: file) { component, calendar -> (MergeKey, String)? in
-            guard !base.isEmpty,
-                let (uid, recurrenceID) = component.keyAsRead(wrTimeZone: calendar.property("X-WR-TIMEZONE") != nil)
-            else { return nil }
+        let base = snapshot.base, readBase = snapshot.readBase
+        let identities = WRTimeZoneIdentities()
+        let (read, unread) = ICS.read(bytes, file: file) { component, calendar -> Unread? in
+            guard !base.isEmpty else { return nil }
+            let identity = identities.identity(of: calendar)
+            guard let (uid, recurrenceID, moves) = component.keyAsRead(wrTimeZone: identity != nil) else { return nil }
             let key = MergeKey(uid: uid, recurrenceID: recurrenceID)
-            guard let fingerprint = base[key], fingerprint == component.fingerprint else { return nil }
-            return (key, fingerprint)
+            guard let fingerprint = base[key] else { return nil }
+            guard let identity, moves else {
+                return fingerprint == component.fingerprint ? Unread(key: key, fingerprint: fingerprint) : nil
+            }
+            // Moved by X-WR-TIMEZONE when read: known by what it said as it stood, and what decided the move.
+            let readFingerprint = readFingerprint(component.fingerprint, identity)
+            guard readBase[key] == readFingerprint else { return nil }
+            return Unread(
+                key: key, fingerprint: fingerprint, readFingerprint: readFingerprint,
+                wrTimeZone: identity.components(separatedBy: " ").first)
         }
         var options = options
         options.isTruncated = read.isTruncated
         let (items, timeZones) = items(of: read.calendars)
-        let unreadIndex = Dictionary(unread.indices.map { (unread[$0].note.0, $0) }) { first, _ in first }
+        var index: [MergeKey: Int] = [:]
+        index.reserveCapacity(unread.count)
+        for position in unread.indices where index[unread[position].note.key] == nil {
+            index[unread[position].note.key] = position
+        }
+        let unreadIndex = index
         // A key left out twice, or both read and left out (several versions of an item, one of them as merged last
         // time): which version a full read keeps depends on them all, so the file is read in full.
         guard unreadIndex.count == unread.count, !items.keys.contains(where: { unreadIndex[$0] != nil }) else {
@@ -36,7 +51,8 @@ extension CalendarMerger {
         }
         var external = External(
             items: items, timeZones: timeZones, calendarParts: calendarParts(of: read.calendars), snapshot: snapshot)
-        external.unread = unreadIndex.mapValues { unread[$0].note.1 }
+        external.unread = unreadIndex.mapValues { unread[$0].note.fingerprint }
+        external.readFingerprints = unreadIndex.compactMapValues { unread[$0].note.readFingerprint }
         external.readUnread = { key in
             guard let index = unreadIndex[key] else { return nil }
             // Decoded in its calendar, beside the zones it may use, as a full read would have.
@@ -46,9 +62,33 @@ extension CalendarMerger {
         }
         external.labelUnread = { key in
             guard let index = unreadIndex[key] else { return nil }
-            let (summary, start) = unread[index].item.summaryAndStart
+            let (summary, start) = unread[index].item.summaryAndStart(wrTimeZone: unread[index].note.wrTimeZone)
             return ItemLabel(title: summary, start: start.map { ItemLabel.start(value: $0.icsValue, tzid: $0.tzid) })
         }
         return (try merge(external, into: calendar, source: source, storage: storage, options: options), read)
+    }
+
+    /// What `merge(icsBytes:)` knows of an item it leaves out: its key, its fingerprint (the base's), and for one
+    /// the read moves, what it said as it stood and the zone it moves into.
+    struct Unread: Sendable {
+        var key: MergeKey
+        var fingerprint: String
+        var readFingerprint: String?
+        var wrTimeZone: String?
+    }
+
+    /// `ICalendar.wrTimeZoneIdentity` of each calendar header met, worked out once per X-WR-TIMEZONE value (it
+    /// reads the zone's rules), for every core.
+    final class WRTimeZoneIdentities: @unchecked Sendable {
+        private let lock = NSLock()
+        private var known: [String: String?] = [:]
+
+        func identity(of calendar: Component) -> String? {
+            guard let value = calendar.property("X-WR-TIMEZONE")?.value else { return nil }
+            if let identity = lock.withLock({ known[value] }) { return identity }
+            let identity = ICalendar.wrTimeZoneIdentity(of: calendar)
+            lock.withLock { known[value] = identity }
+            return identity
+        }
     }
 }

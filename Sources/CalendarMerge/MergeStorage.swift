@@ -57,6 +57,9 @@ public struct MergeSnapshot: Sendable {
     public var tombstones: Set<MergeKey>
     /// The digest (`SourceDigest`) of the source's bytes at its last merge, when that merge recorded its whole base.
     public var digest: String?
+    /// For base items the read changed (X-WR-TIMEZONE moved their times): what they said as they stood in the
+    /// source (`CalendarMerger.readFingerprint`), so a later merge can tell them unchanged without reading them.
+    public var readBase: [MergeKey: String] = [:]
 
     /// Everything given, or empty.
     public init(
@@ -80,6 +83,8 @@ public struct MergeWrite: Sendable {
     public var base: [MergeKey: String]?
     /// The digest of the source's bytes, recorded when `base` is exactly what those bytes say; nil forgets it.
     public var digest: String?
+    /// Beside `base` (and replacing the old one with it): the entries of `MergeSnapshot.readBase`.
+    public var readBase: [MergeKey: String] = [:]
     /// The VTIMEZONEs the upserted items use.
     public var timeZones: [TimeZoneDefinition]
     /// The external calendars' own properties (NAME, UID, COLOR …) and components that are not items or zones
@@ -109,6 +114,8 @@ public struct MergeItem: Sendable {
     public var item: CalendarComponent
     /// Its component with a UID (one derived from its content when it had none), as it is stored.
     public var component: Component
+    /// When the read changed it (X-WR-TIMEZONE): what it said as it stood (`CalendarMerger.readFingerprint`).
+    public var readFingerprint: String?
 
     /// Keys and fingerprints an event, todo or journal; nil for other components. `time` places LAST-MODIFIED and
     /// DTSTAMP (which RFC 5545 writes in UTC, and producers sometimes do not).

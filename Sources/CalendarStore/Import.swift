@@ -45,7 +45,7 @@ extension CalendarStore {
         Thread.detachNewThread {
             var position = 0
             for calendar in resolved {
-                let time = CalendarTime(calendar: calendar, viewerZone: viewerZone, file: file)
+                let time = CalendarTime(calendar: calendar.withZonesOnly, viewerZone: viewerZone, file: file)
                 var batch: [(row: ItemRow, line: Int)] = []
                 for component in calendar.components where component.isItem && component.isComplete {
                     defer { position += 1 }
@@ -58,12 +58,14 @@ extension CalendarStore {
             rows.finish()
         }
         // An item the file ends inside of may be cut short: it must not replace a complete version.
-        for component in resolved.flatMap(\.components) where component.isItem && !component.isComplete {
-            report.skipped += 1
-            report.diagnostics.append(
-                Diagnostic(
-                    .warning, file: file, line: component.line,
-                    "\(component.name) is cut short by the end of the file; not imported"))
+        for calendar in resolved {
+            for component in calendar.components where component.isItem && !component.isComplete {
+                report.skipped += 1
+                report.diagnostics.append(
+                    Diagnostic(
+                        .warning, file: file, line: component.line,
+                        "\(component.name) is cut short by the end of the file; not imported"))
+            }
         }
         let total =
             progress == nil ? 0 : resolved.reduce(0) { $0 + $1.components.count { $0.isItem && $0.isComplete } }
@@ -127,8 +129,9 @@ struct ItemVersions: Sendable {
                     versions.append((MergeKey(uid: ""), nil))
                     continue
                 }
-                let identity = component.identity
-                let key = MergeKey(uid: identity.uid ?? component.keyed.uid, recurrenceID: identity.recurrenceID)
+                // `identity`, from the core already in hand.
+                let key = MergeKey(
+                    uid: core.uid ?? component.keyed.uid, recurrenceID: core.recurrenceID?.date.icsValue ?? "")
                 versions.append(
                     (
                         key,

@@ -234,22 +234,25 @@ struct StoreWriter {
         }
     }
 
-    /// Replaces a source's merge base, `previous` (what the store holds now), by `base`: only the entries that
-    /// differ are written.
+    /// Replaces a source's merge base as `previous` holds it (what the store has now) by `base` and its `read`
+    /// entries (`MergeSnapshot.readBase`): only the entries that differ are written.
     func replaceBase(
-        _ base: [MergeKey: String], previous: [MergeKey: String], calendarID: Int64, source: String
+        _ base: [MergeKey: String], read: [MergeKey: String], previous: MergeSnapshot, calendarID: Int64,
+        source: String
     ) throws {
         let delete = try db.cachedStatement(
             sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ? AND uid = ? AND recurrenceID = ?")
-        for key in previous.keys where base[key] == nil {
+        for key in previous.base.keys where base[key] == nil {
             try delete.execute(arguments: [calendarID, source, key.uid, key.recurrenceID])
         }
         let insert = try db.cachedStatement(
             sql: """
-                INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint) VALUES (?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint, readFingerprint)
+                VALUES (?, ?, ?, ?, ?, ?)
                 """)
-        for (key, fingerprint) in base where previous[key] != fingerprint {
-            try insert.execute(arguments: [calendarID, source, key.uid, key.recurrenceID, fingerprint])
+        for (key, fingerprint) in base
+        where previous.base[key] != fingerprint || previous.readBase[key] != read[key] {
+            try insert.execute(arguments: [calendarID, source, key.uid, key.recurrenceID, fingerprint, read[key]])
         }
     }
 

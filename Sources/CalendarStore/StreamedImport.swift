@@ -54,7 +54,7 @@ extension CalendarStore {
                 transform: { components, run in
                     var items = opened
                     items.components = components
-                    let time = CalendarTime(calendar: resolved, viewerZone: viewerZone, file: file)
+                    let time = CalendarTime(calendar: resolved.withZonesOnly, viewerZone: viewerZone, file: file)
                     let left = chosen.leftOut(of: ItemVersions.Run(components, start: firstItems[run]), file: file)
                     let skipped = Set(left.map(\.index))
                     var rows: [(row: ItemRow, line: Int)] = []

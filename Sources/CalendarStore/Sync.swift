@@ -51,7 +51,8 @@ extension CalendarStore: MergeStorage {
             }
             for key in write.deletions { try writer.delete(key, calendarID: id, tombstone: false) }
             if let base = write.base {
-                try writer.replaceBase(base, previous: snapshot.base, calendarID: id, source: source)
+                try writer.replaceBase(
+                    base, read: write.readBase, previous: snapshot, calendarID: id, source: source)
             }
             try writer.setDigest(write.digest, calendarID: id, source: source)
             return outcome
@@ -74,10 +75,13 @@ extension CalendarStore: MergeStorage {
         let base = try BaseRecord.fetchCursor(
             db,
             sql: """
-                SELECT uid, recurrenceID, fingerprint FROM syncState WHERE calendarID = ? AND source = ?
+                SELECT uid, recurrenceID, fingerprint, readFingerprint FROM syncState WHERE calendarID = ? AND source = ?
                 """, arguments: [id, source])
         snapshot.base.reserveCapacity(snapshot.items.count)
-        while let entry = try base.next() { snapshot.base[entry.key] = entry.fingerprint }
+        while let entry = try base.next() {
+            snapshot.base[entry.key] = entry.fingerprint
+            if let read = entry.readFingerprint { snapshot.readBase[entry.key] = read }
+        }
         snapshot.tombstones = Set(
             try KeyRecord.fetchAll(
                 db,
@@ -151,14 +155,16 @@ struct ItemVersionRecord: FetchableRecord {
     }
 }
 
-/// A merge base entry, from a row of uid, recurrenceID, fingerprint.
+/// A merge base entry, from a row of uid, recurrenceID, fingerprint and maybe readFingerprint.
 struct BaseRecord: FetchableRecord {
     var key: MergeKey
     var fingerprint: String
+    var readFingerprint: String?
 
     init(row: Row) throws {
         key = try KeyRecord(row: row).key
         fingerprint = try row.decode(atIndex: 2)
+        readFingerprint = row.count > 3 ? try row.decode(atIndex: 3) : nil
     }
 }
 

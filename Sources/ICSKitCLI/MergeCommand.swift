@@ -80,7 +80,7 @@ struct MergeCommand: ParsableCommand {
             if (CalendarFormat(pathExtension: file) ?? CalendarFormat(sniffing: bytes)) == .ics {
                 // Read only as far as needed: nothing of the file merged last time, only what changed of another.
                 progress.phase(
-                    "merging \(file) (\(bytes.count / 1024) KB) into \(into)\(merging.dryRun ? " (dry run)" : "")")
+                    "merging \(file) into \(into)\(merging.dryRun ? " (dry run)" : "")")
                 let (merged, read) = try CalendarMerger.merge(
                     icsBytes: bytes, file: name, into: into, source: identity, storage: store, options: options)
                 if let read {
@@ -189,9 +189,10 @@ enum MergeReport {
     /// A line per change, naming the item by its title and start, then its UID and why; a conflict also says
     /// which side won (in its reason).
     static func printText(_ result: MergeResult, dryRun: Bool, prefix: String = "") {
-        let changes = result.actions.filter {
-            ![.unchanged, .keepLocal, .stayDeleted].contains($0.kind) || $0.wasConflict
-        }
+        let actions = result.actions
+        let changes = actions.indices.filter {
+            ![.unchanged, .keepLocal, .stayDeleted].contains(actions[$0].kind) || actions[$0].wasConflict
+        }.map { actions[$0] }
         for action in changes {
             var line = "\(prefix)\(action.wasConflict ? "conflict, " : "")\(action.kind.rawValue): "
             line += "\"\(action.title ?? "(no summary)")\" "

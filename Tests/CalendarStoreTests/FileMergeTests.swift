@@ -91,6 +91,48 @@ final class FileMergeTests: XCTestCase {
             ["Weekly, new title", "Moved 09", "Moved 16"])
     }
 
+    /// Google writes X-WR-TIMEZONE and single events in UTC, which a read moves into that zone: a second merge
+    /// knows them by what they said as they stood, and leaves them out too, decided and labelled as a full read
+    /// decides; a file naming another zone (or a tzdata with other rules) reads them again.
+    func testEventsXWRTimeZoneMovesAreLeftOutWhenTheyStandAsBefore() throws {
+        func file(zone: String, retitled: Int) -> [UInt8] {
+            var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Google Inc//Google Calendar 70.9054//EN\r\n"
+            text += "X-WR-TIMEZONE:\(zone)\r\n"
+            for index in 0..<10 {
+                text += "BEGIN:VEVENT\r\nUID:e\(index)@google.com\r\nDTSTAMP:20260101T000000Z\r\n"
+                text += "DTSTART:202603\(10 + index)T090000Z\r\nDTEND:202603\(10 + index)T100000Z\r\n"
+                text += "SUMMARY:Event \(index)\(index == retitled ? " (moved)" : "")\r\nEND:VEVENT\r\n"
+            }
+            return Array((text + "END:VCALENDAR\r\n").utf8)
+        }
+        let all = try CalendarStore.inMemory(), less = try CalendarStore.inMemory()
+        for (step, bytes) in [
+            file(zone: "Europe/Berlin", retitled: -1), file(zone: "Europe/Berlin", retitled: 3),
+            file(zone: "America/New_York", retitled: 3),
+        ].enumerated() {
+            let wholly = try outcome {
+                try CalendarMerger.merge(
+                    ICS.read(bytes, file: nil).calendars, into: "cal", source: "src", storage: all)
+            }
+            let (result, read) = try CalendarMerger.merge(
+                icsBytes: bytes, file: nil, into: "cal", source: "src", storage: less)
+            XCTAssertEqual(try outcome { result }, wholly, "merge \(step + 1)")
+            XCTAssertEqual(try state(of: less), try state(of: all), "merge \(step + 1)")
+            let decoded = read?.calendars.first?.components.count
+            switch step {
+            case 0: XCTAssertEqual(decoded, 10)
+            case 1:
+                // Only the retitled event was read; the others kept their Berlin label.
+                XCTAssertEqual(decoded, 1)
+                XCTAssertEqual(result.count(.update), 1)
+                XCTAssertEqual(result.actions.first?.start, "2026-03-10 10:00 Europe/Berlin")
+            default:
+                XCTAssertEqual(decoded, 10)
+                XCTAssertEqual(result.count(.update), 10)
+            }
+        }
+    }
+
     /// What a full read would change or key otherwise is never left out: no UID, an escaped UID, a RECURRENCE-ID
     /// spelled unusually, a time X-WR-TIMEZONE moves, a component cut short.
     func testOnlyItemsAFullReadKeepsAsTheyStandAreKeyedFromTheirLines() {
@@ -98,7 +140,9 @@ final class FileMergeTests: XCTestCase {
             let text =
                 "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\n\(lines)" + (complete ? "END:VEVENT\r\nEND:VCALENDAR\r\n" : "")
             let (_, unread) = ICS.read(Array(text.utf8), file: nil) { event, _ in
-                event.keyAsRead(wrTimeZone: wrTimeZone).map { $0.uid + "|" + $0.recurrenceID }
+                event.keyAsRead(wrTimeZone: wrTimeZone).map {
+                    $0.uid + "|" + $0.recurrenceID + ($0.moves ? " moves" : "")
+                }
             }
             return unread.first?.note
         }
@@ -110,13 +154,19 @@ final class FileMergeTests: XCTestCase {
         XCTAssertNil(key("UID:a\r\nUID:b\r\n"))
         XCTAssertNil(key("UID:a\r\nRECURRENCE-ID:2026-01-01\r\n"))
         XCTAssertNil(key("UID:a\r\nDTSTART:20260101T090000Z\r\n", complete: false))
-        // X-WR-TIMEZONE moves UTC and floating times (a Z wins over a TZID), not dates or zoned times.
-        XCTAssertNil(key("UID:a\r\nDTSTART:20260101T090000Z\r\n", wrTimeZone: true))
-        XCTAssertNil(key("UID:a\r\nDTSTART:20260101T090000\r\n", wrTimeZone: true))
-        XCTAssertNil(key("UID:a\r\nDTSTART;TZID=Europe/Berlin:20260101T090000Z\r\n", wrTimeZone: true))
-        XCTAssertNil(key("UID:a\r\nDTSTART;VALUE=DATE:20260101\r\nEXDATE:20260108T090000Z\r\n", wrTimeZone: true))
+        // X-WR-TIMEZONE moves UTC and floating times (a Z wins over a TZID), not dates or zoned times; a moved
+        // RECURRENCE-ID would change the key.
+        XCTAssertEqual(key("UID:a\r\nDTSTART:20260101T090000Z\r\n", wrTimeZone: true), "a| moves")
+        XCTAssertEqual(key("UID:a\r\nDTSTART:20260101T090000\r\n", wrTimeZone: true), "a| moves")
+        XCTAssertEqual(
+            key("UID:a\r\nDTSTART;TZID=Europe/Berlin:20260101T090000Z\r\n", wrTimeZone: true), "a| moves")
+        XCTAssertEqual(
+            key("UID:a\r\nDTSTART;VALUE=DATE:20260101\r\nEXDATE:20260108T090000Z\r\n", wrTimeZone: true),
+            "a| moves")
         XCTAssertEqual(key("UID:a\r\nDTSTART;VALUE=DATE:20260101\r\n", wrTimeZone: true), "a|")
         XCTAssertEqual(key("UID:a\r\nDTSTART;TZID=Europe/Berlin:20260101T090000\r\n", wrTimeZone: true), "a|")
+        XCTAssertEqual(key("UID:a\r\nDTSTART:20260101T090000Z\r\n", wrTimeZone: false), "a|")
+        XCTAssertNil(key("UID:a\r\nRECURRENCE-ID:20260101T090000Z\r\n", wrTimeZone: true))
     }
 
     // MARK: Helpers
@@ -160,6 +210,7 @@ final class FileMergeTests: XCTestCase {
         let text = String(decoding: ICS.write(try store.loadCalendars(named: "cal").map(\.calendar)), as: UTF8.self)
         return "\(snapshot.items.sorted { $0.key < $1.key }.map { "\($0)" })\n"
             + "\(snapshot.base.sorted { $0.key < $1.key }.map { "\($0)" })\n"
+            + "\(snapshot.readBase.sorted { $0.key < $1.key }.map { "\($0)" })\n"
             + "\(snapshot.tombstones.sorted())\n\(snapshot.digest ?? "")\n" + text
     }
 }

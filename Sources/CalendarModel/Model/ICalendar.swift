@@ -40,6 +40,14 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     public var timeZones: [TimeZoneDefinition] {
         components.compactMap { if case .timeZone(let z) = $0 { z } else { nil } }
     }
+    /// The calendar with its VTIMEZONEs and none of its items: what a `CalendarTime` needs to place the items'
+    /// times when what it would say of the zones' use in them (disagreements with tzdata at the times used) is not
+    /// wanted, and costs a pass over every item per zone.
+    public var withZonesOnly: ICalendar {
+        var zones = self
+        zones.components = components.filter { if case .timeZone = $0 { true } else { false } }
+        return zones
+    }
 
     static var componentName: String { "VCALENDAR" }
     static let table = FieldTable<ICalendar>([

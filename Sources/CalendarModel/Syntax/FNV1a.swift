@@ -11,7 +11,13 @@ package struct FNV1a {
     }
 
     package mutating func add(_ text: String) {
-        for byte in text.utf8 { add(byte) }
+        // A native string's bytes are contiguous: hashed from its buffer, not through the UTF-8 view's index.
+        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var value = self.value
+            for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            self.value = value
+        }
+        if hashed == nil { for byte in text.utf8 { add(byte) } }
     }
 
     package mutating func add(_ bytes: [UInt8]) {

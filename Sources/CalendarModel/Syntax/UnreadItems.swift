@@ -85,14 +85,15 @@ extension Component {
     /// Whether the input went on to this component's END (false when it ended inside it).
     public var isComplete: Bool { !isCutOff }
 
-    /// The UID and RECURRENCE-ID a full read gives this event, todo or journal, read from its lines alone; nil
-    /// when that cannot be told without decoding it, or when a full read could write it otherwise than it stands
-    /// (then its `fingerprint` would not be the one a full read computes): it is cut short, it has no UID (one
-    /// is derived), its UID holds an escape, its RECURRENCE-ID is not a plain DATE or DATE-TIME, or the calendar
-    /// has an X-WR-TIMEZONE (`wrTimeZone`) and the event has a UTC or floating time that moves into that zone.
-    public func keyAsRead(wrTimeZone: Bool) -> (uid: String, recurrenceID: String)? {
+    /// The UID and RECURRENCE-ID a full read gives this event, todo or journal, read from its lines alone, and
+    /// whether the read moves it into the zone of its calendar's X-WR-TIMEZONE (when `wrTimeZone` says the
+    /// calendar has one that names a zone: the event has a UTC or floating time). Without a move a full read
+    /// writes it as it stands, so its `fingerprint` is the one the read computes. nil when that cannot be told
+    /// without decoding it: it is cut short, it has no UID (one is derived), its UID holds an escape, its
+    /// RECURRENCE-ID is not a plain DATE or DATE-TIME or would move.
+    public func keyAsRead(wrTimeZone: Bool) -> (uid: String, recurrenceID: String, moves: Bool)? {
         guard ["VEVENT", "VTODO", "VJOURNAL"].contains(name), !isCutOff else { return nil }
-        var uid: String?, recurrenceID = ""
+        var uid: String?, recurrenceID = "", moves = false
         for property in properties {
             switch property.name {
             case "UID":
@@ -112,10 +113,13 @@ extension Component {
                 let isDate = value.count == 8 && property["VALUE"] != "PERIOD"
                 let isZoned =
                     property["TZID"] != nil && !value.contains { $0 == UInt8(ascii: "Z") || $0 == UInt8(ascii: "z") }
-                guard isDate || isZoned else { return nil }
+                if !isDate, !isZoned {
+                    guard property.name != "RECURRENCE-ID" else { return nil }
+                    moves = true
+                }
             }
         }
-        return uid.map { ($0, recurrenceID) }
+        return uid.map { ($0, recurrenceID, moves) }
     }
 
     /// The properties of an event whose UTC and floating times X-WR-TIMEZONE moves into its zone.
@@ -136,14 +140,55 @@ extension Component {
 }
 
 extension ICS.UnreadItem {
-    /// Its SUMMARY and start (DTSTART) as a full read gives them, read from those properties alone.
-    public var summaryAndStart: (summary: String?, start: CalendarDate?) {
+    /// Its SUMMARY and start (DTSTART) as a full read gives them, read from those properties alone; an event's
+    /// start moved into the zone its calendar's X-WR-TIMEZONE names (`wrTimeZone`, as `ICalendar.wrTimeZone`
+    /// reads it), as the read moves it.
+    public func summaryAndStart(wrTimeZone: String? = nil) -> (summary: String?, start: CalendarDate?) {
         func first<Value>(_ name: String, _ codec: ValueCodec<Value>) -> Value? {
             for property in component.properties where property.name == name {
                 if case .success(let value) = codec.single(property) { return value }
             }
             return nil
         }
-        return (first("SUMMARY", .text), first("DTSTART", .dateTime))
+        var start: CalendarDate? = first("DTSTART", .dateTime)
+        if component.name == Event.componentName, let name = wrTimeZone, let date = start,
+            let iana = TimeZoneResolver.ianaName(for: name)?.iana, let zone = ThreadZones.tzdata(iana)
+        {
+            start = Expander.moving(date, into: iana, zone) ?? date
+        }
+        return (first("SUMMARY", .text), start)
+    }
+}
+
+extension ICalendar {
+    /// What decides how this calendar's X-WR-TIMEZONE moves its events' times when it is read
+    /// (`resolvingWRTimeZone`): the zone's tzdata name and a digest of its rules as this libical has them (so a
+    /// tzdata update changes it); nil when it has none or it names no zone, and nothing moves.
+    public var wrTimeZoneIdentity: String? { wrTimeZone.flatMap(Self.wrTimeZoneIdentity) }
+
+    /// `wrTimeZoneIdentity` of a calendar as scanned (its first X-WR-TIMEZONE, read as the decoder reads it).
+    public static func wrTimeZoneIdentity(of calendar: Component) -> String? {
+        calendar.property("X-WR-TIMEZONE").flatMap { TextEscaping.unescape($0.value) }.flatMap(wrTimeZoneIdentity)
+    }
+
+    private static func wrTimeZoneIdentity(_ name: String) -> String? {
+        guard let iana = TimeZoneResolver.ianaName(for: name)?.iana, LibicalZone.privateCopy(iana) != nil,
+            let rules = LibicalZone.vtimezoneText(iana: iana, fromYear: 1970)
+        else { return nil }
+        var digest = FNV1a()
+        digest.add(rules)
+        return iana + " " + digest.hex
+    }
+}
+
+extension CalendarComponent {
+    /// Whether it would be written exactly as it was read (it was read, and nothing changed it since).
+    public var isAsRead: Bool {
+        switch self {
+        case .event(let event): return event.provenance.source != nil && !event.provenance.isModified
+        case .todo(let todo): return todo.provenance.source != nil && !todo.provenance.isModified
+        case .journal(let journal): return journal.provenance.source != nil && !journal.provenance.isModified
+        case .timeZone, .other: return true
+        }
     }
 }

@@ -7,15 +7,9 @@ extension Expander {
     static func applying(_ tzid: String, _ zone: LibicalZone, to event: Event) -> Event? {
         var moves = false
         func moved(_ date: CalendarDate) -> CalendarDate {
-            switch date.form {
-            case .utc:
-                moves = true
-                return zone.local(atUTC: LocalDateTime(date).wallSeconds).calendarDate(.zoned(tzid: tzid))
-            case .floating:
-                moves = true
-                return LocalDateTime(date).calendarDate(.zoned(tzid: tzid))
-            case .date, .zoned: return date
-            }
+            guard let moved = Self.moving(date, into: tzid, zone) else { return date }
+            moves = true
+            return moved
         }
         let start = event.start.map(moved), end = event.end.map(moved)
         let exceptionDates = event.exceptionDates.map(moved)
@@ -42,5 +36,15 @@ extension Expander {
         event.recurrenceDates = recurrenceDates
         event.recurrenceID = recurrenceID
         return event
+    }
+
+    /// One time as X-WR-TIMEZONE moves it: a UTC time into the zone, a floating one given it; nil for dates and
+    /// zoned times, which stay.
+    static func moving(_ date: CalendarDate, into tzid: String, _ zone: LibicalZone) -> CalendarDate? {
+        switch date.form {
+        case .utc: return zone.local(atUTC: LocalDateTime(date).wallSeconds).calendarDate(.zoned(tzid: tzid))
+        case .floating: return LocalDateTime(date).calendarDate(.zoned(tzid: tzid))
+        case .date, .zoned: return nil
+        }
     }
 }
