@@ -196,14 +196,7 @@ final class FileMergeTests: XCTestCase {
             ?? items.first(where: \.isRecurring)?.uid
     }
 
-    func outcome(_ merge: () throws -> MergeResult) throws -> String {
-        do {
-            let result = try merge()
-            return result.actions.map { "\($0)" }.joined(separator: "\n") + "\nwithheld \(result.withheldDeletions)"
-        } catch let refusal as MergeRefusal {
-            return "refused: \(refusal)"
-        }
-    }
+    func outcome(_ merge: () throws -> MergeResult) throws -> String { try mergeOutcome(merge) }
 
     func state(of store: CalendarStore) throws -> String {
         let snapshot = try store.mergeSnapshot(calendar: "cal", source: "src")
@@ -212,5 +205,15 @@ final class FileMergeTests: XCTestCase {
             + "\(snapshot.base.sorted { $0.key < $1.key }.map { "\($0)" })\n"
             + "\(snapshot.readBase.sorted { $0.key < $1.key }.map { "\($0)" })\n"
             + "\(snapshot.tombstones.sorted())\n\(snapshot.digest ?? "")\n" + text
+    }
+}
+
+/// A merge's decisions (labels included) or its refusal, as text: what two ways of merging must agree on.
+func mergeOutcome(_ merge: () throws -> MergeResult) throws -> String {
+    do {
+        let result = try merge()
+        return result.actions.map { "\($0)" }.joined(separator: "\n") + "\nwithheld \(result.withheldDeletions)"
+    } catch let refusal as MergeRefusal {
+        return "refused: \(refusal)"
     }
 }

@@ -335,18 +335,10 @@ struct History {
         var options = MergeOptions()
         options.isTruncated = read.isTruncated
         options.dryRun = true
-        func outcome(_ merge: () throws -> MergeResult) throws -> String {
-            do {
-                let result = try merge()
-                return result.actions.map { "\($0)" }.joined(separator: "\n") + " withheld \(result.withheldDeletions)"
-            } catch let refusal as MergeRefusal {
-                return "refused: \(refusal)"
-            }
-        }
-        let full = try outcome {
+        let full = try mergeOutcome {
             try CalendarMerger.merge(read.calendars, into: calendar, source: source, storage: store, options: options)
         }
-        let less = try outcome {
+        let less = try mergeOutcome {
             try CalendarMerger.merge(
                 icsBytes: bytes, file: nil, into: calendar, source: source, storage: store, options: options
             ).result
