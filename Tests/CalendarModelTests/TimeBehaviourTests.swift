@@ -188,6 +188,38 @@ final class TimeBehaviourTests: XCTestCase {
         XCTAssertEqual(expansion.occurrences[1].recurrenceID?.icsValue, "20261109T100000")
     }
 
+    /// One UID is one item: of several versions the newest is placed (a higher SEQUENCE, else a later DTSTAMP,
+    /// as `icskit import` keeps it), of equal ones the first (as recurring-ical-events does); overrides of one
+    /// instance likewise.
+    func testOfSeveralVersionsOfAnItemTheNewestThenTheFirstIsPlaced() {
+        func event(
+            _ uid: String, _ stamp: String, _ sequence: Int, _ start: String, _ summary: String, rid: String = ""
+        )
+            -> String
+        {
+            "BEGIN:VEVENT\nUID:\(uid)\nDTSTAMP:\(stamp)\nSEQUENCE:\(sequence)\n"
+                + (rid.isEmpty ? "RRULE:FREQ=DAILY;COUNT=2\n" : "RECURRENCE-ID:\(rid)\n")
+                + "DTSTART:\(start)\nSUMMARY:\(summary)\nEND:VEVENT\n"
+        }
+        let source = Self.calendar(
+            event("equal", "20260101T000000Z", 0, "20260105T090000Z", "First of equals")
+                + event("equal", "20260101T000000Z", 0, "20260105T100000Z", "Second of equals")
+                + event("sequence", "20260101T000000Z", 2, "20260106T090000Z", "Higher SEQUENCE")
+                + event("sequence", "20260301T000000Z", 1, "20260106T100000Z", "Later DTSTAMP, lower SEQUENCE")
+                + event("stamp", "20260101T000000Z", 0, "20260107T090000Z", "Earlier DTSTAMP")
+                + event("stamp", "20260102T000000Z", 0, "20260107T100000Z", "Later DTSTAMP")
+                + event("equal", "20260101T000000Z", 0, "20260106T120000Z", "Moved first", rid: "20260106T090000Z")
+                + event("equal", "20260101T000000Z", 0, "20260106T130000Z", "Moved second", rid: "20260106T090000Z"))
+        let (_, expansion) = instants(source, from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z")
+        XCTAssertEqual(
+            expansion.occurrences.map { "\($0.summary!) \(iso.string(from: $0.startDate))" },
+            [
+                "First of equals 2026-01-05T09:00:00Z", "Higher SEQUENCE 2026-01-06T09:00:00Z",
+                "Moved first 2026-01-06T12:00:00Z", "Higher SEQUENCE 2026-01-07T09:00:00Z",
+                "Later DTSTAMP 2026-01-07T10:00:00Z", "Later DTSTAMP 2026-01-08T10:00:00Z",
+            ])
+    }
+
     func testThisAndFutureMovesTheRestOfTheSeries() {
         let source = Self.calendar(
             """

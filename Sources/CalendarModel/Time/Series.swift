@@ -26,6 +26,15 @@ struct SeriesMember {
 
     var item: Occurrence.Item { source.item }
     var core: ItemCore { source.core }
+
+    /// Whether this is a newer version of the same item than `other`: a higher SEQUENCE, else a later DTSTAMP
+    /// (RFC 5546 §2.1.5), as `icskit import` and `convert --repair` choose. Equal ones keep the first read, as
+    /// recurring-ical-events does.
+    func isNewer(than other: SeriesMember) -> Bool {
+        let stamp = core.stamp.map { LocalDateTime($0).wallSeconds } ?? .min
+        let otherStamp = other.core.stamp.map { LocalDateTime($0).wallSeconds } ?? .min
+        return (core.sequence ?? 0, stamp) > (other.core.sequence ?? 0, otherStamp)
+    }
 }
 
 /// A master and its overrides, sharing a UID.
@@ -35,7 +44,8 @@ struct Series {
 }
 
 extension Expander {
-    /// The calendar's components grouped into series by kind and UID; the highest SEQUENCE wins among duplicates.
+    /// The calendar's components grouped into series by kind and UID; among duplicates the newest version wins
+    /// (`SeriesMember.isNewer`), the first of equal ones.
     /// Linear in the number of components: a series and its overrides are found through dictionaries and grown in
     /// place (a calendar can hold tens of thousands of overrides of one UID).
     func series() -> [Series] {
@@ -54,13 +64,13 @@ extension Expander {
                 if let uid = member.core.uid { seriesByKey[member.item.componentName + "\u{0}" + uid] = position }
             }
             guard let id = member.core.recurrenceID?.date else {
-                if all[position].master.map({ ($0.core.sequence ?? 0) <= (member.core.sequence ?? 0) }) ?? true {
+                if all[position].master.map({ member.isNewer(than: $0) }) ?? true {
                     all[position].master = member
                 }
                 continue
             }
             if let existing = overrideByID[position][id] {
-                if (all[position].overrides[existing].core.sequence ?? 0) <= (member.core.sequence ?? 0) {
+                if member.isNewer(than: all[position].overrides[existing]) {
                     all[position].overrides[existing] = member
                 }
             } else {
