@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Which real calendar programs accept these .ics files: the peer-acceptance check behind README's table.
 
-    scripts/peers.py [--json OUT] [--peers icalendar,vobject,rie,khal,calcurse,radicale] FILE_OR_FOLDER...
+    scripts/peers.py [--json OUT] [--peers icalendar,vobject,rie,khal,calcurse,radicale] [--venv DIR]
+                     FILE_OR_FOLDER...
 
 Six peers, each asked about each file (30 s at most per question):
   icalendar  python icalendar 7.3, strict: the file reads as one calendar and no component records an error
@@ -36,11 +37,15 @@ PEERS = ["icalendar", "vobject", "rie", "khal", "calcurse", "radicale"]
 LIMIT = 30
 
 
-def in_venv():
-    """Re-runs this script inside its virtual environment, making it first when needed."""
+def in_venv(given=None):
+    """Re-runs this script inside its virtual environment, making it first when needed; `given` (--venv) names one
+    that already holds the peers (the tests' .build/venv), used as it is."""
+    global VENV
+    if given:
+        VENV = os.path.abspath(given)
     marker = os.path.join(VENV, "packages.txt")
     wanted = "\n".join(PACKAGES)
-    if not os.path.exists(marker) or open(marker).read() != wanted:
+    if not given and (not os.path.exists(marker) or open(marker).read() != wanted):
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
         subprocess.run([os.path.join(VENV, "bin", "pip"), "install", "--quiet", "--disable-pip-version-check",
                         *PACKAGES], check=True)
@@ -259,8 +264,9 @@ def main():
     parser.add_argument("paths", nargs="+")
     parser.add_argument("--peers", default=",".join(PEERS))
     parser.add_argument("--json")
+    parser.add_argument("--venv", help="a virtual environment that already has the peers (not made or changed)")
     args = parser.parse_args()
-    in_venv()
+    in_venv(args.venv)
     peers = args.peers.split(",")
     files = sorted(files_in(args.paths))
     server = Radicale(lifetime=60 + 10 * len(files)) if "radicale" in peers else None

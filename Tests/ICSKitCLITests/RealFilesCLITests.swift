@@ -277,6 +277,94 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertEqual(try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01"), lines)
     }
 
+    /// Structures strict readers and servers refuse though each value parses: `--repair` leaves out what ICSKit
+    /// reads past (a DTSTAMP in an observance, a DURATION beside DTEND or DUE, a second DTSTART, a copy of an item,
+    /// an older version of one), writes an observance's DATE start as its midnight and EXDATE dates of a daily
+    /// series as that day's instance, gives an item that shares
+    /// another's UID and version a UID of its own, writes times in a zone nothing knows as floating (as ICSKit
+    /// reads them) and leaves out nameless components and unreadable values outside items. Five real peers
+    /// (python icalendar, vobject, recurring-ical-events, khal, Radicale) then take the file, which none takes as
+    /// it was, and the agenda is the one ICSKit reads from the original, with the item that shared a UID beside it.
+    func testRepairLeavesStrictReadersNothingToRefuse() throws {
+        let file = CLI.fixture("hand/repair-structure.ics")
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let repaired = directory.appendingPathComponent("repaired.ics").path
+        let run = try CLI.run(["convert", file, "--repair", "-o", repaired])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("repaired:") }.map {
+            String($0.split(separator: ":", maxSplits: 1)[1])
+        }
+        XCTAssertEqual(
+            warnings,
+            [
+                "7: warning: repaired: DTSTAMP has no place in Harbour Time STANDARD; left out",
+                "8: warning: repaired: Harbour Time STANDARD DTSTART;VALUE=DATE:19700101 is no local date-time; "
+                    + "written as DTSTART:19700101T000000",
+                "19: warning: repaired: VEVENT has both DTEND and DURATION; DURATION PT3H left out, DTEND is used",
+                "27: warning: repaired: VTODO has both DUE and DURATION; DURATION PT1H left out, DUE is used",
+                "34: warning: repaired: a second DTSTART (20260108T090000Z); left out, the first is used",
+                "43: warning: repaired: VEVENT UID episode@example.com is also the UID of another item (line 37) of "
+                    + "the same version; this one written with UID icskit-4955710ba9a56db9@derived, derived from its "
+                    + "content",
+                "49: warning: repaired: a copy of the VEVENT at line 37 (UID episode@example.com); left out",
+                "55: warning: repaired: VEVENT UID moved@example.com has a newer version at line 62 (a higher "
+                    + "SEQUENCE or a later DTSTAMP); this one left out",
+                "78: warning: repaired: TZID \"Atlantis Standard Time\" has no VTIMEZONE and names no known zone; "
+                    + "left out, the times written floating (as ICSKit reads them)",
+                "81: warning: repaired: VEVENT \"Year zero\" has a DTSTART that is no date (\"00000000T000000\"); "
+                    + "left out, nothing can place it",
+                "88: warning: repaired: DTSTART \"not-a-date\" is no date; left out",
+                "89: warning: repaired: TZOFFSETTO 0200 has no sign; written as +0200",
+                "91: warning: repaired: a component without a name (BEGIN: alone); left out with its content",
+                "95: warning: repaired: a component without a name (BEGIN: alone); left out with its content",
+                "104: warning: repaired: EXDATE dates 20260121 in a series of date-times; written as the instances "
+                    + "on those days, 20260121T170000",
+            ])
+        // What is left to say is that a zone of a name of its own serves only readers that read VTIMEZONEs.
+        let validate = try CLI.run(["validate", repaired])
+        XCTAssertEqual(
+            validate.stdout.split(separator: "\n").map { String($0.split(separator: ":", maxSplits: 1)[1]) },
+            [
+                "93: warning: TZID \"Harbour Time\" is not an IANA zone name; its VTIMEZONE applies here, but apps "
+                    + "that ignore VTIMEZONE may read these times as floating"
+            ])
+        let expected = [
+            "VEVENT 2026-01-05T09:00:00Z Both DTEND and DURATION", "VEVENT 2026-01-07T09:00:00Z Two starts",
+            "VEVENT 2026-01-09T20:00:00Z Episode 1", "VEVENT 2026-01-09T20:30:00Z Episode 2",
+            "VEVENT 2026-01-13T09:00:00Z Planning", "VEVENT 2026-01-14T06:00:00Z In the harbour's zone",
+            "VEVENT 2026-01-15T09:00:00 In a zone nobody knows", "VEVENT 2026-01-19T16:00:00Z Daily but the 21st",
+            "VEVENT 2026-01-20T16:00:00Z Daily but the 21st", "VEVENT 2026-01-22T16:00:00Z Daily but the 21st",
+            "VEVENT 2026-01-23T16:00:00Z Daily but the 21st",
+            "VTODO 2026-01-06T09:00:00Z Todo with DUE and DURATION",
+        ]
+        let original = try CLI.agendaLines(file, from: "2026-01-01", to: "2026-02-01", components: "event,todo")
+        // Read as it is, a UID stands for one item: the newer version, the first of equal ones.
+        XCTAssertEqual(original, expected.filter { !$0.hasSuffix("Episode 2") })
+        let lines = try CLI.agendaLines(repaired, from: "2026-01-01", to: "2026-02-01", components: "event,todo")
+        XCTAssertEqual(lines, expected)
+        try CLI.requirePythonTools()
+        XCTAssertEqual(
+            try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01", components: "event,todo"),
+            lines)
+        // The peers themselves, as `make peers` asks them, from the tests' virtual environment.
+        let verdicts = directory.appendingPathComponent("verdicts.json")
+        let peers = CLI.python([
+            CLI.package.appendingPathComponent("scripts/peers.py").path, "--venv",
+            URL(fileURLWithPath: CLI.pythonExecutable).deletingLastPathComponent().deletingLastPathComponent().path,
+            "--peers", "icalendar,vobject,rie,khal,radicale", "--json", verdicts.path, file, repaired,
+        ])
+        XCTAssertEqual(peers.status, 0, peers.stderr)
+        let answers = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: verdicts)) as? [String: [String: [String: Any]]])
+        for peer in ["icalendar", "vobject", "rie", "khal", "radicale"] {
+            XCTAssertEqual(answers[file]?[peer]?["accepted"] as? Bool, false, "\(peer) refuses the original")
+            XCTAssertEqual(
+                answers[repaired]?[peer]?["accepted"] as? Bool, true,
+                "\(peer): \(answers[repaired]?[peer]?["detail"] ?? "no answer")")
+        }
+    }
+
     /// Several VCALENDARs in one file become one with `--repair` (each VTIMEZONE once); several that update the
     /// same items (an iTIP stream) are kept apart, with a warning.
     func testRepairWritesOneCalendarPerFile() throws {

@@ -41,9 +41,7 @@ struct FieldCodec<Model>: Sendable {
     let isUnchanged: @Sendable (Model, Model) -> Bool
 
     /// Properties that may appear once only; a repeat is reported and kept as an unknown property.
-    private static var singular: Set<String> {
-        ["UID", "DTSTART", "DTEND", "DUE", "DURATION", "RECURRENCE-ID", "DTSTAMP", "SEQUENCE", "COMPLETED"]
-    }
+    private static var singular: Set<String> { PropertyDesign.singular }
 
     /// A field that holds at most one value.
     static func single<Value>(

@@ -4,12 +4,15 @@ extension ICalendar {
     /// The calendar as strict readers and servers accept it (`icskit convert --repair`), wherever its meaning can
     /// be kept, with a warning for each change: a missing UID gets the stable one derived from the item's content,
     /// a missing DTSTAMP one derived from LAST-MODIFIED or CREATED (else the epoch, so the output stays the same
-    /// from run to run); date values get `VALUE=DATE`; a DTEND before its DTSTART is swapped with it (as readers read it), one equal to it becomes a day after a
-    /// date and is dropped from a date-time (an instant); RDATE PERIOD values, which many readers cannot read, become
-    /// DATE-TIME values, with an override carrying the period's length where it differs from the series'.
-    /// VERSION and PRODID are added when missing. An item nothing can place in time (a DTSTART or RECURRENCE-ID
-    /// that is no date, a VEVENT without DTSTART) is left out of the result, with a warning; other values that do
-    /// not parse are replaced or left out as `droppingUnreadable` says.
+    /// from run to run); date values get `VALUE=DATE`; a DTEND before its DTSTART is swapped with it (as readers
+    /// read it), one equal to it becomes a day after a date and is dropped from a date-time (an instant); RDATE
+    /// PERIOD values, which many readers cannot read, become DATE-TIME values, with an override carrying the
+    /// period's length where it differs from the series'. VERSION and PRODID are added when missing. An item
+    /// nothing can place in time (a DTSTART or RECURRENCE-ID that is no date, a VEVENT without DTSTART) is left out
+    /// of the result, with a warning; other values that do not parse are replaced or left out as
+    /// `droppingUnreadable` says. What ICSKit reads past goes (a repeated DTSTART, a DURATION beside DTEND, a copy
+    /// or older version of an item, a DTSTAMP in an observance, a component without a name), two items that share a
+    /// UID and a version are told apart, and a TZID nothing defines is written as the floating time ICSKit reads.
     public func repairedForPeers(file: String? = nil) -> (calendar: ICalendar, diagnostics: [Diagnostic]) {
         var log = DiagnosticLog(file: file)
         var root = encoded()
@@ -25,14 +28,8 @@ extension ICalendar {
                 if let zone = Self.repairedZone(child, &log) { children.append(zone) }
                 continue
             }
-            if child.name == "VFREEBUSY" {
-                var busy = child
-                Self.droppingUnreadable(&busy, &log)
-                children.append(busy)
-                continue
-            }
             guard ExpansionOptions.allItemKinds.contains(child.name) else {
-                children.append(child)
+                if let other = Self.repairedOther(child, &log) { children.append(other) }
                 continue
             }
             if let reason = Self.unplaceable(child) {
@@ -42,7 +39,8 @@ extension ICalendar {
             }
             children += Self.repaired(child, &log)
         }
-        root.components = children
+        root.components = Self.separatingDuplicates(children, &log)
+        Self.floatingUnknownZones(&root, &log)
         let reread = ICS.read(ICS.write(components: [root]), file: file)
         return (reread.calendars.first ?? self, log.sortedByLine)
     }
@@ -56,20 +54,13 @@ extension ICalendar {
             log.warning(zone.line, "repaired: a VTIMEZONE without a TZID; left out")
             return nil
         }
-        func offset(_ text: String) -> String? {
-            let digits = text.drop { $0 == "+" || $0 == "-" }
-            guard [4, 6].contains(digits.count), digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
-                text.count - digits.count <= 1
-            else { return nil }
-            return text.count == digits.count ? "+" + text : text
-        }
         var repaired = zone
         repaired.components = zone.components.compactMap { observance in
             guard ["STANDARD", "DAYLIGHT"].contains(observance.name) else { return observance }
             var observance = observance
             for name in ["TZOFFSETFROM", "TZOFFSETTO"] {
                 guard let index = observance.properties.firstIndex(where: { $0.name == name }),
-                    let fixed = offset(observance.properties[index].value)
+                    let fixed = signedOffset(observance.properties[index].value)
                 else {
                     log.warning(
                         observance.line,
@@ -89,6 +80,7 @@ extension ICalendar {
                 return nil
             }
             droppingUnreadable(&observance, &log)
+            cleaningObservance(&observance, tzid: tzid, &log)
             return observance
         }
         guard repaired.components.contains(where: { ["STANDARD", "DAYLIGHT"].contains($0.name) }) else {
@@ -96,6 +88,61 @@ extension ICalendar {
             return nil
         }
         return repaired
+    }
+
+    /// A UTC offset as strict readers read it: `+` added when it has no sign; nil when it is no offset.
+    private static func signedOffset(_ text: String) -> String? {
+        let digits = text.drop { $0 == "+" || $0 == "-" }
+        guard [4, 6].contains(digits.count), digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+            text.count - digits.count <= 1
+        else { return nil }
+        return text.count == digits.count ? "+" + text : text
+    }
+
+    /// An observance as time zone readers (python-dateutil, vobject) take it: its DTSTART a local DATE-TIME
+    /// without parameters (a DATE is its midnight, which is how ICSKit reads it), and none of the properties
+    /// RFC 5545 defines for other components (a DTSTAMP, a UID), which mean nothing in an observance. X- and
+    /// unregistered properties stay.
+    private static func cleaningObservance(_ observance: inout Component, tzid: String, _ log: inout DiagnosticLog) {
+        let belongs: Set<String> = [
+            "DTSTART", "TZOFFSETFROM", "TZOFFSETTO", "TZNAME", "COMMENT", "RRULE", "RDATE", "EXDATE", "EXRULE",
+        ]
+        observance.properties = observance.properties.compactMap { property in
+            var property = property
+            let line = property.line
+            let onlyDateTime = property.parameters.allSatisfy {
+                $0.name == "VALUE" && $0.values.map { $0.uppercased() } == ["DATE-TIME"]
+            }
+            if property.name == "DTSTART", !onlyDateTime {
+                let value = property.value.count == 8 ? property.value + "T000000" : property.value
+                log.warning(
+                    line,
+                    "repaired: \(tzid) \(observance.name) \(property.contentLine.prefix(80)) is no local "
+                        + "date-time; written as DTSTART:\(value)")
+                property = Property("DTSTART", value: value)
+                property.line = line
+            } else if !belongs.contains(property.name), PropertyDesign.table[property.name] != nil {
+                log.warning(
+                    line, "repaired: \(property.name) has no place in \(tzid) \(observance.name); left out")
+                return nil
+            }
+            return property
+        }
+    }
+
+    /// A component that is no item and no VTIMEZONE (VFREEBUSY, VAVAILABILITY, X- and unknown ones), with what is
+    /// in it: values that do not parse as their property's type are replaced or left out as in items
+    /// (`droppingUnreadable`); nil, with a warning, for a component without a name (`BEGIN:` alone), which no
+    /// reader can take.
+    private static func repairedOther(_ component: Component, _ log: inout DiagnosticLog) -> Component? {
+        guard !component.name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            log.warning(
+                component.line, "repaired: a component without a name (BEGIN: alone); left out with its content")
+            return nil
+        }
+        var component = component
+        droppingUnreadable(&component, &log)
+        return component
     }
 
     /// Lines whose property name is not a name (letters, digits and `-`), which strict readers refuse: one after a
@@ -139,16 +186,12 @@ extension ICalendar {
     /// no DTSTART at all (RFC 5545 requires one outside iTIP).
     private static func unplaceable(_ item: Component) -> String? {
         for name in ["DTSTART", "DUE"] {
-            if let property = item.property(name),
-                case .failure = CalendarDate.parse(property.value, tzid: property["TZID"])
-            {
+            if let property = item.property(name), !isReadableDate(property.value, tzid: property["TZID"]) {
                 return "has a \(name) that is no date (\"\(property.value)\")"
             }
         }
         if item.name == "VEVENT", item.property("DTSTART") == nil { return "has no DTSTART" }
-        if let property = item.property("RECURRENCE-ID"),
-            case .failure = CalendarDate.parse(property.value, tzid: property["TZID"])
-        {
+        if let property = item.property("RECURRENCE-ID"), !isReadableDate(property.value, tzid: property["TZID"]) {
             return "has a RECURRENCE-ID that is no date (\"\(property.value)\"), so no instance is its own"
         }
         return nil
@@ -183,9 +226,22 @@ extension ICalendar {
                 let replacement = stamp(for: item)
                 log.warning(line, "repaired: DTSTAMP \"\(property.value)\" is no date-time; written as \(replacement)")
                 property = Property("DTSTAMP", value: replacement)
-            case "DTSTART" where item.name == "VFREEBUSY" && !isDate(property.value, property):
-                log.warning(line, "repaired: DTSTART \"\(property.value)\" is no date; left out")
-                continue
+            case "DTSTART", "RECURRENCE-ID":
+                // An item without a readable one is left out whole (`unplaceable`); elsewhere the line alone.
+                guard ExpansionOptions.allItemKinds.contains(item.name) || isDate(property.value, property) else {
+                    log.warning(line, "repaired: \(property.name) \"\(property.value)\" is no date; left out")
+                    continue
+                }
+            case "TZOFFSETFROM", "TZOFFSETTO":
+                guard let signed = signedOffset(property.value) else {
+                    log.warning(line, "repaired: \(property.name) \"\(property.value)\" is no UTC offset; left out")
+                    continue
+                }
+                if signed != property.value {
+                    log.warning(
+                        line, "repaired: \(property.name) \(property.value) has no sign; written as \(signed)")
+                    property.value = signed
+                }
             case "CREATED", "LAST-MODIFIED", "DTEND", "DUE":
                 guard isDate(property.value, property) else {
                     log.warning(line, "repaired: \(property.name) \"\(property.value)\" is no date; left out")
@@ -228,8 +284,8 @@ extension ICalendar {
         }
         item.properties = kept
         item.components = item.components.compactMap { child in
-            guard child.name == "VALARM", let index = child.properties.firstIndex(where: { $0.name == "TRIGGER" })
-            else { return child }
+            guard child.name == "VALARM" else { return repairedOther(child, &log) }
+            guard let index = child.properties.firstIndex(where: { $0.name == "TRIGGER" }) else { return child }
             var alarm = child
             let trigger = alarm.properties[index]
             if trigger["VALUE"]?.uppercased() == "DATE-TIME"
@@ -263,6 +319,7 @@ extension ICalendar {
             log.warning(line, "repaired: \(item.name) had no UID; added \(uid), derived from its content")
         }
         droppingUnreadable(&item, &log)
+        keepingOneOfEach(&item, &log)
         if item.property("DTSTAMP") == nil {
             let stamp = stamp(for: item)
             item.properties.insert(Property("DTSTAMP", value: stamp), at: 1)
@@ -278,8 +335,120 @@ extension ICalendar {
             log.warning(property.line, "repaired: \(property.name) holds a date without VALUE=DATE; added")
         }
         matchEndToStart(&item, &log)
+        matchExceptionsToStart(&item, &log)
         repairEnd(&item, &log)
         return splittingPeriods(item, &log)
+    }
+
+    /// One of each property an item may hold once (`PropertyDesign.singular`): repeats after the first, which
+    /// ICSKit and readers use, are left out; so is a DURATION beside a DTEND (a VEVENT) or a DUE (a VTODO), which
+    /// RFC 5545 forbids and which ICSKit reads past as well.
+    private static func keepingOneOfEach(_ item: inout Component, _ log: inout DiagnosticLog) {
+        var seen: Set<String> = []
+        let end = item.name == "VTODO" ? "DUE" : "DTEND"
+        let hasEnd = item.property(end) != nil
+        item.properties = item.properties.filter { property in
+            if property.name == "DURATION", hasEnd, item.name != "VJOURNAL" {
+                log.warning(
+                    property.line,
+                    "repaired: \(item.name) has both \(end) and DURATION; DURATION \(property.value) left out, "
+                        + "\(end) is used")
+                return false
+            }
+            guard PropertyDesign.singular.contains(property.name), !seen.insert(property.name).inserted else {
+                return true
+            }
+            log.warning(
+                property.line,
+                "repaired: a second \(property.name) (\(property.value)); left out, the first is used")
+            return false
+        }
+    }
+
+    /// Items with the same UID and RECURRENCE-ID, which strict readers and servers take once: a copy of another
+    /// is left out; an older version (lower SEQUENCE, else earlier DTSTAMP) is left out for the newer one, as
+    /// `icskit import` keeps it; a different item of the same version (an exporter that gave two events one UID)
+    /// keeps its content under a UID derived from it. Each change is reported.
+    private static func separatingDuplicates(_ components: [Component], _ log: inout DiagnosticLog) -> [Component] {
+        func key(_ item: Component) -> String? {
+            guard ExpansionOptions.allItemKinds.contains(item.name), let uid = item.property("UID")?.value else {
+                return nil
+            }
+            return uid + "\u{1F}" + (item.property("RECURRENCE-ID")?.value ?? "")
+        }
+        func version(_ item: Component) -> (Int, String) {
+            (Int(item.property("SEQUENCE")?.value ?? "") ?? 0, item.property("DTSTAMP")?.value ?? "")
+        }
+        func text(_ item: Component) -> String { String(decoding: ICS.write(components: [item]), as: UTF8.self) }
+        var first: [String: Int] = [:]
+        var result: [Component?] = []
+        for component in components {
+            guard let key = key(component) else {
+                result.append(component)
+                continue
+            }
+            guard let index = first[key], let kept = result[index] else {
+                first[key] = result.count
+                result.append(component)
+                continue
+            }
+            let uid = component.property("UID")?.value ?? ""
+            if text(kept) == text(component) {
+                log.warning(
+                    component.line, "repaired: a copy of the \(kept.name) at line \(kept.line) (UID \(uid)); left out")
+            } else if version(component) != version(kept) {
+                let (newer, older) = version(component) > version(kept) ? (component, kept) : (kept, component)
+                log.warning(
+                    older.line,
+                    "repaired: \(older.name) UID \(uid) has a newer version at line \(newer.line) (a higher SEQUENCE "
+                        + "or a later DTSTAMP); this one left out")
+                result[index] = newer
+            } else {
+                var renamed = component
+                let derived = component.derivedUID
+                if let at = renamed.properties.firstIndex(where: { $0.name == "UID" }) {
+                    let line = renamed.properties[at].line
+                    renamed.properties[at] = Property("UID", value: derived)
+                    renamed.properties[at].line = line
+                }
+                log.warning(
+                    component.line,
+                    "repaired: \(component.name) UID \(uid) is also the UID of another item (line \(kept.line)) of "
+                        + "the same version; this one written with UID \(derived), derived from its content")
+                result.append(renamed)
+            }
+        }
+        return result.compactMap { $0 }
+    }
+
+    /// TZIDs no VTIMEZONE of the calendar defines and no known zone name matches (IANA, Windows, Outlook display
+    /// names): ICSKit reads their times as floating, and servers refuse a TZID without a VTIMEZONE, so the
+    /// parameter is left out and the time written floating. Each TZID is reported once, at its first use.
+    private static func floatingUnknownZones(_ root: inout Component, _ log: inout DiagnosticLog) {
+        let defined = Set(root.components.filter { $0.name == "VTIMEZONE" }.compactMap { $0.property("TZID")?.value })
+        var reported: Set<String> = []
+        func clean(_ component: inout Component) {
+            // A property may repeat TZID; the first is the one read, so each is looked at in turn.
+            for index in component.properties.indices {
+                while let tzid = component.properties[index]["TZID"], !defined.contains(tzid),
+                    TimeZoneResolver.ianaName(for: tzid) == nil
+                {
+                    let line = component.properties[index].line
+                    component.properties[index].setParameter("TZID", nil)
+                    component.properties[index].line = line
+                    if reported.insert(tzid).inserted {
+                        log.warning(
+                            line,
+                            "repaired: TZID \"\(tzid)\" has no VTIMEZONE and names no known zone; left out, the times "
+                                + "written floating (as ICSKit reads them)")
+                    }
+                }
+            }
+            for index in component.components.indices where component.components[index].name != "VTIMEZONE" {
+                clean(&component.components[index])
+            }
+        }
+        clean(&root)
     }
 
     /// DTEND and DUE of another value type than DTSTART (RFC 5545 §3.8.2.2 wants the same; servers refuse a
@@ -311,6 +480,43 @@ extension ICalendar {
                 property.line,
                 "repaired: \(property.name) \(property.value) is not of DTSTART's value type; written as "
                     + replacement.value)
+        }
+    }
+
+    /// EXDATE dates in a series of date-times, which ICSKit and recurring-ical-events read as "no instance on this
+    /// day" and which khal and others cannot read: when every instance falls at DTSTART's time of day (an RRULE no
+    /// finer than DAILY, without BYHOUR, BYMINUTE or BYSECOND, and no RDATE), each date becomes that day's instance,
+    /// in DTSTART's form, which says the same to every reader.
+    private static func matchExceptionsToStart(_ item: inout Component, _ log: inout DiagnosticLog) {
+        let rules = item.properties.filter { $0.name == "RRULE" }
+        guard let startProperty = item.property("DTSTART"),
+            case .success(let start) = CalendarDate.parse(startProperty.value, tzid: startProperty["TZID"]),
+            !start.isDate, item.property("RDATE") == nil, !rules.isEmpty,
+            rules.allSatisfy({ property in
+                guard case .success(let rule) = RecurrenceRule.parse(property.value) else { return false }
+                return [.daily, .weekly, .monthly, .yearly].contains(rule.frequency) && rule.byHour.isEmpty
+                    && rule.byMinute.isEmpty && rule.bySecond.isEmpty
+            })
+        else { return }
+        let time = LocalDateTime(start)
+        for index in item.properties.indices where item.properties[index].name == "EXDATE" {
+            let property = item.properties[index]
+            guard property["VALUE"]?.uppercased() == "DATE" else { continue }
+            let values = ValueSyntax.split(property.value, on: ",").map { text -> String in
+                guard case .success(let date) = CalendarDate.parse(text, tzid: nil), date.isDate else { return text }
+                var instance = time
+                (instance.year, instance.month, instance.day) = (date.year, date.month, date.day)
+                return instance.calendarDate(start.form).icsValue
+            }
+            var replacement = Property(
+                "EXDATE", parameters: startProperty["TZID"].map { [Parameter("TZID", $0)] } ?? [],
+                value: values.joined(separator: ","))
+            replacement.line = property.line
+            item.properties[index] = replacement
+            log.warning(
+                property.line,
+                "repaired: EXDATE dates \(property.value) in a series of date-times; written as the instances on "
+                    + "those days, \(replacement.value)")
         }
     }
 

@@ -45,6 +45,12 @@ enum PropertyDesign {
 
     static func isList(_ name: String) -> Bool { table[name]?.isList ?? false }
 
+    /// Properties an item holds once only whose repeats ICSKit reads past (the first is used): what places the
+    /// item in time and says which version it is.
+    static let singular: Set<String> = [
+        "UID", "DTSTART", "DTEND", "DUE", "DURATION", "RECURRENCE-ID", "DTSTAMP", "SEQUENCE", "COMPLETED",
+    ]
+
     /// Checks values that libical would silently delete or misread; reports each with its line. Nothing changes.
     static func validate(_ properties: [Property], _ log: inout DiagnosticLog) {
         for property in properties {
