@@ -61,9 +61,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         check((try? XCalReader.read(xml)) != nil, "xCal output does not read back as xCal")
         let csv = CSVCalendar.write(calendars).text
         _ = CSVCalendar.read(Array(csv.utf8), file: nil)
-        // Time: zones normalised, and a month of instances (the rrule target expands at length).
+        // Time: zones normalised, `--repair`, and a month of instances (the rrule target expands at length).
         for calendar in calendars.prefix(2) {
             _ = calendar.normalizingTimeZones()
+            _ = calendar.repairedForPeers()
             var options = ExpansionOptions()
             options.components = ExpansionOptions.allItemKinds
             options.limitPerSeries = 200
