@@ -221,20 +221,26 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertEqual(try CLI.run(["validate", exported]).stdout, "")
     }
 
+    /// `convert --repair` of a fixture into `directory`: the file written, and the "repaired:" warnings as
+    /// `LINE: warning: …` (exit 0 asserted).
+    private func repair(_ fixture: String, into directory: URL) throws -> (path: String, warnings: [String]) {
+        let repaired = directory.appendingPathComponent("repaired.ics").path
+        let run = try CLI.run(["convert", CLI.fixture(fixture), "--repair", "-o", repaired])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("repaired:") }.map {
+            String($0.split(separator: ":", maxSplits: 1)[1])
+        }
+        return (repaired, warnings)
+    }
+
     /// Values that do not parse as their type make strict readers refuse a whole file; `--repair` replaces or
     /// leaves out each (a readable DTSTAMP, no unreadable CREATED/DTEND/DURATION, the readable part of an RRULE,
     /// the EXDATE values that are dates, a TRIGGER's misplaced sign, an override whose RECURRENCE-ID is no date)
     /// and says so; python icalendar then reads the file without an error.
     func testRepairReplacesOrLeavesOutUnreadableValues() throws {
-        let file = CLI.fixture("hand/unreadable-values.ics")
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let repaired = directory.appendingPathComponent("repaired.ics").path
-        let run = try CLI.run(["convert", file, "--repair", "-o", repaired])
-        XCTAssertEqual(run.status, 0, run.stderr)
-        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("repaired:") }.map {
-            String($0.split(separator: ":", maxSplits: 1)[1])
-        }
+        let (repaired, warnings) = try repair("hand/unreadable-values.ics", into: directory)
         XCTAssertEqual(
             warnings,
             [
@@ -280,21 +286,16 @@ final class RealFilesCLITests: XCTestCase {
     /// Structures strict readers and servers refuse though each value parses: `--repair` leaves out what ICSKit
     /// reads past (a DTSTAMP in an observance, a DURATION beside DTEND or DUE, a second DTSTART, a copy of an item,
     /// an older version of one), writes an observance's DATE start as its midnight and EXDATE dates of a daily
-    /// series as that day's instance, gives an item that shares
-    /// another's UID and version a UID of its own, writes times in a zone nothing knows as floating (as ICSKit
-    /// reads them) and leaves out nameless components and unreadable values outside items. Five real peers
+    /// series as that day's instance, gives an item that shares another's UID and version a UID of its own, writes
+    /// times in a zone nothing knows as floating (as ICSKit reads them) and leaves out nameless components and
+    /// unreadable values outside items. Five real peers
     /// (python icalendar, vobject, recurring-ical-events, khal, Radicale) then take the file, which none takes as
     /// it was, and the agenda is the one ICSKit reads from the original, with the item that shared a UID beside it.
     func testRepairLeavesStrictReadersNothingToRefuse() throws {
         let file = CLI.fixture("hand/repair-structure.ics")
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let repaired = directory.appendingPathComponent("repaired.ics").path
-        let run = try CLI.run(["convert", file, "--repair", "-o", repaired])
-        XCTAssertEqual(run.status, 0, run.stderr)
-        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("repaired:") }.map {
-            String($0.split(separator: ":", maxSplits: 1)[1])
-        }
+        let (repaired, warnings) = try repair("hand/repair-structure.ics", into: directory)
         XCTAssertEqual(
             warnings,
             [
