@@ -370,7 +370,7 @@ extension ICalendar {
     /// `icskit import` keeps it; a different item of the same version (an exporter that gave two events one UID)
     /// keeps its content under a UID derived from it. Each change is reported.
     private static func separatingDuplicates(_ components: [Component], _ log: inout DiagnosticLog) -> [Component] {
-        func key(_ item: Component) -> String? {
+        func itemKey(_ item: Component) -> String? {
             guard ExpansionOptions.allItemKinds.contains(item.name), let uid = item.property("UID")?.value else {
                 return nil
             }
@@ -383,7 +383,7 @@ extension ICalendar {
         var first: [String: Int] = [:]
         var result: [Component?] = []
         for component in components {
-            guard let key = key(component) else {
+            guard let key = itemKey(component) else {
                 result.append(component)
                 continue
             }
@@ -411,10 +411,18 @@ extension ICalendar {
                     renamed.properties[at] = Property("UID", value: derived)
                     renamed.properties[at].line = line
                 }
+                // A copy of an item already told apart has the same content, so the same derived UID.
+                if let renamedKey = itemKey(renamed), let copied = first[renamedKey].flatMap({ result[$0] }) {
+                    log.warning(
+                        component.line,
+                        "repaired: a copy of the \(copied.name) at line \(copied.line) (UID \(uid)); left out")
+                    continue
+                }
                 log.warning(
                     component.line,
                     "repaired: \(component.name) UID \(uid) is also the UID of another item (line \(kept.line)) of "
                         + "the same version; this one written with UID \(derived), derived from its content")
+                if let renamedKey = itemKey(renamed) { first[renamedKey] = result.count }
                 result.append(renamed)
             }
         }
