@@ -40,9 +40,6 @@ struct FieldCodec<Model>: Sendable {
     let encode: @Sendable (Model) -> [Property]
     let isUnchanged: @Sendable (Model, Model) -> Bool
 
-    /// Properties that may appear once only; a repeat is reported and kept as an unknown property.
-    private static var singular: Set<String> { PropertyDesign.singular }
-
     /// A field that holds at most one value.
     static func single<Value>(
         _ name: String, _ keyPath: WritableKeyPath<Model, Value?> & Sendable,
@@ -52,7 +49,8 @@ struct FieldCodec<Model>: Sendable {
             name: name,
             decode: { model, property, context in
                 guard model[keyPath: keyPath] == nil else {
-                    if singular.contains(name) {
+                    // A repeat of a once-only property is reported and kept as an unknown property.
+                    if PropertyDesign.singular.contains(name) {
                         context.log.warning(
                             property.line,
                             "\(name) appears more than once; the first is used, "
