@@ -26,7 +26,7 @@ extension CalendarStore {
     /// Imports the events, todos and journals of calendars into a store calendar (created if missing), in one
     /// transaction (X-WR-TIMEZONE resolved into the events). An item already there (same UID and RECURRENCE-ID) is
     /// updated when it differs; importing the same file again changes nothing. Items without UID get one derived
-    /// from their content. A helper thread derives the rows; its time zones are its own copies. `progress` hears
+    /// from their content. Helper threads derive the rows; their time zones are their own copies. `progress` hears
     /// (items done, items in all) every 500 items and at the end, on the calling thread.
     public func importCalendars(
         _ calendars: [ICalendar], into name: String, file: String?,
@@ -39,23 +39,36 @@ extension CalendarStore {
         let (skipped, notes) = Self.supersededVersions(in: resolved, file: file)
         report.skipped += skipped.count
         report.diagnostics += notes
-        // Deriving each item's columns (times through its zones, the text to keep, its fingerprint) runs on a
-        // second thread while this one writes the rows before it. Its CalendarTime has its own copies of the zones.
-        let rows = RowPipeline()
-        Thread.detachNewThread {
-            var position = 0
-            for calendar in resolved {
-                let time = CalendarTime(calendar: calendar.withZonesOnly, viewerZone: viewerZone, file: file)
-                var batch: [(row: ItemRow, line: Int)] = []
-                for component in calendar.components where component.isItem && component.isComplete {
-                    defer { position += 1 }
-                    guard !skipped.contains(position), let row = ItemRow(component, time: time) else { continue }
-                    batch.append((row, component.line))
-                    if batch.count == 256 { rows.put(batch); batch = [] }
-                }
-                rows.put(batch)
+        // Deriving each item's columns (times through its zones, the text to keep, its fingerprint) runs on helper
+        // threads while this one writes the rows before them in order: one helper per core the writer leaves (on two
+        // cores one: the writer is the slower side and needs its core). Each helper has its own CalendarTime per
+        // calendar, with its own copies of the zones (libical's zones are not shared across threads).
+        var work: [(calendar: Int, component: Int)] = []
+        var position = 0
+        for (calendarIndex, calendar) in resolved.enumerated() {
+            for (index, component) in calendar.components.enumerated() where component.isItem && component.isComplete {
+                defer { position += 1 }
+                if !skipped.contains(position) { work.append((calendarIndex, index)) }
             }
-            rows.finish()
+        }
+        let rows = RowBatches(items: work.count, batchSize: 256)
+        for _ in 0..<max(1, min(ProcessInfo.processInfo.activeProcessorCount - 1, rows.count)) {
+            Thread.detachNewThread { [work] in
+                var times: [Int: CalendarTime] = [:]
+                while let batch = rows.claim() {
+                    var made: [(row: ItemRow, line: Int)] = []
+                    for (calendarIndex, index) in work[batch] {
+                        let calendar = resolved[calendarIndex]
+                        let time =
+                            times[calendarIndex]
+                            ?? CalendarTime(calendar: calendar.withZonesOnly, viewerZone: viewerZone, file: file)
+                        times[calendarIndex] = time
+                        let component = calendar.components[index]
+                        if let row = ItemRow(component, time: time) { made.append((row, component.line)) }
+                    }
+                    rows.put(made, for: batch)
+                }
+            }
         }
         // An item the file ends inside of may be cut short: it must not replace a complete version.
         for calendar in resolved {
@@ -67,8 +80,7 @@ extension CalendarStore {
                         "\(component.name) is cut short by the end of the file; not imported"))
             }
         }
-        let total =
-            progress == nil ? 0 : resolved.reduce(0) { $0 + $1.components.count { $0.isItem && $0.isComplete } }
+        let total = position
         try database.write { db in
             var writer = try ImportWriter(db, calendar: name, report: report, file: file)
             try writer.saveCalendarParts(of: resolved)
@@ -190,6 +202,8 @@ struct ImportWriter {
     private let file: String?
     private(set) var report: ImportReport
     private var existing: [MergeKey: String] = [:]
+    /// Keys the calendar deleted (a local `rm`): importing one again lifts its tombstone.
+    private var tombstones: Set<MergeKey> = []
     private var done = 0
 
     init(_ db: Database, calendar name: String, report: ImportReport, file: String?) throws {
@@ -203,6 +217,9 @@ struct ImportWriter {
             sql: "SELECT uid, recurrenceID, fingerprint FROM item "
                 + "WHERE calendarID = ?", arguments: [calendarID])
         while let entry = try cursor.next() { existing[entry.key] = entry.fingerprint }
+        let deleted = try Row.fetchCursor(
+            db, sql: "SELECT uid, recurrenceID FROM tombstone WHERE calendarID = ?", arguments: [calendarID])
+        while let row = try deleted.next() { tombstones.insert(MergeKey(uid: row[0], recurrenceID: row[1])) }
     }
 
     /// The calendars' PRODID, colour, category colours, time zones, own properties and other components.
@@ -253,7 +270,7 @@ struct ImportWriter {
                 continue
             default: report.updated += 1
             }
-            try writer.save(row, calendarID: calendarID, isNew: previous == nil)
+            try writer.save(row, calendarID: calendarID, isNew: previous == nil && !tombstones.contains(row.key))
         }
     }
 }
@@ -271,33 +288,48 @@ public enum CategoryColor {
     }
 }
 
-/// Rows handed from the thread that derives them to the one that writes them, in order. `@unchecked Sendable`:
-/// every access goes through `condition`.
-private final class RowPipeline: @unchecked Sendable {
+/// Rows handed from the threads that derive them, a batch of items each, to the one that writes them in order.
+/// Helpers `claim` the next batch of item positions and `put` its rows; `take` hands the batches out in order.
+/// `@unchecked Sendable`: every access goes through `condition`.
+private final class RowBatches: @unchecked Sendable {
     private let condition = NSCondition()
-    private var batches: [[(row: ItemRow, line: Int)]] = []
-    private var finished = false
+    private let items: Int
+    private let batchSize: Int
+    /// How many batches there are.
+    let count: Int
+    private var claimed = 0
+    private var taken = 0
+    private var done: [Int: [(row: ItemRow, line: Int)]] = [:]
 
-    func put(_ batch: [(row: ItemRow, line: Int)]) {
-        guard !batch.isEmpty else { return }
+    init(items: Int, batchSize: Int) {
+        self.items = items
+        self.batchSize = batchSize
+        count = (items + batchSize - 1) / batchSize
+    }
+
+    /// The item positions of the next batch to derive; nil when every batch was claimed.
+    func claim() -> Range<Int>? {
         condition.withLock {
-            batches.append(batch)
-            condition.signal()
+            guard claimed < count else { return nil }
+            defer { claimed += 1 }
+            return (claimed * batchSize)..<min(items, (claimed + 1) * batchSize)
         }
     }
 
-    func finish() {
+    func put(_ rows: [(row: ItemRow, line: Int)], for batch: Range<Int>) {
         condition.withLock {
-            finished = true
-            condition.signal()
+            done[batch.lowerBound / batchSize] = rows
+            condition.broadcast()
         }
     }
 
-    /// The next batch, waiting for it; nil once all were taken.
+    /// The next batch in order, waiting for it; nil once all were taken.
     func take() -> [(row: ItemRow, line: Int)]? {
         condition.withLock {
-            while batches.isEmpty && !finished { condition.wait() }
-            return batches.isEmpty ? nil : batches.removeFirst()
+            guard taken < count else { return nil }
+            while done[taken] == nil { condition.wait() }
+            defer { taken += 1 }
+            return done.removeValue(forKey: taken)
         }
     }
 }

@@ -5,29 +5,33 @@ import GRDB
 
 /// One item as the store keeps it: the component's text as read, and columns derived from it for queries.
 struct ItemRow: Sendable {
-    var uid: String
-    var recurrenceID: String
-    var kind: String
-    var summary: String?
-    var startUTC: Int64?
-    var endUTC: Int64?
-    var startValue: String?
-    var startTZID: String?
-    var dueUTC: Int64?
-    var status: String?
-    var completedUTC: Int64?
-    var priority: Int?
-    var sequence: Int?
-    var lastModifiedUTC: Int64?
-    var stampUTC: Int64?
-    var isRecurring: Bool
-    var rangeEndUTC: Int64?
-    var content: String
-    var fingerprint: String
-    var categories: [String]
-    var relations: [Relation]
+    let uid: String
+    let recurrenceID: String
+    let kind: String
+    let summary: String?
+    let startUTC: Int64?
+    let endUTC: Int64?
+    let startValue: String?
+    let startTZID: String?
+    let dueUTC: Int64?
+    let status: String?
+    let completedUTC: Int64?
+    let priority: Int?
+    let sequence: Int?
+    let lastModifiedUTC: Int64?
+    let stampUTC: Int64?
+    let isRecurring: Bool
+    let rangeEndUTC: Int64?
+    let content: String
+    let fingerprint: String
+    let categories: [String]
+    let relations: [Relation]
 
     var key: MergeKey { MergeKey(uid: uid, recurrenceID: recurrenceID) }
+
+    /// The row's values for the item table, in `StoreWriter`'s column order after the calendar id. Made where the
+    /// row is derived (an import's helper thread), not in the writing transaction.
+    let columnArguments: StatementArguments
 
     /// Derives the columns of an event, todo or journal; nil for other components.
     init?(_ item: CalendarComponent, time: CalendarTime) {
@@ -90,6 +94,11 @@ struct ItemRow: Sendable {
         self.fingerprint = fingerprint
         categories = core.categories.map(\.name)
         relations = core.relatedTo
+        columnArguments = [
+            uid, recurrenceID, kind, summary, startUTC, endUTC, startValue, startTZID, dueUTC, status,
+            completedUTC, priority, sequence, lastModifiedUTC, stampUTC, isRecurring, rangeEndUTC, content,
+            fingerprint,
+        ]
     }
 
     /// The last instant a series can reach when every rule ends (by UNTIL, or by COUNT: its last instance), else
@@ -119,6 +128,17 @@ struct StoreWriter {
 
     init(_ db: Database) { self.db = db }
 
+    /// The item table's columns a row fills, in the order of `ItemRow.columnArguments` after the calendar id.
+    private static let columns = [
+        "calendarID", "uid", "recurrenceID", "kind", "summary", "startUTC", "endUTC", "startValue", "startTZID",
+        "dueUTC", "status", "completedUTC", "priority", "sequence", "lastModifiedUTC", "stampUTC", "isRecurring",
+        "rangeEndUTC", "content", "fingerprint",
+    ]
+    private static let itemColumns = columns.joined(separator: ", ")
+    private static let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+    /// What an upsert replaces: every column but the key.
+    private static let updates = columns.dropFirst(3).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+
     /// The id of the named calendar, creating it when asked.
     func calendarID(named name: String, create: Bool) throws -> Int64? {
         if let id = try Int64.fetchOne(db, sql: "SELECT id FROM calendar WHERE name = ?", arguments: [name]) {
@@ -129,31 +149,31 @@ struct StoreWriter {
         return db.lastInsertedRowID
     }
 
-    /// Inserts or replaces an item (and its categories and relations), and lifts a tombstone it had. `isNew`
-    /// skips clearing what an earlier version left.
+    /// Inserts or replaces an item (and its categories and relations), and lifts a tombstone it had. `isNew` (the
+    /// calendar has no item and no tombstone of this key) inserts without looking for a row to replace, and skips
+    /// clearing what an earlier version left.
     func save(_ row: ItemRow, calendarID: Int64, isNew: Bool = false) throws {
-        let upsert = try db.cachedStatement(
-            sql: """
-                INSERT INTO item (calendarID, uid, recurrenceID, kind, summary, startUTC, endUTC, startValue, startTZID,
-                    dueUTC, status, completedUTC, priority, sequence, lastModifiedUTC, stampUTC, isRecurring, rangeEndUTC,
-                    content, fingerprint)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(calendarID, uid, recurrenceID) DO UPDATE SET kind = excluded.kind, summary = excluded.summary,
-                    startUTC = excluded.startUTC, endUTC = excluded.endUTC, startValue = excluded.startValue,
-                    startTZID = excluded.startTZID, dueUTC = excluded.dueUTC, status = excluded.status,
-                    completedUTC = excluded.completedUTC, priority = excluded.priority, sequence = excluded.sequence,
-                    lastModifiedUTC = excluded.lastModifiedUTC, stampUTC = excluded.stampUTC,
-                    isRecurring = excluded.isRecurring, rangeEndUTC = excluded.rangeEndUTC, content = excluded.content,
-                    fingerprint = excluded.fingerprint
-                RETURNING id
-                """)
-        let arguments: StatementArguments = [
-            calendarID, row.uid, row.recurrenceID, row.kind, row.summary, row.startUTC, row.endUTC, row.startValue,
-            row.startTZID, row.dueUTC, row.status, row.completedUTC, row.priority, row.sequence, row.lastModifiedUTC,
-            row.stampUTC, row.isRecurring, row.rangeEndUTC, row.content, row.fingerprint,
-        ]
-        guard let itemID = try Int64.fetchOne(upsert, arguments: arguments) else {
-            throw StoreError("the store did not take item \(row.uid)")
+        let itemID: Int64
+        let arguments: StatementArguments = [calendarID] + row.columnArguments
+        if isNew {
+            // No conflict to resolve and no id to read back but the rowid SQLite just gave: the cheapest statement
+            // (a bulk import runs it once per item). The arguments match the placeholders by construction.
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO item (\(Self.itemColumns)) VALUES (\(Self.placeholders))")
+            insert.setUncheckedArguments(arguments)
+            try insert.execute()
+            itemID = db.lastInsertedRowID
+        } else {
+            let upsert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO item (\(Self.itemColumns)) VALUES (\(Self.placeholders))
+                    ON CONFLICT(calendarID, uid, recurrenceID) DO UPDATE SET \(Self.updates)
+                    RETURNING id
+                    """)
+            guard let id = try Int64.fetchOne(upsert, arguments: arguments) else {
+                throw StoreError("the store did not take item \(row.uid)")
+            }
+            itemID = id
         }
         if !isNew {
             try db.cachedStatement(sql: "DELETE FROM itemCategory WHERE itemID = ?").execute(arguments: [itemID])
@@ -163,7 +183,10 @@ struct StoreWriter {
         }
         if !row.categories.isEmpty {
             let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO itemCategory (itemID, name) VALUES (?, ?)")
-            for name in row.categories { try insert.execute(arguments: [itemID, name]) }
+            for name in row.categories {
+                insert.setUncheckedArguments([itemID, name])
+                try insert.execute()
+            }
         }
         if !row.relations.isEmpty {
             let insert = try db.cachedStatement(

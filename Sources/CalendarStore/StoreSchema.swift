@@ -184,6 +184,21 @@ enum StoreSchema {
             // what moved them, so a merge can tell them unchanged without reading them (MergeSnapshot.readBase).
             try db.execute(sql: "ALTER TABLE syncState ADD COLUMN readFingerprint TEXT")
         }
+        migrator.registerMigration("v10: item categories without a rowid") { db in
+            // The category rows are looked up by their key only: keyed by it, a row is one b-tree entry instead of
+            // two (the rowid table and its key's index), which halves their share of a bulk import.
+            try db.execute(
+                sql: """
+                    CREATE TABLE itemCategoryKeyed (
+                        itemID INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                        name TEXT NOT NULL COLLATE NOCASE,
+                        PRIMARY KEY (itemID, name)
+                    ) WITHOUT ROWID;
+                    INSERT INTO itemCategoryKeyed (itemID, name) SELECT itemID, name FROM itemCategory;
+                    DROP TABLE itemCategory;
+                    ALTER TABLE itemCategoryKeyed RENAME TO itemCategory;
+                    """)
+        }
         return migrator
     }
 }

@@ -62,6 +62,27 @@ final class CalendarStoreTests: XCTestCase {
         XCTAssertNil(try store.item(uid: "t1"))
     }
 
+    /// Importing an item the calendar deleted brings it back with its categories and lifts its tombstone, as a merge
+    /// that adds it does; a deleted item of another calendar keeps its tombstone.
+    func testImportingADeletedItemAgainLiftsItsTombstone() throws {
+        let store = try CalendarStore.inMemory()
+        let categorised = read(
+            "BEGIN:VTODO\r\nUID:t1\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:One\r\nCATEGORIES:Garden,Home\r\n"
+                + "END:VTODO\r\n"
+        ).calendars
+        _ = try store.importCalendars(categorised, into: "Home", file: nil)
+        _ = try store.importCalendars(categorised, into: "Work", file: nil)
+        XCTAssertEqual(try store.delete(uid: "t1"), 2)
+        XCTAssertEqual(try store.mergeSnapshot(calendar: "Home", source: "feed").tombstones, [MergeKey(uid: "t1")])
+        let back = try store.importCalendars(categorised, into: "Home", file: nil)
+        XCTAssertEqual(back.added, 1)
+        XCTAssertEqual(try store.mergeSnapshot(calendar: "Home", source: "feed").tombstones, [])
+        XCTAssertEqual(try store.mergeSnapshot(calendar: "Work", source: "feed").tombstones, [MergeKey(uid: "t1")])
+        XCTAssertEqual(
+            try store.categories().filter { $0.items == 1 }.map(\.category.name).sorted(), ["Garden", "Home"])
+        XCTAssertEqual(try store.integrityCheck(), ["ok"])
+    }
+
     /// A merge's transaction takes the snapshot read before it only when nothing changed since: a change by
     /// another process (another connection to the file) or by this one is seen.
     func testAMergeTransactionSeesWhatChangedSinceTheSnapshotBefore() throws {

@@ -159,8 +159,10 @@ public struct TimeZoneDefinition: Sendable, Hashable {
     }
 }
 
-/// One component of a calendar, typed where ICSKit knows the kind.
-public enum CalendarComponent: Sendable, Hashable {
+/// One component of a calendar, typed where ICSKit knows the kind. `indirect`: each payload is boxed, so copying a
+/// component (lists of them are filtered, mapped and handed between threads) costs one reference count, not one per
+/// field of an event; the 20,000-event import spent a tenth of its time copying components before.
+public indirect enum CalendarComponent: Sendable, Hashable {
     case event(Event)
     case todo(Todo)
     case journal(Journal)
