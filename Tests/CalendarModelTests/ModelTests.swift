@@ -118,6 +118,21 @@ final class ModelTests: XCTestCase {
         XCTAssertThrowsError(try RecurrenceRule.parse("FREQ=DAILY;UNTIL=20123456T123456").get())
     }
 
+    /// Parsed rules are remembered by their text: asked again, and past the memory's bound, each text reads as it
+    /// did the first time, refusals included.
+    func testRememberedRulesReadAsTheFirstTime() throws {
+        let refused = RecurrenceRule.parse("FREQ=DAILY;COUNT=2;COUNT=3")
+        XCTAssertEqual(RecurrenceRule.parse("FREQ=DAILY;COUNT=2;COUNT=3"), refused)
+        XCTAssertThrowsError(try refused.get())
+        for round in 0..<2 {
+            for count in 1...5_000 {
+                let rule = try RecurrenceRule.parse("FREQ=WEEKLY;BYDAY=MO;COUNT=\(count)").get()
+                XCTAssertEqual(rule.count, count, "round \(round)")
+            }
+        }
+        XCTAssertEqual(RecurrenceRule.parse("FREQ=DAILY;COUNT=2;COUNT=3"), refused)
+    }
+
     func testFoldingNeverSplitsACharacter() {
         var event = Event()
         event.uid = "fold"

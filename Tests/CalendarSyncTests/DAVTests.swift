@@ -24,6 +24,18 @@ final class DAVTests: XCTestCase {
         XCTAssertNil(DAV.percentDecoded("/a%FF"))
     }
 
+    func testPathsAreEncodedAsFoundationEncodesThem() {
+        // Every ASCII character, and paths with UTF-8, spaces and escapes, encode as Foundation's `urlPathAllowed`
+        // encodes them, and decode back.
+        var paths = (0..<128).map { "/cal/x" + String(Character(Unicode.Scalar(UInt8($0)))) + ".ics" }
+        paths += ["/cal/café 予定.ics", "/cal/a@b.example.ics", "/cal/100%.ics", "/cal/%41.ics", "/cal/📅;x?y#z.ics", ""]
+        for path in paths {
+            XCTAssertEqual(DAV.encoded(path), path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed), path)
+            XCTAssertEqual(DAV.percentDecoded(DAV.encoded(path)), path, path)
+        }
+        XCTAssertEqual(DAV.encoded("/cal/café.ics"), "/cal/caf%C3%A9.ics")
+    }
+
     func testAMultistatusGivesItsResponsesAndSyncTokenFromOneReading() throws {
         let (responses, token) = try DAV.multistatus(
             answer(

@@ -280,9 +280,31 @@ enum DAV {
         return String(validating: out, as: UTF8.self)
     }
 
-    /// A decoded path as an href a server reads.
+    /// A decoded path as an href a server reads: every byte outside RFC 3986's path characters (Foundation's
+    /// `urlPathAllowed`: letters, digits, `!$&'()*+,-./:=@_~`) as `%XX`. Byte by byte: Foundation's encoder cost a
+    /// fiftieth of a 5,000-item download.
     static func encoded(_ path: String) -> String {
-        path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        guard path.utf8.contains(where: { !isPathByte($0) }) else { return path }
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(path.utf8.count + 16)
+        for byte in path.utf8 {
+            if isPathByte(byte) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default: return "!$&'()*+,-./:=@_~".utf8.contains(byte)
+        }
     }
 }
 
