@@ -94,6 +94,27 @@ final class XCalTests: XCTestCase {
             read.diagnostics.contains { $0.line == 6 && $0.message.contains("<other>") }, "\(read.diagnostics)")
     }
 
+    /// XML's line ends (CR LF and a lone CR are LF in text; CR, LF and tab are a space in attribute values), a
+    /// character reference's CR kept, and the lines of what follows many lines of text.
+    func testLineEndsReferencesAndLinesAfterText() throws {
+        let xml =
+            "<r a=\"x\r\ny\tz\rw\">one\r\ntwo\rthree\nfour&#13;&amp;&#x41;\r\n" + "<c/>\n\n"
+            + "<d>\u{E9}\u{4E88}&lt;</d></r>"
+        let root = try XMLElement.parse(Array(xml.utf8))
+        XCTAssertEqual(root.attributes.first?.value, "x y z w")
+        XCTAssertEqual(root.text, "one\ntwo\nthree\nfour\r&A\n\n\n")
+        XCTAssertEqual(root.children.map(\.line), [5, 7])  // lines are counted at LF
+        XCTAssertEqual(root.children[1].text, "\u{E9}\u{4E88}<")
+        let text = String(repeating: "line\r\n", count: 1000)
+        do {
+            _ = try XMLElement.parse(Array(("<r>" + text + "</x>").utf8))
+            XCTFail("a wrong end tag is refused")
+        } catch {
+            XCTAssertEqual(error.line, 1001)
+            XCTAssertEqual(error.column, 5)
+        }
+    }
+
     func testDoctypesAndEntitiesAreRefused() {
         let laughs = """
             <?xml version="1.0"?>

@@ -246,10 +246,28 @@ struct XMLParser {
                 element.children.append(try self.element(depth: depth + 1, namespaces: scope))
             } else {
                 let start = index
-                while !atEnd, bytes[index] != UInt8(ascii: "<") { advance() }
+                skipText()
                 text += try decodeText(bytes[start..<index], attribute: false)
             }
         }
+    }
+
+    /// Moves to the next `<` (or the end), counting the lines passed: character data is most of a CalDAV answer
+    /// (every resource's calendar-data), so it is crossed in one loop rather than byte by byte through `advance`.
+    mutating func skipText() {
+        let (end, lines, lastLineStart) = bytes.withUnsafeBufferPointer { buffer in
+            var position = index, lines = 0, lastLineStart = -1
+            while position < buffer.count {
+                let byte = buffer[position]
+                if byte == UInt8(ascii: "<") { break }
+                if byte == 0x0A { (lines, lastLineStart) = (lines + 1, position + 1) }
+                position += 1
+            }
+            return (position, lines, lastLineStart)
+        }
+        index = end
+        line += lines
+        if lastLineStart >= 0 { lineStart = lastLineStart }
     }
 
     /// XML's end-of-line handling: CR LF and lone CR become LF.
@@ -272,21 +290,30 @@ struct XMLParser {
     func decodeText(_ raw: ArraySlice<UInt8>, attribute: Bool) throws(XMLFailure) -> String {
         let ampersand = UInt8(ascii: "&")
         if !attribute, !raw.contains(ampersand), !raw.contains(0x0D) { return String(decoding: raw, as: UTF8.self) }
-        let bytes = normalizedLineEnds(raw)
         var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
-            let byte = bytes[i]
+        out.reserveCapacity(raw.count)
+        var i = raw.startIndex
+        var previousCR = false
+        while i < raw.endIndex {
+            let byte = raw[i]
             guard byte == ampersand else {
-                out.append(attribute && (byte == 0x0A || byte == 0x09) ? 0x20 : byte)
+                // Line ends first (CR LF and a lone CR are LF), then an attribute's whitespace is a space.
+                if byte == 0x0A, previousCR {
+                    previousCR = false
+                    i += 1
+                    continue
+                }
+                previousCR = byte == 0x0D
+                let normalized = byte == 0x0D ? 0x0A : byte
+                out.append(attribute && (normalized == 0x0A || normalized == 0x09) ? 0x20 : normalized)
                 i += 1
                 continue
             }
-            guard let end = bytes[i...].prefix(40).firstIndex(of: UInt8(ascii: ";")) else {
+            previousCR = false
+            guard let end = raw[i...].prefix(40).firstIndex(of: UInt8(ascii: ";")) else {
                 throw failure("'&' that starts no reference; write &amp;")
             }
-            let name = bytes[(i + 1)..<end]
+            let name = raw[(i + 1)..<end]
             if name.first == UInt8(ascii: "#"), let code = Self.characterCode(name.dropFirst()) {
                 guard Self.isXMLCharacter(code), let scalar = Unicode.Scalar(code) else {
                     throw failure("&\(String(decoding: name, as: UTF8.self)); is not a character XML allows")
