@@ -1,4 +1,4 @@
-import CalendarModel
+@testable import CalendarModel
 import Foundation
 import XCTest
 
@@ -105,6 +105,10 @@ final class XCalTests: XCTestCase {
         XCTAssertEqual(root.text, "one\ntwo\nthree\nfour\r&A\n\n\n")
         XCTAssertEqual(root.children.map(\.line), [5, 7])  // lines are counted at LF
         XCTAssertEqual(root.children[1].text, "\u{E9}\u{4E88}<")
+        for name in [":a", "a:", "::a", "a::b", "a:b:c", "a", ":", "::", "d:response"] {
+            XCTAssertEqual(
+                XMLParser.prefixAndName(name), name.split(separator: ":", maxSplits: 1).map(String.init), name)
+        }
         let text = String(repeating: "line\r\n", count: 1000)
         do {
             _ = try XMLElement.parse(Array(("<r>" + text + "</x>").utf8))

@@ -208,7 +208,7 @@ struct XMLParser {
             if attribute.name == "xmlns" { scope[""] = attribute.value }
             if attribute.name.hasPrefix("xmlns:") { scope[String(attribute.name.dropFirst(6))] = attribute.value }
         }
-        let parts = qualifiedName.split(separator: ":", maxSplits: 1).map(String.init)
+        let parts = Self.prefixAndName(qualifiedName)
         let prefix = parts.count == 2 ? parts[0] : ""
         guard parts.count == 1 || scope[prefix] != nil else {
             throw failure("namespace prefix \(prefix) of <\(qualifiedName)> is not declared", line: startLine)
@@ -250,6 +250,15 @@ struct XMLParser {
                 text += try decodeText(bytes[start..<index], attribute: false)
             }
         }
+    }
+
+    /// A qualified name's prefix and local name (one part without a prefix), as `split(separator: ":",
+    /// maxSplits: 1)` gives them (leading colons skipped, an empty local name dropped), without its generic cost.
+    static func prefixAndName(_ qualifiedName: String) -> [String] {
+        let trimmed = qualifiedName.drop { $0 == ":" }
+        guard let colon = trimmed.firstIndex(of: ":") else { return trimmed.isEmpty ? [] : [String(trimmed)] }
+        let local = trimmed[trimmed.index(after: colon)...]
+        return local.isEmpty ? [String(trimmed[..<colon])] : [String(trimmed[..<colon]), String(local)]
     }
 
     /// Moves to the next `<` (or the end), counting the lines passed: character data is most of a CalDAV answer
@@ -295,6 +304,21 @@ struct XMLParser {
         var i = raw.startIndex
         var previousCR = false
         while i < raw.endIndex {
+            // Plain bytes are copied as a run up to the next one that needs a look.
+            var end = i
+            if !(previousCR && raw[i] == 0x0A) {
+                while end < raw.endIndex {
+                    let byte = raw[end]
+                    if byte == ampersand || byte == 0x0D || attribute && (byte == 0x0A || byte == 0x09) { break }
+                    end += 1
+                }
+            }
+            if end > i {
+                out.append(contentsOf: raw[i..<end])
+                previousCR = false
+                i = end
+                continue
+            }
             let byte = raw[i]
             guard byte == ampersand else {
                 // Line ends first (CR LF and a lone CR are LF), then an attribute's whitespace is a space.
