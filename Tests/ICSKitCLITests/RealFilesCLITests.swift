@@ -283,6 +283,47 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertEqual(try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01"), lines)
     }
 
+    /// An RRULE's UNTIL in another form than DTSTART (a date against a time, a UTC time against a date or a floating
+    /// start, a local time against a zoned one) is written in DTSTART's form with the bound ICSKit reads; a rule
+    /// already right is left alone. The agenda is the same before and after, and recurring-ical-events reads the
+    /// repaired file as ICSKit does.
+    func testRepairWritesUntilInTheFormOfDTSTART() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repaired, warnings) = try repair("hand/repair-until.ics", into: directory)
+        let form = "is not in the form of DTSTART"
+        XCTAssertEqual(
+            warnings,
+            [
+                "9: warning: repaired: RRULE UNTIL 20260126 \(form) 20260105T090000; written as 20260126T000000Z, "
+                    + "the same bound",
+                "17: warning: repaired: RRULE UNTIL 20260115T220000Z \(form) 20260106; written as 20260115, the same "
+                    + "bound",
+                "25: warning: repaired: RRULE UNTIL 20260113T090000Z \(form) 20260110T090000; written as "
+                    + "20260113T090000, the same bound",
+                "33: warning: repaired: RRULE UNTIL 20260122T083000 \(form) 20260120T093000; written as "
+                    + "20260122T083000Z, the same bound",
+            ])
+        let text = try String(contentsOfFile: repaired, encoding: .utf8)
+        for rule in [
+            "RRULE:FREQ=WEEKLY;UNTIL=20260126T000000Z;BYDAY=MO", "RRULE:FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20260115",
+            "RRULE:FREQ=DAILY;UNTIL=20260113T090000\r\n", "RRULE:FREQ=DAILY;UNTIL=20260122T083000Z",
+            "RRULE:FREQ=DAILY;UNTIL=20260127T110000Z",
+        ] {
+            XCTAssertTrue(text.contains(rule), rule)
+        }
+        XCTAssertEqual(try CLI.run(["validate", repaired]).stdout, "", "no diagnostic on the repaired file")
+        let ours = try CLI.agendaLines(CLI.fixture("hand/repair-until.ics"), from: "2026-01-01", to: "2026-02-01")
+        XCTAssertEqual(try CLI.agendaLines(repaired, from: "2026-01-01", to: "2026-02-01"), ours)
+        XCTAssertEqual(ours.count { $0.hasSuffix("Zoned weekly until a date") }, 3)
+        XCTAssertEqual(ours.count { $0.hasSuffix("All-day until a UTC time") }, 4)
+        XCTAssertEqual(ours.count { $0.hasSuffix("Floating daily until a UTC time") }, 4)
+        XCTAssertEqual(ours.count { $0.hasSuffix("Zoned daily until a local time") }, 3)
+        try CLI.requirePythonTools()
+        XCTAssertEqual(CLI.pythonIcalendarErrors(repaired), "0\n")
+        XCTAssertEqual(try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01"), ours)
+    }
+
     /// Structures strict readers and servers refuse though each value parses: `--repair` leaves out what ICSKit
     /// reads past (a DTSTAMP in an observance, a DURATION beside DTEND or DUE, a second DTSTART, a copy of an item,
     /// an older version of one), writes an observance's DATE start as its midnight and EXDATE dates of a daily

@@ -336,6 +336,7 @@ extension ICalendar {
         }
         matchEndToStart(&item, &log)
         matchExceptionsToStart(&item, &log)
+        matchUntilToStart(&item, &log)
         repairEnd(&item, &log)
         return splittingPeriods(item, &log)
     }
@@ -525,6 +526,40 @@ extension ICalendar {
                 property.line,
                 "repaired: EXDATE dates \(property.value) in a series of date-times; written as the instances on "
                     + "those days, \(replacement.value)")
+        }
+    }
+
+    /// An RRULE's UNTIL in another form than DTSTART (RFC 5545 §3.3.10: a date for a date start, UTC for a zoned or
+    /// UTC start, local for a floating one), which calcurse and other strict readers refuse, written in DTSTART's form
+    /// with the bound ICSKit reads (and recurring-ical-events with it): a date-time against a date start counts by its
+    /// day, so it becomes that day; a date against a time start is its midnight, in UTC against a zoned or UTC start
+    /// and as written against a floating one; a local date-time against a zoned start is read as UTC, so it gains a
+    /// Z, and a UTC one against a floating start is read as written, so it loses it.
+    private static func matchUntilToStart(_ item: inout Component, _ log: inout DiagnosticLog) {
+        guard let startProperty = item.property("DTSTART"),
+            case .success(let start) = CalendarDate.parse(startProperty.value, tzid: startProperty["TZID"])
+        else { return }
+        for index in item.properties.indices where item.properties[index].name == "RRULE" {
+            let property = item.properties[index]
+            guard case .success(let rule) = RecurrenceRule.parse(property.value), let until = rule.until else {
+                continue
+            }
+            let wall = LocalDateTime(until)
+            let bound: CalendarDate
+            switch (start.form, until.form) {
+            case (.date, .date), (.floating, .floating), (.utc, .utc), (.zoned, .utc): continue
+            case (.date, _): bound = CalendarDate(year: until.year, month: until.month, day: until.day)
+            case (.floating, _): bound = wall.calendarDate(.floating)
+            case (.utc, _), (.zoned, _): bound = wall.calendarDate(.utc)
+            }
+            let parts = ValueSyntax.split(property.value, on: ";").map { part -> String in
+                part.uppercased().hasPrefix("UNTIL=") ? "UNTIL=" + bound.icsValue : part
+            }
+            item.properties[index].value = parts.joined(separator: ";")
+            log.warning(
+                property.line,
+                "repaired: RRULE UNTIL \(until.icsValue) is not in the form of DTSTART \(start.icsValue); written "
+                    + "as \(bound.icsValue), the same bound")
         }
     }
 
