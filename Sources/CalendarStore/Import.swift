@@ -144,12 +144,13 @@ struct ItemVersions: Sendable {
                 // `identity`, from the core already in hand.
                 let key = MergeKey(
                     uid: core.uid ?? component.keyed.uid, recurrenceID: core.recurrenceID?.date.icsValue ?? "")
+                let order = core.versionOrder
                 versions.append(
                     (
                         key,
                         Version(
-                            position: versions.count, line: component.line, sequence: core.sequence ?? 0,
-                            stamp: core.stamp.map { LocalDateTime($0).wallSeconds } ?? .min)
+                            position: versions.count, line: component.line, sequence: order.sequence,
+                            stamp: order.stamp)
                     ))
             }
         }

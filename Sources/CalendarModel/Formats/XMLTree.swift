@@ -302,38 +302,27 @@ struct XMLParser {
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var i = raw.startIndex
-        var previousCR = false
         while i < raw.endIndex {
             // Plain bytes are copied as a run up to the next one that needs a look.
             var end = i
-            if !(previousCR && raw[i] == 0x0A) {
-                while end < raw.endIndex {
-                    let byte = raw[end]
-                    if byte == ampersand || byte == 0x0D || attribute && (byte == 0x0A || byte == 0x09) { break }
-                    end += 1
-                }
+            while end < raw.endIndex {
+                let byte = raw[end]
+                if byte == ampersand || byte == 0x0D || attribute && (byte == 0x0A || byte == 0x09) { break }
+                end += 1
             }
             if end > i {
                 out.append(contentsOf: raw[i..<end])
-                previousCR = false
                 i = end
                 continue
             }
             let byte = raw[i]
             guard byte == ampersand else {
-                // Line ends first (CR LF and a lone CR are LF), then an attribute's whitespace is a space.
-                if byte == 0x0A, previousCR {
-                    previousCR = false
-                    i += 1
-                    continue
-                }
-                previousCR = byte == 0x0D
-                let normalized = byte == 0x0D ? 0x0A : byte
-                out.append(attribute && (normalized == 0x0A || normalized == 0x09) ? 0x20 : normalized)
-                i += 1
+                // A CR (with the LF after it, if any) is one line end, LF; in an attribute it, LF and tab are a space.
+                let crlf = byte == 0x0D && i + 1 < raw.endIndex && raw[i + 1] == 0x0A
+                out.append(attribute ? 0x20 : 0x0A)
+                i += crlf ? 2 : 1
                 continue
             }
-            previousCR = false
             guard let end = raw[i...].prefix(40).firstIndex(of: UInt8(ascii: ";")) else {
                 throw failure("'&' that starts no reference; write &amp;")
             }

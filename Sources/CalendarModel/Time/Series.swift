@@ -30,11 +30,7 @@ struct SeriesMember {
     /// Whether this is a newer version of the same item than `other`: a higher SEQUENCE, else a later DTSTAMP
     /// (RFC 5546 §2.1.5), as `icskit import` and `convert --repair` choose. Equal ones keep the first read, as
     /// recurring-ical-events does.
-    func isNewer(than other: SeriesMember) -> Bool {
-        let stamp = core.stamp.map { LocalDateTime($0).wallSeconds } ?? .min
-        let otherStamp = other.core.stamp.map { LocalDateTime($0).wallSeconds } ?? .min
-        return (core.sequence ?? 0, stamp) > (other.core.sequence ?? 0, otherStamp)
-    }
+    func isNewer(than other: SeriesMember) -> Bool { core.versionOrder > other.core.versionOrder }
 }
 
 /// A master and its overrides, sharing a UID.
