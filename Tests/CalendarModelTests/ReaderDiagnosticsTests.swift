@@ -178,3 +178,48 @@ final class ReaderDiagnosticsTests: XCTestCase {
         XCTAssertEqual(result.diagnostic(containing: "further line of the DESCRIPTION")?.line, 9)
     }
 }
+
+/// Every resource of a CalDAV download repeats its VTIMEZONE: a zone that read clean is not checked again, and one
+/// with a problem is reported in every input that has it, at that input's lines.
+final class RepeatedZoneTests: XCTestCase {
+    func zone(offsetTo: String, tzid: String = "Europe/Vienna") -> String {
+        "BEGIN:VTIMEZONE\r\nTZID:\(tzid)\r\nBEGIN:STANDARD\r\nDTSTART:19701025T030000\r\n"
+            + "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:\(offsetTo)\r\n"
+            + "END:STANDARD\r\nEND:VTIMEZONE\r\n"
+    }
+
+    func calendar(_ zone: String, padding: Int, uid: String, tzid: String = "Europe/Vienna") -> ICS.ReadResult {
+        let padded = (0..<padding).map { "X-PAD-\($0):x\r\n" }.joined()
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n\(padded)\(zone)BEGIN:VEVENT\r\nUID:\(uid)\r\n"
+            + "DTSTAMP:20240101T000000Z\r\nDTSTART;TZID=\(tzid):20240105T090000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        return ICS.read(Array(text.utf8), file: "\(uid).ics")
+    }
+
+    func testACleanZoneReadsCleanEveryTime() {
+        for index in 0..<3 {
+            let result = calendar(zone(offsetTo: "+0100"), padding: index, uid: "clean-\(index)")
+            XCTAssertEqual(result.diagnostics.map(\.message), [], "read \(index)")
+            XCTAssertEqual(result.calendars[0].timeZones.first?.tzid, "Europe/Vienna")
+        }
+    }
+
+    func testABadZoneIsReportedAtEachCopysOwnLine() {
+        // TZOFFSETTO without a sign; 10th line of the zone block (line 4 + padding + 6).
+        for padding in [0, 5, 2] {
+            let result = calendar(zone(offsetTo: "0100"), padding: padding, uid: "bad-\(padding)")
+            let problem = result.diagnostics.first { $0.message.contains("TZOFFSETTO") }
+            XCTAssertEqual(problem?.line, 4 + padding + 6, "\(result.diagnostics)")
+        }
+    }
+
+    func testAZoneDifferingFromACleanOneInOneValueIsChecked() {
+        _ = calendar(zone(offsetTo: "+0100", tzid: "Test/Memo"), padding: 0, uid: "first", tzid: "Test/Memo")
+        let changed = calendar(
+            zone(offsetTo: "+0100", tzid: "Test/Memo").replacingOccurrences(
+                of: "DTSTART:19701025T030000", with: "DTSTART:1970-10-25"),
+            padding: 0, uid: "second", tzid: "Test/Memo")
+        XCTAssertEqual(
+            changed.diagnostics.first { $0.message.contains("1970-10-25") }?.line, 7, "\(changed.diagnostics)")
+    }
+}

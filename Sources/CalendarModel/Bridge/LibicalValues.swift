@@ -50,8 +50,11 @@ enum LibicalValues {
         return (geo.lat, geo.lon)
     }
 
-    /// Whether libical knows the name as a built-in (tzdata) zone. Looks the name up; loads no zone data.
+    /// Whether libical knows the name as a built-in (tzdata) zone. Looks the name up (a search through libical's
+    /// table of some 400 names, remembered per name); loads no zone data.
     static func isBuiltinZone(_ name: String) -> Bool {
-        icaltimezone_get_builtin_timezone(name) != nil
+        builtinNames.value(for: name) { icaltimezone_get_builtin_timezone(name) != nil }
     }
+
+    private static let builtinNames = Remembered<String, Bool>(limit: 1024)
 }

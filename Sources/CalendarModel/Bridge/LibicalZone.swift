@@ -91,9 +91,13 @@ final class LibicalZone {
         // (a change day asks libical each time).
         let day = seconds.floorDivided(by: 86_400)
         let slot = Int(UInt64(bitPattern: day) % UInt64(Self.cacheSize))
-        if cachedDays[slot] == day { return Int(cachedOffsets[slot]) }
+        if !cachedDays.isEmpty, cachedDays[slot] == day { return Int(cachedOffsets[slot]) }
         let offset = libicalOffset(atUTC: seconds)
         if libicalOffset(atUTC: day * 86_400) == offset, libicalOffset(atUTC: day * 86_400 + 86_399) == offset {
+            if cachedDays.isEmpty {
+                cachedDays = [Int64](repeating: .min, count: Self.cacheSize)
+                cachedOffsets = [Int32](repeating: 0, count: Self.cacheSize)
+            }
             cachedDays[slot] = day
             cachedOffsets[slot] = Int32(offset)
         }
@@ -101,8 +105,10 @@ final class LibicalZone {
     }
 
     private static let cacheSize = 4096
-    private var cachedDays = [Int64](repeating: .min, count: cacheSize)
-    private var cachedOffsets = [Int32](repeating: 0, count: cacheSize)
+    /// Made on the first offset asked (48 KB): a reader builds a zone per input (a CalDAV download, per resource)
+    /// and may ask it nothing, and UTC asks libical nothing.
+    private var cachedDays: [Int64] = []
+    private var cachedOffsets: [Int32] = []
 
     /// 2400-01-01T00:00:00Z, past which instants are read a whole number of 400-year cycles earlier.
     private static let foldStart = Int64(LocalDateTime(year: 2400, month: 1, day: 1).wallSeconds)

@@ -140,6 +140,30 @@ public struct TimeZoneDefinition: Sendable, Hashable {
     /// Its TZID, unescaped.
     public var tzid: String? { component.property("TZID").map { TextEscaping.unescape($0.value) } }
 
+    /// Checks its values (`PropertyDesign.validateTree`) and its structure (`check`), reporting each problem with
+    /// its line. A CalDAV download carries the same zone in every resource: a zone that read clean is remembered
+    /// by its content (`Component` equality: names, parameters and values, not lines or spelling) and not checked
+    /// again. One with a problem is checked each time, so that each copy is reported at its own lines.
+    static func validate(_ component: Component, _ log: inout DiagnosticLog) {
+        func checked() -> Bool {
+            let before = log.entries.count
+            PropertyDesign.validateTree(component, &log)
+            check(component, &log)
+            return log.entries.count == before
+        }
+        // Zones are a few dozen lines; a giant one is not kept alive for the memo's sake.
+        var lines = 0
+        component.forEach { lines += $0.properties.count + 2 }
+        guard lines <= 2_000 else {
+            _ = checked()
+            return
+        }
+        _ = readClean.value(for: component, keep: { $0 }, checked)
+    }
+
+    /// The VTIMEZONEs that read without a diagnostic so far.
+    static let readClean = Remembered<Component, Bool>(limit: 256)
+
     /// RFC 5545 §3.6.5: a TZID, at least one observance, and each observance starting at a local DATE-TIME.
     static func check(_ component: Component, _ log: inout DiagnosticLog) {
         if component.property("TZID") == nil { log.error(component.line, "VTIMEZONE has no TZID") }
@@ -176,8 +200,7 @@ public indirect enum CalendarComponent: Sendable, Hashable {
         case Todo.componentName: self = .todo(Todo(decoding: component, &context))
         case Journal.componentName: self = .journal(Journal(decoding: component, &context))
         case "VTIMEZONE":
-            PropertyDesign.validateTree(component, &context.log)
-            TimeZoneDefinition.check(component, &context.log)
+            TimeZoneDefinition.validate(component, &context.log)
             self = .timeZone(TimeZoneDefinition(component))
         default:
             PropertyDesign.validateTree(component, &context.log)

@@ -193,6 +193,8 @@ struct UnsafeSendableBuffer: @unchecked Sendable {
 /// Runs `count` independent pieces of work on every core and returns their results in order.
 package enum ParallelParts {
     package static func run<Result: Sendable>(_ count: Int, _ work: @escaping @Sendable (Int) -> Result) -> [Result] {
+        // One piece (a CalDAV resource's one item) runs here: no slots, no lock, no dispatch.
+        if count <= 1 { return (0..<count).map(work) }
         let slots = Slots<Result>(count: count)
         DispatchQueue.concurrentPerform(iterations: count) { index in slots.store(work(index), at: index) }
         return slots.results()

@@ -140,10 +140,13 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads an RRULE value. libical checks the grammar; ICSKit checks what libical lets through (UNTIL dates).
     /// The same few rules come back thousands of times (every VTIMEZONE copy a CalDAV resource carries has two), so
-    /// results are remembered by their text (`ParsedRules`).
+    /// results are remembered by their text (`parsed`).
     public static func parse(_ text: String) -> Result<RecurrenceRule, ValueError> {
-        ParsedRules.shared.result(for: text) { parseAnew(text) }
+        parsed.value(for: text) { parseAnew(text) }
     }
+
+    /// The RRULE values read so far and what they read as, by text: a result depends on nothing but the text.
+    static let parsed = Remembered<String, Result<RecurrenceRule, ValueError>>(limit: 4096)
 
     private static func parseAnew(_ text: String) -> Result<RecurrenceRule, ValueError> {
         func failure(_ why: String) -> Result<RecurrenceRule, ValueError> {
@@ -309,27 +312,5 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         default: keep()
         }
         return nil
-    }
-}
-
-/// The RRULE values read so far and what they read as, by text: a result depends on nothing but the text. Bounded:
-/// emptied when it holds `limit` texts (a file of distinct rules then parses as it would without it). `@unchecked
-/// Sendable`: every access goes through `lock`.
-final class ParsedRules: @unchecked Sendable {
-    static let shared = ParsedRules()
-    private let lock = NSLock()
-    private var results: [String: Result<RecurrenceRule, ValueError>] = [:]
-    private let limit = 4096
-
-    func result(
-        for text: String, _ parse: () -> Result<RecurrenceRule, ValueError>
-    ) -> Result<RecurrenceRule, ValueError> {
-        if let known = lock.withLock({ results[text] }) { return known }
-        let result = parse()
-        lock.withLock {
-            if results.count >= limit { results.removeAll(keepingCapacity: true) }
-            results[text] = result
-        }
-        return result
     }
 }
