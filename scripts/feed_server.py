@@ -22,6 +22,11 @@ input closes or the lifetime (default 300 s) ends. Standard library only.
        temporary   302 to /feed/correct.ics
        offsite     301 to /feed/correct.ics under the host name localhost (another origin than 127.0.0.1)
        html        200 with an HTML page (a login screen) instead of the calendar
+       drop-kept   as correct on a new connection; on a connection kept from an earlier request, closed without
+                   an answer (a server that timed the idle connection out just as the request came)
+       quiet-close as correct, then the connection closed although the answer did not say so (servers may close an
+                   idle connection at any time)
+The log also names the client's port of each request (the connection it came over).
 """
 import argparse
 import email.utils
@@ -49,7 +54,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             STATE["log"].append({
                 "path": self.path, "if_none_match": self.headers.get("If-None-Match"),
                 "if_modified_since": self.headers.get("If-Modified-Since"), "status": status,
-                "host": self.headers.get("Host"), "authorization": self.headers.get("Authorization") is not None})
+                "host": self.headers.get("Host"), "authorization": self.headers.get("Authorization") is not None,
+                "client_port": self.client_address[1]})
+        self.answered = getattr(self, "answered", 0) + 1
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
@@ -88,7 +95,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         last_modified = email.utils.formatdate(int(modified), usegmt=True)
         conditional = self.headers.get("If-None-Match") or self.headers.get("If-Modified-Since")
         ics = [("Content-Type", "text/calendar; charset=utf-8")]
-        if mode == "correct" or (mode == "flaky" and count % 2 == 0):
+        if mode == "drop-kept" and getattr(self, "answered", 0) > 0:
+            self.close_connection = True
+            return
+        if mode == "quiet-close":
+            self.close_connection = True
+        if mode in ("correct", "drop-kept", "quiet-close") or (mode == "flaky" and count % 2 == 0):
             match = self.headers.get("If-None-Match")
             since = self.headers.get("If-Modified-Since")
             fresh = match == etag if match else (

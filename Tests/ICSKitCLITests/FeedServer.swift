@@ -59,9 +59,11 @@ final class FeedServer {
         XCTAssertEqual(answer.status, 204)
     }
 
-    /// The feed requests so far: path, the validators sent, the status answered.
+    /// The feed requests so far: path, the validators sent, the status answered, and the client's port (one per
+    /// connection).
     func log() throws -> [(
-        path: String, ifNoneMatch: String?, ifModifiedSince: String?, status: Int, host: String, authorized: Bool
+        path: String, ifNoneMatch: String?, ifModifiedSince: String?, status: Int, host: String, authorized: Bool,
+        clientPort: Int
     )] {
         let answer = try client.send(HTTPRequest("GET", URL(string: "http://127.0.0.1:\(port)/log")!))
         let entries = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(answer.body)) as? [[String: Any]])
@@ -69,7 +71,8 @@ final class FeedServer {
             guard let path = entry["path"] as? String, path.hasPrefix("/feed/") else { return nil }
             return (
                 path, entry["if_none_match"] as? String, entry["if_modified_since"] as? String,
-                entry["status"] as? Int ?? 0, entry["host"] as? String ?? "", entry["authorization"] as? Bool ?? false
+                entry["status"] as? Int ?? 0, entry["host"] as? String ?? "", entry["authorization"] as? Bool ?? false,
+                entry["client_port"] as? Int ?? 0
             )
         }
     }

@@ -93,6 +93,15 @@ final class Connection {
         return count
     }
 
+    /// Whether the connection is open with nothing to read: a connection kept between requests that the server
+    /// closed (or wrote to unasked) is readable, and is not used again.
+    var isIdle: Bool {
+        guard !isClosed else { return false }
+        if let tls, SSL_pending(tls) > 0 { return false }
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) == 0
+    }
+
     func close() {
         guard !isClosed else { return }
         isClosed = true
@@ -108,7 +117,11 @@ final class Connection {
 
     private func failure(_ what: String) -> HTTPFailure {
         let code = errno
-        if code == EAGAIN || code == EWOULDBLOCK { return HTTPFailure("\(what): timed out", isTransient: true) }
+        if code == EAGAIN || code == EWOULDBLOCK {
+            var failure = HTTPFailure("\(what): timed out", isTransient: true)
+            failure.isTimeout = true
+            return failure
+        }
         if let tls {
             let error = ERR_get_error()
             if error != 0 {
