@@ -161,16 +161,21 @@ extension CalendarStore {
                 sql: "DELETE FROM syncBase WHERE calendarID = ? AND partner = ? AND uid = ? AND recurrenceID = ?")
             let copyBase = try db.cachedStatement(
                 sql: """
-                    INSERT INTO syncBase (calendarID, partner, uid, recurrenceID, content)
+                    INSERT OR REPLACE INTO syncBase (calendarID, partner, uid, recurrenceID, content)
                     SELECT calendarID, ?2, uid, recurrenceID, content FROM item
                     WHERE calendarID = ?1 AND uid = ?3 AND recurrenceID = ?4 AND fingerprint = ?5
                     """)
             for (key, fingerprint) in base {
-                try deleteBase.execute(arguments: [id, partner, key.uid, key.recurrenceID])
                 if let fingerprint {
                     try upsertState.execute(arguments: [id, partner, key.uid, key.recurrenceID, fingerprint])
+                    // The copy replaces the entry before it; where the item has changed since, nothing is copied
+                    // and the old entry goes.
                     try copyBase.execute(arguments: [id, partner, key.uid, key.recurrenceID, fingerprint])
+                    if db.changesCount == 0 {
+                        try deleteBase.execute(arguments: [id, partner, key.uid, key.recurrenceID])
+                    }
                 } else {
+                    try deleteBase.execute(arguments: [id, partner, key.uid, key.recurrenceID])
                     try deleteState.execute(arguments: [id, partner, key.uid, key.recurrenceID])
                 }
             }
