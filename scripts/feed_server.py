@@ -24,6 +24,7 @@ input closes or the lifetime (default 300 s) ends. Standard library only.
        html        200 with an HTML page (a login screen) instead of the calendar
        drop-kept   as correct on a new connection; on a connection kept from an earlier request, closed without
                    an answer (a server that timed the idle connection out just as the request came)
+       chunked     as correct, the body sent in two chunks and a trailer field (Transfer-Encoding: chunked)
        quiet-close as correct, then the connection closed although the answer did not say so (servers may close an
                    idle connection at any time)
 The log also names the client's port of each request (the connection it came over).
@@ -49,7 +50,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def reply(self, status, body=b"", headers=()):
+    def reply(self, status, body=b"", headers=(), chunked=False):
         with LOCK:
             STATE["log"].append({
                 "path": self.path, "if_none_match": self.headers.get("If-None-Match"),
@@ -60,6 +61,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            if self.command != "HEAD":
+                half = len(body) // 2
+                for part in (body[:half], body[half:]):
+                    if part:
+                        self.wfile.write(b"%x\r\n" % len(part) + part + b"\r\n")
+                self.wfile.write(b"0\r\nX-Trailer: t\r\n\r\n")
+            return
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         if self.command != "HEAD":
@@ -100,13 +111,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if mode == "quiet-close":
             self.close_connection = True
-        if mode in ("correct", "drop-kept", "quiet-close") or (mode == "flaky" and count % 2 == 0):
+        if mode in ("correct", "drop-kept", "quiet-close", "chunked") or (mode == "flaky" and count % 2 == 0):
             match = self.headers.get("If-None-Match")
             since = self.headers.get("If-Modified-Since")
             fresh = match == etag if match else (
                 since is not None and email.utils.parsedate_to_datetime(since).timestamp() >= int(modified))
             validators = [("ETag", etag), ("Last-Modified", last_modified)]
-            return self.reply(304, b"", validators) if fresh else self.reply(200, calendar, ics + validators)
+            if fresh:
+                return self.reply(304, b"", validators)
+            return self.reply(200, calendar, ics + validators, chunked=mode == "chunked")
         if mode == "flaky":
             return self.reply(500, b"try again", [("Retry-After", "0")])
         if mode == "none":

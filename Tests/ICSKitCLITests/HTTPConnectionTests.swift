@@ -23,10 +23,17 @@ final class HTTPConnectionTests: XCTestCase {
         let again = try client.send(
             HTTPRequest("GET", URL(string: server.feed("correct"))!, headers: [("If-None-Match", etag)]))
         XCTAssertEqual(again.status, 304)
+        // So does a chunked body read to its end (with a trailer field).
+        for _ in 0..<2 {
+            let chunked = try client.send(HTTPRequest("GET", URL(string: server.feed("chunked"))!))
+            XCTAssertEqual(chunked.status, 200)
+            XCTAssertEqual(chunked[header: "Transfer-Encoding"], "chunked")
+            XCTAssertEqual(chunked.body, Array(calendar.utf8))
+        }
         _ = try client.send(HTTPRequest("GET", URL(string: server.feed("correct"))!))
         let ports = try server.log().map(\.clientPort)
-        XCTAssertEqual(ports.count, 5)
-        XCTAssertEqual(Set(ports).count, 1, "one connection for all five requests: \(ports)")
+        XCTAssertEqual(ports.count, 7)
+        XCTAssertEqual(Set(ports).count, 1, "one connection for all seven requests: \(ports)")
 
         // Another client has its own connection.
         _ = try HTTPClient(timeout: 10, retries: 0).send(HTTPRequest("GET", URL(string: server.feed("correct"))!))

@@ -262,8 +262,9 @@ enum HTTP1 {
             return response
         }
         if response[header: "Transfer-Encoding"]?.lowercased().contains("chunked") == true {
-            // Trailers may follow the last chunk: the connection is not used again.
-            response.body = try readChunked(connection, buffer)
+            let (body, isComplete) = try readChunked(connection, buffer)
+            reusable = keepsOpen && isComplete
+            response.body = body
         } else if let lengthText = response[header: "Content-Length"] {
             guard let length = Int(lengthText.trimmingASCIISpace), length >= 0, length <= bodyLimit
             else { throw HTTPFailure("the answer's Content-Length \"\(lengthText)\" cannot be read") }
@@ -341,28 +342,39 @@ enum HTTP1 {
         return response
     }
 
-    static func readChunked(_ connection: Connection, _ start: [UInt8]) throws -> [UInt8] {
+    /// A chunked body, and whether the answer ended where the data read ends (the last chunk and the trailer
+    /// section read to their empty line, nothing after them): only then may the connection carry another request.
+    static func readChunked(_ connection: Connection, _ start: [UInt8]) throws -> (body: [UInt8], isComplete: Bool) {
         var buffer = start
         var position = 0
         var body: [UInt8] = []
-        func line() throws -> String {
+        /// The next line, trimmed; nil when the connection closes first.
+        func line() throws -> String? {
             while true {
                 if let end = buffer[position...].firstIndex(of: 10) {
                     let text = String(decoding: buffer[position..<end], as: UTF8.self)
                     position = end + 1
                     return text.trimmingASCIISpace
                 }
-                guard try connection.read(into: &buffer) > 0 else {
-                    throw HTTPFailure("the connection closed inside a chunk", isTransient: true)
-                }
+                guard try connection.read(into: &buffer) > 0 else { return nil }
             }
         }
         while true {
-            let sizeText = try line().split(separator: ";").first.map(String.init) ?? ""
+            guard let sizeLine = try line() else {
+                throw HTTPFailure("the connection closed inside a chunk", isTransient: true)
+            }
+            let sizeText = sizeLine.split(separator: ";").first.map(String.init) ?? ""
             guard let size = Int(sizeText, radix: 16), size >= 0 else {
                 throw HTTPFailure("a chunk size \"\(sizeText)\" cannot be read")
             }
-            if size == 0 { return body }
+            if size == 0 {
+                // Trailer fields (ignored) up to an empty line. A server that closes without that line has sent the
+                // whole body all the same.
+                while let trailer = try line() {
+                    if trailer.isEmpty { return (body, position == buffer.count) }
+                }
+                return (body, false)
+            }
             guard body.count + size <= bodyLimit else { throw HTTPFailure("the answer is larger than 512 MB") }
             while buffer.count < position + size + 2 {
                 guard try connection.read(into: &buffer) > 0 else {
