@@ -119,6 +119,31 @@ final class XCalTests: XCTestCase {
         }
     }
 
+    /// Attribute values in either quote (the other one inside them plain), and what is never closed reported where
+    /// it starts.
+    func testQuotesCommentsAndWhatIsNeverClosed() throws {
+        let root = try XMLElement.parse(Array("<r a='say \"hi\"' b=\"it's\"><!-- a -- b --><c/></r>".utf8))
+        XCTAssertEqual(root.attributes.map(\.value), ["say \"hi\"", "it's"])
+        XCTAssertEqual(root.children.map(\.name), ["c"])
+        for (xml, line, message) in [
+            ("<r>\n<x a='open\n\n", 2, "the value of attribute a is never closed with '''"),
+            ("<r>\n\n<!-- never\n", 3, "a comment is never closed with '-->'"),
+            ("<r><![CDATA[\nx]]", 1, "a CDATA section is never closed with ']]>'"),
+        ] {
+            XCTAssertThrowsError(try XMLElement.parse(Array(xml.utf8)), xml) { error in
+                XCTAssertEqual((error as? XMLFailure)?.line, line, xml)
+                XCTAssertTrue(String(describing: error).contains(message), "\(error)")
+            }
+        }
+    }
+
+    func testEscapingLeavesPlainTextAsItIs() {
+        XCTAssertEqual(XMLEscaping.escape("/calendars/u/é 予定.ics"), "/calendars/u/é 予定.ics")
+        XCTAssertEqual(XMLEscaping.escape("say \"a\" & <b>\r\n\t"), "say \"a\" &amp; &lt;b&gt;&#13;\n\t")
+        XCTAssertEqual(XMLEscaping.escape("\"a\"", attribute: true), "&quot;a&quot;")
+        XCTAssertEqual(XMLEscaping.escape("a\u{1}b\u{FFFE}c\u{FFFF}d\u{FFFD}\u{7F}"), "abcd\u{FFFD}\u{7F}")
+    }
+
     func testDoctypesAndEntitiesAreRefused() {
         let laughs = """
             <?xml version="1.0"?>

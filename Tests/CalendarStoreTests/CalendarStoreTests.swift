@@ -150,4 +150,25 @@ final class CalendarStoreTests: XCTestCase {
         XCTAssertTrue(try store.syncBaseContents(calendar: "Home", partner: "vdir:/x", uids: ["t1"]).isEmpty)
         XCTAssertEqual(try store.syncResources(calendar: "Home", partner: "vdir:/x").keys.sorted(), ["t2.ics"])
     }
+
+    func testSyncRecordsKeepNamesWithQuotesBackslashesAndTabsAsTheyAre() throws {
+        let store = try CalendarStore.inMemory()
+        // UID q"\<tab>é (its backslash written as \\ in the file).
+        _ = try store.importCalendars(read(todo("q\"\\\\\té", "Odd")).calendars, into: "Home", file: nil)
+        let uid = "q\"\\\té"
+        let written = try store.mergeSnapshot(calendar: "Home", source: "caldav:x").items
+        let key = MergeKey(uid: uid, recurrenceID: "")
+        XCTAssertNotNil(written[key], "\(written.keys)")
+        let href = "/c/q\"\\\t%C3%A9.ics"
+        try store.recordSync(
+            calendar: "Home", partner: "caldav:x", resources: [SyncResource(href: href, etag: "\"e\\1\"", uids: [uid])],
+            forgetting: [], base: [key: written[key]?.fingerprint])
+        XCTAssertEqual(
+            try store.mergeSnapshot(calendar: "Home", source: "caldav:x").base[key], written[key]?.fingerprint)
+        XCTAssertEqual(
+            try store.syncBaseContents(calendar: "Home", partner: "caldav:x", uids: [uid]).keys.sorted(), [key])
+        let resource = try XCTUnwrap(try store.syncResources(calendar: "Home", partner: "caldav:x")[href])
+        XCTAssertEqual(resource.etag, "\"e\\1\"")
+        XCTAssertEqual(resource.uids, [uid])
+    }
 }
