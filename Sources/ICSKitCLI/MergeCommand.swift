@@ -189,11 +189,11 @@ enum MergeReport {
     /// A line per change, naming the item by its title and start, then its UID and why; a conflict also says
     /// which side won (in its reason).
     static func printText(_ result: MergeResult, dryRun: Bool, prefix: String = "") {
-        let actions = result.actions
-        let changes = actions.indices.filter {
-            ![.unchanged, .keepLocal, .stayDeleted].contains(actions[$0].kind) || actions[$0].wasConflict
-        }.map { actions[$0] }
-        for action in changes {
+        for action in result.actions {
+            switch action.kind {
+            case .unchanged, .keepLocal, .stayDeleted: guard action.wasConflict else { continue }
+            default: break
+            }
             var line = "\(prefix)\(action.wasConflict ? "conflict, " : "")\(action.kind.rawValue): "
             line += "\"\(action.title ?? "(no summary)")\" "
             if let start = action.start { line += "(\(start)) " }

@@ -203,9 +203,10 @@ struct FirstLines {
     private var lines: [UInt32] = []
     private var count = 0
 
-    /// A set with room for `expected` fingerprints.
+    /// A set with room for `expected` fingerprints. Small to begin with: a CalDAV download checks thousands of
+    /// calendars of one item each.
     init(expected: Int = 0) {
-        var capacity = 1024
+        var capacity = 16
         while capacity * 15 < expected * 16 { capacity *= 2 }
         keys = Array(repeating: 0, count: capacity)
         lines = Array(repeating: 0, count: capacity)
