@@ -72,44 +72,63 @@ enum CalDAVBench {
             _ = try timed(["git", "-C", repository.path] + step)
         }
 
-        // ICSKit: down into an empty store, a no-change sync, and 1,000 items up into an empty collection.
-        let download = try timed(
-            icskit(["sync", "down", "--caldav", "\(root)/down/", "--user", "bench"], store: "down.sqlite"))
+        // vdirsyncer's configuration: the collection down into an empty vdir, the same 1,000 items up from a vdir.
+        // Each run gets folders of its own: on this machine vdirsyncer's system time grew from 2.3 to 6.4 s over
+        // three runs into one vdir path emptied in between, and not with a new path each time.
+        let outgoing = folder.appendingPathComponent("vdir-up")
+        /// A configuration with a new empty vdir and no status (vdirsyncer from scratch), discovered.
+        func freshSyncer(_ run: String) throws -> String {
+            let local = folder.appendingPathComponent("vdir-down-\(run)")
+            try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
+            func storage(_ name: String, caldav url: String) -> String {
+                "[storage \(name)]\ntype = \"caldav\"\nurl = \"\(url)\"\nusername = \"bench\"\npassword = \"x\"\n"
+            }
+            func storage(_ name: String, vdir: URL) -> String {
+                "[storage \(name)]\ntype = \"filesystem\"\npath = \"\(vdir.path)\"\nfileext = \".ics\"\n"
+            }
+            let config = folder.appendingPathComponent("vdirsyncer-\(run).conf").path
+            try """
+            [general]
+            status_path = "\(folder.appendingPathComponent("status-\(run)").path)"
+            [pair down]
+            a = "server_down"
+            b = "local_down"
+            collections = null
+            [pair up]
+            a = "local_up"
+            b = "server_up"
+            collections = null
+            \(storage("server_down", caldav: "\(root)/down/"))\(storage("local_down", vdir: local))\
+            \(storage("local_up", vdir: outgoing))\(storage("server_up", caldav: "\(root)/up-vdirsyncer/"))
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+            _ = Measure.output(["vdirsyncer", "--config", config, "discover"])
+            return config
+        }
+
+        // The first download, three times each, taking turns (this machine's speed drifts by a fifth within
+        // minutes): ICSKit into an empty store, vdirsyncer into an empty vdir. Medians are reported.
+        var downloads: [Run] = [], syncerDownloads: [Run] = []
+        for index in 0..<3 {
+            downloads.append(
+                try timed(
+                    icskit(
+                        ["sync", "down", "--caldav", "\(root)/down/", "--user", "bench"], store: "down-\(index).sqlite")
+                ))
+            let config = try freshSyncer("down-\(index)")
+            syncerDownloads.append(try timed(["vdirsyncer", "--config", config, "sync", "down"]))
+        }
+        let download = Run.median(downloads), syncerDown = Run.median(syncerDownloads)
         var idle: [Double] = []
-        for _ in 0..<max(runs, 5) { idle.append(try timed(icskit(["sync", "down"], store: "down.sqlite")).seconds) }
+        for _ in 0..<max(runs, 5) { idle.append(try timed(icskit(["sync", "down"], store: "down-0.sqlite")).seconds) }
+        let syncerIdle = try timed(
+            ["vdirsyncer", "--config", folder.appendingPathComponent("vdirsyncer-down-2.conf").path, "sync", "down"])
+
+        // 1,000 items up into an empty collection, once each (a run takes a minute, the server's PUTs).
         _ = try timed(icskit(["import", small, "--calendar", "up"], store: "up.sqlite"))
         let upload = try timed(
             icskit(["sync", "up", "--caldav", "\(root)/up-icskit/", "--user", "bench"], store: "up.sqlite"))
-
-        // vdirsyncer: the same collection down into an empty vdir, and the same 1,000 items up from a vdir.
-        let local = folder.appendingPathComponent("vdir-down"), outgoing = folder.appendingPathComponent("vdir-up")
-        try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
         _ = try timed(icskit(["export", "--calendar", "up", "--vdir", outgoing.path], store: "up.sqlite"))
-        let config = folder.appendingPathComponent("vdirsyncer.conf").path
-        func storage(_ name: String, caldav url: String) -> String {
-            "[storage \(name)]\ntype = \"caldav\"\nurl = \"\(url)\"\nusername = \"bench\"\npassword = \"x\"\n"
-        }
-        func storage(_ name: String, vdir: URL) -> String {
-            "[storage \(name)]\ntype = \"filesystem\"\npath = \"\(vdir.path)\"\nfileext = \".ics\"\n"
-        }
-        try """
-        [general]
-        status_path = "\(folder.appendingPathComponent("status").path)"
-        [pair down]
-        a = "server_down"
-        b = "local_down"
-        collections = null
-        [pair up]
-        a = "local_up"
-        b = "server_up"
-        collections = null
-        \(storage("server_down", caldav: "\(root)/down/"))\(storage("local_down", vdir: local))\
-        \(storage("local_up", vdir: outgoing))\(storage("server_up", caldav: "\(root)/up-vdirsyncer/"))
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        _ = Measure.output(["vdirsyncer", "--config", config, "discover"])
-        let syncerDown = try timed(["vdirsyncer", "--config", config, "sync", "down"])
-        let syncerIdle = try timed(["vdirsyncer", "--config", config, "sync", "down"])
-        let syncerUp = try timed(["vdirsyncer", "--config", config, "sync", "up"])
+        let syncerUp = try timed(["vdirsyncer", "--config", try freshSyncer("up"), "sync", "up"])
 
         // Both clients left the same collections behind.
         let ours = try count(client, "\(root)/up-icskit/"), theirs = try count(client, "\(root)/up-vdirsyncer/")
@@ -131,7 +150,10 @@ enum CalDAVBench {
             "### CalDAV: gen_ics.py with Xandikos \(serverVersion ?? "") on 127.0.0.1, beside \(version)", "",
             "- date: \(ISO8601DateFormatter().string(from: Date()))",
             "- machine: \(Report.machine)",
-            "- command: `\(command)`; one run each (the no-change sync: median of \(idle.count))", "",
+            "- command: `\(command)`; the download: median of 3 runs each, taken in turns; the upload: one run each; "
+                + "the no-change sync: median of \(idle.count)",
+            "- download runs (s / CPU s): icskit \(downloads.map(\.text).joined(separator: ", ")); vdirsyncer "
+                + "\(syncerDownloads.map(\.text).joined(separator: ", "))", "",
             "| first sync | icskit s | icskit CPU s | vdirsyncer s | vdirsyncer CPU s | wall | CPU |",
             "|---|---:|---:|---:|---:|---:|---:|",
             row("server → empty local side, 5,000 items", download, syncerDown),
@@ -153,6 +175,14 @@ enum CalDAVBench {
     struct Run {
         var seconds: Double
         var cpu: Double
+
+        /// The median wall time and the median CPU time (each on its own) of some runs.
+        static func median(_ runs: [Run]) -> Run {
+            Run(
+                seconds: runs.map(\.seconds).sorted()[runs.count / 2], cpu: runs.map(\.cpu).sorted()[runs.count / 2])
+        }
+
+        var text: String { "\(Report.format(seconds)) / \(Report.format(cpu))" }
     }
 
     static func timed(_ arguments: [String]) throws -> Run {
