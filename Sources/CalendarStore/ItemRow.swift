@@ -29,9 +29,28 @@ struct ItemRow: Sendable {
 
     var key: MergeKey { MergeKey(uid: uid, recurrenceID: recurrenceID) }
 
-    /// The row's values for the item table, in `StoreWriter`'s column order after the calendar id. Made where the
-    /// row is derived (an import's helper thread), not in the writing transaction.
-    let columnArguments: StatementArguments
+    /// Binds the row's values for the item table, in `StoreWriter.itemColumns`' order after the calendar id.
+    func bind(_ binding: inout DirectBinding) {
+        binding.add(uid)
+        binding.add(recurrenceID)
+        binding.add(kind)
+        binding.add(summary)
+        binding.add(startUTC)
+        binding.add(endUTC)
+        binding.add(startValue)
+        binding.add(startTZID)
+        binding.add(dueUTC)
+        binding.add(status)
+        binding.add(completedUTC)
+        binding.add(priority)
+        binding.add(sequence)
+        binding.add(lastModifiedUTC)
+        binding.add(stampUTC)
+        binding.add(isRecurring)
+        binding.add(rangeEndUTC)
+        binding.add(content)
+        binding.add(fingerprint)
+    }
 
     /// Derives the columns of an event, todo or journal; nil for other components.
     init?(_ item: CalendarComponent, time: CalendarTime) {
@@ -94,11 +113,6 @@ struct ItemRow: Sendable {
         self.fingerprint = fingerprint
         categories = core.categories.map(\.name)
         relations = core.relatedTo
-        columnArguments = [
-            uid, recurrenceID, kind, summary, startUTC, endUTC, startValue, startTZID, dueUTC, status,
-            completedUTC, priority, sequence, lastModifiedUTC, stampUTC, isRecurring, rangeEndUTC, content,
-            fingerprint,
-        ]
     }
 
     /// The last instant a series can reach when every rule ends (by UNTIL, or by COUNT: its last instance), else
@@ -128,7 +142,7 @@ struct StoreWriter {
 
     init(_ db: Database) { self.db = db }
 
-    /// The item table's columns a row fills, in the order of `ItemRow.columnArguments` after the calendar id.
+    /// The item table's columns a row fills, in the order of `ItemRow.bind` after the calendar id.
     private static let columns = [
         "calendarID", "uid", "recurrenceID", "kind", "summary", "startUTC", "endUTC", "startValue", "startTZID",
         "dueUTC", "status", "completedUTC", "priority", "sequence", "lastModifiedUTC", "stampUTC", "isRecurring",
@@ -154,13 +168,19 @@ struct StoreWriter {
     /// clearing what an earlier version left.
     func save(_ row: ItemRow, calendarID: Int64, isNew: Bool = false) throws {
         let itemID: Int64
-        let arguments: StatementArguments = [calendarID] + row.columnArguments
+        /// The calendar id and the row, bound to all of the statement's placeholders (`itemColumns`).
+        func bindRow(_ statement: Statement) {
+            DirectBinding.bind(statement) { binding in
+                binding.add(calendarID)
+                row.bind(&binding)
+            }
+        }
         if isNew {
             // No conflict to resolve and no id to read back but the rowid SQLite just gave: the cheapest statement
-            // (a bulk import runs it once per item). The arguments match the placeholders by construction.
+            // (a bulk import runs it once per item).
             let insert = try db.cachedStatement(
                 sql: "INSERT INTO item (\(Self.itemColumns)) VALUES (\(Self.placeholders))")
-            insert.setUncheckedArguments(arguments)
+            bindRow(insert)
             try insert.execute()
             itemID = db.lastInsertedRowID
         } else {
@@ -170,7 +190,8 @@ struct StoreWriter {
                     ON CONFLICT(calendarID, uid, recurrenceID) DO UPDATE SET \(Self.updates)
                     RETURNING id
                     """)
-            guard let id = try Int64.fetchOne(upsert, arguments: arguments) else {
+            bindRow(upsert)
+            guard let id = try Int64.fetchOne(upsert) else {
                 throw StoreError("the store did not take item \(row.uid)")
             }
             itemID = id
@@ -184,7 +205,10 @@ struct StoreWriter {
         if !row.categories.isEmpty {
             let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO itemCategory (itemID, name) VALUES (?, ?)")
             for name in row.categories {
-                insert.setUncheckedArguments([itemID, name])
+                DirectBinding.bind(insert) {
+                    $0.add(itemID)
+                    $0.add(name)
+                }
                 try insert.execute()
             }
         }
@@ -266,7 +290,13 @@ struct StoreWriter {
         let delete = try db.cachedStatement(
             sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ? AND uid = ? AND recurrenceID = ?")
         for key in previous.base.keys where base[key] == nil {
-            try delete.execute(arguments: [calendarID, source, key.uid, key.recurrenceID])
+            DirectBinding.bind(delete) {
+                $0.add(calendarID)
+                $0.add(source)
+                $0.add(key.uid)
+                $0.add(key.recurrenceID)
+            }
+            try delete.execute()
         }
         let insert = try db.cachedStatement(
             sql: """
@@ -275,7 +305,15 @@ struct StoreWriter {
                 """)
         for (key, fingerprint) in base
         where previous.base[key] != fingerprint || previous.readBase[key] != read[key] {
-            try insert.execute(arguments: [calendarID, source, key.uid, key.recurrenceID, fingerprint, read[key]])
+            DirectBinding.bind(insert) {
+                $0.add(calendarID)
+                $0.add(source)
+                $0.add(key.uid)
+                $0.add(key.recurrenceID)
+                $0.add(fingerprint)
+                $0.add(read[key])
+            }
+            try insert.execute()
         }
     }
 

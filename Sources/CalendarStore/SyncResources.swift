@@ -144,8 +144,14 @@ extension CalendarStore {
                     ON CONFLICT(calendarID, partner, href) DO UPDATE SET etag = excluded.etag, uids = excluded.uids
                     """)
             for resource in resources {
-                try upsertResource.execute(
-                    arguments: [id, partner, resource.href, resource.etag, resource.uids.joined(separator: "\n")])
+                DirectBinding.bind(upsertResource) {
+                    $0.add(id)
+                    $0.add(partner)
+                    $0.add(resource.href)
+                    $0.add(resource.etag)
+                    $0.add(resource.uids.joined(separator: "\n"))
+                }
+                try upsertResource.execute()
             }
             let deleteResource = try db.cachedStatement(
                 sql: "DELETE FROM syncResource WHERE calendarID = ? AND partner = ? AND href = ?")
@@ -165,18 +171,27 @@ extension CalendarStore {
                     SELECT calendarID, ?2, uid, recurrenceID, content FROM item
                     WHERE calendarID = ?1 AND uid = ?3 AND recurrenceID = ?4 AND fingerprint = ?5
                     """)
+            /// Runs `statement` for the key (and the fingerprint, where it takes one).
+            func run(_ statement: Statement, _ key: MergeKey, _ fingerprint: String? = nil) throws {
+                DirectBinding.bind(statement) {
+                    $0.add(id)
+                    $0.add(partner)
+                    $0.add(key.uid)
+                    $0.add(key.recurrenceID)
+                    if let fingerprint { $0.add(fingerprint) }
+                }
+                try statement.execute()
+            }
             for (key, fingerprint) in base {
                 if let fingerprint {
-                    try upsertState.execute(arguments: [id, partner, key.uid, key.recurrenceID, fingerprint])
+                    try run(upsertState, key, fingerprint)
                     // The copy replaces the entry before it; where the item has changed since, nothing is copied
                     // and the old entry goes.
-                    try copyBase.execute(arguments: [id, partner, key.uid, key.recurrenceID, fingerprint])
-                    if db.changesCount == 0 {
-                        try deleteBase.execute(arguments: [id, partner, key.uid, key.recurrenceID])
-                    }
+                    try run(copyBase, key, fingerprint)
+                    if db.changesCount == 0 { try run(deleteBase, key) }
                 } else {
-                    try deleteBase.execute(arguments: [id, partner, key.uid, key.recurrenceID])
-                    try deleteState.execute(arguments: [id, partner, key.uid, key.recurrenceID])
+                    try run(deleteBase, key)
+                    try run(deleteState, key)
                 }
             }
             // The partner's base no longer matches any file digest.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small, strict XML reader for xCal: elements, attributes, namespaces, text, CDATA, comments and processing
 /// instructions. It refuses document type declarations and every entity but XML's five predefined ones and
 /// character references, so no input can make it fetch, expand or nest entities.
@@ -64,8 +66,9 @@ struct XMLParser {
     /// Whether the bytes at the current position are `text`'s. Literals only: a `String` overload would be the one
     /// a literal picks, and comparing through `String.UTF8View` cost a fifth of reading a CalDAV answer.
     func peek(_ text: StaticString) -> Bool {
-        let pattern = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        return bytes.count - index >= pattern.count && bytes[index..<index + pattern.count].elementsEqual(pattern)
+        let count = text.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + index, text.utf8Start, count) == 0 }
     }
 
     mutating func advance(_ count: Int = 1) {
@@ -109,7 +112,10 @@ struct XMLParser {
         let first = terminator[0], length = terminator.count
         var position = index
         while bytes.count - position >= length {
-            if bytes[position] == first, bytes[position..<position + length].elementsEqual(terminator) {
+            if bytes[position] == first,
+                bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + position, terminator.baseAddress!, length) })
+                    == 0
+            {
                 advance(position - index)
                 let taken = bytes[start..<index]
                 advance(length)

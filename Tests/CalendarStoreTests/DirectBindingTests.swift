@@ -1,0 +1,48 @@
+import GRDB
+import XCTest
+
+@testable import CalendarStore
+
+/// Values bound without GRDB's arguments read back as GRDB would have bound them.
+final class DirectBindingTests: XCTestCase {
+    func testValuesReadBackAsBound() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a TEXT, b INTEGER, c INTEGER, d TEXT, e INTEGER)")
+            let insert = try db.cachedStatement(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?)")
+            let rows: [(String?, Int64?, Bool, String, Int?)] = [
+                ("", Int64.min, true, "a\u{0}b", nil),
+                (nil, Int64.max, false, "é 予定 📅", 7),
+                ("plain", nil, true, String(repeating: "x", count: 100_000), -1),
+            ]
+            for row in rows {
+                DirectBinding.bind(insert) {
+                    $0.add(row.0)
+                    $0.add(row.1)
+                    $0.add(row.2)
+                    $0.add(row.3)
+                    $0.add(row.4)
+                }
+                try insert.execute()
+            }
+            // GRDB's own arguments on the same cached statement afterwards still work.
+            try insert.execute(arguments: ["grdb", 1, 0, "d", 2])
+            let read = try Row.fetchAll(db, sql: "SELECT a, b, c, d, e, typeof(a), length(CAST(d AS BLOB)) FROM t")
+            XCTAssertEqual(read.count, 4)
+            XCTAssertEqual(read[0][0] as String?, "")
+            XCTAssertEqual(read[0][5] as String, "text", "an empty string is text, not NULL")
+            XCTAssertEqual(read[0][1] as Int64?, Int64.min)
+            XCTAssertEqual(read[0][2] as Int64?, 1)
+            XCTAssertEqual(read[0][6] as Int, 3, "an embedded NUL is kept")
+            XCTAssertNil(read[0][4] as Int?)
+            XCTAssertNil(read[1][0] as String?)
+            XCTAssertEqual(read[1][1] as Int64?, Int64.max)
+            XCTAssertEqual(read[1][2] as Int64?, 0)
+            XCTAssertEqual(read[1][3] as String?, "é 予定 📅")
+            XCTAssertEqual(read[1][4] as Int?, 7)
+            XCTAssertNil(read[2][1] as Int64?)
+            XCTAssertEqual((read[2][3] as String?)?.count, 100_000)
+            XCTAssertEqual(read[3][0] as String?, "grdb")
+        }
+    }
+}
