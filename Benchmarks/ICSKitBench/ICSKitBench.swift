@@ -29,6 +29,9 @@ struct ICSKitBench {
         var only: String?
         /// The files `--only big` streams, comma-separated (`make bench-big` generates them).
         var big: [String] = []
+        /// `--only caldav --upload-items 5000`: the upload with that many items, one run each, recorded apart
+        /// (section `caldav-upload-N`).
+        var uploadItems = 1000
 
         init(_ arguments: ArraySlice<String>) throws {
             var arguments = arguments
@@ -40,6 +43,7 @@ struct ICSKitBench {
                 case "--write": write = value
                 case "--only": only = value
                 case "--big": big = value.split(separator: ",").map(String.init)
+                case "--upload-items": uploadItems = Int(value) ?? uploadItems
                 default: throw BenchError("unknown option \(flag)")
                 }
             }
@@ -62,7 +66,8 @@ struct ICSKitBench {
         let runs = options.runs
         let command =
             "make bench (release; .build/release/ICSKitBench --runs \(runs)"
-            + (options.only.map { " --only \($0)" } ?? "") + ")"
+            + (options.only.map { " --only \($0)" } ?? "")
+            + (options.uploadItems == 1000 ? "" : " --upload-items \(options.uploadItems)") + ")"
         // The store and feeds first: their children must not inherit the peak RSS the in-process phases below
         // leave here.
         if options.only == nil || options.only == "store" {
@@ -77,9 +82,10 @@ struct ICSKitBench {
                 .appendingPathComponent("../shared").standardized.path
             let section = try CalDAVBench.run(
                 icskit: tool("icskit"), shared: ProcessInfo.processInfo.environment["SHARED"] ?? shared, runs: runs,
-                scratch: scratch, command: command)
+                scratch: scratch, command: command, uploadItems: options.uploadItems)
             print(section + "\n")
-            if let path = options.write { try Report.write(section: section, key: "caldav", into: path) }
+            let key = options.uploadItems == 1000 ? "caldav" : "caldav-upload-\(options.uploadItems)"
+            if let path = options.write { try Report.write(section: section, key: key, into: path) }
         }
         if options.only == "big" {
             let section = try BigFileBench.run(
