@@ -169,8 +169,8 @@ struct StoreWriter {
     func save(_ row: ItemRow, calendarID: Int64, isNew: Bool = false) throws {
         let itemID: Int64
         /// The calendar id and the row, bound to all of the statement's placeholders (`itemColumns`).
-        func bindRow(_ statement: Statement) {
-            DirectBinding.bind(statement) { binding in
+        func bindRow(_ statement: Statement) throws {
+            try DirectBinding.bind(statement) { binding in
                 binding.add(calendarID)
                 row.bind(&binding)
             }
@@ -180,7 +180,7 @@ struct StoreWriter {
             // (a bulk import runs it once per item).
             let insert = try db.cachedStatement(
                 sql: "INSERT INTO item (\(Self.itemColumns)) VALUES (\(Self.placeholders))")
-            bindRow(insert)
+            try bindRow(insert)
             try insert.execute()
             itemID = db.lastInsertedRowID
         } else {
@@ -190,7 +190,7 @@ struct StoreWriter {
                     ON CONFLICT(calendarID, uid, recurrenceID) DO UPDATE SET \(Self.updates)
                     RETURNING id
                     """)
-            bindRow(upsert)
+            try bindRow(upsert)
             guard let id = try Int64.fetchOne(upsert) else {
                 throw StoreError("the store did not take item \(row.uid)")
             }
@@ -205,7 +205,7 @@ struct StoreWriter {
         if !row.categories.isEmpty {
             let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO itemCategory (itemID, name) VALUES (?, ?)")
             for name in row.categories {
-                DirectBinding.bind(insert) {
+                try DirectBinding.bind(insert) {
                     $0.add(itemID)
                     $0.add(name)
                 }
@@ -290,7 +290,7 @@ struct StoreWriter {
         let delete = try db.cachedStatement(
             sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ? AND uid = ? AND recurrenceID = ?")
         for key in previous.base.keys where base[key] == nil {
-            DirectBinding.bind(delete) {
+            try DirectBinding.bind(delete) {
                 $0.add(calendarID)
                 $0.add(source)
                 $0.add(key.uid)
@@ -305,7 +305,7 @@ struct StoreWriter {
                 """)
         for (key, fingerprint) in base
         where previous.base[key] != fingerprint || previous.readBase[key] != read[key] {
-            DirectBinding.bind(insert) {
+            try DirectBinding.bind(insert) {
                 $0.add(calendarID)
                 $0.add(source)
                 $0.add(key.uid)

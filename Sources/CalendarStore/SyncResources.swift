@@ -144,7 +144,7 @@ extension CalendarStore {
                     ON CONFLICT(calendarID, partner, href) DO UPDATE SET etag = excluded.etag, uids = excluded.uids
                     """)
             for resource in resources {
-                DirectBinding.bind(upsertResource) {
+                try DirectBinding.bind(upsertResource) {
                     $0.add(id)
                     $0.add(partner)
                     $0.add(resource.href)
@@ -173,7 +173,7 @@ extension CalendarStore {
                     """)
             /// Runs `statement` for the key (and the fingerprint, where it takes one).
             func run(_ statement: Statement, _ key: MergeKey, _ fingerprint: String? = nil) throws {
-                DirectBinding.bind(statement) {
+                try DirectBinding.bind(statement) {
                     $0.add(id)
                     $0.add(partner)
                     $0.add(key.uid)

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import XCTest
 
 @testable import CalendarStore
@@ -16,7 +17,7 @@ final class DirectBindingTests: XCTestCase {
                 ("plain", nil, true, String(repeating: "x", count: 100_000), -1),
             ]
             for row in rows {
-                DirectBinding.bind(insert) {
+                try DirectBinding.bind(insert) {
                     $0.add(row.0)
                     $0.add(row.1)
                     $0.add(row.2)
@@ -43,6 +44,31 @@ final class DirectBindingTests: XCTestCase {
             XCTAssertNil(read[2][1] as Int64?)
             XCTAssertEqual((read[2][3] as String?)?.count, 100_000)
             XCTAssertEqual(read[3][0] as String?, "grdb")
+        }
+    }
+
+    /// A text longer than the connection's limit is refused by SQLite: binding throws instead of running the
+    /// statement with the parameter left as it was.
+    func testRefusedValueThrows() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a TEXT, b INTEGER)")
+            sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, 1_000)
+            let insert = try db.cachedStatement(sql: "INSERT INTO t VALUES (?, ?)")
+            XCTAssertThrowsError(
+                try DirectBinding.bind(insert) {
+                    $0.add(String(repeating: "x", count: 5_000))
+                    $0.add(1)
+                }
+            ) { error in
+                XCTAssertTrue("\(error)".contains("value 1"), "\(error)")
+            }
+            try DirectBinding.bind(insert) {
+                $0.add(String(repeating: "x", count: 500))
+                $0.add(2)
+            }
+            try insert.execute()
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT b FROM t"), 2)
         }
     }
 }

@@ -8,6 +8,8 @@ internal import GRDBSQLite
 struct DirectBinding {
     private let statement: SQLiteStatement
     private var index: Int32 = 1
+    /// The first value SQLite refused (a text longer than its limit), with its code.
+    private var refused: (index: Int32, code: Int32)?
 
     /// Starts binding `statement` from its first parameter, after GRDB's bindings are cleared (`setUncheckedArguments`
     /// with none marks them as set, so `execute()` and `fetchOne` run with these).
@@ -21,35 +23,41 @@ struct DirectBinding {
 
     mutating func add(_ value: String?) {
         defer { index += 1 }
-        guard var value else {
-            sqlite3_bind_null(statement, index)
-            return
-        }
-        _ = value.withUTF8 { bytes in
+        guard var value else { return check(sqlite3_bind_null(statement, index)) }
+        let code = value.withUTF8 { bytes in
             // An empty buffer may have no address, which SQLite would bind as NULL: bind zero bytes of a literal.
-            if bytes.isEmpty {
-                sqlite3_bind_text(statement, index, "", 0, Self.transient)
-            } else {
-                sqlite3_bind_text(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
-            }
+            guard !bytes.isEmpty else { return sqlite3_bind_text(statement, index, "", 0, Self.transient) }
+            guard bytes.count <= Int32.max else { return SQLITE_TOOBIG }
+            return sqlite3_bind_text(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
         }
+        check(code)
     }
 
     mutating func add(_ value: Int64?) {
         defer { index += 1 }
-        if let value { sqlite3_bind_int64(statement, index, value) } else { sqlite3_bind_null(statement, index) }
+        check(value.map { sqlite3_bind_int64(statement, index, $0) } ?? sqlite3_bind_null(statement, index))
+    }
+
+    private mutating func check(_ code: Int32) {
+        if code != SQLITE_OK, refused == nil { refused = (index, code) }
     }
 
     mutating func add(_ value: Int?) { add(value.map(Int64.init)) }
     mutating func add(_ value: Bool) { add(Int64(value ? 1 : 0)) }
 
     /// Binds `values` in order and checks that they were all the statement's parameters (a mismatch is a
-    /// programming error, as GRDB's unchecked arguments would be).
-    static func bind(_ statement: Statement, _ values: (inout DirectBinding) -> Void) {
+    /// programming error, as GRDB's unchecked arguments would be). A value SQLite refuses is an error, before the
+    /// statement runs with a parameter left unbound.
+    static func bind(_ statement: Statement, _ values: (inout DirectBinding) -> Void) throws {
         var binding = DirectBinding(statement)
         values(&binding)
         precondition(
             binding.index - 1 == sqlite3_bind_parameter_count(binding.statement),
             "\(binding.index - 1) values bound to a statement of \(sqlite3_bind_parameter_count(binding.statement))")
+        if let refused = binding.refused {
+            throw StoreError(
+                "SQLite refused value \(refused.index) of a statement: "
+                    + String(cString: sqlite3_errstr(refused.code)))
+        }
     }
 }
