@@ -45,4 +45,16 @@ final class HTTPHeadTests: XCTestCase {
             }
         }
     }
+
+    func testListTokensAreMatchedWholeInAnyCase() {
+        XCTAssertTrue(HTTP1.hasToken("close", "close"))
+        XCTAssertTrue(HTTP1.hasToken(" Keep-Alive ,\tCLOSE ", "close"))
+        XCTAssertTrue(HTTP1.hasToken("gzip, Chunked", "chunked"))
+        XCTAssertFalse(HTTP1.hasToken(nil, "close"))
+        XCTAssertFalse(HTTP1.hasToken("", "close"))
+        XCTAssertFalse(HTTP1.hasToken("keep-alive", "close"))
+        XCTAssertFalse(HTTP1.hasToken("closed", "close"), "a longer word is another token")
+        XCTAssertFalse(HTTP1.hasToken("not-chunked", "chunked"))
+        XCTAssertFalse(HTTP1.hasToken("cl\u{0F}se", "close"))
+    }
 }

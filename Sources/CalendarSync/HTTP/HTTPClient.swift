@@ -255,13 +255,12 @@ enum HTTP1 {
             response = try parseHead(buffer[..<headEnd], url: request.url)
             buffer.removeFirst(headEnd + 4)
         } while (100...199).contains(response.status)
-        let keepsOpen =
-            response.isHTTP11 && response[header: "Connection"]?.lowercased().contains("close") != true
+        let keepsOpen = response.isHTTP11 && !hasToken(response[header: "Connection"], "close")
         if request.method == "HEAD" || response.status == 204 || response.status == 304 {
             reusable = keepsOpen && buffer.isEmpty
             return response
         }
-        if response[header: "Transfer-Encoding"]?.lowercased().contains("chunked") == true {
+        if hasToken(response[header: "Transfer-Encoding"], "chunked") {
             let (body, isComplete) = try readChunked(connection, buffer)
             reusable = keepsOpen && isComplete
             response.body = body
@@ -283,6 +282,18 @@ enum HTTP1 {
             response.body = buffer
         }
         return response
+    }
+
+    /// Whether a header's comma-separated list holds `token` (lower-case letters), ignoring case and spaces.
+    /// Compared as bytes: Foundation's `contains` on a String went through NSString, twice per answer.
+    static func hasToken(_ value: String?, _ token: String) -> Bool {
+        guard let value else { return false }
+        return value.utf8.split(separator: UInt8(ascii: ",")).contains { item in
+            var word = item[...]
+            while let first = word.first, first == 0x20 || first == 0x09 { word = word.dropFirst() }
+            while let last = word.last, last == 0x20 || last == 0x09 { word = word.dropLast() }
+            return word.count == token.utf8.count && zip(word, token.utf8).allSatisfy { $0 | 0x20 == $1 }
+        }
     }
 
     /// Reads until the blank line that ends the head; returns where it starts.
