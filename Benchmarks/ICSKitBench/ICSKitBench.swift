@@ -78,8 +78,10 @@ struct ICSKitBench {
             if let path = options.write { try Report.write(section: store, key: "store", into: path) }
         }
         if options.only == "caldav" {
-            let shared = URL(fileURLWithPath: input).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("../shared").standardized.path
+            // `../shared` beside the checkout the input is in (made absolute first: a relative URL standardized
+            // drops a leading `..`).
+            let shared = URL(fileURLWithPath: input).absoluteURL.deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("../shared").standardized.path
             let section = try CalDAVBench.run(
                 icskit: tool("icskit"), shared: ProcessInfo.processInfo.environment["SHARED"] ?? shared, runs: runs,
                 scratch: scratch, command: command, uploadItems: options.uploadItems)
