@@ -160,10 +160,17 @@ struct Provenance: Sendable, Hashable {
     var isModified = false
     /// The model as read from `source`, when whoever changed it kept it (`keepingOriginal()`), so writing it need
     /// not decode `source` again to tell what changed.
-    var original: (any Sendable)?
+    var original: OriginalModel?
 
     static func == (lhs: Provenance, rhs: Provenance) -> Bool { true }
     func hash(into hasher: inout Hasher) {}
+}
+
+/// A model as it was read, in a box: an existential held inline would make every model address-only, and each
+/// `switch` over a `CalendarComponent` would then copy the whole model out of its case.
+final class OriginalModel: Sendable {
+    let model: any Sendable
+    init(_ model: any Sendable) { self.model = model }
 }
 
 /// A typed model of one iCalendar component kind, described by its field table.
@@ -218,13 +225,13 @@ extension ComponentModel {
     /// for code that changes many models read from a file and writes them all.
     mutating func keepingOriginal() {
         guard provenance.source != nil, !provenance.isModified, provenance.original == nil else { return }
-        provenance.original = self
+        provenance.original = OriginalModel(self)
     }
 
     /// The model as it was read, for telling which fields changed; nil for a model made in code.
     var asOriginallyRead: Self? {
         guard let source = provenance.source else { return nil }
-        if let original = provenance.original as? Self { return original }
+        if let original = provenance.original?.model as? Self { return original }
         var scratch = DecodeContext(log: DiagnosticLog(file: nil))
         return Self(decoding: source, &scratch)
     }

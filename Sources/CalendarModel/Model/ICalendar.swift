@@ -259,7 +259,19 @@ public indirect enum CalendarComponent: Sendable, Hashable {
 
     /// False for a component the input ended inside of (its END missing, a download cut off): what it holds may be
     /// cut short, so a store must not let it replace a complete version.
-    public var isComplete: Bool { !asRead.isCutOff }
+    public var isComplete: Bool { source?.isCutOff != true }
+
+    /// The component an item or block was read from; nil for an item made in code (which is never cut off and has
+    /// no line). Unlike `asRead`, never encodes.
+    var source: Component? {
+        switch self {
+        case .event(let event): return event.provenance.source
+        case .todo(let todo): return todo.provenance.source
+        case .journal(let journal): return journal.provenance.source
+        case .timeZone(let zone): return zone.component
+        case .other(let component): return component
+        }
+    }
 
     /// Whether this is an event, todo or journal: an item a store keeps, merges and lists.
     public var isItem: Bool {

@@ -68,5 +68,5 @@ extension CalendarComponent {
     }
 
     /// The first line of the component in its file, 0 when it was made in code.
-    public var line: Int { asRead.line }
+    public var line: Int { source?.line ?? 0 }
 }
