@@ -13,6 +13,8 @@ final class Connection {
     private let descriptor: Int32
     private var tls: OpaquePointer?
     private var isClosed = false
+    /// Where `read` receives into.
+    private var scratch: [UInt8] = []
 
     /// Connects to `host:port` within `timeout` seconds (each address in turn), then reads and writes with the same
     /// limit per call.
@@ -77,19 +79,19 @@ final class Connection {
 
     /// Reads what has arrived (at most `capacity` bytes) into `buffer`; 0 at the end of the stream.
     func read(into buffer: inout [UInt8], capacity: Int = 65_536) throws -> Int {
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: capacity))
-        let count = buffer[start...].withUnsafeMutableBytes { raw -> Int in
-            if let tls { return Int(SSL_read(tls, raw.baseAddress, Int32(raw.count))) }
-            return recv(descriptor, raw.baseAddress, raw.count, 0)
+        // Into the connection's own scratch space, then only what came is appended: growing `buffer` by `capacity`
+        // zeros on every read cost more than the reading for the short answers most requests get.
+        if scratch.count < capacity { scratch = [UInt8](repeating: 0, count: capacity) }
+        let count = scratch.withUnsafeMutableBytes { raw -> Int in
+            if let tls { return Int(SSL_read(tls, raw.baseAddress, Int32(capacity))) }
+            return recv(descriptor, raw.baseAddress, capacity, 0)
         }
         if count <= 0 {
-            buffer.removeLast(capacity)
             if count == 0 { return 0 }
             if let tls, SSL_get_error(tls, Int32(count)) == SSL_ERROR_ZERO_RETURN { return 0 }
             throw failure("cannot receive")
         }
-        buffer.removeLast(capacity - count)
+        buffer.append(contentsOf: scratch[..<count])
         return count
     }
 

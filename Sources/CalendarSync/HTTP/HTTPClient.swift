@@ -333,23 +333,33 @@ enum HTTP1 {
             let last = text.lastIndex(where: { !isSpace($0) }) ?? first
             return text[first...last]
         }
-        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
-            $0.last == 0x0D ? $0.dropLast() : $0
+        // Line by line, in place: the head of each of a sync's thousands of answers is parsed here.
+        var rest = bytes[...]
+        func nextLine() -> ArraySlice<UInt8>? {
+            guard !rest.isEmpty else { return nil }
+            let end = rest.firstIndex(of: 0x0A) ?? rest.endIndex
+            var line = rest[..<end]
+            rest = end < rest.endIndex ? rest[(end + 1)...] : []
+            if line.last == 0x0D { line = line.dropLast() }
+            return line
         }
-        let statusLine = lines.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let statusParts = statusLine.split(separator: " ", maxSplits: 2)
-        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
-            throw HTTPFailure("not an HTTP answer: \"\(statusLine)\"")
+        let statusLine = nextLine() ?? []
+        let statusParts = statusLine.split(separator: 0x20, maxSplits: 2)
+        guard statusParts.count >= 2, statusParts[0].starts(with: "HTTP/1.".utf8),
+            let status = Int(String(decoding: statusParts[1], as: UTF8.self))
+        else {
+            throw HTTPFailure("not an HTTP answer: \"\(String(decoding: statusLine, as: UTF8.self))\"")
         }
         var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
+        while let line = nextLine() {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let name = String(decoding: trimmed(line[..<colon]), as: UTF8.self).lowercased()
+            let name = String(
+                decoding: trimmed(line[..<colon]).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
             let value = String(decoding: trimmed(line[(colon + 1)...]), as: UTF8.self)
             headers[name] = headers[name].map { $0 + ", " + value } ?? value
         }
         var response = HTTPResponse(status: status, headers: headers, body: [], url: url, redirects: [])
-        response.isHTTP11 = statusParts[0] == "HTTP/1.1"
+        response.isHTTP11 = statusParts[0].elementsEqual("HTTP/1.1".utf8)
         return response
     }
 

@@ -162,6 +162,7 @@ public enum TwoWaySync {
         let (localItems, _) = CalendarMerger.items(of: [loaded])
         let zones = Dictionary(loaded.timeZones.compactMap { zone in zone.tzid.map { ($0, zone) } }) { first, _ in first
         }
+        var resourceWriter = ResourceWriter(zones: zones)
         var localByUID: [String: [MergeItem]] = [:]
         for item in localItems.values { localByUID[item.key.uid, default: []].append(item) }
         let total = resources.count + localOnly.count
@@ -210,7 +211,7 @@ public enum TwoWaySync {
                     let wanted = resource.uids.sorted().flatMap { localByUID[$0] ?? [] }
                     // Deleted here since the fingerprints were read: the next sync deletes it there.
                     guard !wanted.isEmpty else { continue }
-                    etag = try storage.update(href, serialize(wanted, zones: zones), ifMatch: resource.etag)
+                    etag = try storage.update(href, resourceWriter.write(wanted), ifMatch: resource.etag)
                     report.updated.append(href)
                     written = fingerprints(wanted)
                 }
@@ -226,7 +227,7 @@ public enum TwoWaySync {
             guard let items = localByUID[uid] else { continue }  // deleted here since: nothing to create
             let href = storage.href(forUID: uid)
             do {
-                let etag = try storage.create(href, serialize(items, zones: zones))
+                let etag = try storage.create(href, resourceWriter.write(items))
                 report.created.append(href)
                 try record(
                     SyncResource(href: href, etag: etag, uids: [uid]), forgetting: nil,
@@ -300,22 +301,6 @@ public enum TwoWaySync {
         for href in changes.removed { etags[href] = nil }
         for entry in changes.changed { etags[entry.href] = entry.etag }
         return (etags.map { ($0.key, $0.value) }.sorted { $0.href < $1.href }, changes.token)
-    }
-
-    /// One resource: a VCALENDAR with the items of one UID and the VTIMEZONEs they use.
-    static func serialize(_ items: [MergeItem], zones: [String: TimeZoneDefinition]) -> [UInt8] {
-        var calendar = Component("VCALENDAR")
-        calendar.properties = [Property("VERSION", value: "2.0"), Property("PRODID", value: ICS.productID)]
-        var used: [String] = []
-        for item in items {
-            for property in item.component.properties {
-                if let tzid = property["TZID"], !used.contains(tzid) { used.append(tzid) }
-            }
-        }
-        calendar.components = used.compactMap { zones[$0]?.component }
-        // The master first, then its overrides by RECURRENCE-ID.
-        calendar.components += items.sorted { $0.key < $1.key }.map(\.component)
-        return ICS.write(components: [calendar])
     }
 
     static func partnerPath(_ partner: String, _ href: String) -> String {

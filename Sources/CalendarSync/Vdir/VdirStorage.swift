@@ -82,11 +82,12 @@ public struct VdirStorage: SyncStorage {
         for calendar in calendars {
             let (items, _) = CalendarMerger.items(of: [calendar])
             let zones = Dictionary(calendar.timeZones.compactMap { zone in zone.tzid.map { ($0, zone) } }) { a, _ in a }
+            var resources = ResourceWriter(zones: zones)
             var byUID: [String: [MergeItem]] = [:]
             for item in items.values { byUID[item.key.uid, default: []].append(item) }
             for (uid, group) in byUID.sorted(by: { $0.key < $1.key }) {
                 let href = href(forUID: uid)
-                let bytes = TwoWaySync.serialize(group, zones: zones)
+                let bytes = resources.write(group)
                 if let etag = etag(of: href) {
                     if FileManager.default.contents(atPath: path(href)).map(Array.init) == bytes {
                         same += 1
