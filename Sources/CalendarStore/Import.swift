@@ -40,9 +40,10 @@ extension CalendarStore {
         report.skipped += skipped.count
         report.diagnostics += notes
         // Deriving each item's columns (times through its zones, the text to keep, its fingerprint) runs on helper
-        // threads while this one writes the rows before them in order: one helper per core the writer leaves (on two
-        // cores one: the writer is the slower side and needs its core). Each helper has its own CalendarTime per
-        // calendar, with its own copies of the zones (libical's zones are not shared across threads).
+        // threads, one per core but this one, while this one writes the rows in order; when the next batch to write
+        // is not ready, this thread derives one itself rather than wait (on two cores deriving and writing take
+        // about as long each). Each thread has its own CalendarTime per calendar, with its own copies of the zones
+        // (libical's zones are not shared across threads).
         var work: [(calendar: Int, component: Int)] = []
         var position = 0
         for (calendarIndex, calendar) in resolved.enumerated() {
@@ -54,20 +55,8 @@ extension CalendarStore {
         let rows = RowBatches(items: work.count, batchSize: 256)
         for _ in 0..<max(1, min(ProcessInfo.processInfo.activeProcessorCount - 1, rows.count)) {
             Thread.detachNewThread { [work] in
-                var times: [Int: CalendarTime] = [:]
-                while let batch = rows.claim() {
-                    var made: [(row: ItemRow, line: Int)] = []
-                    for (calendarIndex, index) in work[batch] {
-                        let calendar = resolved[calendarIndex]
-                        let time =
-                            times[calendarIndex]
-                            ?? CalendarTime(calendar: calendar.withZonesOnly, viewerZone: viewerZone, file: file)
-                        times[calendarIndex] = time
-                        let component = calendar.components[index]
-                        if let row = ItemRow(component, time: time) { made.append((row, component.line)) }
-                    }
-                    rows.put(made, for: batch)
-                }
+                var deriver = RowDeriver(calendars: resolved, work: work, viewerZone: viewerZone, file: file)
+                while let batch = rows.claim() { rows.put(deriver.rows(batch), for: batch) }
             }
         }
         // An item the file ends inside of may be cut short: it must not replace a complete version.
@@ -84,7 +73,10 @@ extension CalendarStore {
         try database.write { db in
             var writer = try ImportWriter(db, calendar: name, report: report, file: file)
             try writer.saveCalendarParts(of: resolved)
-            while let batch = rows.take() { try writer.write(batch, total: total, progress: progress) }
+            var deriver = RowDeriver(calendars: resolved, work: work, viewerZone: viewerZone, file: file)
+            while let batch = rows.take(deriving: { deriver.rows($0) }) {
+                try writer.write(batch, total: total, progress: progress)
+            }
             report = writer.report
         }
         progress?(total, total)
@@ -289,8 +281,42 @@ public enum CategoryColor {
     }
 }
 
+/// Derives the rows of an import's items, on one thread: each thread makes its own deriver, which keeps its own
+/// CalendarTime per calendar.
+private struct RowDeriver {
+    let calendars: [ICalendar]
+    /// The items to derive, by calendar and component index; batches are ranges of this.
+    let work: [(calendar: Int, component: Int)]
+    let viewerZone: String
+    let file: String?
+    private var times: [Int: CalendarTime] = [:]
+
+    init(calendars: [ICalendar], work: [(calendar: Int, component: Int)], viewerZone: String, file: String?) {
+        self.calendars = calendars
+        self.work = work
+        self.viewerZone = viewerZone
+        self.file = file
+    }
+
+    /// The rows of a batch of `work`, each with its item's line.
+    mutating func rows(_ batch: Range<Int>) -> [(row: ItemRow, line: Int)] {
+        var made: [(row: ItemRow, line: Int)] = []
+        for (calendarIndex, index) in work[batch] {
+            let calendar = calendars[calendarIndex]
+            let time =
+                times[calendarIndex]
+                ?? CalendarTime(calendar: calendar.withZonesOnly, viewerZone: viewerZone, file: file)
+            times[calendarIndex] = time
+            let component = calendar.components[index]
+            if let row = ItemRow(component, time: time) { made.append((row, component.line)) }
+        }
+        return made
+    }
+}
+
 /// Rows handed from the threads that derive them, a batch of items each, to the one that writes them in order.
-/// Helpers `claim` the next batch of item positions and `put` its rows; `take` hands the batches out in order.
+/// Helpers `claim` the next batch of item positions and `put` its rows; `take` hands the batches out in order, and
+/// has the writer derive a batch itself while the next one is not ready.
 /// `@unchecked Sendable`: every access goes through `condition`.
 private final class RowBatches: @unchecked Sendable {
     private let condition = NSCondition()
@@ -324,13 +350,29 @@ private final class RowBatches: @unchecked Sendable {
         }
     }
 
-    /// The next batch in order, waiting for it; nil once all were taken.
-    func take() -> [(row: ItemRow, line: Int)]? {
-        condition.withLock {
-            guard taken < count else { return nil }
-            while done[taken] == nil { condition.wait() }
-            defer { taken += 1 }
-            return done.removeValue(forKey: taken)
+    /// The next batch in order; nil once all were taken. While it is not ready, the caller derives the next
+    /// unclaimed batch itself with `derive`, and waits only when every batch is claimed.
+    func take(deriving derive: (Range<Int>) -> [(row: ItemRow, line: Int)]) -> [(row: ItemRow, line: Int)]? {
+        while true {
+            condition.lock()
+            guard taken < count else {
+                condition.unlock()
+                return nil
+            }
+            if let ready = done.removeValue(forKey: taken) {
+                taken += 1
+                condition.unlock()
+                return ready
+            }
+            guard claimed < count else {
+                condition.wait()
+                condition.unlock()
+                continue
+            }
+            let batch = (claimed * batchSize)..<min(items, (claimed + 1) * batchSize)
+            claimed += 1
+            condition.unlock()
+            put(derive(batch), for: batch)
         }
     }
 }

@@ -180,8 +180,10 @@ struct StoreWriter {
             // (a bulk import runs it once per item).
             let insert = try db.cachedStatement(
                 sql: "INSERT INTO item (\(Self.itemColumns)) VALUES (\(Self.placeholders))")
-            try bindRow(insert)
-            try insert.execute()
+            try DirectBinding.run(insert) { binding in
+                binding.add(calendarID)
+                row.bind(&binding)
+            }
             itemID = db.lastInsertedRowID
         } else {
             let upsert = try db.cachedStatement(
@@ -205,11 +207,10 @@ struct StoreWriter {
         if !row.categories.isEmpty {
             let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO itemCategory (itemID, name) VALUES (?, ?)")
             for name in row.categories {
-                try DirectBinding.bind(insert) {
+                try DirectBinding.run(insert) {
                     $0.add(itemID)
                     $0.add(name)
                 }
-                try insert.execute()
             }
         }
         if !row.relations.isEmpty {

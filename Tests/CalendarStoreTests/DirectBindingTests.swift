@@ -71,4 +71,42 @@ final class DirectBindingTests: XCTestCase {
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT b FROM t"), 2)
         }
     }
+
+    /// Statements run past GRDB: rows land, a constraint failure is an error naming it and leaves the statement
+    /// usable, a refused value runs nothing, and GRDB's own statements around them see the same transaction.
+    func testRunStepsTheStatementAndReportsFailures() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a TEXT UNIQUE, b INTEGER)")
+            sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, 1_000)
+            let insert = try db.cachedStatement(sql: "INSERT INTO t VALUES (?, ?)")
+            try DirectBinding.run(insert) {
+                $0.add("one")
+                $0.add(1)
+            }
+            XCTAssertEqual(db.lastInsertedRowID, 1)
+            XCTAssertThrowsError(
+                try DirectBinding.run(insert) {
+                    $0.add("one")
+                    $0.add(2)
+                }
+            ) { error in
+                XCTAssertTrue("\(error)".contains("UNIQUE constraint failed: t.a"), "\(error)")
+            }
+            XCTAssertThrowsError(
+                try DirectBinding.run(insert) {
+                    $0.add(String(repeating: "x", count: 5_000))
+                    $0.add(3)
+                })
+            try DirectBinding.run(insert) {
+                $0.add("two")
+                $0.add(nil as Int?)
+            }
+            try db.execute(sql: "INSERT INTO t VALUES ('three', 3)")
+            let rows = try Row.fetchAll(db, sql: "SELECT a, b FROM t ORDER BY rowid")
+            XCTAssertEqual(rows.map { $0[0] as String }, ["one", "two", "three"])
+            XCTAssertEqual(rows.map { $0[1] as Int? }, [1, nil, 3])
+        }
+        try queue.read { db in XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM t"), 3, "committed") }
+    }
 }

@@ -4,7 +4,8 @@ internal import GRDBSQLite
 /// Values bound straight to a prepared statement's parameters: the store's hottest statements (an item's row, a
 /// sync's bookkeeping) run thousands of times per transaction, and GRDB's `StatementArguments` box every value into
 /// an existential and then into a `DatabaseValue` first (an eighth of the instructions of a 5,000-item CalDAV
-/// download). GRDB still prepares, resets, steps and observes the statement; only the binding is done here.
+/// download). With `bind`, GRDB still resets, steps and observes the statement; `run`, for a bulk import's two
+/// inserts, steps it here as well.
 struct DirectBinding {
     private let statement: SQLiteStatement
     private var index: Int32 = 1
@@ -45,19 +46,46 @@ struct DirectBinding {
     mutating func add(_ value: Int?) { add(value.map(Int64.init)) }
     mutating func add(_ value: Bool) { add(Int64(value ? 1 : 0)) }
 
+    /// Binds `values` and runs the statement to its end with SQLite's own calls, past GRDB's statement bookkeeping
+    /// (its reset, argument check and observation broker: an eighth of a bulk import's writing). Only for statements
+    /// that return no rows, inside a transaction GRDB opened, with no transaction observer registered (ICSKit
+    /// registers none).
+    static func run(_ statement: Statement, _ values: (inout DirectBinding) -> Void) throws {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        var binding = DirectBinding(raw: handle)
+        values(&binding)
+        try binding.checkAllBound()
+        var code = sqlite3_step(handle)
+        while code == SQLITE_ROW { code = sqlite3_step(handle) }
+        guard code == SQLITE_DONE else {
+            let message = String(cString: sqlite3_errmsg(sqlite3_db_handle(handle)))
+            sqlite3_reset(handle)
+            throw StoreError("SQLite: \(message) (\(String(cString: sqlite3_sql(handle))))")
+        }
+        sqlite3_reset(handle)
+    }
+
+    private init(raw statement: SQLiteStatement) { self.statement = statement }
+
     /// Binds `values` in order and checks that they were all the statement's parameters (a mismatch is a
     /// programming error, as GRDB's unchecked arguments would be). A value SQLite refuses is an error, before the
     /// statement runs with a parameter left unbound.
     static func bind(_ statement: Statement, _ values: (inout DirectBinding) -> Void) throws {
         var binding = DirectBinding(statement)
         values(&binding)
+        try binding.checkAllBound()
+    }
+
+    /// Every parameter was given a value (a mismatch is a programming error) and SQLite took each.
+    private func checkAllBound() throws {
         precondition(
-            binding.index - 1 == sqlite3_bind_parameter_count(binding.statement),
-            "\(binding.index - 1) values bound to a statement of \(sqlite3_bind_parameter_count(binding.statement))")
-        if let refused = binding.refused {
+            index - 1 == sqlite3_bind_parameter_count(statement),
+            "\(index - 1) values bound to a statement of \(sqlite3_bind_parameter_count(statement))")
+        if let refused {
             throw StoreError(
-                "SQLite refused value \(refused.index) of a statement: "
-                    + String(cString: sqlite3_errstr(refused.code)))
+                "SQLite refused value \(refused.index) of a statement: " + String(cString: sqlite3_errstr(refused.code))
+            )
         }
     }
 }
