@@ -47,14 +47,23 @@ final class DirectBindingTests: XCTestCase {
         }
     }
 
+    /// An in-memory table `t` with `table`'s two columns, on a connection that refuses texts over 1,000 bytes; `body`
+    /// gets the write transaction and a cached `INSERT INTO t VALUES (?, ?)`.
+    @discardableResult
+    func withShortTexts(table: String, _ body: (Database, Statement) throws -> Void) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (\(table))")
+            sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, 1_000)
+            try body(db, try db.cachedStatement(sql: "INSERT INTO t VALUES (?, ?)"))
+        }
+        return queue
+    }
+
     /// A text longer than the connection's limit is refused by SQLite: binding throws instead of running the
     /// statement with the parameter left as it was.
     func testRefusedValueThrows() throws {
-        let queue = try DatabaseQueue()
-        try queue.write { db in
-            try db.execute(sql: "CREATE TABLE t (a TEXT, b INTEGER)")
-            sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, 1_000)
-            let insert = try db.cachedStatement(sql: "INSERT INTO t VALUES (?, ?)")
+        try withShortTexts(table: "a TEXT, b INTEGER") { db, insert in
             XCTAssertThrowsError(
                 try DirectBinding.bind(insert) {
                     $0.add(String(repeating: "x", count: 5_000))
@@ -75,11 +84,7 @@ final class DirectBindingTests: XCTestCase {
     /// Statements run past GRDB: rows land, a constraint failure is an error naming it and leaves the statement
     /// usable, a refused value runs nothing, and GRDB's own statements around them see the same transaction.
     func testRunStepsTheStatementAndReportsFailures() throws {
-        let queue = try DatabaseQueue()
-        try queue.write { db in
-            try db.execute(sql: "CREATE TABLE t (a TEXT UNIQUE, b INTEGER)")
-            sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, 1_000)
-            let insert = try db.cachedStatement(sql: "INSERT INTO t VALUES (?, ?)")
+        let queue = try withShortTexts(table: "a TEXT UNIQUE, b INTEGER") { db, insert in
             try DirectBinding.run(insert) {
                 $0.add("one")
                 $0.add(1)
