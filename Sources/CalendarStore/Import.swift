@@ -289,14 +289,7 @@ private struct RowDeriver {
     let work: [(calendar: Int, component: Int)]
     let viewerZone: String
     let file: String?
-    private var times: [Int: CalendarTime] = [:]
-
-    init(calendars: [ICalendar], work: [(calendar: Int, component: Int)], viewerZone: String, file: String?) {
-        self.calendars = calendars
-        self.work = work
-        self.viewerZone = viewerZone
-        self.file = file
-    }
+    var times: [Int: CalendarTime] = [:]
 
     /// The rows of a batch of `work`, each with its item's line.
     mutating func rows(_ batch: Range<Int>) -> [(row: ItemRow, line: Int)] {

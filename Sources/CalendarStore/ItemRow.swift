@@ -168,22 +168,17 @@ struct StoreWriter {
     /// clearing what an earlier version left.
     func save(_ row: ItemRow, calendarID: Int64, isNew: Bool = false) throws {
         let itemID: Int64
-        /// The calendar id and the row, bound to all of the statement's placeholders (`itemColumns`).
-        func bindRow(_ statement: Statement) throws {
-            try DirectBinding.bind(statement) { binding in
-                binding.add(calendarID)
-                row.bind(&binding)
-            }
+        /// The calendar id and the row, for all of the item statements' placeholders (`itemColumns`).
+        func rowValues(_ binding: inout DirectBinding) {
+            binding.add(calendarID)
+            row.bind(&binding)
         }
         if isNew {
             // No conflict to resolve and no id to read back but the rowid SQLite just gave: the cheapest statement
             // (a bulk import runs it once per item).
             let insert = try db.cachedStatement(
                 sql: "INSERT INTO item (\(Self.itemColumns)) VALUES (\(Self.placeholders))")
-            try DirectBinding.run(insert) { binding in
-                binding.add(calendarID)
-                row.bind(&binding)
-            }
+            try DirectBinding.run(insert, rowValues)
             itemID = db.lastInsertedRowID
         } else {
             let upsert = try db.cachedStatement(
@@ -192,7 +187,7 @@ struct StoreWriter {
                     ON CONFLICT(calendarID, uid, recurrenceID) DO UPDATE SET \(Self.updates)
                     RETURNING id
                     """)
-            try bindRow(upsert)
+            try DirectBinding.bind(upsert, rowValues)
             guard let id = try Int64.fetchOne(upsert) else {
                 throw StoreError("the store did not take item \(row.uid)")
             }

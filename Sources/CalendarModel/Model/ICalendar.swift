@@ -219,15 +219,7 @@ public indirect enum CalendarComponent: Sendable, Hashable {
     }
 
     /// The component as it was read, or as it would be written when it was made in code.
-    var asRead: Component {
-        switch self {
-        case .event(let event): return event.provenance.source ?? event.encoded()
-        case .todo(let todo): return todo.provenance.source ?? todo.encoded()
-        case .journal(let journal): return journal.provenance.source ?? journal.encoded()
-        case .timeZone(let zone): return zone.component
-        case .other(let component): return component
-        }
-    }
+    var asRead: Component { source ?? encoded }
 
     /// The properties an event, todo or journal shares; nil for other components (setting it changes nothing
     /// there).
