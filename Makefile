@@ -37,7 +37,7 @@ $(VENV)/.installed: scripts/requirements-test.txt
 build: deps
 	swift build
 
-test: PACKAGES += chromium
+test: PACKAGES += chromium calcurse
 test: deps venv
 	swift build --build-tests
 	ICSKIT_PYTHON=$(abspath $(PYTHON)) swift test --disable-swift-testing

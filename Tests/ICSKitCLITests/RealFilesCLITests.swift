@@ -408,6 +408,115 @@ final class RealFilesCLITests: XCTestCase {
         }
     }
 
+    /// What RFC 5545 calls invalid or undefined though every reader guesses the same meaning, and calcurse refuses:
+    /// `--repair` escapes TEXT values (a bare `,` or `;`, `\"`, `\:`, alarms too), writes a SUMMARY on one line,
+    /// gives an untitled event or todo an empty SUMMARY, moves a DTSTART that is no instance of its RRULE to the
+    /// rule's first instance keeping the old start as an RDATE (its override still applies), writes a date
+    /// DURATION in days, leaves out a bounded RRULE without an instance and an EXDATE of an item that does not
+    /// repeat, and writes a date with a TZID as the midnight ICSKit reads. The instances, ends included, are the
+    /// same before and after (titles aside), recurring-ical-events reads them so, and all six peers, calcurse among
+    /// them, take the repaired file, which calcurse refuses as it was.
+    func testRepairWritesWhatCalcurseReadsWithTheSameInstances() throws {
+        let file = CLI.fixture("hand/repair-texts-and-series.ics")
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repaired, warnings) = try repair("hand/repair-texts-and-series.ics", into: directory)
+        let escaped = "which RFC 5545 text does not allow; written escaped, the same text"
+        XCTAssertEqual(
+            warnings,
+            [
+                "9: warning: repaired: SUMMARY holds an unescaped \",\", \(escaped)",
+                "10: warning: repaired: DESCRIPTION holds the escape \"\\\"\", \(escaped)",
+                "11: warning: repaired: LOCATION holds an unescaped \",\", \(escaped)",
+                "16: warning: repaired: DESCRIPTION holds an unescaped \",\", \(escaped)",
+                "24: warning: repaired: SUMMARY \"Film night\\n\\n\" holds line breaks; a title is one line, written "
+                    + "as \"Film night\"",
+                "30: warning: repaired: SUMMARY \"Team \\n meeting\" holds line breaks; a title is one line, written "
+                    + "as \"Team meeting\"",
+                "32: warning: repaired: VEVENT had no SUMMARY; added an empty one",
+                "38: warning: repaired: VTODO had no SUMMARY; added an empty one",
+                "46: warning: repaired: DTSTART 20260106T100000 is no instance of its RRULE (FREQ=WEEKLY;BYDAY=MO,WE;"
+                    + "COUNT=4); the series starts at the rule's first instance, 20260107T100000, and keeps "
+                    + "20260106T100000 as an RDATE: the same instances",
+                "62: warning: repaired: DTSTART 20260110 is no instance of its RRULE (FREQ=MONTHLY;BYMONTHDAY=15;"
+                    + "COUNT=2); the series starts at the rule's first instance, 20260115, and keeps 20260110 as an "
+                    + "RDATE: the same instances",
+                "63: warning: repaired: DURATION PT86400S after a date DTSTART; written in days, P1D, the same length",
+                "71: warning: repaired: RRULE FREQ=YEARLY;BYMONTH=4;BYDAY=4MO;UNTIL=20260401T000000Z has no instance "
+                    + "from DTSTART 20260120T090000Z on; left out, the item is its DTSTART alone, as before",
+                "78: warning: repaired: EXDATE 20250101T090000Z on an item that does not repeat excludes nothing; "
+                    + "left out",
+                "84: warning: repaired: DTSTART 20260124 is a date with a TZID, read as midnight in that zone; "
+                    + "written as 20260124T000000",
+                "91: warning: repaired: DTSTART 20260126 is a date with a TZID, read as midnight in that zone; "
+                    + "written as 20260126T000000",
+            ])
+        let text = try String(contentsOfFile: repaired, encoding: .utf8)
+        for line in [
+            "SUMMARY:Lunch\\, then talk\r\n", "DESCRIPTION:Bring \"notes\": slides\\; ideas\\, pens\r\n",
+            "LOCATION;LANGUAGE=en:Room 4\\, Main St\r\n", "CATEGORIES:Work,Talks\r\n", "DESCRIPTION:Soon\\, go\r\n",
+            "DTSTART;TZID=Europe/Berlin:20260107T100000\r\nRDATE;TZID=Europe/Berlin:20260106T100000\r\n"
+                + "DTEND;TZID=Europe/Berlin:20260107T110000\r\n",
+            "DTSTART;VALUE=DATE:20260115\r\nRDATE;VALUE=DATE:20260110\r\nDURATION:P1D\r\n",
+            "DTSTART;TZID=America/New_York:20260124T000000\r\n", "DTSTART;TZID=Europe/Berlin:20260126T000000\r\n",
+        ] {
+            XCTAssertTrue(text.contains(line), line)
+        }
+        XCTAssertFalse(text.contains("EXDATE:"))
+        XCTAssertFalse(text.contains("BYDAY=4MO"))
+
+        // Every instance with its end; titles compared with their line breaks as spaces, no title as an empty one.
+        func instances(_ path: String) throws -> [String] {
+            let run = try CLI.run([
+                "agenda", path, "--from", "2026-01-01", "--to", "2026-03-01", "--tz", "UTC", "--json", "-q",
+                "--component", "event,todo",
+            ])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+            return rows.map { row in
+                let title = (row["summary"] as? String ?? "").split(whereSeparator: \.isWhitespace).joined(
+                    separator: " ")
+                return "\(row["component"]!) \(row["start"]!) \(row["end"]!) \(title)"
+            }.sorted()
+        }
+        let before = try instances(file)
+        XCTAssertEqual(try instances(repaired), before)
+        XCTAssertEqual(
+            before.filter { $0.hasSuffix("Seminar") || $0.hasSuffix("Rent") || $0.contains("(moved)") },
+            [
+                "VEVENT 2026-01-06T13:00:00Z 2026-01-06T14:00:00Z Seminar (moved)",
+                "VEVENT 2026-01-07T09:00:00Z 2026-01-07T10:00:00Z Seminar",
+                "VEVENT 2026-01-10 2026-01-11 Rent",
+                "VEVENT 2026-01-12T09:00:00Z 2026-01-12T10:00:00Z Seminar",
+                "VEVENT 2026-01-14T09:00:00Z 2026-01-14T10:00:00Z Seminar",
+                "VEVENT 2026-01-15 2026-01-16 Rent",
+                "VEVENT 2026-01-19T09:00:00Z 2026-01-19T10:00:00Z Seminar",
+                "VEVENT 2026-02-15 2026-02-16 Rent",
+            ])
+        XCTAssertEqual(try CLI.run(["validate", repaired]).stdout, "", "no diagnostic on the repaired file")
+        try CLI.requirePythonTools()
+        XCTAssertEqual(CLI.pythonIcalendarErrors(repaired), "0\n")
+        let lines = try CLI.agendaLines(repaired, from: "2026-01-01", to: "2026-03-01", components: "event,todo")
+        XCTAssertEqual(
+            try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-03-01", components: "event,todo"),
+            lines)
+        let verdicts = directory.appendingPathComponent("verdicts.json")
+        let peers = CLI.python([
+            CLI.package.appendingPathComponent("scripts/peers.py").path, "--venv",
+            URL(fileURLWithPath: CLI.pythonExecutable).deletingLastPathComponent().deletingLastPathComponent().path,
+            "--json", verdicts.path, file, repaired,
+        ])
+        XCTAssertEqual(peers.status, 0, peers.stderr)
+        let answers = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: verdicts)) as? [String: [String: [String: Any]]])
+        XCTAssertEqual(answers[file]?["calcurse"]?["accepted"] as? Bool, false, "calcurse refuses the original")
+        for peer in ["icalendar", "vobject", "rie", "khal", "calcurse", "radicale"] {
+            XCTAssertEqual(
+                answers[repaired]?[peer]?["accepted"] as? Bool, true,
+                "\(peer): \(answers[repaired]?[peer]?["detail"] ?? "no answer")")
+        }
+    }
+
     /// Several VCALENDARs in one file become one with `--repair` (each VTIMEZONE once); several that update the
     /// same items (an iTIP stream) are kept apart, with a warning.
     func testRepairWritesOneCalendarPerFile() throws {

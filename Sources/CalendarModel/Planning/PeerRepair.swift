@@ -13,6 +13,8 @@ extension ICalendar {
     /// `droppingUnreadable` says. What ICSKit reads past goes (a repeated DTSTART, a DURATION beside DTEND, a copy
     /// or older version of an item, a DTSTAMP in an observance, a component without a name), two items that share a
     /// UID and a version are told apart, and a TZID nothing defines is written as the floating time ICSKit reads.
+    /// Texts, titles and series are written in the form RFC 5545 wants where readers agree on what they mean
+    /// (`escapingTexts`, `oneLineSummary`, `synchronizingStart` and the others beside them).
     public func repairedForPeers(file: String? = nil) -> (calendar: ICalendar, diagnostics: [Diagnostic]) {
         var log = DiagnosticLog(file: file)
         var root = encoded()
@@ -327,17 +329,40 @@ extension ICalendar {
         }
         for index in item.properties.indices {
             let property = item.properties[index]
+            let dates = ValueSyntax.split(property.value, on: ",")
             guard ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE"].contains(property.name),
-                property["VALUE"] == nil,
-                ValueSyntax.split(property.value, on: ",").allSatisfy({ $0.count == 8 && Int($0) != nil })
+                // `VALUE=DATE` says all-day, whatever TZID stands beside it (which readers weigh differently).
+                [nil, "DATE-TIME"].contains(property["VALUE"]?.uppercased()),
+                dates.allSatisfy({ $0.count == 8 && Int($0) != nil })
             else { continue }
-            item.properties[index].parameters.append(Parameter("VALUE", "DATE"))
-            log.warning(property.line, "repaired: \(property.name) holds a date without VALUE=DATE; added")
+            if property["TZID"] != nil {
+                // A date where a DATE-TIME is declared, with a zone: read as midnight in that zone (as python
+                // icalendar reads it), and written so.
+                let midnights = dates.map { $0 + "T000000" }.joined(separator: ",")
+                item.properties[index].setParameter("VALUE", nil)
+                item.properties[index].value = midnights
+                log.warning(
+                    property.line,
+                    "repaired: \(property.name) \(property.value) is a date with a TZID, read as midnight in that "
+                        + "zone; written as \(midnights)")
+            } else {
+                item.properties[index].setParameter("VALUE", "DATE")
+                log.warning(
+                    property.line,
+                    property["VALUE"] == nil
+                        ? "repaired: \(property.name) holds a date without VALUE=DATE; added"
+                        : "repaired: \(property.name) holds a date but says VALUE=DATE-TIME; written VALUE=DATE")
+            }
         }
         matchEndToStart(&item, &log)
         matchExceptionsToStart(&item, &log)
         matchUntilToStart(&item, &log)
         repairEnd(&item, &log)
+        escapingTexts(&item, &log)
+        oneLineSummary(&item, &log)
+        durationInDays(&item, &log)
+        synchronizingStart(&item, &log)
+        droppingIdleExceptions(&item, &log)
         return splittingPeriods(item, &log)
     }
 
