@@ -415,10 +415,25 @@ def custom_zone():
     return _custom_zone[0]
 
 
-def dateutil_starts(data, uid):
+def gap_exdate(data, uid):
+    """Whether an EXDATE of the series names a wall time inside a DST gap, which is the same instant as the wall
+    time an hour later (`gap-exdate-instant` in docs/DEVIATIONS.md)."""
+    for event in icalendar.Calendar.from_ical(data).walk("VEVENT"):
+        values = event.get("EXDATE") if str(event["UID"]) == uid else None
+        for entry in values if isinstance(values, list) else ([values] if values is not None else []):
+            for moment in (value.dt for value in entry.dts):
+                if isinstance(moment, dt.datetime) and moment.tzinfo is not None:
+                    back = moment.astimezone(dt.timezone.utc).astimezone(moment.tzinfo)
+                    if back.replace(tzinfo=None) != moment.replace(tzinfo=None):
+                        return True
+    return False
+
+
+def dateutil_starts(data, uid, by_instant=False):
     """The instance starts of a sub-daily series by python-dateutil (rule, RDATE, EXDATE, overrides applied by
     hand): recurring-ical-events drops instances of HOURLY series that have an EXDATE or an override
-    (docs/DEVIATIONS.md), so such series are checked against this instead."""
+    (docs/DEVIATIONS.md), so such series are checked against this instead. dateutil excludes an EXDATE's wall
+    time; `by_instant` excludes every instance at the EXDATE's instant (RFC 5545's set of start times)."""
     from dateutil.rrule import rrulestr, rruleset
     calendar = icalendar.Calendar.from_ical(data)
     events = [event for event in calendar.walk("VEVENT") if str(event["UID"]) == uid]
@@ -437,6 +452,8 @@ def dateutil_starts(data, uid):
             rules.exdate(moment.dt)
             excluded.add(normalized(moment.dt))
     starts = {normalized(moment) for moment in rules}
+    if by_instant:
+        starts -= excluded
     # An EXDATE wins over an override of the same instance (as both recurring-ical-events and icskit read it).
     overrides = [event for event in events
                  if "RECURRENCE-ID" in event and normalized(event["RECURRENCE-ID"].dt) not in excluded]
@@ -473,6 +490,8 @@ def classify(item, mine, reference_rows, swapped, data):
     if item.rule and "FREQ=HOURLY" in item.rule and ({"exdate", "override", "orphan"} & item.features):
         if {row[1] for row in mine} == dateutil_starts(data, item.uid):
             return "rie-subdaily-exdate"
+        if gap_exdate(data, item.uid) and {row[1] for row in mine} == dateutil_starts(data, item.uid, True):
+            return "gap-exdate-instant"
     if item.rule and "BYWEEKNO" in item.rule and any(
             row[1][5:10] >= "12-22" or row[1][5:10] <= "01-10" for row in differing) and (
             "COUNT=" in item.rule or all(row[1][5:10] >= "12-22" or row[1][5:10] <= "01-10" for row in differing)):

@@ -48,6 +48,29 @@ final class TimeBehaviourTests: XCTestCase {
         XCTAssertEqual(gap.endDate.timeIntervalSince(gap.startDate), 0, "03:30 local is both the shifted start and end")
     }
 
+    /// An HOURLY series from 02:30 on the night 02:30 does not exist: its first two wall times, 02:30 and 03:30, are
+    /// one instant (01:30Z). RFC 5545's recurrence set is a set of start times, so an EXDATE at 02:30 takes that
+    /// instant out, and an override of 03:30 (the same instant) goes with it (docs/DEVIATIONS.md,
+    /// `gap-exdate-instant`; python-dateutil excludes the wall time 02:30 alone).
+    func testAnEXDATEInADSTGapExcludesItsInstant() {
+        let source = Self.calendar(
+            """
+            BEGIN:VEVENT\nUID:hourly\nDTSTAMP:20260101T000000Z\nDTSTART;TZID=Europe/Berlin:20250330T023000
+            DURATION:PT30M\nRRULE:FREQ=HOURLY;COUNT=4\nEXDATE;TZID=Europe/Berlin:20250330T023000\nEND:VEVENT
+            BEGIN:VEVENT\nUID:hourly\nDTSTAMP:20260101T000000Z\nRECURRENCE-ID;TZID=Europe/Berlin:20250330T033000
+            DTSTART;TZID=Europe/Berlin:20250331T033000\nDURATION:PT30M\nEND:VEVENT
+
+            """)
+        let (starts, _) = instants(source, from: "2025-03-29T00:00:00Z", to: "2025-04-02T00:00:00Z")
+        XCTAssertEqual(starts, ["hourly 2025-03-30T02:30:00Z", "hourly 2025-03-30T03:30:00Z"])
+        let (kept, _) = instants(
+            source.replacingOccurrences(of: "EXDATE;TZID=Europe/Berlin:20250330T023000\n", with: ""),
+            from: "2025-03-29T00:00:00Z", to: "2025-04-02T00:00:00Z")
+        XCTAssertEqual(
+            kept, ["hourly 2025-03-30T02:30:00Z", "hourly 2025-03-30T03:30:00Z", "hourly 2025-03-31T01:30:00Z"],
+            "without the EXDATE the one instant at 01:30Z is the override's, moved to the next day")
+    }
+
     func testWindowsAndOutlookZoneNamesGiveTheRightInstants() throws {
         let result = try readFixture("hand/windows-zone-names.ics")
         let expansion = result.calendars[0].occurrences(
