@@ -187,6 +187,52 @@ final class TimeBehaviourTests: XCTestCase {
         XCTAssertEqual(plain.map { iso.string(from: $0.startDate) }, ["2026-04-17T09:00:00Z"])
     }
 
+    /// X-WR-TIMEZONE resolved into an event as read rewrites only the lines of the times it moves, where they stood:
+    /// every other line (an X- property, a line whose value does not parse, an alarm) is written as read and in its
+    /// place, and a zoned time that does not move keeps its line too. An event changed in code before is written
+    /// canonically, as any changed model.
+    func testResolvingXWRTimezoneRewritesOnlyTheMovedLines() throws {
+        let source = """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:test\r\nX-WR-TIMEZONE:Europe/Berlin\r\nBEGIN:VEVENT\r
+            UID:moved@example.com\r\nX-ORDER:first\r\nDTSTART:20260310T080000Z\r\nsummary:Stand-up\r
+            EXDATE:20260317T080000Z\r\nEXDATE:not-a-date\r\nRRULE:FREQ=WEEKLY;COUNT=4\r\nDTEND:20260310T083000Z\r
+            DTSTAMP:20260101T000000Z\r\nRDATE;TZID=Europe/Berlin:20260401T090000\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r
+            TRIGGER:-PT5M\r\nDESCRIPTION:Soon\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """
+        let read = ICS.read(Array(source.utf8)).calendars[0]
+        let resolved = read.resolvingWRTimeZone()
+        let written = String(decoding: ICS.write(components: [resolved.components[0].component]), as: UTF8.self)
+        XCTAssertEqual(
+            written,
+            "BEGIN:VEVENT\r\nUID:moved@example.com\r\nX-ORDER:first\r\nDTSTART;TZID=Europe/Berlin:20260310T090000\r\n"
+                + "summary:Stand-up\r\nEXDATE;TZID=Europe/Berlin:20260317T090000\r\nEXDATE:not-a-date\r\n"
+                + "RRULE:FREQ=WEEKLY;COUNT=4\r\nDTEND;TZID=Europe/Berlin:20260310T093000\r\n"
+                + "DTSTAMP:20260101T000000Z\r\nRDATE;TZID=Europe/Berlin:20260401T090000\r\nBEGIN:VALARM\r\n"
+                + "ACTION:DISPLAY\r\nTRIGGER:-PT5M\r\nDESCRIPTION:Soon\r\nEND:VALARM\r\nEND:VEVENT\r\n")
+        guard case .event(let event) = resolved.components[0] else { return XCTFail("an event") }
+        XCTAssertEqual(event.start?.icsValue, "20260310T090000")
+        XCTAssertEqual(event.start?.tzid, "Europe/Berlin")
+        XCTAssertEqual(resolved.components[0].line, 5)
+        // Read again, the rewritten event is the resolved model.
+        let reread = ICS.read(
+            Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:test\r\n" + written + "END:VCALENDAR\r\n").utf8))
+        guard case .event(let again) = reread.calendars[0].components[0] else { return XCTFail("an event") }
+        XCTAssertEqual(again.start, event.start)
+        XCTAssertEqual(again.end, event.end)
+        XCTAssertEqual(again.exceptionDates, event.exceptionDates)
+
+        // Changed in code first: written canonically (DTSTAMP before DTSTART, the summary's name upper-cased).
+        var edited = read
+        guard case .event(var changed) = edited.components[0] else { return XCTFail("an event") }
+        changed.summary = "Stand-up (edited)"
+        edited.components[0] = .event(changed)
+        let canonical = String(
+            decoding: ICS.write(components: [edited.resolvingWRTimeZone().components[0].component]), as: UTF8.self)
+        XCTAssertTrue(canonical.contains("SUMMARY:Stand-up (edited)\r\n"), canonical)
+        XCTAssertTrue(canonical.contains("DTSTART;TZID=Europe/Berlin:20260310T090000\r\n"), canonical)
+        XCTAssertFalse(canonical.contains("X-ORDER:first\r\nDTSTART"), canonical)
+    }
+
     func testAMovedInstanceAppearsOnce() {
         let source = Self.calendar(
             """

@@ -158,6 +158,9 @@ struct Provenance: Sendable, Hashable {
     var source: Component?
     /// Set by every stored field's `didSet`; reset when the model has just been read.
     var isModified = false
+    /// Whether `source` is no longer the component as the file has it but was rewritten after reading (times
+    /// X-WR-TIMEZONE moved, `rewritingSource`): the model is written from it all the same.
+    var isRewritten = false
     /// The model as read from `source`, when whoever changed it kept it (`keepingOriginal()`), so writing it need
     /// not decode `source` again to tell what changed.
     var original: OriginalModel?
@@ -226,6 +229,40 @@ extension ComponentModel {
     mutating func keepingOriginal() {
         guard provenance.source != nil, !provenance.isModified, provenance.original == nil else { return }
         provenance.original = OriginalModel(self)
+    }
+
+    /// After the fields named `changed` of a model just read were changed: the source with their lines replaced by
+    /// their new encoding where the first of each stood, every other line as read and in its place (lines a field
+    /// rejected, kept among the other properties, too), and the model counted as read from that source, so it is
+    /// written from it rather than canonically. For a model that was read and not changed before; nothing happens
+    /// to a model made in code.
+    mutating func rewritingSource(of changed: [String]) {
+        guard let source = provenance.source, !changed.isEmpty else { return }
+        let fields = Self.fields.filter { changed.contains($0.name) }
+        // Lines of those names a field did not read stay as they are (rare: a value that did not parse).
+        let rejected = Set(otherProperties.lazy.filter { changed.contains($0.name) }.map(\.line))
+        var written: [String] = []
+        var rewritten = source
+        rewritten.properties = []
+        rewritten.properties.reserveCapacity(source.properties.count + 2)
+        for property in source.properties {
+            guard changed.contains(property.name), rejected.isEmpty || !rejected.contains(property.line) else {
+                rewritten.properties.append(property)
+                continue
+            }
+            // The field's lines go where its first line stood; its further lines are among them.
+            guard !written.contains(property.name) else { continue }
+            written.append(property.name)
+            for field in fields where field.name == property.name {
+                for var encoded in field.encode(self) {
+                    encoded.line = property.line
+                    rewritten.properties.append(encoded)
+                }
+            }
+        }
+        for field in fields where !written.contains(field.name) { rewritten.properties += field.encode(self) }
+        provenance = Provenance(source: rewritten)
+        provenance.isRewritten = true
     }
 
     /// The model as it was read, for telling which fields changed; nil for a model made in code.

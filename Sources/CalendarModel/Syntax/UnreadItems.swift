@@ -182,12 +182,15 @@ extension ICalendar {
 }
 
 extension CalendarComponent {
-    /// Whether it would be written exactly as it was read (it was read, and nothing changed it since).
+    /// Whether it would be written exactly as it was read (it was read, and nothing changed it or its lines since).
     public var isAsRead: Bool {
         switch self {
-        case .event(let event): return event.provenance.source != nil && !event.provenance.isModified
-        case .todo(let todo): return todo.provenance.source != nil && !todo.provenance.isModified
-        case .journal(let journal): return journal.provenance.source != nil && !journal.provenance.isModified
+        case .event(let event):
+            return event.provenance.source != nil && !event.provenance.isModified && !event.provenance.isRewritten
+        case .todo(let todo):
+            return todo.provenance.source != nil && !todo.provenance.isModified && !todo.provenance.isRewritten
+        case .journal(let journal):
+            return journal.provenance.source != nil && !journal.provenance.isModified && !journal.provenance.isRewritten
         case .timeZone, .other: return true
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Time zones made fit for other apps: every TZID a bare IANA name (`Europe/Berlin`, never libical's
 /// `/freeassociation.sourceforge.net/…`, Mozilla's prefixes or Windows names) with a VTIMEZONE from tzdata, trimmed
 /// to the years in use. Outlook needs a VTIMEZONE for every TZID; Google ignores names it does not know.
@@ -109,18 +111,26 @@ extension ICalendar {
     /// This calendar with X-WR-TIMEZONE resolved into its events, as the x-wr-timezone tool does: UTC and
     /// floating times become times in that zone, and the property goes. Apps that ignore X-WR-TIMEZONE then show
     /// the same times as Google does. Unchanged when there is no (known) X-WR-TIMEZONE.
+    /// A large calendar is resolved in parts on every core, each with its own copy of the zone.
     public func resolvingWRTimeZone() -> ICalendar {
         guard let name = wrTimeZone, let iana = TimeZoneResolver.ianaName(for: name)?.iana,
-            let zone = LibicalZone.privateCopy(iana)
+            LibicalZone.privateCopy(iana) != nil
         else { return self }
+        let components = self.components
+        let parts = components.count < 4096 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+        let size = (components.count + parts - 1) / max(1, parts)
+        let resolvedParts = ParallelParts.run(parts) { part -> [CalendarComponent] in
+            let range = min(components.count, part * size)..<min(components.count, (part + 1) * size)
+            guard let zone = LibicalZone.privateCopy(iana) else { return Array(components[range]) }
+            return components[range].map { component in
+                guard case .event(let event) = component, let moved = Expander.applying(iana, zone, to: event)
+                else { return component }
+                return .event(moved)
+            }
+        }
         var result = self
         result.wrTimeZone = nil
-        result.components = components.map { component in
-            guard case .event(let event) = component, let moved = Expander.applying(iana, zone, to: event) else {
-                return component
-            }
-            return .event(moved)
-        }
+        result.components = Array(resolvedParts.joined())
         return result
     }
 }

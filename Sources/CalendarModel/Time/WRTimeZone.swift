@@ -5,37 +5,63 @@ extension Expander {
     /// times are given it (DTSTART, DTEND, RDATE, EXDATE, RECURRENCE-ID); dates and zoned times stay. nil when the
     /// event has no such time, so callers keep the event as read.
     static func applying(_ tzid: String, _ zone: LibicalZone, to event: Event) -> Event? {
-        var moves = false
-        func moved(_ date: CalendarDate) -> CalendarDate {
+        // Most events of such a calendar have nothing to move: told without building anything.
+        func movable(_ date: CalendarDate) -> Bool {
+            switch date.form {
+            case .utc, .floating: return true
+            case .date, .zoned: return false
+            }
+        }
+        let periodStarts = event.recurrenceDates.lazy.map { value -> CalendarDate in
+            switch value {
+            case .date(let date): return date
+            case .period(let period): return period.start
+            }
+        }
+        guard
+            event.start.map(movable) == true || event.end.map(movable) == true
+                || event.exceptionDates.contains(where: movable) || periodStarts.contains(where: movable)
+                || event.recurrenceID.map({ movable($0.date) }) == true
+                || event.recurrenceDates.contains(where: {
+                    if case .period(let period) = $0, case .date(let end) = period.end { return movable(end) }
+                    return false
+                })
+        else { return nil }
+        var changed: [String] = []
+        func moved(_ date: CalendarDate, _ name: String) -> CalendarDate {
             guard let moved = Self.moving(date, into: tzid, zone) else { return date }
-            moves = true
+            if !changed.contains(name) { changed.append(name) }
             return moved
         }
-        let start = event.start.map(moved), end = event.end.map(moved)
-        let exceptionDates = event.exceptionDates.map(moved)
+        let start = event.start.map { moved($0, "DTSTART") }, end = event.end.map { moved($0, "DTEND") }
+        let exceptionDates = event.exceptionDates.map { moved($0, "EXDATE") }
         let recurrenceDates = event.recurrenceDates.map { value -> RecurrenceDate in
             switch value {
-            case .date(let date): return .date(moved(date))
+            case .date(let date): return .date(moved(date, "RDATE"))
             case .period(var period):
-                period.start = moved(period.start)
-                if case .date(let end) = period.end { period.end = .date(moved(end)) }
+                period.start = moved(period.start, "RDATE")
+                if case .date(let end) = period.end { period.end = .date(moved(end, "RDATE")) }
                 return .period(period)
             }
         }
         let recurrenceID = event.recurrenceID.map { id -> RecurrenceID in
             var id = id
-            id.date = moved(id.date)
+            id.date = moved(id.date, "RECURRENCE-ID")
             return id
         }
-        guard moves else { return nil }
-        var event = event
-        event.keepingOriginal()
-        event.start = start
-        event.end = end
-        event.exceptionDates = exceptionDates
-        event.recurrenceDates = recurrenceDates
-        event.recurrenceID = recurrenceID
-        return event
+        guard !changed.isEmpty else { return nil }
+        var result = event
+        // Read and not changed since: only the moved lines are written anew, the rest as read. Else the event is
+        // written canonically, as any changed model.
+        let asRead = event.provenance.source != nil && !event.provenance.isModified
+        if !asRead { result.keepingOriginal() }
+        result.start = start
+        result.end = end
+        result.exceptionDates = exceptionDates
+        result.recurrenceDates = recurrenceDates
+        result.recurrenceID = recurrenceID
+        if asRead { result.rewritingSource(of: changed) }
+        return result
     }
 
     /// One time as X-WR-TIMEZONE moves it: a UTC time into the zone, a floating one given it; nil for dates and
