@@ -22,7 +22,8 @@ struct ItemRow: Sendable {
     let stampUTC: Int64?
     let isRecurring: Bool
     let rangeEndUTC: Int64?
-    let content: String
+    /// The component as written (UTF-8, valid by construction: ICSKit's writer made it), bound as TEXT as it is.
+    let content: [UInt8]
     let fingerprint: String
     let categories: [String]
     let relations: [Relation]
@@ -48,7 +49,7 @@ struct ItemRow: Sendable {
         binding.add(stampUTC)
         binding.add(isRecurring)
         binding.add(rangeEndUTC)
-        binding.add(content)
+        binding.addText(content)
         binding.add(fingerprint)
     }
 
@@ -109,7 +110,7 @@ struct ItemRow: Sendable {
             isRecurring
             ? Self.rangeEnd(core, start: start, startUTC: startUTC, endUTC: endUTC, seconds)
             : endUTC
-        content = String(decoding: ICS.write(components: [component]), as: UTF8.self)
+        content = ICS.write(components: [component])
         self.fingerprint = fingerprint
         categories = core.categories.map(\.name)
         relations = core.relatedTo

@@ -47,6 +47,21 @@ final class DirectBindingTests: XCTestCase {
         }
     }
 
+    /// UTF-8 bytes bound with `addText` are the same TEXT as the String they spell; no bytes is an empty text.
+    func testBytesBindAsText() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a TEXT)")
+            let insert = try db.cachedStatement(sql: "INSERT INTO t VALUES (?)")
+            for text in ["BEGIN:VEVENT\r\nSUMMARY:Café 予定 📅\r\nEND:VEVENT\r\n", ""] {
+                try DirectBinding.run(insert) { $0.addText(Array(text.utf8)) }
+            }
+            let read = try Row.fetchAll(db, sql: "SELECT a, typeof(a) FROM t")
+            XCTAssertEqual(read.map { $0[0] as String }, ["BEGIN:VEVENT\r\nSUMMARY:Café 予定 📅\r\nEND:VEVENT\r\n", ""])
+            XCTAssertEqual(read.map { $0[1] as String }, ["text", "text"])
+        }
+    }
+
     /// An in-memory table `t` with `table`'s two columns, on a connection that refuses texts over 1,000 bytes; `body`
     /// gets the write transaction and a cached `INSERT INTO t VALUES (?, ?)`.
     @discardableResult

@@ -34,6 +34,21 @@ struct DirectBinding {
         check(code)
     }
 
+    /// Binds UTF-8 bytes as TEXT without making a String of them first (the caller vouches they are UTF-8).
+    mutating func addText(_ bytes: [UInt8]) {
+        defer { index += 1 }
+        let code = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else {
+                return sqlite3_bind_text(statement, index, "", 0, Self.transient)
+            }
+            guard buffer.count <= Int32.max else { return SQLITE_TOOBIG }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                sqlite3_bind_text(statement, index, $0, Int32(buffer.count), Self.transient)
+            }
+        }
+        check(code)
+    }
+
     mutating func add(_ value: Int64?) {
         defer { index += 1 }
         check(value.map { sqlite3_bind_int64(statement, index, $0) } ?? sqlite3_bind_null(statement, index))
