@@ -344,6 +344,13 @@ struct RecurrenceEngine {
         case .yearly:
             let year = baseYear + index * interval
             if onlyMonthDays { return directDays(year: year, months: months.isEmpty ? Array(1...12) : months) }
+            if onlyWeekdaysOfMonths, !months.isEmpty {
+                return months.sorted().flatMap { month in
+                    weekdaysOfMonth(
+                        first: LocalDateTime.days(fromCivil: year, month, 1),
+                        length: ValueSyntax.daysIn(month: month, year: year))
+                }
+            }
             let range = rule.byWeekNo.isEmpty ? Self.yearRange(year) : weekYearRange(year)
             let moved = (1...12).flatMap { skippedMonthDays(year, $0) } + skippedYearDays(year)
             return Array(Set(range.filter { matchesDay($0, year: year, inYearly: true) } + moved)).sorted()
@@ -354,6 +361,10 @@ struct RecurrenceEngine {
                 return months.isEmpty || months.contains(month) ? directDays(year: year, months: [month]) : []
             }
             let first = LocalDateTime.days(fromCivil: year, month, 1)
+            if onlyWeekdaysOfMonths {
+                guard months.isEmpty || months.contains(month) else { return [] }
+                return weekdaysOfMonth(first: first, length: ValueSyntax.daysIn(month: month, year: year))
+            }
             let range = first..<(first + ValueSyntax.daysIn(month: month, year: year))
             let moved = skippedMonthDays(year, month)
             return Array(Set(range.filter { matchesDay($0, year: year, inYearly: false) } + moved)).sorted()
@@ -369,6 +380,34 @@ struct RecurrenceEngine {
     /// Rules whose days are just month days (yearly on a date, monthly on the 15th): no day needs testing.
     private var onlyMonthDays: Bool {
         days.isEmpty && rule.byYearDay.isEmpty && rule.byWeekNo.isEmpty && skip == .omit && !monthDays.isEmpty
+    }
+
+    /// Rules whose days are weekdays of months alone (monthly on the last Friday, yearly on March's second Sunday):
+    /// BYDAY, with no BYMONTHDAY, BYYEARDAY or BYWEEKNO; the days are worked out per weekday (`weekdaysOfMonth`).
+    private var onlyWeekdaysOfMonths: Bool {
+        !days.isEmpty && monthDays.isEmpty && rule.byYearDay.isEmpty && rule.byWeekNo.isEmpty
+    }
+
+    /// The days of one month (its first day number and length) BYDAY picks, in order, ordinals counting within the
+    /// month: what `matchesDay` accepts of that month when BYDAY is the only day part, without testing each day.
+    private func weekdaysOfMonth(first: Int, length: Int) -> [Int] {
+        let last = first + length - 1
+        var result: [Int] = []
+        for entry in days {
+            let firstMatch = first + (entry.weekday - Self.weekday(first) + 7) % 7
+            switch entry.ordinal {
+            case nil:
+                result += stride(from: firstMatch, through: last, by: 7)
+            case let ordinal? where ordinal > 0:
+                let day = firstMatch + (ordinal - 1) * 7
+                if day <= last { result.append(day) }
+            case let ordinal?:
+                let lastMatch = last - (Self.weekday(last) - entry.weekday + 7) % 7
+                let day = lastMatch + (ordinal + 1) * 7
+                if day >= first { result.append(day) }
+            }
+        }
+        return days.count > 1 ? Array(Set(result)).sorted() : result
     }
 
     /// The month days of the given months of a year, in order; days a month does not have are left out.
