@@ -140,8 +140,32 @@ struct ItemRow: Sendable {
 /// the caller holds (statements are cached: imports run them tens of thousands of times).
 struct StoreWriter {
     let db: Database
+    /// The statements a bulk import runs once per item, prepared on first use and kept for this writer (GRDB's
+    /// cache would hash their SQL text on every lookup).
+    private let kept = KeptStatements()
 
     init(_ db: Database) { self.db = db }
+
+    /// Holds prepared statements for one writer (one transaction on one connection).
+    private final class KeptStatements {
+        var insertItem: Statement?
+        var insertCategory: Statement?
+    }
+
+    private func insertItemStatement() throws -> Statement {
+        if let statement = kept.insertItem { return statement }
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO item (\(Self.itemColumns)) VALUES (\(Self.placeholders))")
+        kept.insertItem = statement
+        return statement
+    }
+
+    private func insertCategoryStatement() throws -> Statement {
+        if let statement = kept.insertCategory { return statement }
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO itemCategory (itemID, name) VALUES (?, ?)")
+        kept.insertCategory = statement
+        return statement
+    }
 
     /// The item table's columns a row fills, in the order of `ItemRow.bind` after the calendar id.
     private static let columns = [
@@ -177,9 +201,7 @@ struct StoreWriter {
         if isNew {
             // No conflict to resolve and no id to read back but the rowid SQLite just gave: the cheapest statement
             // (a bulk import runs it once per item).
-            let insert = try db.cachedStatement(
-                sql: "INSERT INTO item (\(Self.itemColumns)) VALUES (\(Self.placeholders))")
-            try DirectBinding.run(insert, rowValues)
+            try DirectBinding.run(try insertItemStatement(), rowValues)
             itemID = db.lastInsertedRowID
         } else {
             let upsert = try db.cachedStatement(
@@ -201,7 +223,7 @@ struct StoreWriter {
                 .execute(arguments: [calendarID, row.uid, row.recurrenceID])
         }
         if !row.categories.isEmpty {
-            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO itemCategory (itemID, name) VALUES (?, ?)")
+            let insert = try insertCategoryStatement()
             for name in row.categories {
                 try DirectBinding.run(insert) {
                     $0.add(itemID)

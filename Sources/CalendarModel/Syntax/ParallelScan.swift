@@ -192,6 +192,13 @@ struct UnsafeSendableBuffer: @unchecked Sendable {
 
 /// Runs `count` independent pieces of work on every core and returns their results in order.
 package enum ParallelParts {
+    /// `0..<count` in one range per core when there are at least `minimum` (else in one), for `run`.
+    package static func ranges(_ count: Int, from minimum: Int) -> [Range<Int>] {
+        let parts = count < minimum ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let size = max(1, (count + parts - 1) / parts)
+        return (0..<parts).map { min(count, $0 * size)..<min(count, ($0 + 1) * size) }
+    }
+
     package static func run<Result: Sendable>(_ count: Int, _ work: @escaping @Sendable (Int) -> Result) -> [Result] {
         // One piece (a CalDAV resource's one item) runs here: no slots, no lock, no dispatch.
         if count <= 1 { return (0..<count).map(work) }

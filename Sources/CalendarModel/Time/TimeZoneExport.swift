@@ -1,5 +1,3 @@
-import Foundation
-
 /// Time zones made fit for other apps: every TZID a bare IANA name (`Europe/Berlin`, never libical's
 /// `/freeassociation.sourceforge.net/…`, Mozilla's prefixes or Windows names) with a VTIMEZONE from tzdata, trimmed
 /// to the years in use. Outlook needs a VTIMEZONE for every TZID; Google ignores names it does not know.
@@ -117,12 +115,10 @@ extension ICalendar {
             LibicalZone.privateCopy(iana) != nil
         else { return self }
         let components = self.components
-        let parts = components.count < 4096 ? 1 : ProcessInfo.processInfo.activeProcessorCount
-        let size = (components.count + parts - 1) / max(1, parts)
-        let resolvedParts = ParallelParts.run(parts) { part -> [CalendarComponent] in
-            let range = min(components.count, part * size)..<min(components.count, (part + 1) * size)
-            guard let zone = LibicalZone.privateCopy(iana) else { return Array(components[range]) }
-            return components[range].map { component in
+        let ranges = ParallelParts.ranges(components.count, from: 4096)
+        let resolvedParts = ParallelParts.run(ranges.count) { part -> [CalendarComponent] in
+            guard let zone = LibicalZone.privateCopy(iana) else { return Array(components[ranges[part]]) }
+            return components[ranges[part]].map { component in
                 guard case .event(let event) = component, let moved = Expander.applying(iana, zone, to: event)
                 else { return component }
                 return .event(moved)
