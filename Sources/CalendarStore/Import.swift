@@ -70,7 +70,7 @@ extension CalendarStore {
             }
         }
         let total = position
-        try database.write { db in
+        try importWrite(items: work.count) { db in
             var writer = try ImportWriter(db, calendar: name, report: report, file: file)
             try writer.saveCalendarParts(of: resolved)
             var deriver = RowDeriver(calendars: resolved, work: work, viewerZone: viewerZone, file: file)
@@ -85,14 +85,49 @@ extension CalendarStore {
 }
 
 extension CalendarStore {
+    /// `database.write` for an import of `items` items. A large one into a store that holds no item yet runs with a
+    /// rollback journal instead of the WAL: the pages of a new store need no journal (SQLite keeps none for pages
+    /// past the file's end), so they are written once, into the database file, instead of into the WAL and again
+    /// when it is checkpointed (a 20,000-event import: 0.34 s instead of 0.37). Its commit is synced in full
+    /// (synchronous=FULL, as a rollback journal wants); WAL mode and synchronous=NORMAL come back afterwards. Where
+    /// the mode cannot change (another connection has the store open) the import goes through the WAL as always.
+    func importWrite(items: Int, _ body: (Database) throws -> Void) throws {
+        let bulk = items >= 1_000
+        // This process's idle readers would keep the store in WAL mode.
+        if bulk { (database as? DatabasePool)?.releaseMemory() }
+        try database.writeWithoutTransaction { db in
+            let direct =
+                try bulk && !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)")!
+                && (try? String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")) == "delete"
+            if direct { try db.execute(sql: "PRAGMA synchronous = FULL") }
+            defer {
+                if direct {
+                    _ = try? String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                    try? db.execute(sql: "PRAGMA synchronous = NORMAL")
+                }
+            }
+            try db.inTransaction {
+                try body(db)
+                return .commit
+            }
+        }
+    }
+
     /// The items an import leaves out because the input holds a newer version of them (by position among the
     /// complete items of `calendars`), with a warning each (see `ItemVersions`).
     static func supersededVersions(in calendars: [ICalendar], file: String?) -> (Set<Int>, [Diagnostic]) {
         var versions = ItemVersions()
         var runs: [ItemVersions.Run] = []
         for calendar in calendars {
-            runs.append(ItemVersions.Run(calendar.components, start: versions.count))
-            versions.add(runs[runs.count - 1])
+            // A large calendar's versions are read in parts on every core; each part is a run of its own.
+            let components = calendar.components
+            let ranges = ParallelParts.ranges(components.count, from: 4096)
+            let made = ParallelParts.run(ranges.count) { ItemVersions.Run(components[ranges[$0]]) }
+            for var run in made {
+                run.start = versions.count
+                runs.append(run)
+                versions.add(run)
+            }
         }
         var skipped: Set<Int> = []
         var notes: [Diagnostic] = []
@@ -126,7 +161,7 @@ struct ItemVersions: Sendable {
         /// Where the run's first item stands among all.
         var start = 0
 
-        init(_ components: [CalendarComponent], start: Int = 0) {
+        init(_ components: some Collection<CalendarComponent>, start: Int = 0) {
             self.start = start
             for component in components where component.isItem && component.isComplete {
                 guard let core = component.core else {
