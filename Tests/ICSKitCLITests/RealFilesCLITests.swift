@@ -221,6 +221,22 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertEqual(try CLI.run(["validate", exported]).stdout, "")
     }
 
+    /// What the real peers say of `files` (scripts/peers.py, as `make peers` asks them, from the tests' virtual
+    /// environment; all six when `peers` is nil), by file, then peer: `accepted` and `detail`.
+    private func peerVerdicts(_ files: [String], peers: [String]?, in directory: URL) throws -> [String: [String:
+        [String: Any]]]
+    {
+        let verdicts = directory.appendingPathComponent("verdicts.json")
+        let run = CLI.python(
+            [
+                CLI.package.appendingPathComponent("scripts/peers.py").path, "--venv",
+                URL(fileURLWithPath: CLI.pythonExecutable).deletingLastPathComponent().deletingLastPathComponent().path,
+            ] + (peers.map { ["--peers", $0.joined(separator: ",")] } ?? []) + ["--json", verdicts.path] + files)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: verdicts)) as? [String: [String: [String: Any]]])
+    }
+
     /// `convert --repair` of a fixture into `directory`: the file written, and the "repaired:" warnings as
     /// `LINE: warning: …` (exit 0 asserted).
     private func repair(_ fixture: String, into directory: URL) throws -> (path: String, warnings: [String]) {
@@ -391,15 +407,8 @@ final class RealFilesCLITests: XCTestCase {
             try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01", components: "event,todo"),
             lines)
         // The peers themselves, as `make peers` asks them, from the tests' virtual environment.
-        let verdicts = directory.appendingPathComponent("verdicts.json")
-        let peers = CLI.python([
-            CLI.package.appendingPathComponent("scripts/peers.py").path, "--venv",
-            URL(fileURLWithPath: CLI.pythonExecutable).deletingLastPathComponent().deletingLastPathComponent().path,
-            "--peers", "icalendar,vobject,rie,khal,radicale", "--json", verdicts.path, file, repaired,
-        ])
-        XCTAssertEqual(peers.status, 0, peers.stderr)
-        let answers = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(contentsOf: verdicts)) as? [String: [String: [String: Any]]])
+        let answers = try peerVerdicts(
+            [file, repaired], peers: ["icalendar", "vobject", "rie", "khal", "radicale"], in: directory)
         for peer in ["icalendar", "vobject", "rie", "khal", "radicale"] {
             XCTAssertEqual(answers[file]?[peer]?["accepted"] as? Bool, false, "\(peer) refuses the original")
             XCTAssertEqual(
@@ -500,15 +509,7 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertEqual(
             try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-03-01", components: "event,todo"),
             lines)
-        let verdicts = directory.appendingPathComponent("verdicts.json")
-        let peers = CLI.python([
-            CLI.package.appendingPathComponent("scripts/peers.py").path, "--venv",
-            URL(fileURLWithPath: CLI.pythonExecutable).deletingLastPathComponent().deletingLastPathComponent().path,
-            "--json", verdicts.path, file, repaired,
-        ])
-        XCTAssertEqual(peers.status, 0, peers.stderr)
-        let answers = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(contentsOf: verdicts)) as? [String: [String: [String: Any]]])
+        let answers = try peerVerdicts([file, repaired], peers: nil, in: directory)
         XCTAssertEqual(answers[file]?["calcurse"]?["accepted"] as? Bool, false, "calcurse refuses the original")
         for peer in ["icalendar", "vobject", "rie", "khal", "calcurse", "radicale"] {
             XCTAssertEqual(
