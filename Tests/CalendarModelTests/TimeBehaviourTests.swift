@@ -374,6 +374,45 @@ final class TimeBehaviourTests: XCTestCase {
             original.occurrences(from: window.0, to: window.1).occurrences.map(\.startDate))
     }
 
+    /// A Windows name with its own VTIMEZONE is read by that VTIMEZONE. Normalizing renames it to the IANA zone only
+    /// where the VTIMEZONE gives that zone's times on the dates in use; one that gives other times (khal's test file
+    /// puts "New Zealand Standard Time" at +01:00) is left as it is, with a warning, so its instants do not move.
+    func testNormalizingKeepsAWindowsNameWhoseVTIMEZONEGivesOtherTimes() throws {
+        func zone(_ tzid: String, standard: String, daylight: String) -> String {
+            "BEGIN:VTIMEZONE\nTZID:\(tzid)\nBEGIN:STANDARD\nDTSTART:19701025T030000\nTZOFFSETFROM:\(daylight)\n"
+                + "TZOFFSETTO:\(standard)\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\nEND:STANDARD\nBEGIN:DAYLIGHT\n"
+                + "DTSTART:19700329T020000\nTZOFFSETFROM:\(standard)\nTZOFFSETTO:\(daylight)\n"
+                + "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\nEND:DAYLIGHT\nEND:VTIMEZONE\n"
+        }
+        let source = Self.calendar(
+            zone("W. Europe Standard Time", standard: "+0100", daylight: "+0200")
+                + zone("New Zealand Standard Time", standard: "+0100", daylight: "+0200")
+                    + """
+                    BEGIN:VEVENT\nUID:berlin\nDTSTAMP:20260101T000000Z\nDTSTART;TZID=W. Europe Standard Time:20260710T090000
+                    DURATION:PT1H\nEND:VEVENT
+                    BEGIN:VEVENT\nUID:odd\nDTSTAMP:20260101T000000Z\nDTSTART;TZID=New Zealand Standard Time:20260710T090000
+                    DURATION:PT1H\nEND:VEVENT
+
+                    """)
+        let original = ICS.read(Array(source.utf8)).calendars[0]
+        let (normalized, diagnostics) = original.normalizingTimeZones()
+        let reread = ICS.read(ICS.write([normalized])).calendars[0]
+        XCTAssertEqual(
+            Set(reread.timeZones.compactMap(\.tzid)), ["Europe/Berlin", "New Zealand Standard Time"])
+        XCTAssertEqual(reread.events.map { $0.start?.tzid }, ["Europe/Berlin", "New Zealand Standard Time"])
+        XCTAssertEqual(
+            diagnostics.map(\.message),
+            [
+                "TZID \"New Zealand Standard Time\" names Pacific/Auckland, but its VTIMEZONE gives other times on the "
+                    + "dates in use, and ICSKit reads them by that VTIMEZONE; left as it is"
+            ])
+        let window = (iso.date(from: "2026-01-01T00:00:00Z")!, iso.date(from: "2027-01-01T00:00:00Z")!)
+        let before = original.occurrences(from: window.0, to: window.1).occurrences
+        XCTAssertEqual(before.map { iso.string(from: $0.startDate) }, ["2026-07-10T07:00:00Z", "2026-07-10T07:00:00Z"])
+        XCTAssertEqual(
+            reread.occurrences(from: window.0, to: window.1).occurrences.map(\.startDate), before.map(\.startDate))
+    }
+
     /// The todo list shows a recurring todo's next open instance: one whose override is completed is skipped.
     func testTodoListDueIsTheNextOpenInstance() throws {
         let calendar = try XCTUnwrap(try readFixture("hand/recurring-todos.ics").calendars.first)

@@ -32,6 +32,15 @@ extension ICalendar {
                     firstLine[tzid] ?? 0, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; left as it is")
                 continue
             }
+            // A Windows or Outlook name whose VTIMEZONE the reader uses: renamed only when that VTIMEZONE gives the
+            // IANA zone's times, else its times would move.
+            if iana != tzid, !TimeZoneResolver.fileZone(of: tzid, in: self, agreesWith: iana) {
+                log.warning(
+                    firstLine[tzid] ?? 0,
+                    "TZID \"\(tzid)\" names \(iana), but its VTIMEZONE gives other times on the dates in use, and "
+                        + "ICSKit reads them by that VTIMEZONE; left as it is")
+                continue
+            }
             if iana != tzid { rename[tzid] = iana }
             if ianaFirstYear[iana] == nil { ianaOrder.append(iana) }
             ianaFirstYear[iana] = min(ianaFirstYear[iana] ?? 9999, firstYear[tzid] ?? 9999)

@@ -61,6 +61,27 @@ final class TimeZoneResolver {
         return nil
     }
 
+    /// Where a TZID that is no IANA name (bare or prefixed) has a VTIMEZONE in the calendar the reader can use, which
+    /// it then reads times by: whether that zone gives tzdata's `iana` offsets at every wall-clock time the calendar
+    /// uses in it (true when the reader reads it from tzdata anyway). What `normalizingTimeZones` asks before it
+    /// renames a Windows or Outlook name to the IANA zone.
+    static func fileZone(of tzid: String, in calendar: ICalendar, agreesWith iana: String) -> Bool {
+        let trimmed = tzid.trimmingCharacters(in: .whitespaces)
+        guard LibicalZone.builtin(trimmed) == nil,
+            WindowsZones.unprefixed(trimmed, isKnown: { LibicalZone.builtin($0) != nil }) == nil,
+            let definition = calendar.timeZones.first(where: { $0.tzid == tzid })?.component,
+            implausibleObservance(definition) == nil
+        else { return true }
+        var writer = ICSWriter()
+        writer.write(signingOffsets(definition))
+        guard let fileZone = ThreadZones.defined(by: String(decoding: writer.bytes, as: UTF8.self)),
+            let tzdata = ThreadZones.tzdata(iana)
+        else { return true }
+        return ZoneUsage.walls(for: tzid, in: calendar).allSatisfy {
+            fileZone.utcSeconds(of: $0) == tzdata.utcSeconds(of: $0)
+        }
+    }
+
     /// The zone a VTIMEZONE describes, unsigned offsets read as positive; nil (with a warning) when it cannot
     /// describe a real zone or libical rejects it.
     private func usableZone(_ definition: Component, tzid: String, line: Int) -> LibicalZone? {
