@@ -374,6 +374,28 @@ final class TimeBehaviourTests: XCTestCase {
             original.occurrences(from: window.0, to: window.1).occurrences.map(\.startDate))
     }
 
+    /// A TZID nothing explains is floating time, for the length of an instance too: from such a start to an end in a
+    /// real zone is the wall-clock difference, as from a floating start (and as `--repair` writes it: floating).
+    func testAnUnknownTZIDIsFloatingForTheLengthToo() {
+        let source = Self.calendar(
+            """
+            BEGIN:VTODO\nUID:unknown\nDTSTAMP:20260101T000000Z\nDTSTART;TZID=CST:20260501T110000
+            DUE;TZID=America/Los_Angeles:20260501T120000\nEND:VTODO
+            BEGIN:VTODO\nUID:floating\nDTSTAMP:20260101T000000Z\nDTSTART:20260501T110000
+            DUE;TZID=America/Los_Angeles:20260501T120000\nEND:VTODO
+
+            """)
+        let (_, expansion) = instants(source, from: "2026-04-01T00:00:00Z", to: "2026-06-01T00:00:00Z") {
+            $0.components = ["VTODO"]
+        }
+        let spans = expansion.occurrences.map {
+            "\($0.uid ?? "") \(iso.string(from: $0.startDate)) \(iso.string(from: $0.endDate))"
+        }
+        XCTAssertEqual(
+            spans.sorted(),
+            ["floating 2026-05-01T11:00:00Z 2026-05-01T12:00:00Z", "unknown 2026-05-01T11:00:00Z 2026-05-01T12:00:00Z"])
+    }
+
     /// A Windows name with its own VTIMEZONE is read by that VTIMEZONE. Normalizing renames it to the IANA zone only
     /// where the VTIMEZONE gives that zone's times on the dates in use; one that gives other times (khal's test file
     /// puts "New Zealand Standard Time" at +01:00) is left as it is, with a warning, so its instants do not move.

@@ -112,10 +112,9 @@ extension Expander {
         guard let start else { return .wall(0) }
         if let end {
             if start.isDate, end.isDate { return .days(end.dayNumber - start.dayNumber) }
-            // Same zone, or one side floating or a date (read in the other's zone, as recurring-ical-events does):
-            // the wall-clock difference. Two different zones: the elapsed time.
-            let zoneless: Set<CalendarDate.Form> = [.floating, .date]
-            if start.form == end.form || zoneless.contains(start.form) || zoneless.contains(end.form) {
+            // Same zone, or one side floating or a date (read in the other's zone, as recurring-ical-events does;
+            // a TZID nothing explains is floating too): the wall-clock difference. Two zones: the elapsed time.
+            if start.form == end.form || time.isFloating(start) || time.isFloating(end) {
                 return .wall(LocalDateTime(end).wallSeconds - LocalDateTime(start).wallSeconds)
             }
             return .exact(instant(end, line: 0) - instant(start, line: 0))
