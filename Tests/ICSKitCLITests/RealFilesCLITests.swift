@@ -419,8 +419,9 @@ final class RealFilesCLITests: XCTestCase {
 
     /// What RFC 5545 calls invalid or undefined though every reader guesses the same meaning, and calcurse refuses:
     /// `--repair` escapes TEXT values (a bare `,` or `;`, `\"`, `\:`, alarms too), writes a SUMMARY on one line,
-    /// gives an untitled event or todo an empty SUMMARY, moves a DTSTART that is no instance of its RRULE to the
-    /// rule's first instance keeping the old start as an RDATE (its override still applies), writes a date
+    /// gives an untitled event or todo an empty SUMMARY, writes a floating DTEND beside a zoned DTSTART in its zone,
+    /// moves a DTSTART that is no instance of its RRULE to the rule's first instance keeping the old start as an RDATE
+    /// (its override still applies), writes a date
     /// DURATION in days, leaves out a bounded RRULE without an instance and an EXDATE of an item that does not
     /// repeat, and writes a date with a TZID as the midnight ICSKit reads. The instances, ends included, are the
     /// same before and after (titles aside), recurring-ical-events reads them so, and all six peers, calcurse among
@@ -459,6 +460,11 @@ final class RealFilesCLITests: XCTestCase {
                     + "written as 20260124T000000",
                 "91: warning: repaired: DTSTART 20260126 is a date with a TZID, read as midnight in that zone; "
                     + "written as 20260126T000000",
+                "98: warning: repaired: DTSTART 20260203T090000 is no instance of its RRULE (FREQ=WEEKLY;BYDAY=WE;"
+                    + "COUNT=2); the series starts at the rule's first instance, 20260204T090000, and keeps "
+                    + "20260203T090000 as an RDATE: the same instances",
+                "99: warning: repaired: of DTEND 20260203T100000 and DTSTART 20260203T090000 one is floating: read as "
+                    + "the same wall-clock time in DTSTART's form, written as DTEND;TZID=Europe/Berlin:20260203T100000",
             ])
         let text = try String(contentsOfFile: repaired, encoding: .utf8)
         for line in [
@@ -468,6 +474,8 @@ final class RealFilesCLITests: XCTestCase {
                 + "DTEND;TZID=Europe/Berlin:20260107T110000\r\n",
             "DTSTART;VALUE=DATE:20260115\r\nRDATE;VALUE=DATE:20260110\r\nDURATION:P1D\r\n",
             "DTSTART;TZID=America/New_York:20260124T000000\r\n", "DTSTART;TZID=Europe/Berlin:20260126T000000\r\n",
+            "DTSTART;TZID=Europe/Berlin:20260204T090000\r\nRDATE;TZID=Europe/Berlin:20260203T090000\r\n"
+                + "DTEND;TZID=Europe/Berlin:20260204T100000\r\n",
         ] {
             XCTAssertTrue(text.contains(line), line)
         }
@@ -491,7 +499,9 @@ final class RealFilesCLITests: XCTestCase {
         let before = try instances(file)
         XCTAssertEqual(try instances(repaired), before)
         XCTAssertEqual(
-            before.filter { $0.hasSuffix("Seminar") || $0.hasSuffix("Rent") || $0.contains("(moved)") },
+            before.filter {
+                $0.hasSuffix("Seminar") || $0.hasSuffix("Rent") || $0.contains("(moved)") || $0.hasSuffix("group")
+            },
             [
                 "VEVENT 2026-01-06T13:00:00Z 2026-01-06T14:00:00Z Seminar (moved)",
                 "VEVENT 2026-01-07T09:00:00Z 2026-01-07T10:00:00Z Seminar",
@@ -500,6 +510,9 @@ final class RealFilesCLITests: XCTestCase {
                 "VEVENT 2026-01-14T09:00:00Z 2026-01-14T10:00:00Z Seminar",
                 "VEVENT 2026-01-15 2026-01-16 Rent",
                 "VEVENT 2026-01-19T09:00:00Z 2026-01-19T10:00:00Z Seminar",
+                "VEVENT 2026-02-03T08:00:00Z 2026-02-03T09:00:00Z Reading group",
+                "VEVENT 2026-02-04T08:00:00Z 2026-02-04T09:00:00Z Reading group",
+                "VEVENT 2026-02-11T08:00:00Z 2026-02-11T09:00:00Z Reading group",
                 "VEVENT 2026-02-15 2026-02-16 Rent",
             ])
         XCTAssertEqual(try CLI.run(["validate", repaired]).stdout, "", "no diagnostic on the repaired file")

@@ -358,6 +358,7 @@ extension ICalendar {
         matchExceptionsToStart(&item, &log)
         matchUntilToStart(&item, &log)
         repairEnd(&item, &log)
+        endInTheFormOfStart(&item, &log)
         escapingTexts(&item, &log)
         oneLineSummary(&item, &log)
         durationInDays(&item, &log)
