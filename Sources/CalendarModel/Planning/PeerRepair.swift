@@ -358,7 +358,6 @@ extension ICalendar {
         matchExceptionsToStart(&item, &log)
         matchUntilToStart(&item, &log)
         repairEnd(&item, &log)
-        endInTheFormOfStart(&item, &log)
         escapingTexts(&item, &log)
         oneLineSummary(&item, &log)
         durationInDays(&item, &log)
@@ -488,33 +487,45 @@ extension ICalendar {
 
     /// DTEND and DUE of another value type than DTSTART (RFC 5545 §3.8.2.2 wants the same; servers refuse a
     /// mix): a date end after a date-time start becomes midnight of that date in the start's form; a date-time end
-    /// after a date start becomes the date it falls on (the next one when it is past midnight).
+    /// after a date start becomes the date it falls on (the next one when it is past midnight). A floating end beside
+    /// a zoned or UTC start, or the other way round, is read in the other's zone (the length is the wall-clock
+    /// difference, as recurring-ical-events reads it): it is written in DTSTART's form at the same wall-clock time,
+    /// which every reader reads so (calcurse compares an end in another form with the start's rules and refuses it).
     private static func matchEndToStart(_ item: inout Component, _ log: inout DiagnosticLog) {
         guard let startProperty = item.property("DTSTART"),
             case .success(let start) = CalendarDate.parse(startProperty.value, tzid: startProperty["TZID"])
         else { return }
+        let startZone = startProperty["TZID"].map { [Parameter("TZID", $0)] } ?? []
         for index in item.properties.indices where ["DTEND", "DUE"].contains(item.properties[index].name) {
             let property = item.properties[index]
-            guard case .success(let end) = CalendarDate.parse(property.value, tzid: property["TZID"]),
-                end.isDate != start.isDate
-            else { continue }
+            guard case .success(let end) = CalendarDate.parse(property.value, tzid: property["TZID"]) else { continue }
             var replacement: Property
-            if start.isDate {
-                let wall = LocalDateTime(end)
-                let day = wall == wall.startOfDayValue ? wall : wall.startOfDayValue.adding(days: 1)
-                replacement = Property(
-                    property.name, parameters: [Parameter("VALUE", "DATE")], value: day.calendarDate(.date).icsValue)
+            let message: String
+            if end.isDate != start.isDate {
+                if start.isDate {
+                    let wall = LocalDateTime(end)
+                    let day = wall == wall.startOfDayValue ? wall : wall.startOfDayValue.adding(days: 1)
+                    replacement = Property(
+                        property.name, parameters: [Parameter("VALUE", "DATE")],
+                        value: day.calendarDate(.date).icsValue)
+                } else {
+                    let midnight = LocalDateTime(end).calendarDate(start.form)
+                    replacement = Property(property.name, parameters: startZone, value: midnight.icsValue)
+                }
+                message =
+                    "\(property.name) \(property.value) is not of DTSTART's value type; written as \(replacement.value)"
+            } else if !start.isDate, (start.form == .floating) != (end.form == .floating) {
+                let wall = LocalDateTime(end).calendarDate(start.form)
+                replacement = Property(property.name, parameters: startZone, value: wall.icsValue)
+                message =
+                    "of \(property.name) \(property.value) and DTSTART \(startProperty.value) one is floating: read as "
+                    + "the same wall-clock time in DTSTART's form, written as \(replacement.contentLine)"
             } else {
-                let midnight = LocalDateTime(end).calendarDate(start.form)
-                let zone = startProperty["TZID"].map { [Parameter("TZID", $0)] } ?? []
-                replacement = Property(property.name, parameters: zone, value: midnight.icsValue)
+                continue
             }
             replacement.line = property.line
             item.properties[index] = replacement
-            log.warning(
-                property.line,
-                "repaired: \(property.name) \(property.value) is not of DTSTART's value type; written as "
-                    + replacement.value)
+            log.warning(property.line, "repaired: " + message)
         }
     }
 

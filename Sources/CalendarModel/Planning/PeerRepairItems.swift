@@ -111,33 +111,6 @@ extension ICalendar {
                 + "same instances")
     }
 
-    /// A floating DTEND or DUE beside a zoned or UTC DTSTART, or the other way round: ICSKit and
-    /// recurring-ical-events read the floating one in the other's zone (the length is the wall-clock difference), so
-    /// it is written in DTSTART's form with the same wall-clock time, which every reader reads so (calcurse compares
-    /// an end in another form with the start's rules and refuses it).
-    static func endInTheFormOfStart(_ item: inout Component, _ log: inout DiagnosticLog) {
-        guard let startProperty = item.property("DTSTART"),
-            case .success(let start) = CalendarDate.parse(startProperty.value, tzid: startProperty["TZID"]),
-            !start.isDate
-        else { return }
-        for index in item.properties.indices where ["DTEND", "DUE"].contains(item.properties[index].name) {
-            let property = item.properties[index]
-            guard case .success(let end) = CalendarDate.parse(property.value, tzid: property["TZID"]), !end.isDate,
-                (start.form == .floating) != (end.form == .floating)
-            else { continue }
-            let written = LocalDateTime(end).calendarDate(start.form)
-            var replacement = Property(
-                property.name, parameters: startProperty["TZID"].map { [Parameter("TZID", $0)] } ?? [],
-                value: written.icsValue)
-            replacement.line = property.line
-            item.properties[index] = replacement
-            log.warning(
-                property.line,
-                "repaired: of \(property.name) \(property.value) and DTSTART \(startProperty.value) one is floating: "
-                    + "read as the same wall-clock time in DTSTART's form, written as \(replacement.contentLine)")
-        }
-    }
-
     /// A DURATION in hours, minutes or seconds after a DATE start (`PT86400S`), which RFC 5545 §3.8.2.5 wants in
     /// days or weeks and calcurse refuses: written in days when it is whole days, the same length.
     static func durationInDays(_ item: inout Component, _ log: inout DiagnosticLog) {

@@ -36,9 +36,7 @@ final class TimeZoneResolver {
 
     private func resolve(_ tzid: String, line: Int) -> LibicalZone? {
         let trimmed = tzid.trimmingCharacters(in: .whitespaces)
-        let tzdataName =
-            LibicalZone.builtin(trimmed) != nil
-            ? trimmed : WindowsZones.unprefixed(trimmed, isKnown: { LibicalZone.builtin($0) != nil })
+        let tzdataName = Self.tzdataName(trimmed)
         if let definition = definitions[tzid], let fileZone = usableZone(definition, tzid: tzid, line: line) {
             guard let tzdataName, let tzdata = ThreadZones.tzdata(tzdataName) else { return fileZone }
             compare(fileZone, with: tzdata, tzid: tzid, line: definition.line)
@@ -66,15 +64,9 @@ final class TimeZoneResolver {
     /// uses in it (true when the reader reads it from tzdata anyway). What `normalizingTimeZones` asks before it
     /// renames a Windows or Outlook name to the IANA zone.
     static func fileZone(of tzid: String, in calendar: ICalendar, agreesWith iana: String) -> Bool {
-        let trimmed = tzid.trimmingCharacters(in: .whitespaces)
-        guard LibicalZone.builtin(trimmed) == nil,
-            WindowsZones.unprefixed(trimmed, isKnown: { LibicalZone.builtin($0) != nil }) == nil,
+        guard tzdataName(tzid.trimmingCharacters(in: .whitespaces)) == nil,
             let definition = calendar.timeZones.first(where: { $0.tzid == tzid })?.component,
-            implausibleObservance(definition) == nil
-        else { return true }
-        var writer = ICSWriter()
-        writer.write(signingOffsets(definition))
-        guard let fileZone = ThreadZones.defined(by: String(decoding: writer.bytes, as: UTF8.self)),
+            implausibleObservance(definition) == nil, let fileZone = zone(definedBy: definition),
             let tzdata = ThreadZones.tzdata(iana)
         else { return true }
         return ZoneUsage.walls(for: tzid, in: calendar).allSatisfy {
@@ -89,11 +81,23 @@ final class TimeZoneResolver {
             warn(line, "the VTIMEZONE for TZID \"\(tzid)\" is not used: \(problem); trying the name")
             return nil
         }
-        var writer = ICSWriter()
-        writer.write(Self.signingOffsets(definition))
-        if let zone = ThreadZones.defined(by: String(decoding: writer.bytes, as: UTF8.self)) { return zone }
+        if let zone = Self.zone(definedBy: definition) { return zone }
         warn(line, "the VTIMEZONE for TZID \"\(tzid)\" cannot be used (libical rejects it); trying the name")
         return nil
+    }
+
+    /// The tzdata name a TZID (trimmed) is, bare or behind a prefix (`/mozilla.org/…/Europe/Berlin`); nil for any
+    /// other TZID.
+    private static func tzdataName(_ trimmed: String) -> String? {
+        LibicalZone.builtin(trimmed) != nil
+            ? trimmed : WindowsZones.unprefixed(trimmed, isKnown: { LibicalZone.builtin($0) != nil })
+    }
+
+    /// This thread's zone of a VTIMEZONE, unsigned offsets read as positive; nil when libical rejects it.
+    private static func zone(definedBy definition: Component) -> LibicalZone? {
+        var writer = ICSWriter()
+        writer.write(signingOffsets(definition))
+        return ThreadZones.defined(by: String(decoding: writer.bytes, as: UTF8.self))
     }
 
     /// Compares the file's zone with tzdata's at the wall-clock times the calendar uses in it; one warning, with

@@ -12,19 +12,16 @@ extension Expander {
             case .date, .zoned: return false
             }
         }
-        let periodStarts = event.recurrenceDates.lazy.map { value -> CalendarDate in
-            switch value {
-            case .date(let date): return date
-            case .period(let period): return period.start
-            }
-        }
         guard
             event.start.map(movable) == true || event.end.map(movable) == true
-                || event.exceptionDates.contains(where: movable) || periodStarts.contains(where: movable)
-                || event.recurrenceID.map({ movable($0.date) }) == true
-                || event.recurrenceDates.contains(where: {
-                    if case .period(let period) = $0, case .date(let end) = period.end { return movable(end) }
-                    return false
+                || event.exceptionDates.contains(where: movable) || event.recurrenceID.map({ movable($0.date) }) == true
+                || event.recurrenceDates.contains(where: { value in
+                    switch value {
+                    case .date(let date): return movable(date)
+                    case .period(let period):
+                        if case .date(let end) = period.end, movable(end) { return true }
+                        return movable(period.start)
+                    }
                 })
         else { return nil }
         var changed: [String] = []

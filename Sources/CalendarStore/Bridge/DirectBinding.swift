@@ -23,28 +23,25 @@ struct DirectBinding {
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     mutating func add(_ value: String?) {
-        defer { index += 1 }
-        guard var value else { return check(sqlite3_bind_null(statement, index)) }
-        let code = value.withUTF8 { bytes in
-            // An empty buffer may have no address, which SQLite would bind as NULL: bind zero bytes of a literal.
-            guard !bytes.isEmpty else { return sqlite3_bind_text(statement, index, "", 0, Self.transient) }
-            guard bytes.count <= Int32.max else { return SQLITE_TOOBIG }
-            return sqlite3_bind_text(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
+        guard var value else {
+            defer { index += 1 }
+            return check(sqlite3_bind_null(statement, index))
         }
-        check(code)
+        value.withUTF8 { addText($0) }
     }
 
     /// Binds UTF-8 bytes as TEXT without making a String of them first (the caller vouches they are UTF-8).
-    mutating func addText(_ bytes: [UInt8]) {
+    mutating func addText(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { addText($0) } }
+
+    private mutating func addText(_ bytes: UnsafeBufferPointer<UInt8>) {
         defer { index += 1 }
-        let code = bytes.withUnsafeBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else {
-                return sqlite3_bind_text(statement, index, "", 0, Self.transient)
-            }
-            guard buffer.count <= Int32.max else { return SQLITE_TOOBIG }
-            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                sqlite3_bind_text(statement, index, $0, Int32(buffer.count), Self.transient)
-            }
+        // An empty buffer may have no address, which SQLite would bind as NULL: bind zero bytes of a literal.
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            return check(sqlite3_bind_text(statement, index, "", 0, Self.transient))
+        }
+        guard bytes.count <= Int32.max else { return check(SQLITE_TOOBIG) }
+        let code = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            sqlite3_bind_text(statement, index, $0, Int32(bytes.count), Self.transient)
         }
         check(code)
     }
