@@ -56,6 +56,7 @@ let package = Package(
             path: "Fuzz/Targets"),
         .executableTarget(name: "icskit-fuzz", dependencies: ["ICSKitFuzzTargets"], path: "Fuzz/Driver"),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
+        .testTarget(name: "CalendarMergeTests", dependencies: ["CalendarModel", "CalendarMerge"]),
         .testTarget(
             name: "CalendarStoreTests",
             dependencies: [

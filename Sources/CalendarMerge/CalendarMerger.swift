@@ -23,6 +23,10 @@ public struct MergeOptions: Sendable {
     /// may simply be past the cut, so nothing is deleted (unless `forceDelete`).
     public var isTruncated = false
 
+    /// An import: items the external calendar lacks are neither deleted nor dropped from the merge base (the file
+    /// need not hold the whole source), and no digest is recorded.
+    public var keepsAbsent = false
+
     /// The defaults: newest wins a conflict, deletions guarded at 50% and 10 items, changes written.
     public init() {}
 }
@@ -52,6 +56,8 @@ public struct MergeResult: Sendable {
     public var added: Int { count(.add, .keepBoth) }
     /// Items replaced by the external version.
     public var updated: Int { count(.update) }
+    /// Items merged field by field (both sides' changes kept).
+    public var merged: Int { count(.merge) }
     /// Items deleted because the source no longer has them.
     public var deleted: Int { count(.delete) }
     /// Items left as they are: unchanged, kept local, or kept deleted.
@@ -93,6 +99,9 @@ public enum CalendarMerger {
             MergeState(
                 external: external, local: snapshot.items, base: snapshot.base,
                 tombstones: snapshot.tombstones))
+        // An item to restore (gone here without a local deletion) needs the file's content: read it.
+        guard !actions.contains(where: { $0.kind != .unchanged && $0.kind != .keepLocal && $0.kind != .stayDeleted })
+        else { return nil }
         return MergeResult(actions: actions, applied: false, withheldDeletions: 0)
     }
 
@@ -257,23 +266,27 @@ public enum CalendarMerger {
                     }
                 }.joined())
         }
+        func plan(_ snapshot: MergeSnapshot, _ contents: MergeContentReader) throws -> Plan {
+            var plan = try Plan(
+                external.versions(snapshot), snapshot, calendar: calendar, options: options,
+                read: external.allReadFingerprints)
+            try plan.mergeFields(external: external.item, timeZones: external.timeZones, contents: contents)
+            plan.makeBase()
+            return plan
+        }
         if options.dryRun {
             let snapshot = try external.snapshot ?? storage.mergeSnapshot(calendar: calendar, source: source)
-            let plan = try Plan(
-                external.versions(snapshot), snapshot, calendar: calendar, options: options,
-                read: external.allReadFingerprints)
+            let planned = try plan(snapshot) { try storage.mergeContents(calendar: calendar, source: source, keys: $0) }
             return MergeResult(
-                actions: labelled(plan.actions), applied: false, withheldDeletions: plan.withheld.count)
+                actions: labelled(planned.actions), applied: false, withheldDeletions: planned.withheld.count)
         }
-        var result = try storage.updateAtomically(calendar: calendar, source: source) { snapshot in
-            let plan = try Plan(
-                external.versions(snapshot), snapshot, calendar: calendar, options: options,
-                read: external.allReadFingerprints)
+        var result = try storage.updateAtomically(calendar: calendar, source: source) { snapshot, contents in
+            let planned = try plan(snapshot, contents)
             let result = MergeResult(
-                actions: plan.actions, applied: plan.changesSomething,
-                withheldDeletions: plan.withheld.count)
+                actions: planned.actions, applied: planned.changesSomething,
+                withheldDeletions: planned.withheld.count)
             guard result.applied else { return (nil, result) }
-            var write = plan.write(external.item, external.timeZones)
+            var write = planned.write(external.item, external.timeZones)
             write.calendarParts = external.calendarParts
             return (write, result)
         }
@@ -302,6 +315,10 @@ public enum CalendarMerger {
         let read: [MergeKey: String]
         var baseChanged = false
         var newDigest: String?
+        /// Items merged field by field, as they are to be kept.
+        var merged: [MergeKey: MergeItem] = [:]
+        /// What the source said of items whose kept version will differ from it (see `MergeWrite.baseContents`).
+        var baseContents: [MergeKey: Component] = [:]
 
         init(
             _ external: [MergeKey: ItemVersion], _ snapshot: MergeSnapshot, calendar: String,
@@ -311,7 +328,7 @@ public enum CalendarMerger {
             self.read = read
             self.snapshot = snapshot
             self.options = options
-            if external.isEmpty, !snapshot.base.isEmpty, !options.forceDelete {
+            if external.isEmpty, !snapshot.base.isEmpty, !options.forceDelete, !options.keepsAbsent {
                 throw MergeRefusal(
                     "the external calendar holds no items while \(snapshot.base.count.counted("item")) of "
                         + "\"\(calendar)\" came from it; refusing to delete them all (use --force-delete if that is meant)"
@@ -323,11 +340,17 @@ public enum CalendarMerger {
                     tombstones: snapshot.tombstones),
                 prefer: options.prefer, onConflict: options.onConflict)
             try guardDeletions(calendar: calendar)
-            makeBase()
         }
 
         /// A truncated file deletes nothing; any other merge may not delete more than its share of the calendar.
         mutating func guardDeletions(calendar: String) throws {
+            if options.keepsAbsent {
+                for index in actions.indices where actions[index].kind == .delete {
+                    actions[index].kind = .keepLocal
+                    actions[index].reason = "not in the imported file: an import deletes nothing"
+                }
+                return
+            }
             guard !options.forceDelete else { return }
             if options.isTruncated {
                 for index in actions.indices where actions[index].kind == .delete {
@@ -359,13 +382,15 @@ public enum CalendarMerger {
         /// The new base: what the source says now. An unresolved conflict keeps the old entry, so it stays a
         /// conflict; so does an item a truncated file lacks, so it is still known to come from the source.
         mutating func makeBase() {
+            newBase = [:]
+            newReadBase = [:]
             let unresolved = Set(actions.filter { $0.kind == .conflict }.map(\.key))
             for (key, version) in external {
                 if let fingerprint = unresolved.contains(key) ? snapshot.base[key] : version.fingerprint {
                     newBase[key] = fingerprint
                 }
             }
-            if options.isTruncated {
+            if options.isTruncated || options.keepsAbsent {
                 // What the file lacks may be in the part that is missing: every such item keeps its entry, whether
                 // its deletion was withheld or it was changed here (else a later local delete would look like one
                 // of an item the source never had).
@@ -381,21 +406,27 @@ public enum CalendarMerger {
             }
             baseChanged = newBase != snapshot.base || newReadBase != snapshot.readBase
             // The digest marks the base as exactly this file's: not while conflicts or a cut keep old entries.
-            newDigest = unresolved.isEmpty && withheld.isEmpty && !options.isTruncated ? options.digest : nil
+            newDigest =
+                unresolved.isEmpty && withheld.isEmpty && !options.isTruncated && !options.keepsAbsent
+                ? options.digest : nil
         }
 
         var changesSomething: Bool {
-            actions.contains { [.add, .update, .delete, .keepBoth].contains($0.kind) } || baseChanged
+            actions.contains { [.add, .update, .merge, .delete, .keepBoth].contains($0.kind) } || baseChanged
                 || newDigest != snapshot.digest
         }
 
         func write(_ item: (MergeKey) -> MergeItem?, _ timeZones: [TimeZoneDefinition]) -> MergeWrite {
             var write = MergeWrite(base: baseChanged ? newBase : nil, digest: newDigest, timeZones: timeZones)
             write.readBase = newReadBase
+            // Only for entries that now say what the external side says (an unresolved conflict keeps its old one).
+            write.baseContents = baseContents.filter { newBase[$0.key] == external[$0.key]?.fingerprint }
             for action in actions {
                 switch action.kind {
                 case .add, .update:
                     if let item = item(action.key) { write.upserts.append(item) }
+                case .merge:
+                    if let item = merged[action.key] { write.upserts.append(item) }
                 case .delete:
                     write.deletions.append(action.key)
                 case .keepBoth:

@@ -39,12 +39,12 @@ public struct ItemVersion: Sendable, Hashable {
         self.stamp = stamp
     }
 
-    /// Newer by SEQUENCE, then LAST-MODIFIED, then DTSTAMP (RFC 5546's order of precedence).
-    func isNewer(than other: ItemVersion) -> Bool {
-        if sequence != other.sequence { return sequence > other.sequence }
+    /// Newer by LAST-MODIFIED, then DTSTAMP, then SEQUENCE: the time of the last change says which edit came last;
+    /// SEQUENCE counts only the organizer's significant changes, so it decides only when neither time does.
+    public func isNewer(than other: ItemVersion) -> Bool {
         if let a = lastModified, let b = other.lastModified, a != b { return a > b }
         if let a = stamp, let b = other.stamp, a != b { return a > b }
-        return false
+        return sequence > other.sequence
     }
 }
 
@@ -73,7 +73,7 @@ public struct MergeState: Sendable {
 
 /// Which side wins when both changed an item.
 public enum MergePreference: String, Sendable, CaseIterable {
-    /// Higher SEQUENCE, then later LAST-MODIFIED, then later DTSTAMP; the local version on a tie.
+    /// Later LAST-MODIFIED, then later DTSTAMP, then higher SEQUENCE; the local version on a tie.
     case newest
     case external
     case local
@@ -95,6 +95,9 @@ public struct MergeAction: Sendable, Hashable {
         case add
         /// Changed externally (or won a conflict): the store takes the external version.
         case update
+        /// Changed on both sides since the merge base: merged field by field (`PropertyMerge`), each side's changes
+        /// kept and a field both changed differently taken from the preferred side.
+        case merge = "merged"
         /// Gone from the external calendar and unchanged in the store: deleted.
         case delete
         /// Changed only in the store, or only there, or a conflict the store's version won: kept as it is.
@@ -115,8 +118,11 @@ public struct MergeAction: Sendable, Hashable {
     public var kind: Kind
     /// One line on why.
     public var reason: String
-    /// Whether both sides had changed it.
+    /// Whether both sides changed it (a field of it, when it was merged field by field) to different values.
     public var wasConflict: Bool
+    /// The fields the decision changes or weighed: for an update, what the external version changes; for a merge,
+    /// every field either side changed, with its side (and, for a conflict, both values and the winner).
+    public var changes: [FieldChange] = []
     /// How a person knows the item: its SUMMARY and its start (`2026-11-24 09:00 Europe/Berlin`), from the external
     /// version, else the stored one. Set by `CalendarMerger`; nil when neither side says.
     public var title: String?
@@ -174,13 +180,16 @@ public enum MergePlanner {
         }
         switch (external, local) {
         case (let external?, nil):
-            if deleted || base != nil {
-                // Deleted here: it stays deleted unless the external side changed it since (modify beats delete).
+            if deleted {
+                // Deleted here: it stays deleted unless the external side changed it since (an edit beats a deletion).
                 if let base, base != external.fingerprint {
                     return action(.update, "changed externally after it was deleted here")
                 }
                 return action(.stayDeleted, "deleted here, unchanged externally")
             }
+            // Only `rm` deletes here (with a tombstone); an item a merge took away because the source lacked it
+            // (a cut file deleted with --force-delete) comes back when the source has it again.
+            if base != nil { return action(.add, "in the external calendar again, and never deleted here: restored") }
             return action(.add, "new in the external calendar")
         case (nil, let local?):
             guard let base else { return action(.keepLocal, "only in the store") }

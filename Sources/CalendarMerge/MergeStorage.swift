@@ -8,14 +8,36 @@ public protocol MergeStorage {
     /// enough to plan a merge that may turn out to need no writing at all.
     func mergeSnapshot(calendar: String, source: String) throws -> MergeSnapshot
 
+    /// What the items of these keys say here, and what the source said of them at its last merge (the merge base's
+    /// content, where the storage still knows it), as they stand now (no lock held): for dry runs.
+    func mergeContents(calendar: String, source: String, keys: Set<MergeKey>) throws -> MergeContents
+
     /// Takes the snapshot anew and writes what `decide` makes of it, as one transaction: nothing another process
-    /// does can fall between what `decide` saw and what is written. A nil write changes nothing (the calendar is
-    /// not even created). Returns what `decide` returned beside its write.
+    /// does can fall between what `decide` saw and what is written. `decide` may read contents (`mergeContents`)
+    /// inside that transaction through the reader it is given. A nil write changes nothing (the calendar is not
+    /// even created). Returns what `decide` returned beside its write.
     func updateAtomically<Outcome>(
         calendar: String, source: String,
-        _ decide: (MergeSnapshot) throws -> (write: MergeWrite?, outcome: Outcome)
+        _ decide: (MergeSnapshot, MergeContentReader) throws -> (write: MergeWrite?, outcome: Outcome)
     )
         throws -> Outcome
+}
+
+/// Reads `MergeContents` of the given keys inside a storage's transaction.
+public typealias MergeContentReader = (Set<MergeKey>) throws -> MergeContents
+
+/// The content of some items on the storage's side: what is kept now, and what the merge base says of them.
+public struct MergeContents: Sendable {
+    /// The items as the storage keeps them.
+    public var local: [MergeKey: Component]
+    /// What the source said of them at its last merge; absent where the storage no longer knows (then an item both
+    /// sides changed is decided whole).
+    public var base: [MergeKey: Component]
+
+    public init(local: [MergeKey: Component] = [:], base: [MergeKey: Component] = [:]) {
+        self.local = local
+        self.base = base
+    }
 }
 
 /// How a person knows an item: its title and start, as `MergeAction` carries them.
@@ -85,6 +107,10 @@ public struct MergeWrite: Sendable {
     public var digest: String?
     /// Beside `base` (and replacing the old one with it): the entries of `MergeSnapshot.readBase`.
     public var readBase: [MergeKey: String] = [:]
+    /// The content of base entries that the kept item will not equal (a local change kept, a merged item): what the
+    /// source said, for merging the next change field by field. A base entry not named here is the kept item's
+    /// content when their fingerprints agree, and unknown otherwise.
+    public var baseContents: [MergeKey: Component] = [:]
     /// The VTIMEZONEs the upserted items use.
     public var timeZones: [TimeZoneDefinition]
     /// The external calendars' own properties (NAME, UID, COLOR …) and components that are not items or zones

@@ -32,6 +32,7 @@ extension CalendarStore {
         _ calendars: [ICalendar], into name: String, file: String?,
         viewerZone: String = "UTC", progress: ((Int, Int) -> Void)? = nil
     ) throws -> ImportReport {
+        if try hasItems(calendar: name) { return try mergeImport(calendars, into: name, file: file) }
         var report = ImportReport(calendar: name)
         // Google's X-WR-TIMEZONE is resolved into the items (as the x-wr-timezone tool does), so each stored item
         // means the same whichever calendar it lands in and whatever else is imported beside it.
@@ -85,6 +86,34 @@ extension CalendarStore {
 }
 
 extension CalendarStore {
+    /// Whether the calendar exists and holds an item.
+    func hasItems(calendar name: String) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM item WHERE calendarID = (SELECT id FROM calendar WHERE name = ?))",
+                arguments: [name]) ?? false
+        }
+    }
+
+    /// An import into a calendar that already holds items is a merge with the source the calendar is named after
+    /// that deletes nothing (`MergeOptions.keepsAbsent`): an item changed here since that source last said what it
+    /// is keeps the change, an item changed on both sides is merged field by field.
+    func mergeImport(_ calendars: [ICalendar], into name: String, file: String?) throws -> ImportReport {
+        var options = MergeOptions()
+        options.keepsAbsent = true
+        let result = try CalendarMerger.merge(calendars, into: name, source: name, storage: self, options: options)
+        var report = ImportReport(calendar: name)
+        report.added = result.added
+        report.updated = result.updated + result.merged
+        report.unchanged = result.unchanged
+        for action in result.actions where action.kind == .conflict || action.kind == .stayDeleted {
+            report.diagnostics.append(
+                Diagnostic(.warning, file: file, line: 0, "\(action.key): \(action.kind.rawValue) (\(action.reason))"))
+        }
+        return report
+    }
+
     /// `database.write` for an import of `items` items. A large one into a store that holds no item yet runs with a
     /// rollback journal instead of the WAL: the pages of a new store need no journal (SQLite keeps none for pages
     /// past the file's end), so they are written once, into the database file, instead of into the WAL and again
@@ -233,6 +262,9 @@ struct ImportWriter {
     /// Keys the calendar deleted (a local `rm`): importing one again lifts its tombstone.
     private var tombstones: Set<MergeKey> = []
     private var done = 0
+    /// Whether the source's base keeps content of its own (`syncBase`) that a new entry must replace.
+    private var hasBaseContent = false
+    private var recordBase: Statement?
 
     init(_ db: Database, calendar name: String, report: ImportReport, file: String?) throws {
         self.db = db
@@ -248,6 +280,34 @@ struct ImportWriter {
         let deleted = try Row.fetchCursor(
             db, sql: "SELECT uid, recurrenceID FROM tombstone WHERE calendarID = ?", arguments: [calendarID])
         while let row = try deleted.next() { tombstones.insert(MergeKey(uid: row[0], recurrenceID: row[1])) }
+        hasBaseContent = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM syncBase WHERE calendarID = ? AND partner = ?)",
+            arguments: [calendarID, name]) ?? false
+        // The merge base of the source the calendar is named after, which `merge FILE --into CALENDAR` uses: what
+        // this import took, so a later merge of the next export deletes what the export dropped.
+        recordBase = try db.makeStatement(
+            sql: """
+                INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint) VALUES (?, ?, ?, ?, ?)
+                """)
+        source = name
+    }
+
+    private let source: String
+
+    /// Records a row as what the source says of its item.
+    private func recordInBase(_ row: ItemRow) throws {
+        if hasBaseContent {
+            try db.cachedStatement(
+                sql: "DELETE FROM syncBase WHERE calendarID = ? AND partner = ? AND uid = ? AND recurrenceID = ?"
+            ).execute(arguments: [calendarID, source, row.uid, row.recurrenceID])
+        }
+        try DirectBinding.run(recordBase!) {
+            $0.add(calendarID)
+            $0.add(source)
+            $0.add(row.uid)
+            $0.add(row.recurrenceID)
+            $0.add(row.fingerprint)
+        }
     }
 
     /// The calendars' PRODID, colour, category colours, time zones, own properties and other components.
@@ -295,10 +355,12 @@ struct ImportWriter {
             case nil: report.added += 1
             case row.fingerprint?:
                 report.unchanged += 1
+                try recordInBase(row)
                 continue
             default: report.updated += 1
             }
             try writer.save(row, calendarID: calendarID, isNew: previous == nil && !tombstones.contains(row.key))
+            try recordInBase(row)
         }
     }
 }

@@ -150,6 +150,7 @@ struct StoreWriter {
     private final class KeptStatements {
         var insertItem: Statement?
         var insertCategory: Statement?
+        var baseSources: [Int64: [String]] = [:]
     }
 
     private func insertItemStatement() throws -> Statement {
@@ -204,6 +205,7 @@ struct StoreWriter {
             try DirectBinding.run(try insertItemStatement(), rowValues)
             itemID = db.lastInsertedRowID
         } else {
+            try keepBaseContent(of: row.key, calendarID: calendarID)
             let upsert = try db.cachedStatement(
                 sql: """
                     INSERT INTO item (\(Self.itemColumns)) VALUES (\(Self.placeholders))
@@ -303,19 +305,40 @@ struct StoreWriter {
     /// Replaces a source's merge base as `previous` holds it (what the store has now) by `base` and its `read`
     /// entries (`MergeSnapshot.readBase`): only the entries that differ are written.
     func replaceBase(
-        _ base: [MergeKey: String], read: [MergeKey: String], previous: MergeSnapshot, calendarID: Int64,
-        source: String
+        _ base: [MergeKey: String], read: [MergeKey: String], contents: [MergeKey: Component] = [:],
+        previous: MergeSnapshot, calendarID: Int64, source: String
     ) throws {
-        let delete = try db.cachedStatement(
-            sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ? AND uid = ? AND recurrenceID = ?")
-        for key in previous.base.keys where base[key] == nil {
-            try DirectBinding.bind(delete) {
+        /// Runs a statement whose first four placeholders are the calendar, the source and the key.
+        func run(_ statement: Statement, _ key: MergeKey, _ more: (inout DirectBinding) -> Void = { _ in }) throws {
+            try DirectBinding.bind(statement) {
                 $0.add(calendarID)
                 $0.add(source)
                 $0.add(key.uid)
                 $0.add(key.recurrenceID)
+                more(&$0)
             }
-            try delete.execute()
+            try statement.execute()
+        }
+        let delete = try db.cachedStatement(
+            sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ? AND uid = ? AND recurrenceID = ?")
+        let forget = try db.cachedStatement(
+            sql: "DELETE FROM syncBase WHERE calendarID = ? AND partner = ? AND uid = ? AND recurrenceID = ?")
+        for key in previous.base.keys where base[key] == nil {
+            try run(delete, key)
+            try run(forget, key)
+        }
+        // An entry whose fingerprint changes loses the content kept for the old one; the merge names the new
+        // entries whose content the kept item will not hold.
+        for (key, fingerprint) in base where previous.base[key] != nil && previous.base[key] != fingerprint {
+            try run(forget, key)
+        }
+        let keep = try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO syncBase (calendarID, partner, uid, recurrenceID, content) VALUES (?, ?, ?, ?, ?)
+                """)
+        for (key, component) in contents where base[key] != nil {
+            let text = String(decoding: ICS.write(components: [component]), as: UTF8.self)
+            try run(keep, key) { $0.add(text) }
         }
         let insert = try db.cachedStatement(
             sql: """
@@ -324,16 +347,37 @@ struct StoreWriter {
                 """)
         for (key, fingerprint) in base
         where previous.base[key] != fingerprint || previous.readBase[key] != read[key] {
-            try DirectBinding.bind(insert) {
-                $0.add(calendarID)
-                $0.add(source)
-                $0.add(key.uid)
-                $0.add(key.recurrenceID)
+            try run(insert, key) {
                 $0.add(fingerprint)
                 $0.add(read[key])
             }
-            try insert.execute()
         }
+    }
+
+    /// Before an item changes: for every source whose base entry says what the item says now (the base content is
+    /// the item's, kept nowhere else), the content is kept as the entry's own, so a later merge with that source
+    /// can still merge field by field against it.
+    func keepBaseContent(of key: MergeKey, calendarID: Int64) throws {
+        for source in try baseSources(calendarID) {
+            try db.cachedStatement(
+                sql: """
+                    INSERT OR IGNORE INTO syncBase (calendarID, partner, uid, recurrenceID, content)
+                    SELECT s.calendarID, s.source, s.uid, s.recurrenceID, i.content FROM syncState s
+                    JOIN item i ON i.calendarID = s.calendarID AND i.uid = s.uid AND i.recurrenceID = s.recurrenceID
+                    WHERE s.calendarID = ?1 AND s.source = ?2 AND s.uid = ?3 AND s.recurrenceID = ?4
+                    AND i.fingerprint = s.fingerprint
+                    """
+            ).execute(arguments: [calendarID, source, key.uid, key.recurrenceID])
+        }
+    }
+
+    /// The sources with a merge base in the calendar, read once per writer.
+    func baseSources(_ calendarID: Int64) throws -> [String] {
+        if let known = kept.baseSources[calendarID] { return known }
+        let sources = try String.fetchAll(
+            db, sql: "SELECT DISTINCT source FROM syncState WHERE calendarID = ?", arguments: [calendarID])
+        kept.baseSources[calendarID] = sources
+        return sources
     }
 
     /// Records (or, with nil, forgets) the digest of the bytes a source's base is exactly of.

@@ -23,10 +23,15 @@ extension CalendarStore: MergeStorage {
         }
     }
 
+    /// The items' content and their base's, as they stand.
+    public func mergeContents(calendar: String, source: String, keys: Set<MergeKey>) throws -> MergeContents {
+        try database.read { db in try Self.contents(db, calendar: calendar, source: source, keys: keys) }
+    }
+
     /// Reads the snapshot and writes `decide`'s plan in one write transaction (see `MergeStorage`).
     public func updateAtomically<Outcome>(
         calendar: String, source: String,
-        _ decide: (MergeSnapshot) throws -> (write: MergeWrite?, outcome: Outcome)
+        _ decide: (MergeSnapshot, MergeContentReader) throws -> (write: MergeWrite?, outcome: Outcome)
     )
         throws -> Outcome
     {
@@ -34,7 +39,9 @@ extension CalendarStore: MergeStorage {
             let snapshot =
                 try snapshots.take(calendar: calendar, source: source, ifUnchangedIn: db)
                 ?? Self.snapshot(db, calendar: calendar, source: source)
-            let (write, outcome) = try decide(snapshot)
+            let (write, outcome) = try decide(snapshot) { keys in
+                try Self.contents(db, calendar: calendar, source: source, keys: keys)
+            }
             guard let write else { return outcome }
             let writer = StoreWriter(db)
             let id = try writer.calendarID(named: calendar, create: true)!
@@ -52,7 +59,8 @@ extension CalendarStore: MergeStorage {
             for key in write.deletions { try writer.delete(key, calendarID: id, tombstone: false) }
             if let base = write.base {
                 try writer.replaceBase(
-                    base, read: write.readBase, previous: snapshot, calendarID: id, source: source)
+                    base, read: write.readBase, contents: write.baseContents, previous: snapshot, calendarID: id,
+                    source: source)
             }
             try writer.setDigest(write.digest, calendarID: id, source: source)
             return outcome
@@ -95,6 +103,35 @@ extension CalendarStore: MergeStorage {
                 SELECT digest FROM syncSource WHERE calendarID = ? AND source = ?
                 """, arguments: [id, source])
         return snapshot
+    }
+
+    /// What the calendar holds for these keys, and what the source's base says of them: the base entry's own
+    /// content where one is kept (`syncBase`), else the item's when its fingerprint is the base's.
+    static func contents(_ db: Database, calendar: String, source: String, keys: Set<MergeKey>) throws -> MergeContents {
+        var contents = MergeContents()
+        guard !keys.isEmpty, let id = try StoreWriter(db).calendarID(named: calendar, create: false) else {
+            return contents
+        }
+        let select = try db.cachedStatement(
+            sql: """
+                SELECT i.content, i.fingerprint = s.fingerprint, b.content
+                FROM (SELECT ?1 AS calendarID, ?3 AS uid, ?4 AS recurrenceID) k
+                LEFT JOIN item i ON i.calendarID = k.calendarID AND i.uid = k.uid AND i.recurrenceID = k.recurrenceID
+                LEFT JOIN syncState s ON s.calendarID = k.calendarID AND s.source = ?2 AND s.uid = k.uid
+                    AND s.recurrenceID = k.recurrenceID
+                LEFT JOIN syncBase b ON b.calendarID = k.calendarID AND b.partner = ?2 AND b.uid = k.uid
+                    AND b.recurrenceID = k.recurrenceID
+                """)
+        func component(_ text: String?) -> Component? {
+            text.flatMap { ICS.read(Array($0.utf8)).components.first }
+        }
+        for key in keys {
+            guard let row = try Row.fetchOne(select, arguments: [id, source, key.uid, key.recurrenceID]) else { continue }
+            let item: String? = row[0], itemIsBase: Bool? = row[1], base: String? = row[2]
+            contents.local[key] = component(item)
+            contents.base[key] = component(base ?? (itemIsBase == true ? item : nil))
+        }
+        return contents
     }
 
     /// A calendar holding only VTIMEZONEs, to place the times of items that use them.

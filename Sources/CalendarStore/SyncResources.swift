@@ -63,28 +63,6 @@ extension CalendarStore {
         }
     }
 
-    /// What the items of these UIDs said at the last sync with the partner (the component as text), by key.
-    public func syncBaseContents(calendar: String, partner: String, uids: Set<String>) throws -> [MergeKey: String] {
-        guard !uids.isEmpty else { return [:] }
-        return try database.read { db in
-            var contents: [MergeKey: String] = [:]
-            for slice in Self.slices(of: uids) {
-                let arguments: [any DatabaseValueConvertible] = [calendar, partner]
-                for row in try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT uid, recurrenceID, content FROM syncBase
-                        WHERE calendarID = (SELECT id FROM calendar WHERE name = ?) AND partner = ?
-                        AND uid IN (\(slice.marks))
-                        """, arguments: StatementArguments(arguments + slice.uids))
-                {
-                    contents[MergeKey(uid: row[0], recurrenceID: row[1])] = row[2]
-                }
-            }
-            return contents
-        }
-    }
-
     /// The partner's sync token (RFC 6578) as the last sync left it.
     public func syncToken(calendar: String, partner: String) throws -> String? {
         try database.read { db in
@@ -128,9 +106,10 @@ extension CalendarStore {
 
     /// Records resources as a sync now knows them and forgets those in `forgetting`, with the base entries of their
     /// items (the fingerprint the partner now holds; nil deletes the entry), in one transaction: what the partner
-    /// holds and what the merge base says of it never disagree. The base's content (for merging by property) is
-    /// the store's item as it stands, taken only while its fingerprint is still the recorded one: an item changed
-    /// here since it was written keeps no content, so the change is never mistaken for the partner's version.
+    /// holds and what the merge base says of it never disagree. Content kept for an entry goes with it: what was
+    /// written is the store's item, so while the item keeps that fingerprint its content is the base's (and it is
+    /// kept aside when the item changes); an item changed here since it was written leaves the entry without
+    /// content, so the change is never mistaken for the partner's version.
     public func recordSync(
         calendar: String, partner: String, resources: [SyncResource], forgetting: [String], base: [MergeKey: String?]
     ) throws {
@@ -165,12 +144,6 @@ extension CalendarStore {
                 sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ? AND uid = ? AND recurrenceID = ?")
             let deleteBase = try db.cachedStatement(
                 sql: "DELETE FROM syncBase WHERE calendarID = ? AND partner = ? AND uid = ? AND recurrenceID = ?")
-            let copyBase = try db.cachedStatement(
-                sql: """
-                    INSERT OR REPLACE INTO syncBase (calendarID, partner, uid, recurrenceID, content)
-                    SELECT calendarID, ?2, uid, recurrenceID, content FROM item
-                    WHERE calendarID = ?1 AND uid = ?3 AND recurrenceID = ?4 AND fingerprint = ?5
-                    """)
             /// Runs `statement` for the key (and the fingerprint, where it takes one).
             func run(_ statement: Statement, _ key: MergeKey, _ fingerprint: String? = nil) throws {
                 try DirectBinding.bind(statement) {
@@ -183,14 +156,10 @@ extension CalendarStore {
                 try statement.execute()
             }
             for (key, fingerprint) in base {
+                try run(deleteBase, key)
                 if let fingerprint {
                     try run(upsertState, key, fingerprint)
-                    // The copy replaces the entry before it; where the item has changed since, nothing is copied
-                    // and the old entry goes.
-                    try run(copyBase, key, fingerprint)
-                    if db.changesCount == 0 { try run(deleteBase, key) }
                 } else {
-                    try run(deleteBase, key)
                     try run(deleteState, key)
                 }
             }

@@ -159,49 +159,81 @@ struct MergeGuardOptions: ParsableArguments {
     }
 }
 
-/// How merge and refresh report a merge: one JSON object, or a line per change and a line of counts.
+/// How merge, refresh and sync report a merge: one JSON object, or a line per change and a line of counts.
 enum MergeReport {
     static func json(_ result: MergeResult, dryRun: Bool) -> JSONValue {
         JSONValue.object([
-            ("added", .int(result.added)), ("updated", .int(result.updated)), ("deleted", .int(result.deleted)),
-            ("unchanged", .int(result.unchanged)), ("conflicts", .int(result.conflicts)),
-            ("withheld_deletions", .int(result.withheldDeletions)), ("dry_run", .bool(dryRun)),
+            ("added", .int(result.added)), ("updated", .int(result.updated)), ("merged", .int(result.merged)),
+            ("deleted", .int(result.deleted)), ("unchanged", .int(result.unchanged)),
+            ("conflicts", .int(result.conflicts)), ("withheld_deletions", .int(result.withheldDeletions)),
+            ("dry_run", .bool(dryRun)), ("actions", .array(result.actions.map(json))),
+        ])
+    }
+
+    static func json(_ action: MergeAction) -> JSONValue {
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        return .object([
+            ("uid", .string(action.key.uid)),
+            ("recurrence_id", action.key.recurrenceID.isEmpty ? .null : .string(action.key.recurrenceID)),
+            ("title", text(action.title)), ("start", text(action.start)),
+            ("action", .string(action.kind.rawValue)), ("reason", .string(action.reason)),
+            ("conflict", .bool(action.wasConflict)),
             (
-                "actions",
+                "changes",
                 .array(
-                    result.actions.map { action in
-                        .object([
-                            ("uid", .string(action.key.uid)),
-                            (
-                                "recurrence_id",
-                                action.key.recurrenceID.isEmpty ? .null : .string(action.key.recurrenceID)
-                            ),
-                            ("title", action.title.map(JSONValue.string) ?? .null),
-                            ("start", action.start.map(JSONValue.string) ?? .null),
-                            ("action", .string(action.kind.rawValue)), ("reason", .string(action.reason)),
-                            ("conflict", .bool(action.wasConflict)),
-                        ])
+                    action.changes.map { change in
+                        var fields: [(String, JSONValue)] = [
+                            ("name", .string(change.name)), ("from", text(change.from)), ("to", text(change.to)),
+                            ("side", .string(change.side.rawValue)),
+                        ]
+                        if change.isConflict {
+                            fields += [("local", text(change.local)), ("external", text(change.external))]
+                        }
+                        return .object(fields)
                     })
             ),
         ])
     }
 
-    /// A line per change, naming the item by its title and start, then its UID and why; a conflict also says
-    /// which side won (in its reason).
+    /// A line per change, naming the item by its title, then what changed in it (each field with its side), or its
+    /// start, UID and why; a conflict also says which side won.
     static func printText(_ result: MergeResult, dryRun: Bool, prefix: String = "") {
         for action in result.actions {
             switch action.kind {
-            case .unchanged, .keepLocal, .stayDeleted: guard action.wasConflict else { continue }
+            case .unchanged, .stayDeleted: guard action.wasConflict else { continue }
+            case .keepLocal: guard action.wasConflict || !action.changes.isEmpty else { continue }
             default: break
             }
-            var line = "\(prefix)\(action.wasConflict ? "conflict, " : "")\(action.kind.rawValue): "
-            line += "\"\(action.title ?? "(no summary)")\" "
-            if let start = action.start { line += "(\(start)) " }
-            Output.print(line + "\(action.key)  (\(action.reason))")
+            Output.print(prefix + line(action))
         }
         Output.print(
             "\(prefix)\(dryRun ? "would be: " : "")\(result.added) added, \(result.updated) updated, "
-                + "\(result.deleted) deleted, \(result.unchanged) unchanged, \(result.conflicts.counted("conflict"))")
+                + "\(result.merged) merged, \(result.deleted) deleted, \(result.unchanged) unchanged, "
+                + result.conflicts.counted("conflict"))
+    }
+
+    /// `merged: "Workshop" DTSTART 09:00 → 13:00 (external), LOCATION → "Room R" (local)  (uid: why)`
+    static func line(_ action: MergeAction) -> String {
+        var line = "\(action.wasConflict ? "conflict, " : "")\(action.kind.rawValue): "
+        line += "\"\(action.title ?? "(no summary)")\" "
+        if action.changes.isEmpty {
+            if let start = action.start { line += "(\(start)) " }
+            return line + "\(action.key)  (\(action.reason))"
+        }
+        let sides = action.kind != .update
+        line += action.changes.map { change($0, sides: sides) }.joined(separator: ", ")
+        return line + "  (\(action.key): \(action.reason))"
+    }
+
+    /// `DTSTART 09:00 → 13:00 (external)`; for a conflict `LOCATION → "Room R" (local) / "Room S" (external):
+    /// external wins`.
+    static func change(_ change: FieldChange, sides: Bool) -> String {
+        var text = change.name + (change.from.map { " " + $0 } ?? "") + " → "
+        if change.isConflict {
+            text += (change.local ?? "removed") + " (local) / " + (change.external ?? "removed") + " (external)"
+            return text + ": \(change.side.rawValue) wins"
+        }
+        return text + (change.to ?? "removed") + (sides ? " (\(change.side.rawValue))" : "")
     }
 }
 

@@ -143,25 +143,22 @@ struct SyncCommand: ParsableCommand {
                             ("calendar", .string(partner.calendar)), (partner.kind, .string(partner.location)),
                             ("idle", .bool(report.wasIdle)),
                             ("pulled", MergeReport.json(report.pulled, dryRun: dryRun)),
-                            ("created", .int(report.created.count)), ("updated", .int(report.updated.count)),
-                            ("deleted", .int(report.deleted.count)),
-                            ("merged_by_field", .int(report.mergedByField.count)),
+                            ("created", .array(report.created.map(JSONValue.string))),
+                            ("updated", .array(report.updated.map(JSONValue.string))),
+                            ("deleted", .array(report.deleted.map(JSONValue.string))),
                             ("deferred", .array(report.deferred.map(JSONValue.string))),
                         ]))
                 } else if report.wasIdle {
                     Output.print("\(partner.calendar): nothing changed on either side")
                 } else {
-                    for key in report.mergedByField {
-                        Output.print(
-                            "\(partner.calendar): merged: \(key)  (changed on both sides, in different properties: "
-                                + "both changes kept)")
-                    }
                     MergeReport.printText(report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ")
-                    if !dryRun {
-                        Output.print(
-                            "\(partner.calendar): \(partner.kind): \(report.created.count) created, \(report.updated.count) "
-                                + "updated, \(report.deleted.count) deleted")
+                    let side = "\(partner.calendar): \(partner.kind): "
+                    for (verb, hrefs) in [("create", report.created), ("update", report.updated), ("delete", report.deleted)] {
+                        for href in hrefs { Output.print(side + (dryRun ? "would \(verb) " : "\(verb)d ") + href) }
                     }
+                    Output.print(
+                        side + (dryRun ? "would be: " : "") + "\(report.created.count) created, "
+                            + "\(report.updated.count) updated, \(report.deleted.count) deleted")
                 }
             } catch let refusal as MergeRefusal {
                 failed = true

@@ -96,7 +96,7 @@ final class CalendarStoreTests: XCTestCase {
         func transactionSnapshot(after edit: () throws -> Void) throws -> MergeSnapshot {
             let before = try store.mergeSnapshot(calendar: "Home", source: "feed")
             try edit()
-            let during = try store.updateAtomically(calendar: "Home", source: "feed") { (nil, $0) }
+            let during = try store.updateAtomically(calendar: "Home", source: "feed") { snapshot, _ in (nil, snapshot) }
             XCTAssertEqual(during.base, before.base)
             return during
         }
@@ -120,12 +120,12 @@ final class CalendarStoreTests: XCTestCase {
         XCTAssertNil(try store.categoryColors()["Kitchen"])
     }
 
-    func testASyncBaseKeepsTheItemsContentOnlyWhileItIsWhatWasWritten() throws {
+    func testABaseEntrysContentIsTheItemsWhileTheyAgreeAndIsKeptAsideWhenTheItemChanges() throws {
         let store = try CalendarStore.inMemory()
         _ = try store.importCalendars(read(todo("t1", "One") + todo("t2", "Two")).calendars, into: "Home", file: nil)
         let written = try store.mergeSnapshot(calendar: "Home", source: "vdir:/x").items
         let key1 = MergeKey(uid: "t1", recurrenceID: ""), key2 = MergeKey(uid: "t2", recurrenceID: "")
-        // t2 changed here after its write: its base keeps the written fingerprint, but not the newer content.
+        // t2 changed here after its write: its base keeps the written fingerprint, but no content.
         guard case .todo(var changed)? = try store.item(uid: "t2")?.component else { return XCTFail("t2 is gone") }
         changed.summary = "Two, changed here"
         try store.add(.todo(changed), to: "Home")
@@ -138,16 +138,24 @@ final class CalendarStoreTests: XCTestCase {
         let base = try store.mergeSnapshot(calendar: "Home", source: "vdir:/x").base
         XCTAssertEqual(base[key1], written[key1]?.fingerprint)
         XCTAssertEqual(base[key2], written[key2]?.fingerprint)
-        let contents = try store.syncBaseContents(calendar: "Home", partner: "vdir:/x", uids: ["t1", "t2"])
-        XCTAssertEqual(contents.keys.sorted(), [key1])
-        XCTAssertTrue(contents[key1]?.contains("SUMMARY:One") ?? false)
+        var contents = try store.mergeContents(calendar: "Home", source: "vdir:/x", keys: [key1, key2])
+        XCTAssertEqual(contents.base.keys.sorted(), [key1])
+        XCTAssertEqual(contents.base[key1]?.property("SUMMARY")?.value, "One")
+        XCTAssertEqual(contents.local[key2]?.property("SUMMARY")?.value, "Two\\, changed here")
+        // A local edit of t1 keeps what the base said aside: the base's content stays "One".
+        guard case .todo(var edited)? = try store.item(uid: "t1")?.component else { return XCTFail("t1 is gone") }
+        edited.summary = "One, edited"
+        try store.add(.todo(edited), to: "Home")
+        contents = try store.mergeContents(calendar: "Home", source: "vdir:/x", keys: [key1])
+        XCTAssertEqual(contents.base[key1]?.property("SUMMARY")?.value, "One")
+        XCTAssertEqual(contents.local[key1]?.property("SUMMARY")?.value, "One\\, edited")
         XCTAssertEqual(
             try store.syncResources(calendar: "Home", partner: "vdir:/x").keys.sorted(), ["t1.ics", "t2.ics"])
         // A nil entry forgets the item's base, fingerprint and content.
         try store.recordSync(
             calendar: "Home", partner: "vdir:/x", resources: [], forgetting: ["t1.ics"], base: [key1: String?.none])
         XCTAssertNil(try store.mergeSnapshot(calendar: "Home", source: "vdir:/x").base[key1])
-        XCTAssertTrue(try store.syncBaseContents(calendar: "Home", partner: "vdir:/x", uids: ["t1"]).isEmpty)
+        XCTAssertTrue(try store.mergeContents(calendar: "Home", source: "vdir:/x", keys: [key1]).base.isEmpty)
         XCTAssertEqual(try store.syncResources(calendar: "Home", partner: "vdir:/x").keys.sorted(), ["t2.ics"])
     }
 
@@ -166,7 +174,7 @@ final class CalendarStoreTests: XCTestCase {
         XCTAssertEqual(
             try store.mergeSnapshot(calendar: "Home", source: "caldav:x").base[key], written[key]?.fingerprint)
         XCTAssertEqual(
-            try store.syncBaseContents(calendar: "Home", partner: "caldav:x", uids: [uid]).keys.sorted(), [key])
+            try store.mergeContents(calendar: "Home", source: "caldav:x", keys: [key]).base.keys.sorted(), [key])
         let resource = try XCTUnwrap(try store.syncResources(calendar: "Home", partner: "caldav:x")[href])
         XCTAssertEqual(resource.etag, "\"e\\1\"")
         XCTAssertEqual(resource.uids, [uid])

@@ -123,3 +123,8 @@ extension Result {
         return nil
     }
 }
+
+extension Property {
+    /// The value type: the VALUE parameter, else RFC 5545's (or RFC 7986's) default for the name, else unknown.
+    public var valueType: ValueType { PropertyDesign.valueType(of: self) }
+}

@@ -37,8 +37,6 @@ public enum TwoWaySync {
         public var deleted: [String] = []
         /// Resources that changed on the partner while the sync ran: left for the next sync.
         public var deferred: [String] = []
-        /// Items both sides had changed in different properties: merged property by property, no conflict.
-        public var mergedByField: [MergeKey] = []
         /// What the reader found wrong in the partner's resources.
         public var diagnostics: [Diagnostic] = []
         /// Whether nothing had changed on either side since the last sync (nothing was read).
@@ -63,7 +61,6 @@ public enum TwoWaySync {
             report.updated += again.updated
             report.deleted += again.deleted
             report.deferred = again.deferred
-            report.mergedByField += again.mergedByField
             report.diagnostics += again.diagnostics
             rounds += 1
         }
@@ -133,13 +130,16 @@ public enum TwoWaySync {
         // 1. Pull.
         var items: [MergeKey: MergeItem] = [:]
         for resource in fetched.values { items.merge(resource.items) { first, _ in first } }
-        report.mergedByField = try mergeByField(
-            &items, snapshot: snapshot, calendar: calendar, partner: partner, store: store,
-            dryRun: options.merge.dryRun)
         report.pulled = try CalendarMerger.merge(
             items: items, unchanged: unchanged, timeZones: timeZones, calendarParts: [], into: calendar,
             source: partner, storage: store, options: options.merge)
-        if options.merge.dryRun { return report }
+        if options.merge.dryRun {
+            let writes = plannedWrites(
+                report.pulled.actions, snapshot: snapshot, resources: resources.mapValues { ($0.uids, $0.theirs) },
+                storage: storage)
+            (report.created, report.updated, report.deleted) = (writes.create, writes.update, writes.delete)
+            return report
+        }
 
         // 2. Push what the store now holds. Its fingerprints decide which resources differ from the partner's;
         // only the items of those (and of the UIDs the partner lacks) are read back from the store.
@@ -243,40 +243,40 @@ public enum TwoWaySync {
         return report
     }
 
-    /// Items both sides changed since the base, in different properties: merged property by property against the
-    /// base's content (`FieldMerge`), written into the store, and put in place of the partner's version, so the
-    /// merge sees the two sides agree and the push writes the merged item back.
-    /// A dry run only says which items would be merged so (and plans them as agreeing).
-    static func mergeByField(
-        _ items: inout [MergeKey: MergeItem], snapshot: MergeSnapshot, calendar: String, partner: String,
-        store: CalendarStore, dryRun: Bool
-    ) throws -> [MergeKey] {
-        let candidates = items.filter { key, item in
-            guard let base = snapshot.base[key], let local = snapshot.items[key]?.fingerprint else { return false }
-            return local != base && item.version.fingerprint != base && item.version.fingerprint != local
-        }
-        guard !candidates.isEmpty else { return [] }
-        let bases = try store.syncBaseContents(
-            calendar: calendar, partner: partner, uids: Set(candidates.keys.map(\.uid)))
-        let loaded = try store.loadItems(calendar: calendar, uids: Set(candidates.keys.map(\.uid)))
-        let (locals, _) = CalendarMerger.items(of: [loaded])
-        var merged: [MergeKey] = []
-        for (key, external) in candidates {
-            guard let baseText = bases[key], let local = locals[key],
-                let base = ICS.read(Array(baseText.utf8)).components.first,
-                let combined = FieldMerge.merge(base: base, local: local.component, external: external.component),
-                let item = ICS.calendars(from: [combined]).calendars.first?.components.first,
-                let mergedItem = MergeItem(item, time: CalendarTime(calendar: loaded, viewerZone: "UTC"))
-            else { continue }
-            if dryRun {
-                items[key] = local
-            } else {
-                try store.add(item, to: calendar)
-                items[key] = mergedItem
+    /// What the push after this pull would write (a dry run's report): the store as the pull leaves it, compared
+    /// resource by resource with what the partner holds, as the push compares them.
+    static func plannedWrites(
+        _ actions: [MergeAction], snapshot: MergeSnapshot,
+        resources: [String: (uids: Set<String>, theirs: [MergeKey: String])], storage: some SyncStorage
+    ) -> (create: [String], update: [String], delete: [String]) {
+        var after = snapshot.items.mapValues(\.fingerprint)
+        var copies: Set<String> = []
+        for action in actions {
+            let theirs = resources.values.lazy.compactMap { $0.theirs[action.key] }.first
+            switch action.kind {
+            case .add, .update: after[action.key] = theirs ?? "external"
+            case .merge: after[action.key] = "merged"
+            case .delete: after[action.key] = nil
+            case .keepBoth: copies.insert(action.key.uid + " (external copy)")
+            case .keepLocal, .stayDeleted, .unchanged, .conflict: break
             }
-            merged.append(key)
         }
-        return merged.sorted()
+        var byUID: [String: [MergeKey: String]] = [:]
+        for (key, fingerprint) in after { byUID[key.uid, default: [:]][key] = fingerprint }
+        var writes: (create: [String], update: [String], delete: [String]) = ([], [], [])
+        for (href, resource) in resources.sorted(by: { $0.key < $1.key }) {
+            var mine: [MergeKey: String] = [:]
+            for uid in resource.uids { mine.merge(byUID[uid] ?? [:]) { first, _ in first } }
+            if mine.isEmpty, !resource.uids.isEmpty {
+                writes.delete.append(href)
+            } else if !mine.isEmpty, mine != resource.theirs {
+                writes.update.append(href)
+            }
+        }
+        let remote = Set(resources.values.flatMap(\.uids))
+        writes.create = byUID.keys.filter { !remote.contains($0) }.sorted().map { storage.href(forUID: $0) }
+            + copies.sorted()
+        return writes
     }
 
     /// The partner's resources and their version tokens: from what changed since the last token when the storage

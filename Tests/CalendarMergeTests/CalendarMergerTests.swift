@@ -17,12 +17,19 @@ final class DictionaryStorage: MergeStorage {
         MergeSnapshot(items: items, base: base, tombstones: tombstones, digest: digest)
     }
 
+    /// Keeps no content: items both sides changed are decided whole.
+    func mergeContents(calendar: String, source: String, keys: Set<MergeKey>) throws -> MergeContents {
+        MergeContents()
+    }
+
     func updateAtomically<Outcome>(
         calendar: String, source: String,
-        _ decide: (MergeSnapshot) throws -> (write: MergeWrite?, outcome: Outcome)
+        _ decide: (MergeSnapshot, MergeContentReader) throws -> (write: MergeWrite?, outcome: Outcome)
     ) throws -> Outcome {
         beforeSnapshot?(self)
-        let (write, outcome) = try decide(try mergeSnapshot(calendar: calendar, source: source))
+        let (write, outcome) = try decide(try mergeSnapshot(calendar: calendar, source: source)) { _ in
+            MergeContents()
+        }
         guard let write else { return outcome }
         writes += 1
         for item in write.upserts { items[item.key] = item.version }

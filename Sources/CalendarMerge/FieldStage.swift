@@ -1,0 +1,97 @@
+import CalendarModel
+
+extension CalendarMerger.Plan {
+    /// The second half of planning, over content: an item both sides changed since the base is merged field by
+    /// field (`PropertyMerge`) when the storage still knows what the base said; every update names the fields it
+    /// changes. Reads the contents it needs through `contents` (inside the storage's transaction when applying).
+    /// Pure but for that read: the same snapshot and contents give the same plan.
+    mutating func mergeFields(
+        external item: (MergeKey) -> MergeItem?, timeZones: [TimeZoneDefinition], contents: MergeContentReader
+    ) throws {
+        let wanted = Set(
+            actions.indices.compactMap { index -> MergeKey? in
+                let action = actions[index]
+                guard snapshot.items[action.key] != nil else { return nil }
+                return action.kind == .update || isBothChanged(action) ? action.key : nil
+            })
+        guard !wanted.isEmpty else { return }
+        let read = try contents(wanted)
+        let time = CalendarTime(calendar: Self.zoneCalendar(timeZones), viewerZone: "UTC")
+        for index in actions.indices where wanted.contains(actions[index].key) {
+            let key = actions[index].key
+            guard let theirs = item(key), let local = read.local[key] else { continue }
+            if actions[index].kind == .update {
+                actions[index].changes = PropertyMerge.changes(from: local, to: theirs.component, side: .external)
+                continue
+            }
+            baseContents[key] = theirs.component
+            guard let base = read.base[key] else { continue }  // decided whole, as the planner did
+            let outcome = PropertyMerge.merge(
+                base: base, local: local, external: theirs.component, winner: winner(theirs.version, key))
+            decide(index, outcome, time: time)
+        }
+    }
+
+    /// Whether the planner found the item changed on both sides since a base it has.
+    func isBothChanged(_ action: MergeAction) -> Bool {
+        action.wasConflict && snapshot.base[action.key] != nil && external[action.key] != nil
+    }
+
+    /// Who takes a field both sides changed differently: the preferred side, or the newer version.
+    func winner(_ theirs: ItemVersion, _ key: MergeKey) -> MergeSide {
+        switch options.prefer {
+        case .external: return .external
+        case .local: return .local
+        case .newest:
+            guard let mine = snapshot.items[key] else { return .external }
+            return theirs.isNewer(than: mine) ? .external : .local
+        }
+    }
+
+    /// Turns a field-by-field outcome into the item's decision.
+    mutating func decide(_ index: Int, _ outcome: PropertyMerge.Outcome, time: CalendarTime) {
+        var action = actions[index]
+        action.changes = outcome.changes
+        action.wasConflict = outcome.hasConflict
+        let why: String
+        if outcome.hasConflict {
+            let winner = outcome.changes.first(where: \.isConflict)!.side
+            let policy = options.prefer == .newest ? "the \(winner.rawValue) version is newer" : "--prefer \(winner)"
+            why = "changed on both sides, some fields differently; "
+            switch options.onConflict {
+            case .fail?:
+                action.kind = .conflict
+                action.reason = why + "left unresolved (--on-conflict fail)"
+                actions[index] = action
+                return
+            case .keepBoth?:
+                action.kind = .keepBoth
+                action.reason = why + "both kept"
+                actions[index] = action
+                return
+            case nil:
+                action.reason = why + "those take the \(winner.rawValue) value (\(policy))"
+            }
+        } else {
+            action.reason = "changed on both sides, in different fields: both changes kept"
+        }
+        if outcome.equalsLocal {
+            action.kind = .keepLocal
+        } else if outcome.equalsExternal {
+            action.kind = .update
+        } else if let items = ICS.calendars(from: [outcome.component]).calendars.first?.components,
+            let made = items.first, let item = MergeItem(made, time: time)
+        {
+            action.kind = .merge
+            merged[action.key] = item
+        }
+        actions[index] = action
+    }
+
+    /// A calendar holding only these VTIMEZONEs, to place the times of items that use them.
+    static func zoneCalendar(_ zones: [TimeZoneDefinition]) -> ICalendar {
+        var calendar = ICalendar()
+        calendar.components = zones.map { .timeZone($0) }
+        return calendar
+    }
+}
