@@ -20,7 +20,7 @@ extension CalendarMerger.Plan {
         for index in actions.indices where wanted.contains(actions[index].key) {
             let key = actions[index].key
             guard let theirs = item(key), let local = read.local[key] else { continue }
-            if actions[index].kind == .update {
+            guard isBothChanged(actions[index]) else {
                 actions[index].changes = PropertyMerge.changes(from: local, to: theirs.component, side: .external)
                 continue
             }
@@ -75,10 +75,12 @@ extension CalendarMerger.Plan {
         } else {
             action.reason = "changed on both sides, in different fields: both changes kept"
         }
-        if outcome.equalsLocal {
-            action.kind = .keepLocal
-        } else if outcome.equalsExternal {
+        // A result that says what the external version says is that version, as it is: the store then holds what
+        // the source holds (no SEQUENCE of the merge's own), so the source's next change is the only change.
+        if outcome.equalsExternal {
             action.kind = .update
+        } else if outcome.equalsLocal {
+            action.kind = .keepLocal
         } else if let items = ICS.calendars(from: [outcome.component]).calendars.first?.components,
             let made = items.first, let item = MergeItem(made, time: time)
         {

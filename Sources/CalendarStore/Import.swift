@@ -32,7 +32,7 @@ extension CalendarStore {
         _ calendars: [ICalendar], into name: String, file: String?,
         viewerZone: String = "UTC", progress: ((Int, Int) -> Void)? = nil
     ) throws -> ImportReport {
-        if try hasItems(calendar: name) { return try mergeImport(calendars, into: name, file: file) }
+        if try hasHistory(calendar: name) { return try mergeImport(calendars, into: name, file: file) }
         var report = ImportReport(calendar: name)
         // Google's X-WR-TIMEZONE is resolved into the items (as the x-wr-timezone tool does), so each stored item
         // means the same whichever calendar it lands in and whatever else is imported beside it.
@@ -86,13 +86,18 @@ extension CalendarStore {
 }
 
 extension CalendarStore {
-    /// Whether the calendar exists and holds an item.
-    func hasItems(calendar name: String) throws -> Bool {
+    /// Whether the calendar exists and holds an item, a deletion or a merge base: then an import has something
+    /// to reconcile with, and is a merge.
+    func hasHistory(calendar name: String) throws -> Bool {
         try database.read { db in
-            try Bool.fetchOne(
+            guard let id = try StoreWriter(db).calendarID(named: name, create: false) else { return false }
+            return try Bool.fetchOne(
                 db,
-                sql: "SELECT EXISTS (SELECT 1 FROM item WHERE calendarID = (SELECT id FROM calendar WHERE name = ?))",
-                arguments: [name]) ?? false
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM item WHERE calendarID = ?1)
+                    OR EXISTS (SELECT 1 FROM tombstone WHERE calendarID = ?1)
+                    OR EXISTS (SELECT 1 FROM syncState WHERE calendarID = ?1)
+                    """, arguments: [id]) ?? false
         }
     }
 

@@ -34,7 +34,7 @@ extension CalendarStore {
         guard let read else { return nil }
         let calendar = name(header)
         // Into a calendar that holds items, an import is a merge (`mergeImport`), of the file read whole.
-        if try hasItems(calendar: calendar) { return nil }
+        if try hasHistory(calendar: calendar) { return nil }
         var whole = header
         whole.components = parts
         let resolved = whole.resolvingWRTimeZone()

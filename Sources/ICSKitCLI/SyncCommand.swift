@@ -143,9 +143,15 @@ struct SyncCommand: ParsableCommand {
                             ("calendar", .string(partner.calendar)), (partner.kind, .string(partner.location)),
                             ("idle", .bool(report.wasIdle)),
                             ("pulled", MergeReport.json(report.pulled, dryRun: dryRun)),
-                            ("created", .array(report.created.map(JSONValue.string))),
-                            ("updated", .array(report.updated.map(JSONValue.string))),
-                            ("deleted", .array(report.deleted.map(JSONValue.string))),
+                            ("created", .int(report.created.count)), ("updated", .int(report.updated.count)),
+                            ("deleted", .int(report.deleted.count)),
+                            (
+                                "writes",
+                                .array(
+                                    report.writes.map { write in
+                                        .object([("write", .string(write.verb)), ("href", .string(write.href))])
+                                    })
+                            ),
                             ("deferred", .array(report.deferred.map(JSONValue.string))),
                         ]))
                 } else if report.wasIdle {
@@ -153,8 +159,8 @@ struct SyncCommand: ParsableCommand {
                 } else {
                     MergeReport.printText(report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ")
                     let side = "\(partner.calendar): \(partner.kind): "
-                    for (verb, hrefs) in [("create", report.created), ("update", report.updated), ("delete", report.deleted)] {
-                        for href in hrefs { Output.print(side + (dryRun ? "would \(verb) " : "\(verb)d ") + href) }
+                    for write in report.writes {
+                        Output.print(side + (dryRun ? "would \(write.verb) " : "\(write.verb)d ") + write.href)
                     }
                     Output.print(
                         side + (dryRun ? "would be: " : "") + "\(report.created.count) created, "

@@ -41,7 +41,8 @@ final class MergeReportCLITests: XCTestCase {
                 + event("c@x", "Lunch", start: "20261125T120000")
                 + event("d@x", "Demo", start: "20261127T140000"))
         let plan = try icskit(["merge", second, "--into", "Work", "--dry-run", "--max-delete", "100"]).stdout
-        XCTAssertTrue(plan.contains("update: \"Standup (new room)\" (2026-11-24 09:15 Europe/Berlin) a@x"), plan)
+        XCTAssertTrue(
+            plan.contains("update: \"Standup (new room)\" SUMMARY \"Standup\" → \"Standup (new room)\"  (a@x: "), plan)
         XCTAssertTrue(plan.contains("delete: \"Retro\" (2026-11-26 16:00 Europe/Berlin) b@x"), plan)
         XCTAssertTrue(plan.contains("add: \"Demo\" (2026-11-27 14:00 Europe/Berlin) d@x"), plan)
         let merged = try icskit(["merge", second, "--into", "Work", "--json", "--max-delete", "100"])
@@ -57,16 +58,17 @@ final class MergeReportCLITests: XCTestCase {
 
     func testAConflictSaysWhichSideWonAndWhy() throws {
         let first = try file("v1.ics", event("a@x", "Standup", start: "20261124T091500"))
-        _ = try icskit(["import", first, "--calendar", "Work", "-q"])
         _ = try icskit(["merge", first, "--into", "Work", "-q"])
-        let local = event("a@x", "Standup (moved here)", start: "20261124T100000", extra: "SEQUENCE:1\r\n")
-        _ = try icskit(["import", try file("local.ics", local), "--calendar", "Work", "-q"])
-        let theirs = event("a@x", "Standup (moved there)", start: "20261124T110000", extra: "SEQUENCE:5\r\n")
+        // Moved here, then moved there later (its DTSTAMP is the newer).
+        _ = try icskit(["edit", "a@x", "--start", "2026-11-24 10:00", "--tz", "Europe/Berlin"])
+        let theirs = event("a@x", "Standup", start: "20261124T110000").replacingOccurrences(
+            of: "DTSTAMP:20260101T000000Z", with: "DTSTAMP:20991231T000000Z")
         let merged = try icskit(["merge", try file("v2.ics", theirs), "--into", "Work"]).stdout
         XCTAssertTrue(
             merged.contains(
-                "conflict, update: \"Standup (moved there)\" (2026-11-24 11:00 Europe/Berlin) a@x  (changed on both "
-                    + "sides; the external version is newer)"), merged)
+                "conflict, update: \"Standup\" DTSTART 09:15 → 10:00 (local) / 11:00 (external): external wins  "
+                    + "(a@x: changed on both sides, some fields differently; those take the external value (the external "
+                    + "version is newer))"), merged)
         XCTAssertTrue(merged.contains("1 conflict\n"), merged)
     }
 }

@@ -127,35 +127,38 @@ final class VdirSyncCLITests: XCTestCase {
         XCTAssertEqual(plan.status, 0, plan.stderr)
         XCTAssertTrue(
             plan.stdout.contains(
-                "Personal: merged: report@example.org  (changed on both sides, in different properties: both "
-                    + "changes kept)"), plan.stdout)
+                "Personal: store: merged: \"Renamed Weekly report\" SUMMARY \"Weekly report\" → \"Renamed Weekly "
+                    + "report\" (external), STATUS → \"COMPLETED\" (local)"), plan.stdout)
+        XCTAssertTrue(plan.stdout.contains("Personal: vdir: would update report@example.org.ics"), plan.stdout)
         XCTAssertTrue(try text(file).contains("SEQUENCE:9"), "the dry run wrote nothing")
         let report = try syncJSON()
-        XCTAssertEqual(report["merged_by_field"] as? Int, 1)
+        XCTAssertEqual((report["pulled"] as? [String: Any])?["merged"] as? Int, 1)
         XCTAssertEqual((report["pulled"] as? [String: Any])?["conflicts"] as? Int, 0)
+        XCTAssertEqual(report["updated"] as? Int, 1)
         XCTAssertTrue(try stored().contains { $0.hasPrefix("report@example.org Renamed") })
         let written = try text(file)
         XCTAssertTrue(written.contains("SUMMARY:Renamed Weekly report"), written)
         XCTAssertTrue(written.contains("STATUS:COMPLETED"), written)
-        XCTAssertTrue(written.contains("SEQUENCE:9"), written)
+        XCTAssertTrue(written.contains("SEQUENCE:10"), "above both sides' (9 there): \(written)")
         XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false, "both sides agree after one sync")
 
-        // The same property changed on both sides: a conflict, which the newer SEQUENCE wins.
+        // The same property changed on both sides: a conflict, which the later change (LAST-MODIFIED) wins; what
+        // only this side changed (the completion time) stays.
         let once = "once@example.org.ics"
         var cancelled = try text(once).replacingOccurrences(
-            of: "BEGIN:VTODO\r\n", with: "BEGIN:VTODO\r\nSEQUENCE:3\r\n")
+            of: "BEGIN:VTODO\r\n", with: "BEGIN:VTODO\r\nLAST-MODIFIED:20991231T000000Z\r\n")
         cancelled = cancelled.replacingOccurrences(of: "END:VTODO", with: "STATUS:CANCELLED\r\nEND:VTODO")
         try cancelled.write(to: vdir.appendingPathComponent(once), atomically: true, encoding: .utf8)
         XCTAssertEqual(try icskit(["done", "once@example.org"]).status, 0)
         let plan2 = try icskit(["sync", "--dry-run"])
         XCTAssertTrue(
             plan2.stdout.contains(
-                "Personal: store: conflict, update: \"Renew passport\" once@example.org  (changed on both sides; "
-                    + "the external version is newer)"), plan2.stdout)
+                "Personal: store: conflict, merged: \"Renew passport\" STATUS → \"COMPLETED\" (local) / \"CANCELLED\" "
+                    + "(external): external wins"), plan2.stdout)
         let collision = try syncJSON()
         XCTAssertEqual((collision["pulled"] as? [String: Any])?["conflicts"] as? Int, 1)
-        XCTAssertEqual(collision["merged_by_field"] as? Int, 0)
         XCTAssertTrue(try text(once).contains("STATUS:CANCELLED"))
+        XCTAssertTrue(try text(once).contains("PERCENT-COMPLETE:100"), "the local side's own change")
         XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false)
     }
 

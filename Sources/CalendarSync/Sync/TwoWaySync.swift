@@ -41,6 +41,11 @@ public enum TwoWaySync {
         public var diagnostics: [Diagnostic] = []
         /// Whether nothing had changed on either side since the last sync (nothing was read).
         public var wasIdle = false
+
+        /// Every write to the partner, as `create`, `update` or `delete` and the resource (a dry run's: planned).
+        public var writes: [(verb: String, href: String)] {
+            created.map { ("create", $0) } + updated.map { ("update", $0) } + deleted.map { ("delete", $0) }
+        }
     }
 
     public static func sync(
