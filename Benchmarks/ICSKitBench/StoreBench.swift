@@ -78,13 +78,13 @@ enum StoreBench {
                 measurement: Measurement(name: "icskit import (empty store)", seconds: importRuns, peakKB: importPeak),
                 goal: 0.5, what: "import"),
             Row(
-                measurement: identical.named("icskit merge, the same file again"), goal: 0.5,
+                measurement: identical.named("icskit merge, the same file again"), goal: 0.3,
                 what: "re-run, byte-identical: planned from the merge base"),
             Row(
                 measurement: restampedRun.named("icskit merge, same items, every DTSTAMP new"), goal: 0.5,
                 what: "re-run, no item changed: scanned, every item left out of decoding"),
             Row(
-                measurement: onePercent.named("icskit merge, 1 % of events changed (\(changedCount))"), goal: 0.6,
+                measurement: onePercent.named("icskit merge, 1 % of events changed (\(changedCount))"), goal: 0.4,
                 what: "update"),
             Row(
                 measurement: export.named("icskit export --week \(week) (\(weekEvents) VEVENTs)"), goal: 0.2,

@@ -34,6 +34,7 @@ public struct MergeContents: Sendable {
     /// sides changed is decided whole).
     public var base: [MergeKey: Component]
 
+    /// Contents of these items and their base entries (none by default).
     public init(local: [MergeKey: Component] = [:], base: [MergeKey: Component] = [:]) {
         self.local = local
         self.base = base

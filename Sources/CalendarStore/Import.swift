@@ -40,6 +40,9 @@ extension CalendarStore {
         let (skipped, notes) = Self.supersededVersions(in: resolved, file: file)
         report.skipped += skipped.count
         report.diagnostics += notes
+        let cut = Self.cutShortItems(in: resolved, file: file)
+        report.skipped += cut.count
+        report.diagnostics += cut
         // Deriving each item's columns (times through its zones, the text to keep, its fingerprint) runs on helper
         // threads, one per core but this one, while this one writes the rows in order; when the next batch to write
         // is not ready, this thread derives one itself rather than wait (on two cores deriving and writing take
@@ -58,16 +61,6 @@ extension CalendarStore {
             Thread.detachNewThread { [work] in
                 var deriver = RowDeriver(calendars: resolved, work: work, viewerZone: viewerZone, file: file)
                 while let batch = rows.claim() { rows.put(deriver.rows(batch), for: batch) }
-            }
-        }
-        // An item the file ends inside of may be cut short: it must not replace a complete version.
-        for calendar in resolved {
-            for component in calendar.components where component.isItem && !component.isComplete {
-                report.skipped += 1
-                report.diagnostics.append(
-                    Diagnostic(
-                        .warning, file: file, line: component.line,
-                        "\(component.name) is cut short by the end of the file; not imported"))
             }
         }
         let total = position
@@ -112,11 +105,30 @@ extension CalendarStore {
         report.added = result.added
         report.updated = result.updated + result.merged
         report.unchanged = result.unchanged
+        // What the merge leaves out as the fast path does: older versions of a repeated item, items cut short.
+        let resolved = calendars.map { $0.resolvingWRTimeZone() }
+        let (superseded, notes) = Self.supersededVersions(in: resolved, file: file)
+        let cut = Self.cutShortItems(in: resolved, file: file)
+        report.skipped = superseded.count + cut.count
+        report.diagnostics += notes + cut
         for action in result.actions where action.kind == .conflict || action.kind == .stayDeleted {
             report.diagnostics.append(
-                Diagnostic(.warning, file: file, line: 0, "\(action.key): \(action.kind.rawValue) (\(action.reason))"))
+                Diagnostic(
+                    .warning, file: file, line: 0,
+                    "\(action.key): \(action.kind == .stayDeleted ? "not imported" : "left as it is") (\(action.reason))"))
         }
         return report
+    }
+
+    /// An item the file ends inside of may be cut short: it must not replace a complete version. A warning each.
+    static func cutShortItems(in calendars: [ICalendar], file: String?) -> [Diagnostic] {
+        calendars.flatMap { calendar in
+            calendar.components.filter { $0.isItem && !$0.isComplete }.map { component in
+                Diagnostic(
+                    .warning, file: file, line: component.line,
+                    "\(component.name) is cut short by the end of the file; not imported")
+            }
+        }
     }
 
     /// `database.write` for an import of `items` items. A large one into a store that holds no item yet runs with a

@@ -62,20 +62,27 @@ final class CalendarStoreTests: XCTestCase {
         XCTAssertNil(try store.item(uid: "t1"))
     }
 
-    /// Importing an item the calendar deleted brings it back with its categories and lifts its tombstone, as a merge
-    /// that adds it does; a deleted item of another calendar keeps its tombstone.
-    func testImportingADeletedItemAgainLiftsItsTombstone() throws {
+    /// Importing an item the calendar deleted (`rm`) keeps it deleted while the file says what it said when it was
+    /// deleted, as a merge does; a version changed since brings it back with its categories and lifts its
+    /// tombstone (an edit beats a deletion). A deleted item of another calendar keeps its tombstone.
+    func testImportingADeletedItemAgainKeepsItDeletedUntilItChanges() throws {
         let store = try CalendarStore.inMemory()
-        let categorised = read(
-            "BEGIN:VTODO\r\nUID:t1\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:One\r\nCATEGORIES:Garden,Home\r\n"
-                + "END:VTODO\r\n"
-        ).calendars
-        _ = try store.importCalendars(categorised, into: "Home", file: nil)
-        _ = try store.importCalendars(categorised, into: "Work", file: nil)
+        func todo(_ summary: String) -> [ICalendar] {
+            read(
+                "BEGIN:VTODO\r\nUID:t1\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:\(summary)\r\nCATEGORIES:Garden,Home\r\n"
+                    + "END:VTODO\r\n"
+            ).calendars
+        }
+        _ = try store.importCalendars(todo("One"), into: "Home", file: nil)
+        _ = try store.importCalendars(todo("One"), into: "Work", file: nil)
         XCTAssertEqual(try store.delete(uid: "t1"), 2)
         XCTAssertEqual(try store.mergeSnapshot(calendar: "Home", source: "feed").tombstones, [MergeKey(uid: "t1")])
-        let back = try store.importCalendars(categorised, into: "Home", file: nil)
-        XCTAssertEqual(back.added, 1)
+        let same = try store.importCalendars(todo("One"), into: "Home", file: nil)
+        XCTAssertEqual(same.added, 0)
+        XCTAssertTrue(same.diagnostics.contains { $0.message.contains("not imported") }, "\(same.diagnostics)")
+        XCTAssertNil(try store.item(uid: "t1"))
+        let back = try store.importCalendars(todo("One, changed"), into: "Home", file: nil)
+        XCTAssertEqual(back.updated + back.added, 1)
         XCTAssertEqual(try store.mergeSnapshot(calendar: "Home", source: "feed").tombstones, [])
         XCTAssertEqual(try store.mergeSnapshot(calendar: "Work", source: "feed").tombstones, [MergeKey(uid: "t1")])
         XCTAssertEqual(

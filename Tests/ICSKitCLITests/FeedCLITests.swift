@@ -82,6 +82,15 @@ final class FeedCLITests: XCTestCase {
         XCTAssertEqual(merge["updated"] as? Int, 1)
         XCTAssertEqual(merge["deleted"] as? Int, 1)
         XCTAssertEqual(try stored("Events"), ["a@feed Opening (moved)", "c@feed Closing"])
+        // The update names what it changed, as merge and sync do.
+        let update = try XCTUnwrap((merge["actions"] as? [[String: Any]])?.first { $0["action"] as? String == "update" })
+        let changes = try XCTUnwrap(update["changes"] as? [[String: Any]])
+        XCTAssertEqual(changes.map { $0["name"] as? String }, ["DTSTART", "SUMMARY"])
+        XCTAssertEqual(changes[0]["from"] as? String, "09:00")
+        XCTAssertEqual(changes[0]["to"] as? String, "10:00")
+        XCTAssertEqual(changes[1]["from"] as? String, "\"Opening\"")
+        XCTAssertEqual(changes[1]["to"] as? String, "\"Opening (moved)\"")
+        XCTAssertEqual(changes[1]["side"] as? String, "external")
     }
 
     func testAFeedWithoutValidatorsIsNotMergedAgainWhenItsBodyIsTheSame() throws {

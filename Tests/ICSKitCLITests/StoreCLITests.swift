@@ -140,9 +140,8 @@ final class StoreCLITests: XCTestCase {
         XCTAssertEqual(
             [result["added"], result["updated"], result["deleted"]].map { $0 as? Int }, [0, 0, 0],
             "merging the same file twice changes nothing")
-        // Local edit of C (an import into the store), local deletion of B.
-        let local = try write("local.ics", Self.event("c", "C edited here", sequence: 1))
-        try icskit(["import", local, "--calendar", "Work", "-q"])
+        // Local edit of C, local deletion of B.
+        try icskit(["edit", "c", "--summary", "C edited here"])
         try icskit(["rm", "b"])
         // External: A changed, B unchanged, C gone, D new.
         let v2 = try write(
@@ -165,10 +164,7 @@ final class StoreCLITests: XCTestCase {
         XCTAssertTrue(after.contains("SUMMARY:A changed") && after.contains("SUMMARY:C edited here"))
         XCTAssertFalse(after.contains("UID:b\r\n"), "deleted locally, stays deleted")
         // A gone externally and unchanged locally → deleted; both sides change D → conflict handling.
-        try icskit([
-            "import", try write("d-local.ics", Self.event("d", "D local", sequence: 5)), "--calendar", "Work",
-            "-q",
-        ])
+        try icskit(["edit", "d", "--summary", "D local"])
         let v3 = try write("v3.ics", Self.event("b", "B") + Self.event("d", "D external", sequence: 2))
         result = try json(icskit(["merge", v3, "--into", "Work", "--on-conflict", "fail", "--json"], status: 1))
         XCTAssertEqual(result["conflicts"] as? Int, 1)
@@ -227,10 +223,7 @@ final class StoreCLITests: XCTestCase {
         let v1 = try write("v1.ics", Self.event("a", "A") + Self.event("b", "B") + Self.event("c", "C"))
         try icskit(["merge", v1, "--into", "Sub"])
         try icskit(["rm", "b"])
-        try icskit([
-            "import", try write("c.ics", Self.event("c", "C edited here", sequence: 1)), "--calendar", "Sub",
-            "-q",
-        ])
+        try icskit(["edit", "c", "--calendar", "Sub", "--summary", "C edited here"])
         func kinds(_ result: [String: Any]) -> [String: String] {
             Dictionary(
                 uniqueKeysWithValues: (result["actions"] as? [[String: Any]] ?? []).map {
@@ -249,7 +242,7 @@ final class StoreCLITests: XCTestCase {
         XCTAssertEqual(kinds(identical), kinds(full))
         XCTAssertEqual(identical["unchanged"] as? Int, full["unchanged"] as? Int)
         // A file whose merge left a conflict is merged in full again: the conflict is reported every time.
-        try icskit(["import", try write("a.ics", Self.event("a", "A here", sequence: 4)), "--calendar", "Sub", "-q"])
+        try icskit(["edit", "a", "--calendar", "Sub", "--summary", "A here"])
         let conflicting = try write("v2.ics", Self.event("a", "A there", sequence: 4) + Self.event("c", "C"))
         for _ in 0..<2 {
             let result = try json(
@@ -291,11 +284,16 @@ final class StoreCLITests: XCTestCase {
     func testNewestWinsByDefaultAndDoneMarksTodos() throws {
         let v1 = try write("v1.ics", Self.event("x", "X"))
         try icskit(["merge", v1, "--into", "Home"])
-        try icskit(["import", try write("l.ics", Self.event("x", "X local", sequence: 1)), "--calendar", "Home", "-q"])
-        let newer = try write("v2.ics", Self.event("x", "X external", sequence: 3))
+        try icskit(["edit", "x", "--summary", "X local"])
+        // Changed there later than here (LAST-MODIFIED): the external summary wins.
+        let newer = try write(
+            "v2.ics",
+            Self.event("x", "X external", sequence: 3).replacingOccurrences(
+                of: "DTSTAMP:20260101T000000Z", with: "DTSTAMP:20260101T000000Z\r\nLAST-MODIFIED:20991231T000000Z"))
         let result = try json(icskit(["merge", newer, "--into", "Home", "--json"]))
         XCTAssertEqual(result["updated"] as? Int, 1)
         XCTAssertEqual(result["conflicts"] as? Int, 1)
+        XCTAssertTrue(try icskit(["export", "--calendar", "Home"]).stdout.contains("SUMMARY:X external"))
         let todo = try write(
             "t.ics", "BEGIN:VTODO\r\nUID:t1\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Call\r\nEND:VTODO\r\n")
         try icskit(["import", todo, "--calendar", "Home", "-q"])
