@@ -55,17 +55,20 @@ let package = Package(
             name: "ICSKitFuzzTargets", dependencies: ["CalendarModel", "CalendarStore", "CalendarMerge"],
             path: "Fuzz/Targets"),
         .executableTarget(name: "icskit-fuzz", dependencies: ["ICSKitFuzzTargets"], path: "Fuzz/Driver"),
+        // What the test targets share (a seeded generator for the random tests).
+        .target(name: "ICSKitTestSupport", path: "Tests/Support"),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
         .testTarget(name: "CalendarMergeTests", dependencies: ["CalendarModel", "CalendarMerge"]),
         .testTarget(
             name: "CalendarStoreTests",
             dependencies: [
-                "CalendarModel", "CalendarStore", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
+                "CalendarModel", "CalendarStore", "CalendarMerge", "ICSKitTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarModel", "CalendarStore", "CalendarSync"]),
         .testTarget(
             name: "ICSKitCLITests",
-            dependencies: ["CalendarModel", "CalendarSync", "ICSKitCLI", "icskit", "icskit-fuzz"]),
+            dependencies: ["CalendarModel", "CalendarSync", "ICSKitCLI", "icskit", "icskit-fuzz", "ICSKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

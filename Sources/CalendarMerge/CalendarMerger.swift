@@ -27,6 +27,11 @@ public struct MergeOptions: Sendable {
     /// need not hold the whole source), and no digest is recorded.
     public var keepsAbsent = false
 
+    /// Whether every decision carries its item's title and start (a JSON report lists them all); otherwise only
+    /// those that change something or were conflicts (what a text report prints), which spares decoding the
+    /// title of every item a merge leaves out as unchanged.
+    public var labelsEveryItem = true
+
     /// The defaults: newest wins a conflict, deletions guarded at 50% and 10 items, changes written.
     public init() {}
 }
@@ -258,6 +263,7 @@ public enum CalendarMerger {
             return Array(
                 ParallelParts.run((actions.count + run - 1) / run) { part in
                     actions[part * run..<min(actions.count, (part + 1) * run)].map { action in
+                        guard options.labelsEveryItem || action.changesSomething else { return action }
                         var action = action
                         let label = external.label(action.key) ?? storedLabels[action.key]
                         action.title = label?.title

@@ -8,12 +8,14 @@ extension CalendarMerger.Plan {
     mutating func mergeFields(
         external item: (MergeKey) -> MergeItem?, timeZones: [TimeZoneDefinition], contents: MergeContentReader
     ) throws {
-        let wanted = Set(
-            actions.indices.compactMap { index -> MergeKey? in
-                let action = actions[index]
-                guard snapshot.items[action.key] != nil else { return nil }
-                return action.kind == .update || isBothChanged(action) ? action.key : nil
-            })
+        // By index, the kind first: a plan holds every item of the calendar, and most are left as they are.
+        var wanted: Set<MergeKey> = []
+        for index in actions.indices where actions[index].kind == .update || actions[index].wasConflict {
+            let key = actions[index].key
+            if snapshot.items[key] != nil, actions[index].kind == .update || isBothChanged(actions[index]) {
+                wanted.insert(key)
+            }
+        }
         guard !wanted.isEmpty else { return }
         let read = try contents(wanted)
         let time = CalendarTime(calendar: Self.zoneCalendar(timeZones), viewerZone: "UTC")

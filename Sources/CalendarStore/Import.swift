@@ -71,6 +71,7 @@ extension CalendarStore {
             while let batch = rows.take(deriving: { deriver.rows($0) }) {
                 try writer.write(batch, total: total, progress: progress)
             }
+            try writer.recordBase()
             report = writer.report
         }
         progress?(total, total)
@@ -279,9 +280,6 @@ struct ImportWriter {
     /// Keys the calendar deleted (a local `rm`): importing one again lifts its tombstone.
     private var tombstones: Set<MergeKey> = []
     private var done = 0
-    /// Whether the source's base keeps content of its own (`syncBase`) that a new entry must replace.
-    private var hasBaseContent = false
-    private var recordBase: Statement?
 
     init(_ db: Database, calendar name: String, report: ImportReport, file: String?) throws {
         self.db = db
@@ -297,34 +295,21 @@ struct ImportWriter {
         let deleted = try Row.fetchCursor(
             db, sql: "SELECT uid, recurrenceID FROM tombstone WHERE calendarID = ?", arguments: [calendarID])
         while let row = try deleted.next() { tombstones.insert(MergeKey(uid: row[0], recurrenceID: row[1])) }
-        hasBaseContent = try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM syncBase WHERE calendarID = ? AND partner = ?)",
-            arguments: [calendarID, name]) ?? false
-        // The merge base of the source the calendar is named after, which `merge FILE --into CALENDAR` uses: what
-        // this import took, so a later merge of the next export deletes what the export dropped.
-        recordBase = try db.makeStatement(
-            sql: """
-                INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint) VALUES (?, ?, ?, ?, ?)
-                """)
         source = name
     }
 
     private let source: String
 
-    /// Records a row as what the source says of its item.
-    private func recordInBase(_ row: ItemRow) throws {
-        if hasBaseContent {
-            try db.cachedStatement(
-                sql: "DELETE FROM syncBase WHERE calendarID = ? AND partner = ? AND uid = ? AND recurrenceID = ?"
-            ).execute(arguments: [calendarID, source, row.uid, row.recurrenceID])
-        }
-        try DirectBinding.run(recordBase!) {
-            $0.add(calendarID)
-            $0.add(source)
-            $0.add(row.uid)
-            $0.add(row.recurrenceID)
-            $0.add(row.fingerprint)
-        }
+    /// Records what the import wrote as the merge base of the source the calendar is named after (the one
+    /// `merge FILE --into CALENDAR` uses), so a later merge of the next export deletes what that export dropped.
+    /// An import writes through here only into a calendar with no items, deletions or base (`hasHistory`), so
+    /// every item is the import's: one statement copies their keys and fingerprints.
+    func recordBase() throws {
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint)
+                SELECT calendarID, ?, uid, recurrenceID, fingerprint FROM item WHERE calendarID = ?
+                """, arguments: [source, calendarID])
     }
 
     /// The calendars' PRODID, colour, category colours, time zones, own properties and other components.
@@ -372,12 +357,10 @@ struct ImportWriter {
             case nil: report.added += 1
             case row.fingerprint?:
                 report.unchanged += 1
-                try recordInBase(row)
                 continue
             default: report.updated += 1
             }
             try writer.save(row, calendarID: calendarID, isNew: previous == nil && !tombstones.contains(row.key))
-            try recordInBase(row)
         }
     }
 }

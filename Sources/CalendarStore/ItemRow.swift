@@ -327,11 +327,6 @@ struct StoreWriter {
             try run(delete, key)
             try run(forget, key)
         }
-        // An entry whose fingerprint changes loses the content kept for the old one; the merge names the new
-        // entries whose content the kept item will not hold.
-        for (key, fingerprint) in base where previous.base[key] != nil && previous.base[key] != fingerprint {
-            try run(forget, key)
-        }
         let keep = try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO syncBase (calendarID, partner, uid, recurrenceID, content) VALUES (?, ?, ?, ?, ?)
@@ -345,8 +340,12 @@ struct StoreWriter {
                 INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint, readFingerprint)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """)
-        for (key, fingerprint) in base
-        where previous.base[key] != fingerprint || previous.readBase[key] != read[key] {
+        for (key, fingerprint) in base {
+            let before = previous.base[key]
+            guard before != fingerprint || previous.readBase[key] != read[key] else { continue }
+            // An entry whose fingerprint changes loses the content kept for the old one (written again below
+            // where the merge names it: an entry whose content the kept item will not hold).
+            if before != nil, before != fingerprint, contents[key] == nil { try run(forget, key) }
             try run(insert, key) {
                 $0.add(fingerprint)
                 $0.add(read[key])

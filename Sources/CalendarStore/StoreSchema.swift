@@ -199,6 +199,26 @@ enum StoreSchema {
                     ALTER TABLE itemCategoryKeyed RENAME TO itemCategory;
                     """)
         }
+        migrator.registerMigration("v11: the merge base without a rowid") { db in
+            // Every import now records the merge base of what it imported (one row per item): keyed by its primary
+            // key alone, a row is one b-tree entry instead of two (as v10 did for item categories).
+            try db.execute(
+                sql: """
+                    CREATE TABLE syncStateKeyed (
+                        calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+                        source TEXT NOT NULL,
+                        uid TEXT NOT NULL,
+                        recurrenceID TEXT NOT NULL,
+                        fingerprint TEXT NOT NULL,
+                        readFingerprint TEXT,
+                        PRIMARY KEY (calendarID, source, uid, recurrenceID)
+                    ) WITHOUT ROWID;
+                    INSERT INTO syncStateKeyed (calendarID, source, uid, recurrenceID, fingerprint, readFingerprint)
+                    SELECT calendarID, source, uid, recurrenceID, fingerprint, readFingerprint FROM syncState;
+                    DROP TABLE syncState;
+                    ALTER TABLE syncStateKeyed RENAME TO syncState;
+                    """)
+        }
         return migrator
     }
 }

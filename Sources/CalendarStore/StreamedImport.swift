@@ -73,6 +73,7 @@ extension CalendarStore {
                     notes += left
                     try writer.write(rows, total: total, progress: progress)
                 })
+            try writer.recordBase()
             report = writer.report
         }
         report.skipped += notes.count

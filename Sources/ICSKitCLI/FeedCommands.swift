@@ -151,6 +151,7 @@ struct RefreshOptions: ParsableArguments {
         var options = Feed.Options()
         options.force = force
         merging.apply(to: &options.merge)
+        options.merge.labelsEveryItem = json
         var failed = false
         var reports: [JSONValue] = []
         let progress = Progress.onTerminal(quiet: quiet || json)

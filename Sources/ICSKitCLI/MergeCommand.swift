@@ -72,6 +72,7 @@ struct MergeCommand: ParsableCommand {
         var options = MergeOptions()
         merging.apply(to: &options)
         options.onConflict = onConflict
+        options.labelsEveryItem = json
         options.digest = SourceDigest.of(bytes + csvSettings)
         let identity = source ?? into
         let result: MergeResult
@@ -199,11 +200,7 @@ enum MergeReport {
     /// start, UID and why; a conflict also says which side won.
     static func printText(_ result: MergeResult, dryRun: Bool, prefix: String = "") {
         for action in result.actions {
-            switch action.kind {
-            case .unchanged, .stayDeleted: guard action.wasConflict else { continue }
-            case .keepLocal: guard action.wasConflict || !action.changes.isEmpty else { continue }
-            default: break
-            }
+            guard action.changesSomething else { continue }
             Output.print(prefix + line(action))
         }
         Output.print(

@@ -107,6 +107,7 @@ struct SyncCommand: ParsableCommand {
         let chosen = calendars.isEmpty ? bound : bound.filter { calendars.contains($0.calendar) }
         var options = TwoWaySync.Options()
         merging.apply(to: &options.merge)
+        options.merge.labelsEveryItem = json
         let progress = Progress.onTerminal(quiet: quiet || json)
         let dryRun = merging.dryRun
         var failed = false

@@ -2,6 +2,7 @@ import CalendarMerge
 import CalendarModel
 @testable import CalendarStore
 import GRDB
+import ICSKitTestSupport
 import XCTest
 
 /// Random histories against a small reference model of the merge written here, independently of the engine: an
@@ -16,7 +17,7 @@ final class MergeModelTests: XCTestCase {
     func testRandomHistoriesMatchTheModelAndLoseNoOneSidedChange() throws {
         let environment = ProcessInfo.processInfo.environment
         let histories = environment["ICSKIT_MERGE_HISTORIES"].flatMap(Int.init) ?? 1000
-        let firstSeed = environment["ICSKIT_MERGE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
+        let firstSeed = SeededGenerator.seed(from: "ICSKIT_MERGE_SEED")
         print("merge model histories: \(histories) from seed \(firstSeed) (ICSKIT_MERGE_SEED=\(firstSeed) replays)")
         var tally = ModelHistory.Tally()
         for seed in firstSeed..<firstSeed + UInt64(histories) {
@@ -40,18 +41,6 @@ final class MergeModelTests: XCTestCase {
         XCTAssertGreaterThan(tally.imports, histories / 5)
         XCTAssertGreaterThan(tally.deletions, histories / 10)
         XCTAssertGreaterThan(tally.oneSidedFields, histories)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that a seed replays a history exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -141,7 +130,7 @@ struct ModelHistory {
     var tally = Tally()
 
     init(seed: UInt64) throws {
-        random = SeededGenerator(state: seed)
+        random = SeededGenerator(seed: seed)
         store = try CalendarStore.inMemory()
         try store.database.write { db in
             try db.execute(sql: "CREATE TEMP TABLE crashCountdown (n INTEGER); INSERT INTO crashCountdown VALUES (NULL);")
@@ -300,12 +289,6 @@ struct ModelHistory {
             edit(&item, by: "L")
             log.append("local edit \(key): \(item)")
             try put(key, item)
-            if ProcessInfo.processInfo.environment["ICSKIT_MERGE_TRACE"] != nil {
-                let rows = try store.database.read { db in
-                    try String.fetchAll(db, sql: "SELECT uid || ' ' || partner FROM syncBase")
-                }
-                log.append("  base contents: \(rows)")
-            }
             local[key] = item
         }
     }
@@ -316,7 +299,6 @@ struct ModelHistory {
             throw StoreError("bad local item")
         }
         try store.add(component, to: calendar)
-        // A local edit lifts a tombstone of the same key.
     }
 
     mutating func run(steps: Int) throws {

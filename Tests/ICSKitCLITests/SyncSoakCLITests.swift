@@ -1,4 +1,5 @@
 import Foundation
+import ICSKitTestSupport
 import XCTest
 
 /// Two clients on one collection, round after round, against the real Radicale and Xandikos: each round python
@@ -27,9 +28,9 @@ final class SyncSoakCLITests: XCTestCase {
     func soak(_ kind: DAVServer.Kind) throws {
         let environment = ProcessInfo.processInfo.environment
         let rounds = environment["ICSKIT_SOAK_ROUNDS"].flatMap(Int.init) ?? 100
-        let seed = environment["ICSKIT_SOAK_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
+        let seed = SeededGenerator.seed(from: "ICSKIT_SOAK_SEED")
         print("\(kind.rawValue) soak: \(rounds) rounds, seed \(seed) (ICSKIT_SOAK_SEED=\(seed) replays the choices)")
-        var random = SoakGenerator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let server = try DAVServer(kind, folder: scratch)
         defer { server.stop() }
 
@@ -172,17 +173,5 @@ final class SoakPeer {
         XCTAssertEqual(try line(), "end")
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [String: Any]])
         return object.mapValues { $0.compactMapValues { $0 as? String } }
-    }
-}
-
-/// SplitMix64: a seed replays the soak's choices.
-struct SoakGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
