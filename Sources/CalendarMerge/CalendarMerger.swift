@@ -218,6 +218,7 @@ public enum CalendarMerger {
         /// Every external item's version: read, unread, or unchanged since `snapshot`'s base.
         func versions(_ snapshot: MergeSnapshot) -> [MergeKey: ItemVersion] {
             var versions = items.mapValues(\.version)
+            versions.reserveCapacity(items.count + unread.count + unchanged.count)  // grown once, not rehashed
             for (key, fingerprint) in unread where versions[key] == nil {
                 versions[key] = ItemVersion(fingerprint: fingerprint)
             }
@@ -315,11 +316,10 @@ public enum CalendarMerger {
         let options: MergeOptions
         /// Deletions the truncation guard turned into keeps.
         var withheld: Set<MergeKey> = []
-        var newBase: [MergeKey: String] = [:]
-        var newReadBase: [MergeKey: String] = [:]
+        /// How the base changes (`MergeWrite.baseChanges`).
+        var baseChanges: [MergeKey: BaseEntry?] = [:]
         /// What the external items the read changed said as they stood.
         let read: [MergeKey: String]
-        var baseChanged = false
         var newDigest: String?
         /// Items merged field by field, as they are to be kept.
         var merged: [MergeKey: MergeItem] = [:]
@@ -386,47 +386,49 @@ public enum CalendarMerger {
         }
 
         /// The new base: what the source says now. An unresolved conflict keeps the old entry, so it stays a
-        /// conflict; so does an item a truncated file lacks, so it is still known to come from the source.
+        /// conflict; so does an item a truncated file lacks, so it is still known to come from the source. Only
+        /// the entries that change are kept (a merge of a large calendar changes few).
         mutating func makeBase() {
-            newBase = [:]
-            newReadBase = [:]
+            baseChanges = [:]
             let unresolved = Set(actions.filter { $0.kind == .conflict }.map(\.key))
             for (key, version) in external {
-                if let fingerprint = unresolved.contains(key) ? snapshot.base[key] : version.fingerprint {
-                    newBase[key] = fingerprint
+                let old = snapshot.base[key], oldRead = snapshot.readBase[key]
+                guard !unresolved.contains(key) else { continue }
+                // An entry taken from the external side takes its read fingerprint.
+                let readFingerprint = read[key]
+                if old != version.fingerprint || oldRead != readFingerprint {
+                    baseChanges[key] = BaseEntry(fingerprint: version.fingerprint, readFingerprint: readFingerprint)
                 }
             }
-            if options.isTruncated || options.keepsAbsent {
-                // What the file lacks may be in the part that is missing: every such item keeps its entry, whether
-                // its deletion was withheld or it was changed here (else a later local delete would look like one
-                // of an item the source never had).
-                for (key, fingerprint) in snapshot.base where external[key] == nil { newBase[key] = fingerprint }
+            // What the file lacks may be in the part that is missing: every such item keeps its entry, whether its
+            // deletion was withheld or it was changed here (else a later local delete would look like one of an item
+            // the source never had). Otherwise what the source no longer has leaves the base.
+            if !options.isTruncated, !options.keepsAbsent {
+                for key in snapshot.base.keys where external[key] == nil && !withheld.contains(key) {
+                    baseChanges[key] = .some(nil)
+                }
             }
-            for key in withheld { newBase[key] = snapshot.base[key] }
-            // An entry taken from the external side takes its read fingerprint; one kept keeps the old.
-            for (key, fingerprint) in newBase {
-                let readFingerprint =
-                    external[key]?.fingerprint == fingerprint && !withheld.contains(key)
-                    ? read[key] : snapshot.readBase[key]
-                if let readFingerprint { newReadBase[key] = readFingerprint }
-            }
-            baseChanged = newBase != snapshot.base || newReadBase != snapshot.readBase
             // The digest marks the base as exactly this file's: not while conflicts or a cut keep old entries.
             newDigest =
                 unresolved.isEmpty && withheld.isEmpty && !options.isTruncated && !options.keepsAbsent
                 ? options.digest : nil
         }
 
+        /// The base's fingerprint of a key once this plan is written.
+        func newBase(_ key: MergeKey) -> String? {
+            if let change = baseChanges[key] { return change?.fingerprint }
+            return snapshot.base[key]
+        }
+
         var changesSomething: Bool {
-            actions.contains { [.add, .update, .merge, .delete, .keepBoth].contains($0.kind) } || baseChanged
+            actions.contains { [.add, .update, .merge, .delete, .keepBoth].contains($0.kind) } || !baseChanges.isEmpty
                 || newDigest != snapshot.digest
         }
 
         func write(_ item: (MergeKey) -> MergeItem?, _ timeZones: [TimeZoneDefinition]) -> MergeWrite {
-            var write = MergeWrite(base: baseChanged ? newBase : nil, digest: newDigest, timeZones: timeZones)
-            write.readBase = newReadBase
+            var write = MergeWrite(baseChanges: baseChanges, digest: newDigest, timeZones: timeZones)
             // Only for entries that now say what the external side says (an unresolved conflict keeps its old one).
-            write.baseContents = baseContents.filter { newBase[$0.key] == external[$0.key]?.fingerprint }
+            write.baseContents = baseContents.filter { newBase($0.key) == external[$0.key]?.fingerprint }
             for action in actions {
                 switch action.kind {
                 case .add, .update:

@@ -9,17 +9,16 @@ extension CalendarMerger.Plan {
         external item: (MergeKey) -> MergeItem?, timeZones: [TimeZoneDefinition], contents: MergeContentReader
     ) throws {
         // By index, the kind first: a plan holds every item of the calendar, and most are left as they are.
-        var wanted: Set<MergeKey> = []
+        var wanted: [Int] = []
         for index in actions.indices where actions[index].kind == .update || actions[index].wasConflict {
-            let key = actions[index].key
-            if snapshot.items[key] != nil, actions[index].kind == .update || isBothChanged(actions[index]) {
-                wanted.insert(key)
+            if snapshot.items[actions[index].key] != nil, actions[index].kind == .update || isBothChanged(actions[index]) {
+                wanted.append(index)
             }
         }
         guard !wanted.isEmpty else { return }
-        let read = try contents(wanted)
+        let read = try contents(Set(wanted.map { actions[$0].key }))
         let time = CalendarTime(calendar: Self.zoneCalendar(timeZones), viewerZone: "UTC")
-        for index in actions.indices where wanted.contains(actions[index].key) {
+        for index in wanted {
             let key = actions[index].key
             guard let theirs = item(key), let local = read.local[key] else { continue }
             guard isBothChanged(actions[index]) else {

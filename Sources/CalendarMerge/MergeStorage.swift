@@ -96,18 +96,29 @@ public struct MergeSnapshot: Sendable {
     }
 }
 
+/// One entry of a merge base: what the source said of an item.
+public struct BaseEntry: Sendable, Hashable {
+    /// The item's fingerprint as the source gave it.
+    public var fingerprint: String
+    /// For an item the read changed (X-WR-TIMEZONE): what it said as it stood (`MergeSnapshot.readBase`).
+    public var readFingerprint: String?
+
+    public init(fingerprint: String, readFingerprint: String? = nil) {
+        self.fingerprint = fingerprint
+        self.readFingerprint = readFingerprint
+    }
+}
+
 /// What a merge writes, applied by the storage in one transaction.
 public struct MergeWrite: Sendable {
     /// Items to add or replace.
     public var upserts: [MergeItem]
     /// Items to delete (no tombstone: the source no longer has them either).
     public var deletions: [MergeKey]
-    /// The source's new merge base, replacing the old one entirely; nil leaves it as it is.
-    public var base: [MergeKey: String]?
-    /// The digest of the source's bytes, recorded when `base` is exactly what those bytes say; nil forgets it.
+    /// How the source's merge base changes: a key's new entry, or nil to drop it; keys not named keep theirs.
+    public var baseChanges: [MergeKey: BaseEntry?] = [:]
+    /// The digest of the source's bytes, recorded when the base is exactly what those bytes say; nil forgets it.
     public var digest: String?
-    /// Beside `base` (and replacing the old one with it): the entries of `MergeSnapshot.readBase`.
-    public var readBase: [MergeKey: String] = [:]
     /// The content of base entries that the kept item will not equal (a local change kept, a merged item): what the
     /// source said, for merging the next change field by field. A base entry not named here is the kept item's
     /// content when their fingerprints agree, and unknown otherwise.
@@ -118,14 +129,14 @@ public struct MergeWrite: Sendable {
     /// (VAVAILABILITY …), each calendar without its items: what the storage keeps of them for export.
     public var calendarParts: [ICalendar] = []
 
-    /// A write of these upserts, deletions, base, digest and zones.
+    /// A write of these upserts, deletions, base changes, digest and zones.
     public init(
-        upserts: [MergeItem] = [], deletions: [MergeKey] = [], base: [MergeKey: String]? = nil,
+        upserts: [MergeItem] = [], deletions: [MergeKey] = [], baseChanges: [MergeKey: BaseEntry?] = [:],
         digest: String? = nil, timeZones: [TimeZoneDefinition] = []
     ) {
         self.upserts = upserts
         self.deletions = deletions
-        self.base = base
+        self.baseChanges = baseChanges
         self.digest = digest
         self.timeZones = timeZones
     }

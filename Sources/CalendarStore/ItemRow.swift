@@ -302,11 +302,12 @@ struct StoreWriter {
         }
     }
 
-    /// Replaces a source's merge base as `previous` holds it (what the store has now) by `base` and its `read`
-    /// entries (`MergeSnapshot.readBase`): only the entries that differ are written.
-    func replaceBase(
-        _ base: [MergeKey: String], read: [MergeKey: String], contents: [MergeKey: Component] = [:],
-        previous: MergeSnapshot, calendarID: Int64, source: String
+    /// Changes a source's merge base as a merge planned it: each named entry written or (nil) dropped, with the
+    /// content kept for it: dropped with its entry or when the entry's fingerprint changes, written where the merge
+    /// names it (an entry whose content the kept item will not hold).
+    func changeBase(
+        _ changes: [MergeKey: BaseEntry?], contents: [MergeKey: Component] = [:], previous: MergeSnapshot,
+        calendarID: Int64, source: String
     ) throws {
         /// Runs a statement whose first four placeholders are the calendar, the source and the key.
         func run(_ statement: Statement, _ key: MergeKey, _ more: (inout DirectBinding) -> Void = { _ in }) throws {
@@ -323,33 +324,32 @@ struct StoreWriter {
             sql: "DELETE FROM syncState WHERE calendarID = ? AND source = ? AND uid = ? AND recurrenceID = ?")
         let forget = try db.cachedStatement(
             sql: "DELETE FROM syncBase WHERE calendarID = ? AND partner = ? AND uid = ? AND recurrenceID = ?")
-        for key in previous.base.keys where base[key] == nil {
-            try run(delete, key)
-            try run(forget, key)
-        }
-        let keep = try db.cachedStatement(
-            sql: """
-                INSERT OR REPLACE INTO syncBase (calendarID, partner, uid, recurrenceID, content) VALUES (?, ?, ?, ?, ?)
-                """)
-        for (key, component) in contents where base[key] != nil {
-            let text = String(decoding: ICS.write(components: [component]), as: UTF8.self)
-            try run(keep, key) { $0.add(text) }
-        }
         let insert = try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint, readFingerprint)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """)
-        for (key, fingerprint) in base {
-            let before = previous.base[key]
-            guard before != fingerprint || previous.readBase[key] != read[key] else { continue }
-            // An entry whose fingerprint changes loses the content kept for the old one (written again below
-            // where the merge names it: an entry whose content the kept item will not hold).
-            if before != nil, before != fingerprint, contents[key] == nil { try run(forget, key) }
-            try run(insert, key) {
-                $0.add(fingerprint)
-                $0.add(read[key])
+        for (key, change) in changes {
+            guard let entry = change else {
+                try run(delete, key)
+                try run(forget, key)
+                continue
             }
+            if let before = previous.base[key], before != entry.fingerprint, contents[key] == nil {
+                try run(forget, key)
+            }
+            try run(insert, key) {
+                $0.add(entry.fingerprint)
+                $0.add(entry.readFingerprint)
+            }
+        }
+        let keep = try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO syncBase (calendarID, partner, uid, recurrenceID, content) VALUES (?, ?, ?, ?, ?)
+                """)
+        for (key, component) in contents {
+            let text = String(decoding: ICS.write(components: [component]), as: UTF8.self)
+            try run(keep, key) { $0.add(text) }
         }
     }
 

@@ -57,11 +57,8 @@ extension CalendarStore: MergeStorage {
                 try writer.save(row, calendarID: id, isNew: isNew)
             }
             for key in write.deletions { try writer.delete(key, calendarID: id, tombstone: false) }
-            if let base = write.base {
-                try writer.replaceBase(
-                    base, read: write.readBase, contents: write.baseContents, previous: snapshot, calendarID: id,
-                    source: source)
-            }
+            try writer.changeBase(
+                write.baseChanges, contents: write.baseContents, previous: snapshot, calendarID: id, source: source)
             try writer.setDigest(write.digest, calendarID: id, source: source)
             return outcome
         }

@@ -34,7 +34,7 @@ final class DictionaryStorage: MergeStorage {
         writes += 1
         for item in write.upserts { items[item.key] = item.version }
         for key in write.deletions { items[key] = nil }
-        if let newBase = write.base { base = newBase }
+        for (key, entry) in write.baseChanges { base[key] = entry?.fingerprint }
         digest = write.digest
         return outcome
     }
