@@ -83,7 +83,8 @@ struct MergeCommand: ParsableCommand {
                 progress.phase(
                     "merging \(file) into \(into)\(merging.dryRun ? " (dry run)" : "")")
                 let (merged, read) = try CalendarMerger.merge(
-                    icsBytes: bytes, file: name, into: into, source: identity, storage: store, options: options)
+                    icsBytes: bytes, file: name, into: into, source: identity, storage: store, options: options,
+                    keep: ProcessLifetime.keepUntilExit)
                 if let read {
                     ProcessLifetime.keepUntilExit(read)
                     CalendarFiles.report(read.diagnostics.filter { $0.severity == .error }, quiet: quiet)
@@ -111,6 +112,7 @@ struct MergeCommand: ParsableCommand {
             throw CommandFailure("merge refused: \(refusal)")
         }
         progress.finish()
+        ProcessLifetime.keepUntilExit(result)  // every item's decision: not worth freeing one by one before exit
         if json {
             Output.print(MergeReport.json(result, dryRun: merging.dryRun).serialized(pretty: true))
         } else {
