@@ -17,7 +17,8 @@ extension PropertyMerge {
     ) -> [FieldChange] {
         parts(key, [from, local, external]).compactMap { name, values in
             if values[1] == values[2] {
-                return values[0] == values[1] ? nil : FieldChange(name: name, from: values[0], to: values[1], side: .both)
+                return values[0] == values[1]
+                    ? nil : FieldChange(name: name, from: values[0], to: values[1], side: .both)
             }
             return FieldChange(name: name, from: values[0], local: values[1], external: values[2], winner: winner)
         }
@@ -94,7 +95,8 @@ extension PropertyMerge {
     static func shifts(_ versions: [Field?], _ name: String) -> [Int64?] {
         let seconds = versions.map { version -> Int64? in
             let values = (version?.properties ?? []).filter { $0.name == name }
-            guard values.count == 1, case .success(let date) = CalendarDate.parse(values[0].value, tzid: values[0]["TZID"])
+            guard values.count == 1,
+                case .success(let date) = CalendarDate.parse(values[0].value, tzid: values[0]["TZID"])
             else { return nil }
             return LocalDateTime(date).wallSeconds
         }

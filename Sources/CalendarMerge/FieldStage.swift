@@ -11,7 +11,9 @@ extension CalendarMerger.Plan {
         // By index, the kind first: a plan holds every item of the calendar, and most are left as they are.
         var wanted: [Int] = []
         for index in actions.indices where actions[index].kind == .update || actions[index].wasConflict {
-            if snapshot.items[actions[index].key] != nil, actions[index].kind == .update || isBothChanged(actions[index]) {
+            if snapshot.items[actions[index].key] != nil,
+                actions[index].kind == .update || isBothChanged(actions[index])
+            {
                 wanted.append(index)
             }
         }

@@ -116,7 +116,8 @@ extension CalendarStore {
             report.diagnostics.append(
                 Diagnostic(
                     .warning, file: file, line: 0,
-                    "\(action.key): \(action.kind == .stayDeleted ? "not imported" : "left as it is") (\(action.reason))"))
+                    "\(action.key): \(action.kind == .stayDeleted ? "not imported" : "left as it is") (\(action.reason))"
+                ))
         }
         return report
     }

@@ -104,7 +104,8 @@ extension CalendarStore: MergeStorage {
 
     /// What the calendar holds for these keys, and what the source's base says of them: the base entry's own
     /// content where one is kept (`syncBase`), else the item's when its fingerprint is the base's.
-    static func contents(_ db: Database, calendar: String, source: String, keys: Set<MergeKey>) throws -> MergeContents {
+    static func contents(_ db: Database, calendar: String, source: String, keys: Set<MergeKey>) throws -> MergeContents
+    {
         var contents = MergeContents()
         guard !keys.isEmpty, let id = try StoreWriter(db).calendarID(named: calendar, create: false) else {
             return contents
@@ -123,7 +124,9 @@ extension CalendarStore: MergeStorage {
             text.flatMap { ICS.read(Array($0.utf8)).components.first }
         }
         for key in keys {
-            guard let row = try Row.fetchOne(select, arguments: [id, source, key.uid, key.recurrenceID]) else { continue }
+            guard let row = try Row.fetchOne(select, arguments: [id, source, key.uid, key.recurrenceID]) else {
+                continue
+            }
             let item: String? = row[0], itemIsBase: Bool? = row[1], base: String? = row[2]
             contents.local[key] = component(item)
             contents.base[key] = component(base ?? (itemIsBase == true ? item : nil))

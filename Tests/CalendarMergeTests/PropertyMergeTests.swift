@@ -48,7 +48,8 @@ final class PropertyMergeTests: XCTestCase {
                 FieldChange(name: "DTSTART", from: "09:00", to: "13:00", side: .external),
                 FieldChange(name: "LOCATION", from: nil, to: "\"Room R\"", side: .local),
             ])
-        XCTAssertTrue(outcome.changes.contains(FieldChange(name: "CATEGORIES", from: nil, to: "\"Urgent\"", side: .local)))
+        XCTAssertTrue(
+            outcome.changes.contains(FieldChange(name: "CATEGORIES", from: nil, to: "\"Urgent\"", side: .local)))
     }
 
     func testTheSameFieldChangedDifferentlyGoesToTheWinnerWithBothValuesReported() {

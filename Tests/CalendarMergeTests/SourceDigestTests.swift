@@ -10,7 +10,8 @@ final class SourceDigestTests: XCTestCase {
             let digest = SourceDigest.of(bytes)
             XCTAssertEqual(SourceDigest.of(bytes), digest, "the same bytes, the same digest")
             XCTAssertTrue(digest.hasSuffix("-\(size)"))
-            for position in Set([0, size / 3, size / 2, size / 2 + 1, size - 1]) where position >= 0 && position < size {
+            for position in Set([0, size / 3, size / 2, size / 2 + 1, size - 1]) where position >= 0 && position < size
+            {
                 var changed = bytes
                 changed[position] ^= 0x20
                 XCTAssertNotEqual(SourceDigest.of(changed), digest, "size \(size), byte \(position)")

@@ -75,7 +75,8 @@ enum ReferenceMerge {
         let externalWins = external.modified > local.modified
         var conflicts = 0
         func take<T: Equatable>(_ path: KeyPath<ModelItem, T>) -> T {
-            let (value, conflict) = pick(base[keyPath: path], local[keyPath: path], external[keyPath: path], externalWins: externalWins)
+            let (value, conflict) = pick(
+                base[keyPath: path], local[keyPath: path], external[keyPath: path], externalWins: externalWins)
             if conflict { conflicts += 1 }
             return value
         }
@@ -89,7 +90,9 @@ enum ReferenceMerge {
             (local.categories.contains(category) && external.categories.contains(category))
                 || !base.categories.contains(category)
         }
-        result.modified = result == local ? local.modified : result == external ? external.modified : max(local.modified, external.modified)
+        result.modified =
+            result == local
+            ? local.modified : result == external ? external.modified : max(local.modified, external.modified)
         return (result, conflicts)
     }
 }
@@ -123,7 +126,9 @@ struct ModelHistory {
     var tombstones: Set<MergeKey> = []
     var clock = 0, counter = 0
     var failures: [String] = [] {
-        didSet { if failures.count == 1, oldValue.isEmpty { failures[0] += "\nhistory:\n" + log.joined(separator: "\n") } }
+        didSet {
+            if failures.count == 1, oldValue.isEmpty { failures[0] += "\nhistory:\n" + log.joined(separator: "\n") }
+        }
     }
     /// The steps so far, for the failure message.
     var log: [String] = []
@@ -133,7 +138,8 @@ struct ModelHistory {
         random = SeededGenerator(seed: seed)
         store = try CalendarStore.inMemory()
         try store.database.write { db in
-            try db.execute(sql: "CREATE TEMP TABLE crashCountdown (n INTEGER); INSERT INTO crashCountdown VALUES (NULL);")
+            try db.execute(
+                sql: "CREATE TEMP TABLE crashCountdown (n INTEGER); INSERT INTO crashCountdown VALUES (NULL);")
             for (table, event) in [
                 ("item", "INSERT"), ("item", "DELETE"), ("item", "UPDATE"), ("syncState", "INSERT"),
                 ("syncState", "DELETE"), ("syncBase", "INSERT"),
@@ -171,7 +177,11 @@ struct ModelHistory {
         case 2: item.priority = [nil, 1, 5, 9].randomElement(using: &random)!
         case 3:
             let category = ["A", "B", "C", "D"].randomElement(using: &random)!
-            if item.categories.contains(category) { item.categories.remove(category) } else { item.categories.insert(category) }
+            if item.categories.contains(category) {
+                item.categories.remove(category)
+            } else {
+                item.categories.insert(category)
+            }
         default: item.hour = Int.random(in: 7...18, using: &random)
         }
         item.modified = tick()
@@ -192,7 +202,8 @@ struct ModelHistory {
         if !key.recurrenceID.isEmpty { lines.append("RECURRENCE-ID:\(key.recurrenceID)") }
         lines += [
             "DTSTAMP:\(stamp(item.modified))", "LAST-MODIFIED:\(stamp(item.modified))",
-            String(format: "DTSTART:%@T%02d0000Z", day, item.hour), String(format: "DTEND:%@T%02d0000Z", day, item.hour + 1),
+            String(format: "DTSTART:%@T%02d0000Z", day, item.hour),
+            String(format: "DTEND:%@T%02d0000Z", day, item.hour + 1),
         ]
         if key.recurrenceID.isEmpty, key.uid.hasPrefix("s") { lines.append("RRULE:FREQ=WEEKLY;COUNT=4") }
         lines.append("SUMMARY:\(item.summary)")
@@ -251,9 +262,12 @@ struct ModelHistory {
             log.append("external rm \(key.uid)")
         case 2:
             // An override added or removed.
-            guard let key = keys.filter({ $0.uid.hasPrefix("s") && $0.recurrenceID.isEmpty }).randomElement(using: &random)
+            guard
+                let key = keys.filter({ $0.uid.hasPrefix("s") && $0.recurrenceID.isEmpty }).randomElement(
+                    using: &random)
             else { return }
-            let override = MergeKey(uid: key.uid, recurrenceID: Self.recurrenceID(week: Int.random(in: 1...3, using: &random)))
+            let override = MergeKey(
+                uid: key.uid, recurrenceID: Self.recurrenceID(week: Int.random(in: 1...3, using: &random)))
             external[override] = external[override] == nil ? newItem("E \(override)") : nil
             log.append("external override \(override) \(external[override] == nil ? "removed" : "added")")
         default:
@@ -318,7 +332,8 @@ struct ModelHistory {
         let force = isCut && Bool.random(using: &random)
         let kept = isCut ? Int.random(in: 0..<external.count, using: &random) : nil
         let text = file(keeping: kept)
-        let visible = kept.map { Dictionary(uniqueKeysWithValues: external.keys.sorted().prefix($0).map { ($0, external[$0]!) }) }
+        let visible =
+            kept.map { Dictionary(uniqueKeysWithValues: external.keys.sorted().prefix($0).map { ($0, external[$0]!) }) }
             ?? external
         let crashAfter = Int.random(in: 0..<5, using: &random) == 0 ? Int.random(in: 1...5, using: &random) : nil
         try setCrash(after: crashAfter)
@@ -371,7 +386,9 @@ struct ModelHistory {
             return
         }
         apply(decisions, visible, truncated: isCut, keepsAbsent: isImport, force: force)
-        try compare(what: isImport ? "import" : isCut ? (force ? "forced merge of a cut file" : "merge of a cut file") : "merge")
+        try compare(
+            what: isImport ? "import" : isCut ? (force ? "forced merge of a cut file" : "merge of a cut file") : "merge"
+        )
         if !isCut { try checkOneSided(before: modelBefore, base: baseBefore, external: visible) }
     }
 
@@ -379,7 +396,10 @@ struct ModelHistory {
     enum Decision { case take(ModelItem), keep, delete, stayDeleted, nothing }
 
     /// Why the model refuses this merge (an emptied source, too many deletions), or nil.
-    func refusal(_ visible: [MergeKey: ModelItem], _ decisions: [MergeKey: Decision], truncated: Bool, keepsAbsent: Bool, force: Bool) -> String? {
+    func refusal(
+        _ visible: [MergeKey: ModelItem], _ decisions: [MergeKey: Decision], truncated: Bool, keepsAbsent: Bool,
+        force: Bool
+    ) -> String? {
         guard !force, !keepsAbsent else { return nil }
         if visible.isEmpty, !base.isEmpty { return "the external calendar holds no items" }
         guard !truncated else { return nil }
@@ -441,7 +461,9 @@ struct ModelHistory {
         }
         // A series is one unit where a deletion meets a change.
         for (key, decision) in decisions {
-            if case .stayDeleted = decision, revived.contains(key.uid), let e = visible[key] { decisions[key] = .take(e) }
+            if case .stayDeleted = decision, revived.contains(key.uid), let e = visible[key] {
+                decisions[key] = .take(e)
+            }
             if case .delete = decision, keptWhole.contains(key.uid) { decisions[key] = .keep }
         }
         return decisions
@@ -485,7 +507,9 @@ struct ModelHistory {
 
     /// Checks, independently of the model's decisions, that a field one side changed since the base holds that
     /// side's value after a merge of the whole file.
-    mutating func checkOneSided(before: [MergeKey: ModelItem], base: [MergeKey: ModelItem], external: [MergeKey: ModelItem]) throws {
+    mutating func checkOneSided(
+        before: [MergeKey: ModelItem], base: [MergeKey: ModelItem], external: [MergeKey: ModelItem]
+    ) throws {
         let now = try stored()
         for (key, b) in base {
             guard let l = before[key], let e = external[key], let result = now[key] else { continue }

@@ -41,7 +41,8 @@ final class DemoScriptTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("update: \"1:1 with Priya\" DTSTART 14:00 → 15:00"), run.stdout)
         XCTAssertTrue(run.stdout.contains("delete: \"Retrospective\""))
         XCTAssertTrue(run.stdout.contains("add: \"Demo day rehearsal\""))
-        XCTAssertTrue(run.stdout.contains("1 added, 1 updated, 0 merged, 1 deleted, 8 unchanged, 0 conflicts"), run.stdout)
+        XCTAssertTrue(
+            run.stdout.contains("1 added, 1 updated, 0 merged, 1 deleted, 8 unchanged, 0 conflicts"), run.stdout)
         // The page holds both calendars' events.
         let page = try String(contentsOf: demo.appendingPathComponent("week.html"), encoding: .utf8)
         XCTAssertTrue(page.contains("Dinner with the Müllers") && page.contains("Demo day rehearsal"))

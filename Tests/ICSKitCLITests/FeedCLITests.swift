@@ -83,7 +83,8 @@ final class FeedCLITests: XCTestCase {
         XCTAssertEqual(merge["deleted"] as? Int, 1)
         XCTAssertEqual(try stored("Events"), ["a@feed Opening (moved)", "c@feed Closing"])
         // The update names what it changed, as merge and sync do.
-        let update = try XCTUnwrap((merge["actions"] as? [[String: Any]])?.first { $0["action"] as? String == "update" })
+        let update = try XCTUnwrap(
+            (merge["actions"] as? [[String: Any]])?.first { $0["action"] as? String == "update" })
         let changes = try XCTUnwrap(update["changes"] as? [[String: Any]])
         XCTAssertEqual(changes.map { $0["name"] as? String }, ["DTSTART", "SUMMARY"])
         XCTAssertEqual(changes[0]["from"] as? String, "09:00")

@@ -94,7 +94,8 @@ final class MergeEngineCLITests: XCTestCase {
 
     /// A newcomer imports an export, then merges the next one: what the export dropped is deleted.
     func testAnImportIsTheMergeBaseOfTheNextMerge() throws {
-        let other = "BEGIN:VEVENT\r\nUID:lunch@org.example\r\nDTSTAMP:20261101T080000Z\r\n"
+        let other =
+            "BEGIN:VEVENT\r\nUID:lunch@org.example\r\nDTSTAMP:20261101T080000Z\r\n"
             + "DTSTART:20261202T120000Z\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\n"
         _ = try icskit(["import", try file("f.ics", workshop() + other), "--calendar", "C", "-q"])
         let text = try icskit(["merge", try file("f2.ics", workshop()), "--into", "C"]).stdout

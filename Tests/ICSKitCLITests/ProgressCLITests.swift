@@ -53,7 +53,8 @@ final class ProgressCLITests: XCTestCase {
         XCTAssertEqual(merged.status, 0, merged.screen)
         XCTAssertTrue(merged.screen.contains("\r\u{1B}[Kmerging \(changed) into Big"), merged.screen)
         // The import recorded the merge base: the changed event is an update, no conflict.
-        XCTAssertTrue(merged.screen.contains("1 updated, 0 merged, 0 deleted, 2999 unchanged, 0 conflicts"), merged.screen)
+        XCTAssertTrue(
+            merged.screen.contains("1 updated, 0 merged, 0 deleted, 2999 unchanged, 0 conflicts"), merged.screen)
 
         // -q and --json: no progress line, even on a terminal.
         let quiet = try onTerminal(["import", big, "--store", store, "--calendar", "Big", "-q"])

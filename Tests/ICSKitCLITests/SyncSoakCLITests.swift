@@ -90,7 +90,8 @@ final class SyncSoakCLITests: XCTestCase {
             for (uid, values) in expected {
                 for (field, value) in values where here[uid]?[field] != value {
                     return XCTFail(
-                        "round \(round) (seed \(seed)): \(uid) \(field) should be \(value), is \(here[uid]?[field] ?? "absent")")
+                        "round \(round) (seed \(seed)): \(uid) \(field) should be \(value), is \(here[uid]?[field] ?? "absent")"
+                    )
                 }
             }
         }
@@ -114,7 +115,9 @@ final class SyncSoakCLITests: XCTestCase {
             for line in block.components(separatedBy: "\r\n") {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 let name = String(line[..<colon].prefix { $0 != ";" })
-                if Self.fields.contains(name) || name == "UID" { values[name] = String(line[line.index(after: colon)...]) }
+                if Self.fields.contains(name) || name == "UID" {
+                    values[name] = String(line[line.index(after: colon)...])
+                }
             }
             if let uid = values.removeValue(forKey: "UID") { items[uid] = values }
         }
@@ -154,7 +157,9 @@ final class SoakPeer {
                 return line
             }
             let more = output.fileHandleForReading.availableData
-            if more.isEmpty { throw NSError(domain: "SoakPeer", code: 1, userInfo: [NSLocalizedDescriptionKey: "the peer ended"]) }
+            if more.isEmpty {
+                throw NSError(domain: "SoakPeer", code: 1, userInfo: [NSLocalizedDescriptionKey: "the peer ended"])
+            }
             buffer.append(more)
         }
     }

@@ -279,7 +279,8 @@ public enum TwoWaySync {
             }
         }
         let remote = Set(resources.values.flatMap(\.uids))
-        writes.create = byUID.keys.filter { !remote.contains($0) }.sorted().map { storage.href(forUID: $0) }
+        writes.create =
+            byUID.keys.filter { !remote.contains($0) }.sorted().map { storage.href(forUID: $0) }
             + copies.sorted()
         return writes
     }
