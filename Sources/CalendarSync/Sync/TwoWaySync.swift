@@ -255,11 +255,12 @@ public enum TwoWaySync {
         resources: [String: (uids: Set<String>, theirs: [MergeKey: String])], storage: some SyncStorage
     ) -> (create: [String], update: [String], delete: [String]) {
         var after = snapshot.items.mapValues(\.fingerprint)
+        var theirs: [MergeKey: String] = [:]
+        for resource in resources.values { theirs.merge(resource.theirs) { first, _ in first } }
         var copies: Set<String> = []
         for action in actions {
-            let theirs = resources.values.lazy.compactMap { $0.theirs[action.key] }.first
             switch action.kind {
-            case .add, .update: after[action.key] = theirs ?? "external"
+            case .add, .update: after[action.key] = theirs[action.key] ?? "external"
             case .merge: after[action.key] = "merged"
             case .delete: after[action.key] = nil
             case .keepBoth: copies.insert(action.key.uid + " (external copy)")
