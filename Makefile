@@ -121,6 +121,7 @@ format:
 
 lint:
 	swift format lint --strict --recursive $(FORMATTED)
+	scripts/check-architecture-map.sh
 
 clean:
 	rm -rf .build .build-fuzz bench-data

@@ -60,9 +60,9 @@ struct FreeBusyCommand: ParsableCommand {
         var diagnostics = input.diagnostics.filter { $0.severity == .error }
         var options = ExpansionOptions()
         options.viewerZone = zone.identifier
-        var busy: [(name: String, periods: [FreeBusy.Period])] = []
+        var busy: [(name: String, periods: [FreeBusy.BusyTime])] = []
         for source in input.sources {
-            var periods: [FreeBusy.Period] = []
+            var periods: [FreeBusy.BusyTime] = []
             for calendar in source.calendars {
                 let result = calendar.busyTime(from: from, to: to, options: options, file: source.path)
                 periods += result.periods
@@ -111,7 +111,7 @@ struct FreeBusyCommand: ParsableCommand {
     }
 
     /// One VCALENDAR (METHOD:PUBLISH) with a VFREEBUSY per input, times in UTC as RFC 5545 requires.
-    static func calendar(_ busy: [(name: String, periods: [FreeBusy.Period])], from: Date, to: Date) -> ICalendar {
+    static func calendar(_ busy: [(name: String, periods: [FreeBusy.BusyTime])], from: Date, to: Date) -> ICalendar {
         func utc(_ date: Date) -> String {
             LocalDateTime(wallSeconds: Int64(date.timeIntervalSince1970.rounded(.down))).calendarDate(.utc).icsValue
         }

@@ -1,5 +1,12 @@
 /// A DATE or DATE-TIME value that keeps its form: an all-day date, a floating local time, a UTC instant, or a
 /// wall-clock time in a named zone (TZID).
+///
+/// ```
+/// date        = date-fullyear date-month date-mday      ; RFC 5545 §3.3.4
+/// date-time   = date "T" time                           ; §3.3.5
+/// time        = time-hour time-minute time-second [time-utc]
+/// time-utc    = "Z"
+/// ```
 public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
     /// Which of the four forms RFC 5545 §3.3.4/§3.3.5 allows this value is in.
     public enum Form: Sendable, Hashable {
@@ -126,12 +133,4 @@ extension CalendarDate: Comparable {
         (lhs.year, lhs.month, lhs.day, lhs.hour, lhs.minute, lhs.second)
             < (rhs.year, rhs.month, rhs.day, rhs.hour, rhs.minute, rhs.second)
     }
-}
-
-/// Why a property value could not be read; the property keeps its raw text.
-public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong with the value.
-    public var description: String
-    /// An error that says what is wrong.
-    public init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,15 @@
 /// A DURATION value (RFC 5545 §3.3.6): `-P1W`, `P1DT2H`, `PT15M`.
+///
+/// ```
+/// dur-value  = (["+"] / "-") "P" (dur-date / dur-time / dur-week)
+/// dur-date   = dur-day [dur-time]
+/// dur-time   = "T" (dur-hour / dur-minute / dur-second)
+/// dur-week   = 1*DIGIT "W"
+/// dur-hour   = 1*DIGIT "H" [dur-minute]
+/// dur-minute = 1*DIGIT "M" [dur-second]
+/// dur-second = 1*DIGIT "S"
+/// dur-day    = 1*DIGIT "D"
+/// ```
 public struct Duration: Sendable, Hashable, CustomStringConvertible {
     /// A duration before (a TRIGGER of `-PT15M`).
     public var isNegative: Bool
@@ -58,77 +69,5 @@ public struct Duration: Sendable, Hashable, CustomStringConvertible {
             Duration(
                 isNegative: parts.isNegative, weeks: parts.weeks, days: parts.days,
                 hours: parts.hours, minutes: parts.minutes, seconds: parts.seconds))
-    }
-}
-
-/// A PERIOD value (RFC 5545 §3.3.9): a start and either an end or a duration.
-public struct Period: Sendable, Hashable {
-    /// How a period ends: at a time, or after a duration.
-    public enum End: Sendable, Hashable {
-        case date(CalendarDate)
-        case duration(Duration)
-    }
-
-    /// When the period starts.
-    public var start: CalendarDate
-    /// How it ends.
-    public var end: End
-
-    /// A period from its start and end.
-    public init(start: CalendarDate, end: End) {
-        self.start = start
-        self.end = end
-    }
-
-    /// As iCalendar writes it: `start/end` or `start/duration`.
-    public var icsValue: String {
-        switch end {
-        case .date(let date): return start.icsValue + "/" + date.icsValue
-        case .duration(let duration): return start.icsValue + "/" + duration.icsValue
-        }
-    }
-
-    /// Reads an RFC 5545 period; times without Z are in `tzid` when given.
-    public static func parse(_ text: String, tzid: String?) -> Result<Period, ValueError> {
-        let halves = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        guard halves.count == 2, case .success(let start) = CalendarDate.parse(String(halves[0]), tzid: tzid) else {
-            return .failure(ValueError("\"\(text)\" is not a PERIOD"))
-        }
-        let second = String(halves[1])
-        if case .success(let end) = CalendarDate.parse(second, tzid: tzid) {
-            return .success(Period(start: start, end: .date(end)))
-        }
-        if case .success(let duration) = Duration.parse(second) {
-            return .success(Period(start: start, end: .duration(duration)))
-        }
-        return .failure(ValueError("\"\(text)\" is not a PERIOD"))
-    }
-}
-
-/// A GEO value: latitude and longitude in degrees.
-public struct Geo: Sendable, Hashable {
-    /// Degrees north (negative: south).
-    public var latitude: Double
-    /// Degrees east (negative: west).
-    public var longitude: Double
-
-    /// A position.
-    public init(latitude: Double, longitude: Double) {
-        self.latitude = latitude
-        self.longitude = longitude
-    }
-
-    /// As iCalendar writes it: `latitude;longitude`.
-    public var icsValue: String { "\(latitude);\(longitude)" }
-
-    /// Reads `latitude;longitude`, each a float in range.
-    public static func parse(_ text: String) -> Result<Geo, ValueError> {
-        let parts = text.split(separator: ";", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ Double($0) != nil }), let geo = LibicalValues.geo(text),
-            (-90...90).contains(geo.latitude), (-180...180).contains(geo.longitude)
-        else {
-            return .failure(ValueError("\"\(text)\" is not a GEO value (latitude;longitude)"))
-        }
-        return .success(Geo(latitude: geo.latitude, longitude: geo.longitude))
     }
 }

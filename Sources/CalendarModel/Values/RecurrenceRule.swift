@@ -1,12 +1,16 @@
 import Foundation
 
-/// A day of the week as RRULE writes it.
-public enum Weekday: String, Sendable, Hashable, CaseIterable {
-    case sunday = "SU", monday = "MO", tuesday = "TU", wednesday = "WE", thursday = "TH", friday = "FR"
-    case saturday = "SA"
-}
-
 /// A typed RRULE (RFC 5545 §3.3.10) that writes back with its parts in the order they were read.
+///
+/// ```
+/// recur           = recur-rule-part *( ";" recur-rule-part )
+/// recur-rule-part = ( "FREQ" "=" freq ) / ( "UNTIL" "=" enddate ) / ( "COUNT" "=" 1*DIGIT )
+///                 / ( "INTERVAL" "=" 1*DIGIT ) / ( "BYSECOND" "=" byseclist ) / ( "BYMINUTE" "=" byminlist )
+///                 / ( "BYHOUR" "=" byhrlist ) / ( "BYDAY" "=" bywdaylist ) / ( "BYMONTHDAY" "=" bymodaylist )
+///                 / ( "BYYEARDAY" "=" byyrdaylist ) / ( "BYWEEKNO" "=" bywknolist )
+///                 / ( "BYMONTH" "=" bymolist ) / ( "BYSETPOS" "=" bysplist ) / ( "WKST" "=" weekday )
+/// freq            = "SECONDLY" / "MINUTELY" / "HOURLY" / "DAILY" / "WEEKLY" / "MONTHLY" / "YEARLY"
+/// ```
 public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     /// FREQ.
     public enum Frequency: String, Sendable, Hashable, CaseIterable {

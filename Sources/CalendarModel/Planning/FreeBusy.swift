@@ -17,8 +17,8 @@ public enum FreeBusy {
         public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    /// One stretch of busy time.
-    public struct Period: Sendable, Hashable {
+    /// One stretch of busy time (a VFREEBUSY's FREEBUSY period with its FBTYPE, placed on the timeline).
+    public struct BusyTime: Sendable, Hashable {
         /// When.
         public var range: Range<Date>
         /// Busy, tentative or unavailable.
@@ -85,7 +85,7 @@ extension ICalendar {
     public func busyTime(
         from: Date, to: Date, options: ExpansionOptions = ExpansionOptions(),
         file: String? = nil
-    ) -> (periods: [FreeBusy.Period], diagnostics: [Diagnostic]) {
+    ) -> (periods: [FreeBusy.BusyTime], diagnostics: [Diagnostic]) {
         var options = options
         options.components = ["VEVENT"]
         let expansion = occurrences(from: from, to: to, options: options, file: file)
@@ -99,7 +99,7 @@ extension ICalendar {
             byKind[event.status == .tentative ? .tentative : .busy, default: []].append(start..<end)
         }
         let periods = byKind.keys.sorted().flatMap { kind in
-            FreeBusy.union(byKind[kind] ?? []).map { FreeBusy.Period($0, kind: kind) }
+            FreeBusy.union(byKind[kind] ?? []).map { FreeBusy.BusyTime($0, kind: kind) }
         }.sorted { ($0.range.lowerBound, $0.kind) < ($1.range.lowerBound, $1.kind) }
         return (periods, expansion.diagnostics)
     }
