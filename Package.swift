@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(name: "icskit-fuzz", dependencies: ["ICSKitFuzzTargets"], path: "Fuzz/Driver"),
         // What the test targets share (a seeded generator for the random tests).
         .target(name: "ICSKitTestSupport", path: "Tests/Support"),
-        .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel"]),
+        .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel", "ICSKitTestSupport"]),
         .testTarget(name: "CalendarMergeTests", dependencies: ["CalendarModel", "CalendarMerge"]),
         .testTarget(
             name: "CalendarStoreTests",

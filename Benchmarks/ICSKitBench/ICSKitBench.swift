@@ -96,6 +96,15 @@ struct ICSKitBench {
             print(section + "\n")
             if let path = options.write { try Report.write(section: section, key: "big", into: path) }
         }
+        if options.only == nil || options.only == "hostile" {
+            let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Fixtures/fuzz-regressions")
+            let section = try HostileBench.run(
+                icskit: tool("icskit"), fuzz: tool("icskit-fuzz"), fixtures: fixtures, runs: runs, scratch: scratch,
+                command: command)
+            print(section + "\n")
+            if let path = options.write { try Report.write(section: section, key: "hostile", into: path) }
+        }
         if options.only == nil || options.only == "feed" {
             let feed = try FeedBench.run(
                 icskit: tool("icskit"), input: input, runs: runs, scratch: scratch, command: command)

@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import ICSKitTestSupport
 import XCTest
 
 /// Where the package, its fixtures and the shared corpus are.
@@ -14,7 +15,7 @@ enum Paths {
     /// The shared corpus; tests that need it are skipped, saying why, when it is not beside the checkout.
     static func requireCorpus() throws -> URL {
         guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("oracle.json").path) else {
-            throw XCTSkip("../shared/fixtures/corpus is not beside this checkout (CI puts it there)")
+            throw Requirement.missing("../shared/fixtures/corpus is not beside this checkout (CI puts it there)")
         }
         return corpus
     }

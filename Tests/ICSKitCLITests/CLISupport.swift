@@ -1,4 +1,5 @@
 import Foundation
+import ICSKitTestSupport
 import XCTest
 
 /// Runs the built `icskit` binary as users do: arguments, standard input, exit status, both output streams.
@@ -82,7 +83,7 @@ enum CLI {
     static func deviceNode(_ name: String, minor: Int32, in directory: URL) throws -> String {
         let path = directory.appendingPathComponent(name).path
         guard mknod(path, S_IFCHR | 0o666, deviceNumber(major: 1, minor: minor)) == 0 else {
-            throw XCTSkip("cannot make a device node (\(String(cString: strerror(errno)))): needs root")
+            throw Requirement.missing("cannot make a device node (\(String(cString: strerror(errno)))): needs root")
         }
         return path
     }
@@ -132,7 +133,8 @@ enum CLI {
     static func requirePythonTools() throws {
         let check = python(["-c", "import icalendar, recurring_ical_events, dateutil"])
         guard check.status == 0 else {
-            throw XCTSkip("python icalendar is not available to \(pythonExecutable) (make venv installs it)")
+            throw Requirement.missing(
+                "python icalendar is not available to \(pythonExecutable) (make venv installs it)")
         }
     }
 
@@ -205,7 +207,7 @@ enum CLI {
 
     static func requireCorpus() throws -> URL {
         guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("PROVENANCE.tsv").path) else {
-            throw XCTSkip("../shared/fixtures/corpus is not beside this checkout (CI puts it there)")
+            throw Requirement.missing("../shared/fixtures/corpus is not beside this checkout (CI puts it there)")
         }
         return corpus
     }

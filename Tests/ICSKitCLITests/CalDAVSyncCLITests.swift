@@ -1,4 +1,5 @@
 import Foundation
+import ICSKitTestSupport
 import XCTest
 
 /// `icskit sync CAL --caldav URL` against Radicale and Xandikos, with python caldav as a second client that
@@ -142,7 +143,9 @@ final class CalDAVSyncCLITests: XCTestCase {
         let file = scratch.appendingPathComponent("many.ics")
         try calendar.write(to: file, atomically: true, encoding: .utf8)
         XCTAssertEqual(try icskit(["import", file.path, "--calendar", "Work", "-q"]).status, 0)
-        var generator = SystemRandomNumberGenerator()
+        let seed = SeededGenerator.seed(from: "ICSKIT_KILL_SEED")
+        print("sync kill delays: seed \(seed) (ICSKIT_KILL_SEED=\(seed) replays them)")
+        var generator = SeededGenerator(seed: seed)
         var killed = 0
         for round in 0..<6 {
             let delay = Double.random(in: 0.05...0.6, using: &generator)

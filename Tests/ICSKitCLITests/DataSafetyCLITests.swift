@@ -1,4 +1,5 @@
 import Foundation
+import ICSKitTestSupport
 import XCTest
 
 /// Nothing is lost: truncated files delete nothing, mass deletions are refused, outputs never replace devices or
@@ -130,7 +131,9 @@ final class DataSafetyCLITests: XCTestCase {
         let second = try write("v2.ics", calendar(3000, summaryPrefix: "Second", todoEvery: 3) { $0 % 2 == 0 })
         try icskit(["merge", first, "--into", "Work", "--source", "feed", "-q"])
         var timings: [TimeInterval] = []
-        var random = SystemRandomNumberGenerator()
+        let seed = SeededGenerator.seed(from: "ICSKIT_EDIT_SEED")
+        print("edits during merges: seed \(seed) (ICSKIT_EDIT_SEED=\(seed) replays the moments)")
+        var random = SeededGenerator(seed: seed)
         for trial in 0..<8 {
             let file = trial % 2 == 0 ? second : first
             let started = Date()
@@ -161,7 +164,9 @@ final class DataSafetyCLITests: XCTestCase {
         let first = try write("v1.ics", calendar(3000, summaryPrefix: "First"))
         let second = try write("v2.ics", calendar(3000, summaryPrefix: "Second"))
         try icskit(["merge", first, "--into", "Work", "--source", "feed", "-q"])
-        var random = SystemRandomNumberGenerator()
+        let seed = SeededGenerator.seed(from: "ICSKIT_KILL_SEED")
+        print("merges killed: seed \(seed) (ICSKIT_KILL_SEED=\(seed) replays the moments)")
+        var random = SeededGenerator(seed: seed)
         for trial in 0..<6 {
             let merge = try start(["merge", trial % 2 == 0 ? second : first, "--into", "Work", "--source", "feed"])
             Thread.sleep(forTimeInterval: Double.random(in: 0.05...1.5, using: &random))
@@ -357,7 +362,7 @@ struct ReadOnlyRunner {
         runAsNobody = getuid() == 0
         if runAsNobody {
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-                throw XCTSkip("running as root without setpriv: a read-only store cannot be simulated")
+                throw Requirement.missing("running as root without setpriv: a read-only store cannot be simulated")
             }
             // The unprivileged user needs to reach the binary (a copy beside the folder) and the folder.
             let copy = storeFolder.deletingLastPathComponent().appendingPathComponent(

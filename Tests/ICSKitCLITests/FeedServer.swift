@@ -1,5 +1,6 @@
 import CalendarSync
 import Foundation
+import ICSKitTestSupport
 import XCTest
 
 /// scripts/feed_server.py, started for one test on 127.0.0.1 (a free port), stopped when the test ends: it stops by
@@ -29,7 +30,7 @@ final class FeedServer {
         let line = String(decoding: output.fileHandleForReading.availableLine(), as: UTF8.self)
         guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()
-            throw XCTSkip("the feed server did not start (\(CLI.pythonExecutable)): \"\(line)\"")
+            throw Requirement.missing("the feed server did not start (\(CLI.pythonExecutable)): \"\(line)\"")
         }
         self.port = port
     }

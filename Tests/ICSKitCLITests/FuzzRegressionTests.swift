@@ -15,12 +15,11 @@ final class FuzzRegressionTests: XCTestCase {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             for file in files.sorted() {
                 let path = folder.appendingPathComponent(file).path
-                let started = Date()
+                // How long each takes is measured by `ICSKitBench --only hostile`; the timeout only ends a hang.
                 let run = try CLI.run([target, path], executable: replay, timeout: 60)
                 count += 1
                 XCTAssertFalse(run.timedOut, "\(target)/\(file) still takes more than a minute")
                 XCTAssertEqual(run.status, 0, "\(target)/\(file): \(run.stderr.suffix(2000))")
-                XCTAssertLessThan(Date().timeIntervalSince(started), 20, "\(target)/\(file) is slow again")
             }
         }
         XCTAssertGreaterThanOrEqual(count, 10, "the regression files are where this test looks")

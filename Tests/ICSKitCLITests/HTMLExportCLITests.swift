@@ -1,4 +1,5 @@
 import Foundation
+import ICSKitTestSupport
 import XCTest
 
 /// `icskit export --format html`: the page's content, and the page rendered by headless Chromium (Debian's
@@ -213,7 +214,7 @@ final class HTMLExportCLITests: XCTestCase {
         where FileManager.default.isExecutableFile(atPath: path) {
             return path
         }
-        throw XCTSkip("headless Chromium is not installed (apt-get install chromium; .ci/run does)")
+        throw Requirement.missing("headless Chromium is not installed (apt-get install chromium; .ci/run does)")
     }
 
     static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {

@@ -272,7 +272,8 @@ final class HostileInputCLITests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("twice.xml:2:"), run.stderr)
     }
 
-    func testTextAgendaOverThirtyYearsCostsAboutWhatJSONDoes() throws {
+    /// (How long each takes is measured by `ICSKitBench --only hostile`, not here.)
+    func testTextAgendaOverThirtyYearsListsWhatJSONDoes() throws {
         var body = ""
         for index in 0..<40 {
             body += event(
@@ -281,14 +282,12 @@ final class HostileInputCLITests: XCTestCase {
         }
         let file = try write("years.ics", calendar(body))
         let window = ["--from", "2000-01-01", "--to", "2030-01-01", "--tz", "Europe/Berlin"]
-        let jsonStart = Date()
-        try icskit(["agenda", file, "--json"] + window, timeout: 120)
-        let jsonTime = Date().timeIntervalSince(jsonStart)
-        let textStart = Date()
+        let json = try icskit(["agenda", file, "--json"] + window, timeout: 120)
         let text = try icskit(["agenda", file] + window, timeout: 120)
-        let textTime = Date().timeIntervalSince(textStart)
-        XCTAssertGreaterThan(text.stdout.components(separatedBy: "Series 39").count - 1, 4000)
-        XCTAssertLessThan(textTime, jsonTime * 4 + 5, "text \(textTime) s against JSON \(jsonTime) s")
+        let instances = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let series39 = instances.filter { $0["summary"] as? String == "Series 39" }.count
+        XCTAssertGreaterThan(series39, 4000)
+        XCTAssertEqual(text.stdout.components(separatedBy: "Series 39").count - 1, series39)
     }
 
     static func utcStamp(_ date: Date) -> String {
@@ -338,9 +337,8 @@ final class HostileInputCLITests: XCTestCase {
                     "never@test", "DTSTART:20260105T093000Z",
                     "RRULE:FREQ=HOURLY;BYHOUR=3,6;BYMINUTE=5,15,25;INTERVAL=8;COUNT=6"))
         )
-        let started = Date()
+        // The time it takes is measured by `ICSKitBench --only hostile`; the timeout only ends a hang.
         let run = try icskit(["agenda", never, "--from", "2026-01-01", "--to", "2027-01-01", "--json"], timeout: 60)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
         let instances = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [Any])
         XCTAssertEqual(instances.count, 1, "DTSTART only")
         for (name, rule) in [

@@ -1,4 +1,5 @@
 import Foundation
+import ICSKitTestSupport
 import XCTest
 
 /// Long commands draw a progress line on a terminal (a pseudo-terminal from util-linux `script` here), redrawn in
@@ -27,7 +28,7 @@ final class ProgressCLITests: XCTestCase {
     /// Runs icskit on a pseudo-terminal; returns everything the terminal showed (standard output and error).
     func onTerminal(_ arguments: [String]) throws -> (status: Int32, screen: String) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
-            throw XCTSkip("util-linux script(1) is needed for a pseudo-terminal")
+            throw Requirement.missing("util-linux script(1) is needed for a pseudo-terminal")
         }
         let quoted = ([CLI.binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let typescript = directory.appendingPathComponent("typescript-\(UUID().uuidString)").path

@@ -1,4 +1,5 @@
 import Foundation
+import ICSKitTestSupport
 import XCTest
 
 /// `icskit sync CAL --vdir DIR` both ways, and the vdir it writes read by khal and todoman and synced by vdirsyncer.
@@ -180,7 +181,7 @@ final class VdirSyncCLITests: XCTestCase {
         let khal = bin.appendingPathComponent("khal").path, todo = bin.appendingPathComponent("todo").path
         let vdirsyncer = bin.appendingPathComponent("vdirsyncer").path
         guard [khal, todo, vdirsyncer].allSatisfy(FileManager.default.isExecutableFile(atPath:)) else {
-            throw XCTSkip("khal, todoman and vdirsyncer are not in \(bin.path) (make venv installs them)")
+            throw Requirement.missing("khal, todoman and vdirsyncer are not in \(bin.path) (make venv installs them)")
         }
         XCTAssertEqual(
             try icskit(["import", CLI.fixture("hand/recurring-todos.ics"), "--calendar", "Personal", "-q"]).status, 0)
