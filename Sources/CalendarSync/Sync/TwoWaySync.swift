@@ -72,6 +72,17 @@ public enum TwoWaySync {
         return report
     }
 
+    /// What the partner holds now, resource by resource: its version token, its UIDs, and its items'
+    /// fingerprints (read now, or as the merge base says for a resource that did not change).
+    typealias Resources = [String: (etag: String, uids: Set<String>, theirs: [MergeKey: String])]
+
+    /// What a round read of the partner's changed resources.
+    struct Fetched {
+        var resources: [String: (etag: String, items: [MergeKey: MergeItem])] = [:]
+        var timeZones: [TimeZoneDefinition] = []
+        var diagnostics: [Diagnostic] = []
+    }
+
     /// One list, pull and push.
     static func round(
         calendar: String, storage: some SyncStorage, store: CalendarStore, options: Options
@@ -86,14 +97,7 @@ public enum TwoWaySync {
         func keepToken() throws {
             if let token, !options.merge.dryRun { try store.setSyncToken(token, calendar: calendar, partner: partner) }
         }
-
-        // Nothing changed on either side: every resource as recorded, every item as the base says.
-        let unchangedThere =
-            listing.count == known.count && listing.allSatisfy { known[$0.href]?.etag == $0.etag }
-        let unchangedHere =
-            snapshot.items.count == snapshot.base.count
-            && snapshot.items.allSatisfy { snapshot.base[$0.key] == $0.value.fingerprint }
-        if unchangedThere, unchangedHere, !known.isEmpty || snapshot.items.isEmpty {
+        if isIdle(listing: listing, known: known, snapshot: snapshot) {
             var report = Report(pulled: MergeResult())
             report.wasIdle = true
             try keepToken()
@@ -101,22 +105,78 @@ public enum TwoWaySync {
         }
         // Read what changed on the partner: resources that are new or have another version token. The others are
         // as the merge base says (their content is not needed to decide anything about them).
-        var report = Report(pulled: MergeResult())
-        var fetched: [String: (etag: String, items: [MergeKey: MergeItem])] = [:]
-        var timeZones: [TimeZoneDefinition] = []
         let changed = listing.filter { known[$0.href]?.etag != $0.etag }.map(\.href)
         if changed.count > 100 { options.progress?("fetching \(changed.count) changed resources") }
-        for resource in try storage.fetch(changed) {
-            let read = ICS.read(resource.bytes, file: partnerPath(partner, resource.href))
-            report.diagnostics += read.diagnostics
-            let (items, zones) = CalendarMerger.items(of: read.calendars)
-            fetched[resource.href] = (resource.etag, items)
-            // Each resource carries its own copy of the zones it uses: one of each TZID is enough.
-            for zone in zones where !timeZones.contains(where: { $0.tzid == zone.tzid }) { timeZones.append(zone) }
+        let fetched = try fetch(changed, from: storage)
+        let resources = current(listing, fetched: fetched, known: known, snapshot: snapshot)
+        var report = Report(pulled: MergeResult())
+        report.diagnostics = fetched.diagnostics
+
+        // 1. Pull.
+        var items: [MergeKey: MergeItem] = [:]
+        for resource in fetched.resources.values { items.merge(resource.items) { first, _ in first } }
+        let unchanged = Set(
+            resources.filter { fetched.resources[$0.key] == nil }.values.flatMap { Array($0.theirs.keys) })
+        report.pulled = try CalendarMerger.merge(
+            items: items, unchanged: unchanged, timeZones: fetched.timeZones, calendarParts: [], into: calendar,
+            source: partner, storage: store, options: options.merge)
+        if options.merge.dryRun {
+            let writes = plannedWrites(
+                report.pulled.actions, snapshot: snapshot, resources: resources.mapValues { ($0.uids, $0.theirs) },
+                storage: storage)
+            (report.created, report.updated, report.deleted) = (writes.create, writes.update, writes.delete)
+            return report
         }
-        var resources: [String: (etag: String, uids: Set<String>, theirs: [MergeKey: String])] = [:]
+
+        // 2. Push what the store now holds.
+        var push = try Push(
+            calendar: calendar, storage: storage, store: store, resources: resources, progress: options.progress)
+        try push.run(readNow: Set(fetched.resources.keys))
+        (report.created, report.updated, report.deleted) = (push.created, push.updated, push.deleted)
+        report.deferred = push.deferred
+        // Resources that went away on the partner.
+        push.pending.forgetting += known.keys.filter { resources[$0] == nil }
+        try push.flush()
+        try keepToken()
+        return report
+    }
+
+    /// Nothing changed on either side: every resource as recorded, every item as the base says.
+    static func isIdle(
+        listing: [(href: String, etag: String)], known: [String: SyncResource], snapshot: MergeSnapshot
+    ) -> Bool {
+        let unchangedThere =
+            listing.count == known.count && listing.allSatisfy { known[$0.href]?.etag == $0.etag }
+        let unchangedHere =
+            snapshot.items.count == snapshot.base.count
+            && snapshot.items.allSatisfy { snapshot.base[$0.key] == $0.value.fingerprint }
+        return unchangedThere && unchangedHere && (!known.isEmpty || snapshot.items.isEmpty)
+    }
+
+    /// Reads these resources of the partner; their items, and one copy of each TZID's VTIMEZONE (each resource
+    /// carries its own copy of the zones it uses).
+    static func fetch(_ hrefs: [String], from storage: some SyncStorage) throws -> Fetched {
+        var fetched = Fetched()
+        for resource in try storage.fetch(hrefs) {
+            let read = ICS.read(resource.bytes, file: partnerPath(storage.identity, resource.href))
+            fetched.diagnostics += read.diagnostics
+            let (items, zones) = CalendarMerger.items(of: read.calendars)
+            fetched.resources[resource.href] = (resource.etag, items)
+            for zone in zones where !fetched.timeZones.contains(where: { $0.tzid == zone.tzid }) {
+                fetched.timeZones.append(zone)
+            }
+        }
+        return fetched
+    }
+
+    /// Every resource of the listing as the partner holds it now.
+    static func current(
+        _ listing: [(href: String, etag: String)], fetched: Fetched, known: [String: SyncResource],
+        snapshot: MergeSnapshot
+    ) -> Resources {
+        var resources: Resources = [:]
         for entry in listing {
-            if let resource = fetched[entry.href] {
+            if let resource = fetched.resources[entry.href] {
                 resources[entry.href] = (
                     resource.etag, Set(resource.items.keys.map(\.uid)), resource.items.mapValues(\.version.fingerprint)
                 )
@@ -129,123 +189,7 @@ public enum TwoWaySync {
             }
             // Else: new, and gone or changing before it could be read: the next sync takes it.
         }
-        let unchanged = Set(
-            resources.filter { fetched[$0.key] == nil }.values.flatMap { Array($0.theirs.keys) })
-
-        // 1. Pull.
-        var items: [MergeKey: MergeItem] = [:]
-        for resource in fetched.values { items.merge(resource.items) { first, _ in first } }
-        report.pulled = try CalendarMerger.merge(
-            items: items, unchanged: unchanged, timeZones: timeZones, calendarParts: [], into: calendar,
-            source: partner, storage: store, options: options.merge)
-        if options.merge.dryRun {
-            let writes = plannedWrites(
-                report.pulled.actions, snapshot: snapshot, resources: resources.mapValues { ($0.uids, $0.theirs) },
-                storage: storage)
-            (report.created, report.updated, report.deleted) = (writes.create, writes.update, writes.delete)
-            return report
-        }
-
-        // 2. Push what the store now holds. Its fingerprints decide which resources differ from the partner's;
-        // only the items of those (and of the UIDs the partner lacks) are read back from the store.
-        let now = try store.mergeSnapshot(calendar: calendar, source: partner).items
-        var keysByUID: [String: [MergeKey]] = [:]
-        for key in now.keys { keysByUID[key.uid, default: []].append(key) }
-        func ours(_ uids: Set<String>) -> [MergeKey: String] {
-            var fingerprints: [MergeKey: String] = [:]
-            for uid in uids { for key in keysByUID[uid] ?? [] { fingerprints[key] = now[key]?.fingerprint } }
-            return fingerprints
-        }
-        let remoteUIDs = Set(resources.values.flatMap(\.uids))
-        let localOnly = keysByUID.keys.filter { !remoteUIDs.contains($0) }.sorted()
-        var toWrite = Set(localOnly)
-        for resource in resources.values {
-            let mine = ours(resource.uids)
-            if !mine.isEmpty, mine != resource.theirs { toWrite.formUnion(resource.uids) }
-        }
-        let loaded = try store.loadItems(calendar: calendar, uids: toWrite)
-        let (localItems, _) = CalendarMerger.items(of: [loaded])
-        let zones = Dictionary(loaded.timeZones.compactMap { zone in zone.tzid.map { ($0, zone) } }) { first, _ in first
-        }
-        var resourceWriter = ResourceWriter(zones: zones)
-        var localByUID: [String: [MergeItem]] = [:]
-        for item in localItems.values { localByUID[item.key.uid, default: []].append(item) }
-        let total = resources.count + localOnly.count
-        var done = 0
-        // What the partner now holds is recorded in batches, one transaction per 200 resources: a sync killed
-        // before a batch is recorded finds those resources equal to the store next time and records them then.
-        var pending = (resources: [SyncResource](), forgetting: [String](), base: [MergeKey: String?]())
-        func flush() throws {
-            guard !pending.resources.isEmpty || !pending.forgetting.isEmpty || !pending.base.isEmpty else { return }
-            try store.recordSync(
-                calendar: calendar, partner: partner, resources: pending.resources, forgetting: pending.forgetting,
-                base: pending.base)
-            pending = ([], [], [:])
-        }
-        func record(_ resource: SyncResource?, forgetting href: String?, _ base: [MergeKey: String?]) throws {
-            if let resource { pending.resources.append(resource) }
-            if let href { pending.forgetting.append(href) }
-            pending.base.merge(base) { _, new in new }
-            if pending.resources.count + pending.forgetting.count >= 200 { try flush() }
-        }
-        func step() {
-            done += 1
-            if done % 100 == 0 { options.progress?("\(done) of \(total) resources compared or written") }
-        }
-        func fingerprints(_ items: [MergeItem]) -> [MergeKey: String] {
-            Dictionary(items.map { ($0.key, $0.version.fingerprint) }) { first, _ in first }
-        }
-        for href in resources.keys.sorted() {
-            step()
-            let resource = resources[href]!
-            let mine = ours(resource.uids)
-            // Not read and the same here as the base: its record and base stand as they are.
-            if fetched[href] == nil, mine == resource.theirs { continue }
-            var base: [MergeKey: String?] = [:]
-            for key in resource.theirs.keys { base[key] = .some(nil) }
-            do {
-                if mine.isEmpty {
-                    guard !resource.uids.isEmpty else { continue }  // a resource with no items: not ours to judge
-                    try storage.delete(href, ifMatch: resource.etag)
-                    report.deleted.append(href)
-                    try record(nil, forgetting: href, base)
-                    continue
-                }
-                var etag = resource.etag, written = mine
-                if mine != resource.theirs {
-                    let wanted = resource.uids.sorted().flatMap { localByUID[$0] ?? [] }
-                    // Deleted here since the fingerprints were read: the next sync deletes it there.
-                    guard !wanted.isEmpty else { continue }
-                    etag = try storage.update(href, resourceWriter.write(wanted), ifMatch: resource.etag)
-                    report.updated.append(href)
-                    written = fingerprints(wanted)
-                }
-                for (key, fingerprint) in written { base[key] = fingerprint }
-                try record(SyncResource(href: href, etag: etag, uids: resource.uids.sorted()), forgetting: nil, base)
-            } catch SyncStorageError.changed(let changed) {
-                report.deferred.append(changed)
-            }
-        }
-        // Local items the partner does not have: one new resource per UID.
-        for uid in localOnly {
-            step()
-            guard let items = localByUID[uid] else { continue }  // deleted here since: nothing to create
-            let href = storage.href(forUID: uid)
-            do {
-                let etag = try storage.create(href, resourceWriter.write(items))
-                report.created.append(href)
-                try record(
-                    SyncResource(href: href, etag: etag, uids: [uid]), forgetting: nil,
-                    fingerprints(items).mapValues { $0 })
-            } catch SyncStorageError.changed(let changed) {
-                report.deferred.append(changed)
-            }
-        }
-        // Resources that went away on the partner.
-        pending.forgetting += known.keys.filter { resources[$0] == nil }
-        try flush()
-        try keepToken()
-        return report
+        return resources
     }
 
     /// What the push after this pull would write (a dry run's report): the store as the pull leaves it, compared
