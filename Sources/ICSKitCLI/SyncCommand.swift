@@ -70,23 +70,67 @@ struct SyncCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let discover {
-            let url = Feed.httpURL(discover)!
-            let client = HTTPClient(timeout: timeout, credentials: try Password.credentials(url: discover, user: user))
-            do {
-                for calendar in try CalDAVDiscovery.calendars(at: url, client: client) {
-                    Output.print(
-                        calendar.url.absoluteString + (calendar.displayName.map { "  \($0)" } ?? "")
-                            + (calendar.color.map { "  \($0)" } ?? ""))
-                }
-            } catch let failure as SyncStorageError {
-                throw CommandFailure(failure.description)
-            } catch let failure as HTTPFailure {
-                throw CommandFailure(failure.description)
-            }
-            return
-        }
+        if let discover { return try listCalendars(at: discover) }
         let store = try store.open()
+        let chosen = try partners(store)
+        var options = TwoWaySync.Options()
+        merging.apply(to: &options.merge)
+        options.merge.labelsEveryItem = json
+        let progress = Progress.onTerminal(quiet: quiet || json)
+        var failed = false
+        var reports: [JSONValue] = []
+        for partner in chosen {
+            let calendar = partner.calendar
+            progress.phase("\(calendar): asking \(partner.location) what changed")
+            options.progress = { progress.phase("\(calendar): " + $0) }
+            defer { progress.finish() }
+            do {
+                let report = try sync(partner, store: store, options: options)
+                progress.finish()
+                CalendarFiles.report(report.diagnostics.filter { $0.severity == .error }, quiet: quiet)
+                if report.pulled.unresolved > 0 || !report.deferred.isEmpty { failed = true }
+                for href in report.deferred where !quiet {
+                    Output.standardError("\(calendar): \(href) changed during the sync; the next sync merges it")
+                }
+                if json {
+                    reports.append(Self.json(report, partner, dryRun: merging.dryRun))
+                } else {
+                    Self.printText(report, partner, dryRun: merging.dryRun)
+                }
+            } catch let refusal as MergeRefusal {
+                failed = true
+                Output.standardError("icskit: \(calendar): sync refused: \(refusal)")
+            } catch let failure as SyncStorageError {
+                failed = true
+                Output.standardError("icskit: \(calendar): \(failure)")
+            } catch let failure as HTTPFailure {
+                failed = true
+                Output.standardError("icskit: \(calendar): \(failure)")
+            }
+        }
+        if json { Output.print(JSONValue.object([("calendars", .array(reports))]).serialized(pretty: true)) }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// `--discover`: the account's calendar collections, one a line.
+    func listCalendars(at address: String) throws {
+        let url = Feed.httpURL(address)!
+        let client = HTTPClient(timeout: timeout, credentials: try Password.credentials(url: address, user: user))
+        do {
+            for calendar in try CalDAVDiscovery.calendars(at: url, client: client) {
+                Output.print(
+                    calendar.url.absoluteString + (calendar.displayName.map { "  \($0)" } ?? "")
+                        + (calendar.color.map { "  \($0)" } ?? ""))
+            }
+        } catch let failure as SyncStorageError {
+            throw CommandFailure(failure.description)
+        } catch let failure as HTTPFailure {
+            throw CommandFailure(failure.description)
+        }
+    }
+
+    /// Binds the calendar named with --vdir or --caldav, then the bound calendars to sync: those named, or all.
+    func partners(_ store: CalendarStore) throws -> [SyncPartner] {
         if let vdir, let calendar = calendars.first {
             let path = URL(fileURLWithPath: vdir).standardizedFileURL.path
             try store.bind(SyncPartner(calendar: calendar, kind: "vdir", location: path))
@@ -104,81 +148,51 @@ struct SyncCommand: ParsableCommand {
                 "not bound to anything: " + unknown.joined(separator: ", ")
                     + " (bind it with --caldav URL or --vdir DIR)")
         }
-        let chosen = calendars.isEmpty ? bound : bound.filter { calendars.contains($0.calendar) }
-        var options = TwoWaySync.Options()
-        merging.apply(to: &options.merge)
-        options.merge.labelsEveryItem = json
-        let progress = Progress.onTerminal(quiet: quiet || json)
-        let dryRun = merging.dryRun
-        var failed = false
-        var reports: [JSONValue] = []
-        for partner in chosen {
-            let calendar = partner.calendar
-            progress.phase("\(calendar): asking \(partner.location) what changed")
-            options.progress = { progress.phase("\(calendar): " + $0) }
-            defer { progress.finish() }
-            do {
-                let report: TwoWaySync.Report
-                if partner.kind == "caldav" {
-                    let client = HTTPClient(
-                        timeout: timeout,
-                        credentials: try Password.credentials(url: partner.location, user: partner.user ?? user))
-                    let storage = CalDAVStorage(collection: URL(string: partner.location)!, client: client)
-                    report = try TwoWaySync.sync(
-                        calendar: partner.calendar, storage: storage, store: store, options: options)
-                } else {
-                    let storage = try VdirStorage(path: partner.location)
-                    report = try TwoWaySync.sync(
-                        calendar: partner.calendar, storage: storage, store: store, options: options)
-                }
-                progress.finish()
-                CalendarFiles.report(report.diagnostics.filter { $0.severity == .error }, quiet: quiet)
-                if report.pulled.unresolved > 0 || !report.deferred.isEmpty { failed = true }
-                for href in report.deferred where !quiet {
-                    Output.standardError(
-                        "\(partner.calendar): \(href) changed during the sync; the next sync merges it")
-                }
-                if json {
-                    reports.append(
-                        .object([
-                            ("calendar", .string(partner.calendar)), (partner.kind, .string(partner.location)),
-                            ("idle", .bool(report.wasIdle)),
-                            ("pulled", MergeReport.json(report.pulled, dryRun: dryRun)),
-                            ("created", .int(report.created.count)), ("updated", .int(report.updated.count)),
-                            ("deleted", .int(report.deleted.count)),
-                            (
-                                "writes",
-                                .array(
-                                    report.writes.map { write in
-                                        .object([("write", .string(write.verb)), ("href", .string(write.href))])
-                                    })
-                            ),
-                            ("deferred", .array(report.deferred.map(JSONValue.string))),
-                        ]))
-                } else if report.wasIdle {
-                    Output.print("\(partner.calendar): nothing changed on either side")
-                } else {
-                    MergeReport.printText(report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ")
-                    let side = "\(partner.calendar): \(partner.kind): "
-                    for write in report.writes {
-                        Output.print(side + (dryRun ? "would \(write.verb) " : "\(write.verb)d ") + write.href)
-                    }
-                    Output.print(
-                        side + (dryRun ? "would be: " : "") + "\(report.created.count) created, "
-                            + "\(report.updated.count) updated, \(report.deleted.count) deleted")
-                }
-            } catch let refusal as MergeRefusal {
-                failed = true
-                Output.standardError("icskit: \(partner.calendar): sync refused: \(refusal)")
-            } catch let failure as SyncStorageError {
-                failed = true
-                Output.standardError("icskit: \(partner.calendar): \(failure)")
-            } catch let failure as HTTPFailure {
-                failed = true
-                Output.standardError("icskit: \(partner.calendar): \(failure)")
-            }
+        return calendars.isEmpty ? bound : bound.filter { calendars.contains($0.calendar) }
+    }
+
+    /// One bound calendar synced with its partner.
+    func sync(_ partner: SyncPartner, store: CalendarStore, options: TwoWaySync.Options) throws -> TwoWaySync.Report {
+        if partner.kind == "caldav" {
+            let client = HTTPClient(
+                timeout: timeout,
+                credentials: try Password.credentials(url: partner.location, user: partner.user ?? user))
+            let storage = CalDAVStorage(collection: URL(string: partner.location)!, client: client)
+            return try TwoWaySync.sync(calendar: partner.calendar, storage: storage, store: store, options: options)
         }
-        if json { Output.print(JSONValue.object([("calendars", .array(reports))]).serialized(pretty: true)) }
-        if failed { throw ExitCode(1) }
+        let storage = try VdirStorage(path: partner.location)
+        return try TwoWaySync.sync(calendar: partner.calendar, storage: storage, store: store, options: options)
+    }
+
+    static func json(_ report: TwoWaySync.Report, _ partner: SyncPartner, dryRun: Bool) -> JSONValue {
+        .object([
+            ("calendar", .string(partner.calendar)), (partner.kind, .string(partner.location)),
+            ("idle", .bool(report.wasIdle)), ("pulled", MergeReport.json(report.pulled, dryRun: dryRun)),
+            ("created", .int(report.created.count)), ("updated", .int(report.updated.count)),
+            ("deleted", .int(report.deleted.count)),
+            (
+                "writes",
+                .array(
+                    report.writes.map { write in
+                        .object([("write", .string(write.verb)), ("href", .string(write.href))])
+                    })
+            ),
+            ("deferred", .array(report.deferred.map(JSONValue.string))),
+        ])
+    }
+
+    /// What the store took, then each write to the partner (a dry run's: planned), then the counts.
+    static func printText(_ report: TwoWaySync.Report, _ partner: SyncPartner, dryRun: Bool) {
+        guard !report.wasIdle else {
+            return Output.print("\(partner.calendar): nothing changed on either side")
+        }
+        MergeReport.printText(report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ")
+        let side = "\(partner.calendar): \(partner.kind): "
+        for write in report.writes {
+            Output.print(side + (dryRun ? "would \(write.verb) " : "\(write.verb)d ") + write.href)
+        }
+        Output.print(
+            side + (dryRun ? "would be: " : "") + "\(report.created.count) created, "
+                + "\(report.updated.count) updated, \(report.deleted.count) deleted")
     }
 }

@@ -128,62 +128,80 @@ public enum Feed {
         default:
             throw HTTPFailure("\(url.absoluteString) answered HTTP \(response.status); nothing merged")
         }
-        let body = response.body
         // A calendar says so near its start; a login page or an error page does not.
-        guard body.count < 16 || body.prefix(4096).firstRange(of: Array("BEGIN:VCALENDAR".utf8)) != nil else {
+        guard
+            response.body.count < 16 || response.body.prefix(4096).firstRange(of: Array("BEGIN:VCALENDAR".utf8)) != nil
+        else {
             let type = response[header: "Content-Type"] ?? "no content type"
             throw HTTPFailure(
                 "\(url.absoluteString) answered with something that is not a calendar (\(type)); nothing merged")
         }
-        let digest = SourceDigest.of(body)
         updated.etag = response[header: "ETag"]
         updated.lastModified = response[header: "Last-Modified"]
         updated.fetchedAt = options.now
-        if !conditional.isEmpty, digest == subscription.bodyHash {
-            report.notes.append(
-                "\(url.absoluteString) sent the whole calendar again although nothing changed "
-                    + "(its validators do not work); nothing to merge")
-        }
-        if digest == subscription.bodyHash {
-            report.outcome = .unchanged
-            report.subscription = updated
-            if !options.merge.dryRun { try store.save(updated) }
-            return report
-        }
-        let source = sourceName(subscription)
-        var read = ICS.read(body, file: url.absoluteString)
-        report.diagnostics = read.diagnostics
-        let base = try store.mergeSnapshot(calendar: subscription.calendar, source: source).base
-        if let (calendars, matched) = try matchingRegeneratedUIDs(
-            read.calendars, base: base, store: store, calendar: subscription.calendar)
-        {
-            read.calendars = calendars
-            report.notes.append(
-                "the feed gave every item a new UID since the last refresh (matching by UID fails); "
-                    + "\(matched) matched by content to the items they were")
-        }
-        updated.minimumInterval = minimumInterval(read.calendars)
-        var merge = options.merge
-        merge.digest = digest
-        merge.isTruncated = read.isTruncated
-        let result = try CalendarMerger.merge(
-            read.calendars, into: subscription.calendar, source: source, storage: store, options: merge)
-        report.outcome = .merged(result)
-        // Validators and the body's digest are remembered only when the merge took the body, so a refused or
-        // partial merge (a cut-off download) is fetched and tried again next time.
-        if !merge.dryRun {
-            if result.withheldDeletions > 0 || read.isTruncated {
-                updated.etag = subscription.etag
-                updated.lastModified = subscription.lastModified
-                updated.bodyHash = subscription.bodyHash
-                updated.fetchedAt = subscription.fetchedAt
-            } else {
-                updated.bodyHash = digest
+        var taking = Taking(
+            subscription: subscription, updated: updated, report: report, url: url, wasConditional: !conditional.isEmpty
+        )
+        try taking.take(response.body, store: store, options: options)
+        return taking.report
+    }
+
+    /// A feed's body taken into its calendar: merged unless it is the body merged last time, and what the fetch
+    /// learnt saved with it.
+    struct Taking {
+        let subscription: Subscription
+        var updated: Subscription
+        var report: Report
+        let url: URL
+        let wasConditional: Bool
+
+        mutating func take(_ body: [UInt8], store: CalendarStore, options: Options) throws {
+            let digest = SourceDigest.of(body)
+            if digest == subscription.bodyHash {
+                if wasConditional {
+                    report.notes.append(
+                        "\(url.absoluteString) sent the whole calendar again although nothing changed "
+                            + "(its validators do not work); nothing to merge")
+                }
+                report.outcome = .unchanged
+                report.subscription = updated
+                if !options.merge.dryRun { try store.save(updated) }
+                return
             }
-            try store.save(updated)
+            let source = sourceName(subscription)
+            var read = ICS.read(body, file: url.absoluteString)
+            report.diagnostics = read.diagnostics
+            let base = try store.mergeSnapshot(calendar: subscription.calendar, source: source).base
+            if let (calendars, matched) = try matchingRegeneratedUIDs(
+                read.calendars, base: base, store: store, calendar: subscription.calendar)
+            {
+                read.calendars = calendars
+                report.notes.append(
+                    "the feed gave every item a new UID since the last refresh (matching by UID fails); "
+                        + "\(matched) matched by content to the items they were")
+            }
+            updated.minimumInterval = minimumInterval(read.calendars)
+            var merge = options.merge
+            merge.digest = digest
+            merge.isTruncated = read.isTruncated
+            let result = try CalendarMerger.merge(
+                read.calendars, into: subscription.calendar, source: source, storage: store, options: merge)
+            report.outcome = .merged(result)
+            // Validators and the body's digest are remembered only when the merge took the body, so a refused or
+            // partial merge (a cut-off download) is fetched and tried again next time.
+            if !merge.dryRun {
+                if result.withheldDeletions > 0 || read.isTruncated {
+                    updated.etag = subscription.etag
+                    updated.lastModified = subscription.lastModified
+                    updated.bodyHash = subscription.bodyHash
+                    updated.fetchedAt = subscription.fetchedAt
+                } else {
+                    updated.bodyHash = digest
+                }
+                try store.save(updated)
+            }
+            report.subscription = updated
         }
-        report.subscription = updated
-        return report
     }
 
     /// REFRESH-INTERVAL (RFC 7986) or X-PUBLISHED-TTL (Microsoft), as seconds: the least time between two fetches.
