@@ -134,7 +134,80 @@ struct CSVImporter {
         }
     }
 
+    /// A row left out; why was reported where it was found.
+    struct RowSkipped: Error {}
+
+    /// Where a row stands, for its diagnostics.
+    struct RowPlace {
+        var line: Int
+        var number: Int
+    }
+
+    /// One row as an event or a todo; nil (with a diagnostic) for a row that cannot be one.
     mutating func component(_ row: CSVTable.Row, number: Int, taskLayout: Bool) -> CalendarComponent? {
+        var (cells, unclaimed) = self.cells(of: row)
+        let at = RowPlace(line: row.line, number: number)
+        do {
+            var isTodo = Self.isTodo(cells, taskLayout: taskLayout)
+            let start = try startDate(cells, at)
+            let end = isTodo ? nil : try endDate(cells, start: start, at)
+            let (due, completed) = isTodo ? try todoDates(cells, at) : (nil, nil)
+            guard
+                cells[.summary] != nil || start != nil || due != nil || cells[.uid] != nil
+                    || cells[.description] != nil
+            else {
+                warning(at.line, "row \(at.number) has no subject, start, due date, UID or description; skipped")
+                return nil
+            }
+            // An event needs a start (RFC 5545 §3.6.1 in a calendar without METHOD); an undated row is a to-do
+            // unless its kind says event (an iTIP event written to CSV), which is kept as it was.
+            if !isTodo, start == nil {
+                if cells[.kind] != nil {
+                    warning(
+                        at.line,
+                        "row \(at.number) is an event without a start date; kept, but strict readers want DTSTART")
+                } else {
+                    warning(at.line, "row \(at.number) has no start date; read as a to-do")
+                    isTodo = true
+                }
+            }
+            var core = ItemCore()
+            core.stamp = stamp
+            core.summary = cells.text(.summary)
+            if let start { core.start = noteZone(start) }
+            describe(&core, cells, isTodo: isTodo, completed: completed, at)
+            let percentComplete = isTodo ? self.percentComplete(cells, at) : nil
+            readRules(&core, cells, at)
+            addPeople(cells, &core, &unclaimed)
+            var item: CalendarComponent
+            if isTodo {
+                var todo = Todo()
+                todo.core = core
+                (todo.due, todo.completed, todo.percentComplete) = (due, completed, percentComplete)
+                todo.alarms = alarms(cells, anchor: due, relatedToEnd: due != nil)
+                todo.otherProperties = others(cells, isTodo: true) + unclaimed
+                item = .todo(todo)
+            } else {
+                var event = Event()
+                event.core = core
+                if let end { event.end = noteZone(end) }
+                event.transparency =
+                    cells[.showTimeAs].flatMap { ["0", "free"].contains($0.lowercased()) }
+                        == true ? .transparent : nil
+                event.alarms = alarms(cells, anchor: start, relatedToEnd: false)
+                event.otherProperties = others(cells, isTodo: false) + unclaimed
+                item = .event(event)
+            }
+            let uid = cells.text(.uid) ?? Self.derivedUID(item.encoded)
+            item.core?.uid = uid
+            return item
+        } catch {
+            return nil
+        }
+    }
+
+    /// The row's cells by field, and a property for each cell of a column no field claims.
+    func cells(of row: CSVTable.Row) -> (Cells, [Property]) {
         var cells = Cells()
         var unclaimed: [Property] = []
         for (index, cell) in row.cells.prefix(headers.count).enumerated() {
@@ -156,142 +229,124 @@ struct CSVImporter {
                         value: TextEscaping.escape(text)))
             }
         }
-        func bad(_ field: CSVField, _ what: String, _ consequence: String) {
-            let column = cells.values[field].map { headers[$0.column] } ?? field.rawValue
-            error(
-                row.line,
-                "row \(number), column \"\(column)\": \"\(cells.values[field]?.text ?? "")\" \(what); "
-                    + consequence)
-        }
-        var isTodo: Bool
+        return (cells, unclaimed)
+    }
+
+    /// Reports a cell that does not read as its field.
+    mutating func bad(_ field: CSVField, _ cells: Cells, _ at: RowPlace, _ what: String, _ consequence: String) {
+        let column = cells.values[field].map { headers[$0.column] } ?? field.rawValue
+        error(
+            at.line,
+            "row \(at.number), column \"\(column)\": \"\(cells.values[field]?.text ?? "")\" \(what); " + consequence)
+    }
+
+    /// Whether the row is a to-do: its kind says so, or a task layout, or it has only to-do fields.
+    static func isTodo(_ cells: Cells, taskLayout: Bool) -> Bool {
         switch cells[.kind]?.lowercased() {
-        case "todo", "task", "vtodo": isTodo = true
-        case "event", "vevent", "appointment", "meeting": isTodo = false
+        case "todo", "task", "vtodo": return true
+        case "event", "vevent", "appointment", "meeting": return false
         default:
-            isTodo =
-                taskLayout || cells[.due] != nil || cells[.completed] != nil || cells[.percentComplete] != nil
-                || Self.todoStatuses[cells[.status]?.lowercased() ?? ""] != nil && cells[.end] == nil
+            return taskLayout || cells[.due] != nil || cells[.completed] != nil || cells[.percentComplete] != nil
+                || todoStatuses[cells[.status]?.lowercased() ?? ""] != nil && cells[.end] == nil
                     && cells[.endDate] == nil
         }
-        var core = ItemCore()
-        core.stamp = stamp
-        core.summary = cells.text(.summary)
+    }
 
-        // Start and end.
-        let allDayCell = cells[.allDay].map(Self.truth)
+    /// The start: one date-and-time cell, or a date cell and a time cell; a date for an all-day row.
+    mutating func startDate(_ cells: Cells, _ at: RowPlace) throws -> CalendarDate? {
         var start: CalendarDate?
         if let text = cells[.start] {
-            guard let date = moment(text) else {
-                bad(.start, "is not a date or date and time", "row skipped")
-                return nil
-            }
+            guard let date = moment(text) else { throw skip(.start, cells, at, "is not a date or date and time") }
             start = date
         } else if let dateText = cells[.startDate] {
-            guard let day = day(dateText) else {
-                bad(.startDate, "is not a date (MM/DD/YYYY, DD.MM.YYYY or YYYY-MM-DD)", "row skipped")
-                return nil
-            }
-            if let timeText = cells[.startTime], allDayCell != true {
-                guard let time = Self.time(timeText) else {
-                    bad(.startTime, "is not a time of day (10:00 AM or 14:30)", "row skipped")
-                    return nil
-                }
+            guard let day = day(dateText) else { throw skip(.startDate, cells, at, Self.notADay) }
+            if let timeText = cells[.startTime], cells[.allDay].map(Self.truth) != true {
+                guard let time = Self.time(timeText) else { throw skip(.startTime, cells, at, Self.notATime) }
                 start = timed(day, time)
             } else {
                 start = CalendarDate(year: day.year, month: day.month, day: day.day)
             }
         }
-        if allDayCell == true, let timedStart = start, !timedStart.isDate {
+        if cells[.allDay].map(Self.truth) == true, let timedStart = start, !timedStart.isDate {
             start = CalendarDate(year: timedStart.year, month: timedStart.month, day: timedStart.day)
         }
-        var end: CalendarDate?
-        if let start, !isTodo {
-            if let text = cells[.end] {
-                guard let date = moment(text) else {
-                    bad(.end, "is not a date or date and time", "row skipped")
-                    return nil
-                }
-                // The end takes the start's kind: a date for an all-day start, midnight for a timed one.
-                end =
-                    start.isDate
-                    ? CalendarDate(year: date.year, month: date.month, day: date.day)
-                    : date.isDate ? timed((date.year, date.month, date.day), (0, 0, 0)) : date
-            } else if cells[.endDate] != nil || cells[.endTime] != nil {
-                var endDay = (start.year, start.month, start.day)
-                if let dateText = cells[.endDate] {
-                    guard let day = day(dateText) else {
-                        bad(.endDate, "is not a date (MM/DD/YYYY, DD.MM.YYYY or YYYY-MM-DD)", "row skipped")
-                        return nil
-                    }
-                    endDay = (day.year, day.month, day.day)
-                }
-                if start.isDate {
-                    let time = cells[.endTime].flatMap(Self.time)
-                    let last = LocalDateTime(year: endDay.0, month: endDay.1, day: endDay.2)
-                    // Outlook writes the day after with 12:00 AM (as iCalendar does); Google the last day itself.
-                    let exclusive =
-                        time.map { $0 == (0, 0, 0) } == true && last.dayNumber > LocalDateTime(start).dayNumber
-                    end = (exclusive ? last : last.adding(days: 1)).calendarDate(.date)
-                } else if let timeText = cells[.endTime] {
-                    guard let time = Self.time(timeText) else {
-                        bad(.endTime, "is not a time of day (10:00 AM or 14:30)", "row skipped")
-                        return nil
-                    }
-                    end = timed((endDay.0, endDay.1, endDay.2), time)
-                } else {
-                    end = timed((endDay.0, endDay.1, endDay.2), (start.hour, start.minute, start.second))
-                }
-            } else if start.isDate {
-                end = LocalDateTime(start).adding(days: 1).calendarDate(.date)
-            }
-            if let endValue = end, LocalDateTime(endValue) < LocalDateTime(start) {
-                warning(
-                    row.line,
-                    "row \(number): the end \(endValue.icsValue) is before the start "
-                        + "\(start.icsValue); the end is left out")
-                end = nil
-            }
-        }
-        if let start { core.start = noteZone(start) }
+        return start
+    }
 
-        // Todo dates.
-        var due: CalendarDate?
-        var completed: CalendarDate?
-        if isTodo {
-            if let text = cells[.due] {
-                guard let value = moment(text) else {
-                    bad(.due, "is not a date or date and time", "row skipped")
-                    return nil
-                }
-                due = noteZone(value)
-            }
-            if let text = cells[.completed] {
-                guard let value = moment(text) else {
-                    bad(.completed, "is not a date or date and time", "row skipped")
-                    return nil
-                }
-                completed = utc(value)
-            }
+    static let notADay = "is not a date (MM/DD/YYYY, DD.MM.YYYY or YYYY-MM-DD)"
+    static let notATime = "is not a time of day (10:00 AM or 14:30)"
+
+    /// Reports a cell that leaves its row out, and the error that does.
+    mutating func skip(_ field: CSVField, _ cells: Cells, _ at: RowPlace, _ what: String) -> RowSkipped {
+        bad(field, cells, at, what, "row skipped")
+        return RowSkipped()
+    }
+
+    /// An event's end, in its start's kind; one before the start is left out with a warning.
+    mutating func endDate(_ cells: Cells, start: CalendarDate?, _ at: RowPlace) throws -> CalendarDate? {
+        guard let start else { return nil }
+        var end: CalendarDate?
+        if let text = cells[.end] {
+            guard let date = moment(text) else { throw skip(.end, cells, at, "is not a date or date and time") }
+            // The end takes the start's kind: a date for an all-day start, midnight for a timed one.
+            end =
+                start.isDate
+                ? CalendarDate(year: date.year, month: date.month, day: date.day)
+                : date.isDate ? timed((date.year, date.month, date.day), (0, 0, 0)) : date
+        } else if cells[.endDate] != nil || cells[.endTime] != nil {
+            end = try endFromParts(cells, start: start, at)
+        } else if start.isDate {
+            end = LocalDateTime(start).adding(days: 1).calendarDate(.date)
         }
-        guard
-            cells[.summary] != nil || start != nil || due != nil || cells[.uid] != nil || cells[.description] != nil
-        else {
-            warning(row.line, "row \(number) has no subject, start, due date, UID or description; skipped")
+        if let endValue = end, LocalDateTime(endValue) < LocalDateTime(start) {
+            warning(
+                at.line,
+                "row \(at.number): the end \(endValue.icsValue) is before the start \(start.icsValue); the end is left out"
+            )
             return nil
         }
-        // An event needs a start (RFC 5545 §3.6.1 in a calendar without METHOD); an undated row is a to-do unless
-        // its kind says event (an iTIP event written to CSV), which is kept as it was.
-        if !isTodo, start == nil {
-            if cells[.kind] != nil {
-                warning(
-                    row.line,
-                    "row \(number) is an event without a start date; kept, but strict readers want DTSTART")
-            } else {
-                warning(row.line, "row \(number) has no start date; read as a to-do")
-                isTodo = true
-            }
-        }
+        return end
+    }
 
+    /// An end from a date cell and a time cell, either of which may be missing.
+    mutating func endFromParts(_ cells: Cells, start: CalendarDate, _ at: RowPlace) throws -> CalendarDate {
+        var endDay = (start.year, start.month, start.day)
+        if let dateText = cells[.endDate] {
+            guard let day = day(dateText) else { throw skip(.endDate, cells, at, Self.notADay) }
+            endDay = (day.year, day.month, day.day)
+        }
+        if start.isDate {
+            let time = cells[.endTime].flatMap(Self.time)
+            let last = LocalDateTime(year: endDay.0, month: endDay.1, day: endDay.2)
+            // Outlook writes the day after with 12:00 AM (as iCalendar does); Google the last day itself.
+            let exclusive = time.map { $0 == (0, 0, 0) } == true && last.dayNumber > LocalDateTime(start).dayNumber
+            return (exclusive ? last : last.adding(days: 1)).calendarDate(.date)
+        }
+        if let timeText = cells[.endTime] {
+            guard let time = Self.time(timeText) else { throw skip(.endTime, cells, at, Self.notATime) }
+            return timed((endDay.0, endDay.1, endDay.2), time)
+        }
+        return timed((endDay.0, endDay.1, endDay.2), (start.hour, start.minute, start.second))
+    }
+
+    /// A to-do's due and completion times.
+    mutating func todoDates(_ cells: Cells, _ at: RowPlace) throws -> (CalendarDate?, CalendarDate?) {
+        var due: CalendarDate?, completed: CalendarDate?
+        if let text = cells[.due] {
+            guard let value = moment(text) else { throw skip(.due, cells, at, "is not a date or date and time") }
+            due = noteZone(value)
+        }
+        if let text = cells[.completed] {
+            guard let value = moment(text) else { throw skip(.completed, cells, at, "is not a date or date and time") }
+            completed = utc(value)
+        }
+        return (due, completed)
+    }
+
+    /// Description, location, class, categories, status and priority.
+    mutating func describe(
+        _ core: inout ItemCore, _ cells: Cells, isTodo: Bool, completed: CalendarDate?, _ at: RowPlace
+    ) {
         core.description = cells.text(.description)
         core.location = cells.text(.location)
         if cells[.private].map(Self.truth) == true {
@@ -301,9 +356,7 @@ struct CSVImporter {
         }
         core.categories = Self.list(cells[.categories]).map { Category($0) }
         var status = cells[.status].flatMap { Self.status($0, isTodo: isTodo) }
-        if cells[.status] != nil, status == nil {
-            bad(.status, "is not a status", "left out")
-        }
+        if cells[.status] != nil, status == nil { bad(.status, cells, at, "is not a status", "left out") }
         if isTodo, status == nil, completed != nil { status = .completed }
         if !isTodo, status == nil, let show = cells[.showTimeAs], ["1", "tentative"].contains(show.lowercased()) {
             status = .tentative
@@ -313,77 +366,60 @@ struct CSVImporter {
             if let priority = Self.priority(text) {
                 core.priority = priority
             } else {
-                bad(.priority, "is not a priority (0–9, High, Normal or Low)", "left out")
+                bad(.priority, cells, at, "is not a priority (0–9, High, Normal or Low)", "left out")
             }
         }
-        var percentComplete: Int?
-        if let text = cells[.percentComplete], isTodo {
-            let digits = text.replacingOccurrences(of: "%", with: "").trimmingCharacters(in: .whitespaces)
-            if let percent = Int(digits)
-                ?? Double(digits).map({ Int(($0 <= 1 && digits.contains(".") ? $0 * 100 : $0).rounded()) }),
-                (0...100).contains(percent)
-            {
-                percentComplete = percent
+    }
+
+    /// A to-do's percentage done: `50`, `50%` or a fraction (`0.5`).
+    mutating func percentComplete(_ cells: Cells, _ at: RowPlace) -> Int? {
+        guard let text = cells[.percentComplete] else { return nil }
+        let digits = text.replacingOccurrences(of: "%", with: "").trimmingCharacters(in: .whitespaces)
+        if let percent = Int(digits)
+            ?? Double(digits).map({ Int(($0 <= 1 && digits.contains(".") ? $0 * 100 : $0).rounded()) }),
+            (0...100).contains(percent)
+        {
+            return percent
+        }
+        bad(.percentComplete, cells, at, "is not a percentage (0–100)", "left out")
+        return nil
+    }
+
+    /// The recurrence rules, one a line of the cell.
+    mutating func readRules(_ core: inout ItemCore, _ cells: Cells, _ at: RowPlace) {
+        guard let text = cells[.rrule] else { return }
+        for line in text.split(whereSeparator: \.isNewline) {
+            let body = line.hasPrefix("RRULE:") ? line.dropFirst(6) : line[...]
+            if let rule = RecurrenceRule.parse(String(body)).success {
+                core.recurrenceRules.append(rule)
             } else {
-                bad(.percentComplete, "is not a percentage (0–100)", "left out")
+                bad(.rrule, cells, at, "is not a recurrence rule (FREQ=WEEKLY;BYDAY=MO…)", "left out")
             }
         }
-        if let text = cells[.rrule] {
-            for line in text.split(whereSeparator: \.isNewline) {
-                let body = line.hasPrefix("RRULE:") ? line.dropFirst(6) : line[...]
-                if let rule = RecurrenceRule.parse(String(body)).success {
-                    core.recurrenceRules.append(rule)
-                } else {
-                    bad(.rrule, "is not a recurrence rule (FREQ=WEEKLY;BYDAY=MO…)", "left out")
-                }
-            }
-        }
-        var transparency: Transparency?
+    }
+
+    /// Outlook's busy states that iCalendar has no property for, and the resources.
+    func others(_ cells: Cells, isTodo: Bool) -> [Property] {
         var other: [Property] = []
         if !isTodo, let show = cells[.showTimeAs]?.lowercased() {
             switch show {
-            case "0", "free": transparency = .transparent
             case "3", "out of office", "away": other.append(Property("X-MICROSOFT-CDO-BUSYSTATUS", value: "OOF"))
             case "4", "working elsewhere":
                 other.append(Property("X-MICROSOFT-CDO-BUSYSTATUS", value: "WORKINGELSEWHERE"))
             default: break
             }
         }
-        addPeople(cells, &core, &unclaimed)
         let resources = Self.list(cells[.resources])
         if !resources.isEmpty {
             other.append(Property("RESOURCES", value: resources.map(TextEscaping.escape).joined(separator: ",")))
         }
-        other += unclaimed
-        var alarms: [Alarm] = []
-        if cells[.reminderOn].map(Self.truth) == true {
-            alarms.append(
-                alarm(cells, anchor: isTodo ? due : start, relatedToEnd: isTodo && due != nil, summary: cells[.summary])
-            )
-        }
+        return other
+    }
 
-        var item: CalendarComponent
-        if isTodo {
-            var todo = Todo()
-            todo.core = core
-            todo.due = due
-            todo.completed = completed
-            todo.percentComplete = percentComplete
-            todo.alarms = alarms
-            todo.otherProperties = other
-            item = .todo(todo)
-        } else {
-            var event = Event()
-            event.core = core
-            if let end { event.end = noteZone(end) }
-            event.transparency = transparency
-            event.alarms = alarms
-            event.otherProperties = other
-            item = .event(event)
-        }
-        let uid = cells.text(.uid) ?? Self.derivedUID(item.encoded)
-        item.core?.uid = uid
-        return item
+    /// The reminder, when the row has one on.
+    func alarms(_ cells: Cells, anchor: CalendarDate?, relatedToEnd: Bool) -> [Alarm] {
+        guard cells[.reminderOn].map(Self.truth) == true else { return [] }
+        return [alarm(cells, anchor: anchor, relatedToEnd: relatedToEnd, summary: cells[.summary])]
     }
 
     /// The order earlier versions wrote an imported row's properties in. A row without a UID is keyed by a
