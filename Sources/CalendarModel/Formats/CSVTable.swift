@@ -35,6 +35,17 @@ package struct CSVTable: Sendable, Equatable {
     /// (`UTF8Repair`), each with a warning. The delimiter is the first of `,`, `;` and tab found outside
     /// quotes in the first line, unless given.
     package static func read(_ bytes: [UInt8], delimiter: Character? = nil) -> (table: CSVTable, problems: [Problem]) {
+        let (text, problems) = decode(bytes)
+        var tokenizer = Tokenizer(
+            text: text, separator: delimiter.map { $0.unicodeScalars.first! } ?? sniffDelimiter(text))
+        tokenizer.problems = problems
+        tokenizer.run()
+        return (CSVTable(rows: tokenizer.rows, delimiter: Character(tokenizer.separator)), tokenizer.problems)
+    }
+
+    /// The file's text as scalars: a UTF-8 byte-order mark dropped, bytes that are not UTF-8 repaired or read as
+    /// Windows-1252, with a warning.
+    static func decode(_ bytes: [UInt8]) -> ([Unicode.Scalar], [Problem]) {
         var problems: [Problem] = []
         var body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         let isUTF8 = body.withUnsafeBufferPointer { UTF8Check.isValid($0) }
@@ -48,61 +59,79 @@ package struct CSVTable: Sendable, Equatable {
                 : "the file is not UTF-8; read as Windows-1252"
             problems.append(Problem(line: 1, message: message, isError: false))
         }
-        let text = Array(String(decoding: body, as: UTF8.self).unicodeScalars)
-        let separator = delimiter.map { $0.unicodeScalars.first! } ?? sniffDelimiter(text)
+        return (Array(String(decoding: body, as: UTF8.self).unicodeScalars), problems)
+    }
+
+    /// Splits text into rows and cells (RFC 4180 quoting, any line break), noting what it reads past.
+    struct Tokenizer {
+        let text: [Unicode.Scalar]
+        let separator: Unicode.Scalar
+        var problems: [Problem] = []
         var rows: [Row] = []
         var cells: [String] = []
         var cell = String.UnicodeScalarView()
-        var line = 1
-        var rowLine = 1
-        var index = 0
+        var line = 1, rowLine = 1, index = 0
         var quoted = false  // inside a quoted cell
         var wasQuoted = false  // the current cell began with a quote
         var quoteLine = 1
 
-        func endCell() {
-            cells.append(String(cell))
-            cell = String.UnicodeScalarView()
-            wasQuoted = false
-        }
-        func endRow() {
-            endCell()
-            // A line with nothing on it is no row (trailing newline, blank lines).
-            if !(cells.count == 1 && cells[0].isEmpty) { rows.append(Row(cells: cells, line: rowLine)) }
-            cells = []
+        init(text: [Unicode.Scalar], separator: Unicode.Scalar) {
+            self.text = text
+            self.separator = separator
         }
 
-        while index < text.count {
-            let scalar = text[index]
-            if quoted {
-                if scalar == "\"" {
-                    if index + 1 < text.count, text[index + 1] == "\"" {
-                        cell.append("\"")
-                        index += 2
-                        continue
-                    }
-                    quoted = false
-                } else {
-                    if scalar == "\n" { line += 1 }
-                    if scalar == "\r" {
-                        line += 1
-                        if index + 1 < text.count, text[index + 1] == "\n" {
-                            cell.append("\r")
-                            cell.append("\n")
-                            index += 2
-                            continue
-                        }
-                    }
-                    cell.append(scalar)
-                }
-                index += 1
-                continue
+        mutating func run() {
+            while index < text.count {
+                if quoted { quotedScalar() } else { plainScalar() }
             }
+            if quoted {
+                problems.append(
+                    Problem(
+                        line: quoteLine,
+                        message: "row \(rows.count + 1), cell \(cells.count + 1): a quoted cell is never closed; the "
+                            + "rest of the file (from line \(quoteLine)) is not read",
+                        isError: true))
+                cells = []
+                cell = String.UnicodeScalarView()
+            } else if !cell.isEmpty || !cells.isEmpty || wasQuoted {
+                endRow()
+            }
+        }
+
+        /// One scalar inside quotes: a doubled quote is one, a lone quote closes, a CRLF stays in the cell.
+        mutating func quotedScalar() {
+            let scalar = text[index]
+            if scalar == "\"" {
+                if next == "\"" {
+                    cell.append("\"")
+                    index += 2
+                    return
+                }
+                quoted = false
+            } else {
+                if scalar == "\n" { line += 1 }
+                if scalar == "\r" {
+                    line += 1
+                    if next == "\n" {
+                        cell.append("\r")
+                        cell.append("\n")
+                        index += 2
+                        return
+                    }
+                }
+                cell.append(scalar)
+            }
+            index += 1
+        }
+
+        /// One scalar outside quotes.
+        mutating func plainScalar() {
+            let scalar = text[index]
             switch scalar {
             case separator:
                 endCell()
             case "\r", "\n":
-                if scalar == "\r", index + 1 < text.count, text[index + 1] == "\n" { index += 1 }
+                if scalar == "\r", next == "\n" { index += 1 }
                 endRow()
                 line += 1
                 rowLine = line
@@ -112,39 +141,38 @@ package struct CSVTable: Sendable, Equatable {
                     wasQuoted = true
                     quoteLine = line
                 } else {
-                    problems.append(
-                        Problem(
-                            line: line,
-                            message: "row \(rows.count + 1), cell \(cells.count + 1): "
-                                + "a quote inside an unquoted cell; read as written", isError: false))
+                    note("a quote inside an unquoted cell; read as written")
                     cell.append(scalar)
                 }
             default:
                 if wasQuoted {
-                    problems.append(
-                        Problem(
-                            line: line,
-                            message: "row \(rows.count + 1), cell \(cells.count + 1): "
-                                + "text after the closing quote; read as written", isError: false))
+                    note("text after the closing quote; read as written")
                     wasQuoted = false
                 }
                 cell.append(scalar)
             }
             index += 1
         }
-        if quoted {
+
+        var next: Unicode.Scalar? { index + 1 < text.count ? text[index + 1] : nil }
+
+        mutating func note(_ what: String) {
             problems.append(
-                Problem(
-                    line: quoteLine,
-                    message: "row \(rows.count + 1), cell \(cells.count + 1): "
-                        + "a quoted cell is never closed; the rest of the file (from line \(quoteLine)) is not read",
-                    isError: true))
-            cells = []
-            cell = String.UnicodeScalarView()
-        } else if !cell.isEmpty || !cells.isEmpty || wasQuoted {
-            endRow()
+                Problem(line: line, message: "row \(rows.count + 1), cell \(cells.count + 1): " + what, isError: false))
         }
-        return (CSVTable(rows: rows, delimiter: Character(separator)), problems)
+
+        mutating func endCell() {
+            cells.append(String(cell))
+            cell = String.UnicodeScalarView()
+            wasQuoted = false
+        }
+
+        mutating func endRow() {
+            endCell()
+            // A line with nothing on it is no row (trailing newline, blank lines).
+            if !(cells.count == 1 && cells[0].isEmpty) { rows.append(Row(cells: cells, line: rowLine)) }
+            cells = []
+        }
     }
 
     static func sniffDelimiter(_ text: [Unicode.Scalar]) -> Unicode.Scalar {
