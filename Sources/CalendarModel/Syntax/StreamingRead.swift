@@ -57,10 +57,10 @@ struct StreamingReader {
     static let blockBytes = 256 << 10
 
     private let descriptor: FileDescriptor
-    private let path: String
-    private let file: String
-    private let runBytes: Int
-    private let runsPerRound = max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)
+    fileprivate let path: String
+    fileprivate let file: String
+    fileprivate let runBytes: Int
+    fileprivate let runsPerRound = max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)
 
     init(path: String, file: String, runBytes: Int) throws {
         descriptor = try FileDescriptor(path: path)
@@ -93,25 +93,82 @@ struct StreamingReader {
             return nil
         }
         try descriptor.rewind()
-
         var shape = CalendarShape()
-        // The bytes of the file from `carryOffset` on that are held: the run being gathered and what follows it.
+        var gathering = Gathering(reader: self, components: components, transform: transform)
+        var atEnd = false
+        while !atEnd {
+            atEnd = try descriptor.append(upTo: Self.blockBytes, to: &gathering.carry) == 0
+            let start = gathering.fed
+            let whole = gathering.carry.withUnsafeBufferPointer {
+                CalendarShape.wholeLines(in: UnsafeBufferPointer(rebasing: $0[start...]), isEnd: atEnd)
+            }
+            var starts: [(offset: Int, line: Int)] = []
+            gathering.carry.withUnsafeBufferPointer {
+                shape.feed(
+                    UnsafeBufferPointer(rebasing: $0[start..<(start + whole)]), at: gathering.carryOffset + start
+                ) {
+                    starts.append(($0, $1))
+                }
+            }
+            gathering.fed += whole
+            guard shape.isSimple else { throw StreamingError.changed(path) }
+            for child in starts where gathering.scanner == nil || child.offset - gathering.runStart.offset >= runBytes {
+                try gathering.cut(at: child.offset, line: child.line, opening: opening, consume: consume)
+            }
+            if let end = shape.calendarEnd {
+                try gathering.cut(at: end.offset, line: end.line, opening: opening, consume: consume)
+                gathering.dropCut()
+                while try descriptor.append(upTo: Self.blockBytes, to: &gathering.carry) > 0 {}
+                break
+            }
+            gathering.dropCut()
+        }
+        try gathering.processRound(consume)
+        guard shape.isComplete, gathering.carryOffset + gathering.carry.count == size, var scanner = gathering.scanner
+        else {
+            throw StreamingError.changed(path)
+        }
+        gathering.carry.withUnsafeBufferPointer { scanner.finishTrailer($0, firstLine: gathering.runStart.line) }
+        var log = scanner.log
+        log.append(gathering.headerLog)
+        log.append(gathering.decodeLog)
+        gathering.checks.report(&log)
+        return ICS.StreamedRead(calendar: gathering.calendar, diagnostics: log.sortedByLine)
+    }
+
+    /// What a streamed read holds between blocks: the bytes from `carryOffset` on (the run being gathered and what
+    /// follows it), the header once read, the round of runs waiting to be decoded, and what the decoded ones said.
+    private struct Gathering<Made: Sendable> {
+        let reader: StreamingReader
+        let transform: @Sendable ([CalendarComponent], Int) -> Made
         var carry: [UInt8] = []
-        carry.reserveCapacity(runBytes + Self.blockBytes)
         var carryOffset = 0
         var fed = 0
         var scanner: ContentLineScanner?
         var calendar = ICalendar()
-        var headerLog = DiagnosticLog(file: file)
+        var headerLog: DiagnosticLog
         var runStart = (offset: 0, line: 1)
         var round: [Run] = []
         var runIndex = 0
-        var decodeLog = DiagnosticLog(file: file)
+        var decodeLog: DiagnosticLog
         var checks = CalendarChecks(method: nil)
+        let components: Int
 
-        func processRound() throws {
+        init(
+            reader: StreamingReader, components: Int, transform: @escaping @Sendable ([CalendarComponent], Int) -> Made
+        ) {
+            self.reader = reader
+            self.components = components
+            self.transform = transform
+            headerLog = DiagnosticLog(file: reader.file)
+            decodeLog = DiagnosticLog(file: reader.file)
+            carry.reserveCapacity(reader.runBytes + StreamingReader.blockBytes)
+        }
+
+        /// Scans, decodes and transforms the round's runs on every core, and consumes what they made in order.
+        mutating func processRound(_ consume: (Made) throws -> Void) throws {
             guard !round.isEmpty else { return }
-            let runs = round, first = runIndex, file = self.file
+            let runs = round, first = runIndex, file = reader.file, transform = self.transform
             round = []
             runIndex += runs.count
             let results = ParallelParts.run(runs.count) { index -> RunResult<Made> in
@@ -136,12 +193,14 @@ struct StreamingReader {
         }
 
         /// Ends the header or the run being gathered where the next one begins.
-        func cut(at offset: Int, line: Int) throws {
+        mutating func cut(
+            at offset: Int, line: Int, opening: (ICalendar) throws -> Void, consume: (Made) throws -> Void
+        ) throws {
             let bytes = Array(carry[(runStart.offset - carryOffset)..<(offset - carryOffset)])
             if scanner == nil {
-                let header = bytes.withUnsafeBufferPointer { ContentLineScanner.header($0, file: file) }
-                guard let component = header.openCalendar else { throw StreamingError.changed(path) }
-                var context = DecodeContext(log: DiagnosticLog(file: file))
+                let header = bytes.withUnsafeBufferPointer { ContentLineScanner.header($0, file: reader.file) }
+                guard let component = header.openCalendar else { throw StreamingError.changed(reader.path) }
+                var context = DecodeContext(log: DiagnosticLog(file: reader.file))
                 calendar = ICalendar(decoding: component, &context)
                 headerLog = context.log
                 checks = CalendarChecks(method: calendar.method, expectedItems: components)
@@ -149,55 +208,18 @@ struct StreamingReader {
                 try opening(calendar)
             } else {
                 round.append(Run(bytes: bytes, firstLine: runStart.line))
-                if round.count == runsPerRound { try processRound() }
+                if round.count == reader.runsPerRound { try processRound(consume) }
             }
             runStart = (offset, line)
         }
 
         /// Lets go of the bytes before the run being gathered.
-        func dropCut() {
+        mutating func dropCut() {
             let cut = runStart.offset - carryOffset
             carry.removeFirst(cut)
             fed -= cut
             carryOffset = runStart.offset
         }
-
-        var atEnd = false
-        while !atEnd {
-            atEnd = try descriptor.append(upTo: Self.blockBytes, to: &carry) == 0
-            let start = fed
-            let whole = carry.withUnsafeBufferPointer {
-                CalendarShape.wholeLines(in: UnsafeBufferPointer(rebasing: $0[start...]), isEnd: atEnd)
-            }
-            var starts: [(offset: Int, line: Int)] = []
-            carry.withUnsafeBufferPointer {
-                shape.feed(UnsafeBufferPointer(rebasing: $0[start..<(start + whole)]), at: carryOffset + start) {
-                    starts.append(($0, $1))
-                }
-            }
-            fed += whole
-            guard shape.isSimple else { throw StreamingError.changed(path) }
-            for child in starts where scanner == nil || child.offset - runStart.offset >= runBytes {
-                try cut(at: child.offset, line: child.line)
-            }
-            if let end = shape.calendarEnd {
-                try cut(at: end.offset, line: end.line)
-                dropCut()
-                while try descriptor.append(upTo: Self.blockBytes, to: &carry) > 0 {}
-                break
-            }
-            dropCut()
-        }
-        try processRound()
-        guard shape.isComplete, carryOffset + carry.count == size, var scanner else {
-            throw StreamingError.changed(path)
-        }
-        carry.withUnsafeBufferPointer { scanner.finishTrailer($0, firstLine: runStart.line) }
-        var log = scanner.log
-        log.append(headerLog)
-        log.append(decodeLog)
-        checks.report(&log)
-        return ICS.StreamedRead(calendar: calendar, diagnostics: log.sortedByLine)
     }
 
     /// The first pass, in blocks: how many components the calendar has if the whole file has the shape, else nil.
