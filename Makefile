@@ -122,6 +122,7 @@ format:
 lint:
 	swift format lint --strict --recursive $(FORMATTED)
 	scripts/check-architecture-map.sh
+	python3 scripts/long-functions.py 80
 
 clean:
 	rm -rf .build .build-fuzz bench-data

@@ -203,35 +203,7 @@ struct XMLParser {
         let startLine = line
         advance()  // <
         let qualifiedName = try name()
-        var attributes: [(name: String, value: String)] = []
-        var attributeNames: Set<String> = []
-        var selfClosing = false
-        while true {
-            skipWhitespace()
-            guard !atEnd else { throw failure("the start tag <\(qualifiedName)> is never closed", line: startLine) }
-            if peek("/>") { advance(2); selfClosing = true; break }
-            if peek(">") { advance(); break }
-            let attributeName = try name()
-            skipWhitespace()
-            guard peek("=") else { throw failure("attribute \(attributeName) has no value") }
-            advance()
-            skipWhitespace()
-            guard !atEnd, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
-                throw failure("attribute \(attributeName)'s value is not quoted")
-            }
-            var quote = bytes[index]
-            advance()
-            let raw = try withUnsafePointer(to: &quote) { quote throws(XMLFailure) in
-                try take(
-                    until: UnsafeBufferPointer(start: quote, count: 1), what: "the value of attribute \(attributeName)")
-            }
-            if raw.contains(UInt8(ascii: "<")) { throw failure("'<' inside the value of attribute \(attributeName)") }
-            let value = try decodeText(raw, attribute: true)
-            guard attributeNames.insert(attributeName).inserted else {
-                throw failure("attribute \(attributeName) appears twice")
-            }
-            attributes.append((attributeName, value))
-        }
+        let (attributes, selfClosing) = try startTagRest(qualifiedName, startLine: startLine)
         var scope = namespaces
         for attribute in attributes {
             if attribute.name == "xmlns" { scope[""] = attribute.value }
@@ -278,6 +250,46 @@ struct XMLParser {
                 skipText()
                 text += try decodeText(bytes[start..<index], attribute: false)
             }
+        }
+    }
+
+    /// The attributes of a start tag whose name was read, up to its `>` or `/>` (whether it closes itself).
+    mutating func startTagRest(
+        _ qualifiedName: String, startLine: Int
+    ) throws(XMLFailure) -> ([(name: String, value: String)], selfClosing: Bool) {
+        var attributes: [(name: String, value: String)] = []
+        var attributeNames: Set<String> = []
+        while true {
+            skipWhitespace()
+            guard !atEnd else { throw failure("the start tag <\(qualifiedName)> is never closed", line: startLine) }
+            if peek("/>") {
+                advance(2)
+                return (attributes, true)
+            }
+            if peek(">") {
+                advance()
+                return (attributes, false)
+            }
+            let attributeName = try name()
+            skipWhitespace()
+            guard peek("=") else { throw failure("attribute \(attributeName) has no value") }
+            advance()
+            skipWhitespace()
+            guard !atEnd, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
+                throw failure("attribute \(attributeName)'s value is not quoted")
+            }
+            var quote = bytes[index]
+            advance()
+            let raw = try withUnsafePointer(to: &quote) { quote throws(XMLFailure) in
+                try take(
+                    until: UnsafeBufferPointer(start: quote, count: 1), what: "the value of attribute \(attributeName)")
+            }
+            if raw.contains(UInt8(ascii: "<")) { throw failure("'<' inside the value of attribute \(attributeName)") }
+            let value = try decodeText(raw, attribute: true)
+            guard attributeNames.insert(attributeName).inserted else {
+                throw failure("attribute \(attributeName) appears twice")
+            }
+            attributes.append((attributeName, value))
         }
     }
 

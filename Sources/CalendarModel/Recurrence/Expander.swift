@@ -82,7 +82,6 @@ final class Expander {
         _ window: Range<Int64>
     ) -> [Occurrence] {
         guard let start = master.start else { return [] }
-        let rules = master.core.recurrenceRules
         let futures = overrides.filter { $0.core.recurrenceID?.thisAndFuture ?? false }
             .compactMap { override -> (from: Int64, member: SeriesMember, move: Int64)? in
                 guard let id = override.core.recurrenceID?.date, let moved = override.start else { return nil }
@@ -96,38 +95,7 @@ final class Expander {
         // Instances that start in this span can touch the window.
         let span = (window.lowerBound - longest - maxMove - 86_400)..<(window.upperBound + maxMove + 86_400)
 
-        var candidates: [(wall: LocalDateTime, periodEnd: CalendarDate?)] = []
-        var seen: Set<Int64> = []
-        func consider(_ wall: LocalDateTime, periodEnd: CalendarDate? = nil) {
-            if seen.insert(wall.wallSeconds).inserted { candidates.append((wall, periodEnd)) }
-        }
-        let startWall = LocalDateTime(start)
-        let untils = rules.compactMap(\.until)
-        if let latest = untils.max(by: { untilInstant($0) < untilInstant($1) }),
-            isPast(startWall, until: latest, start: start, line: master.line)
-        {
-            // DTSTART after every UNTIL is no instance (as recurring-ical-events decides).
-        } else {
-            consider(startWall)
-        }
-        for rdate in master.core.recurrenceDates {
-            switch rdate {
-            case .date(let date): consider(wall(of: date, as: start, line: master.line))
-            case .period(let period):
-                let end: CalendarDate
-                switch period.end {
-                case .date(let date): end = date
-                case .duration(let duration):
-                    end = LocalDateTime(period.start).adding(seconds: Int64(duration.totalSeconds))
-                        .calendarDate(period.start.form)
-                }
-                consider(wall(of: period.start, as: start, line: master.line), periodEnd: end)
-            }
-        }
-        for rule in rules {
-            walk(rule, from: start, master: master, span: span) { consider($0) }
-        }
-
+        let candidates = self.candidates(master, start: start, span: span)
         var result: [Occurrence] = []
         let matchesNothing = excludedKeys.isEmpty && overrideByKey.isEmpty
         for candidate in candidates {
@@ -158,6 +126,46 @@ final class Expander {
             if let occurrence { result.append(occurrence) }
         }
         return result
+    }
+
+    /// The start times a master's DTSTART, RDATEs and RRULEs give in `span`, each once, in the order found; an RDATE
+    /// PERIOD with its end.
+    private func candidates(
+        _ master: SeriesMember, start: CalendarDate, span: Range<Int64>
+    ) -> [(wall: LocalDateTime, periodEnd: CalendarDate?)] {
+        var candidates: [(wall: LocalDateTime, periodEnd: CalendarDate?)] = []
+        var seen: Set<Int64> = []
+        func consider(_ wall: LocalDateTime, periodEnd: CalendarDate? = nil) {
+            if seen.insert(wall.wallSeconds).inserted { candidates.append((wall, periodEnd)) }
+        }
+        let rules = master.core.recurrenceRules
+        let startWall = LocalDateTime(start)
+        let untils = rules.compactMap(\.until)
+        if let latest = untils.max(by: { untilInstant($0) < untilInstant($1) }),
+            isPast(startWall, until: latest, start: start, line: master.line)
+        {
+            // DTSTART after every UNTIL is no instance (as recurring-ical-events decides).
+        } else {
+            consider(startWall)
+        }
+        for rdate in master.core.recurrenceDates {
+            switch rdate {
+            case .date(let date): consider(wall(of: date, as: start, line: master.line))
+            case .period(let period):
+                let end: CalendarDate
+                switch period.end {
+                case .date(let date): end = date
+                case .duration(let duration):
+                    end = LocalDateTime(period.start).adding(seconds: Int64(duration.totalSeconds))
+                        .calendarDate(period.start.form)
+                }
+                consider(wall(of: period.start, as: start, line: master.line), periodEnd: end)
+            }
+        }
+        for rule in rules {
+            walk(rule, from: start, master: master, span: span) { consider($0) }
+        }
+        return candidates
     }
 
     /// The THISANDFUTURE override in force at an instant: the last one whose RECURRENCE-ID is before it (a binary

@@ -51,28 +51,8 @@ struct RecurrenceEngine {
         self.isDate = isDate
         interval = max(1, rule.interval ?? 1)
         weekStart = Self.weekdayIndex(rule.weekStart ?? .monday)
+        (hours, minutes, seconds) = Self.timeParts(rule, start: start, isDate: isDate)
         let freq = rule.frequency
-        let dateOnly = isDate
-        // Parts a rule leaves out come from DTSTART (RFC 5545 §3.3.10); a DATE start has no time parts at all.
-        func unique(_ values: [Int]) -> [Int] { Array(Set(values)).sorted() }
-        hours =
-            dateOnly
-            ? [0]
-            : !rule.byHour.isEmpty
-                ? unique(rule.byHour)
-                : (freq == .hourly || freq == .minutely || freq == .secondly) ? [] : [start.hour]
-        minutes =
-            dateOnly
-            ? [0]
-            : !rule.byMinute.isEmpty
-                ? unique(rule.byMinute)
-                : (freq == .minutely || freq == .secondly) ? [] : [start.minute]
-        seconds =
-            dateOnly
-            ? [0]
-            : !rule.bySecond.isEmpty
-                ? unique(rule.bySecond)
-                : freq == .secondly ? [] : [start.second]
         let startWeekday = Self.weekday(start.dayNumber)
         var days = rule.byDay.map { (Self.weekdayIndex($0.weekday), $0.ordinal) }
         var monthDays = rule.byMonthDay
@@ -113,6 +93,22 @@ struct RecurrenceEngine {
         // from 09:30 never reaches 03:xx) has no instance after DTSTART: known at once, instead of after walking 400
         // years of periods to find out.
         if isSubDaily, !isDate, !timeOfDayIsReachable { finished = true }
+    }
+
+    /// The hours, minutes and seconds an instance may have. Parts a rule leaves out come from DTSTART (RFC 5545
+    /// §3.3.10), except the units it repeats by (every hour of an HOURLY rule); a DATE start has no time parts.
+    static func timeParts(_ rule: RecurrenceRule, start: LocalDateTime, isDate: Bool) -> ([Int], [Int], [Int]) {
+        guard !isDate else { return ([0], [0], [0]) }
+        func unique(_ values: [Int]) -> [Int] { Array(Set(values)).sorted() }
+        let freq = rule.frequency
+        let hours =
+            !rule.byHour.isEmpty
+            ? unique(rule.byHour) : (freq == .hourly || freq == .minutely || freq == .secondly) ? [] : [start.hour]
+        let minutes =
+            !rule.byMinute.isEmpty
+            ? unique(rule.byMinute) : (freq == .minutely || freq == .secondly) ? [] : [start.minute]
+        let seconds = !rule.bySecond.isEmpty ? unique(rule.bySecond) : freq == .secondly ? [] : [start.second]
+        return (hours, minutes, seconds)
     }
 
     /// Whether some period of a sub-daily rule starts at a time of day its BYHOUR, BYMINUTE and BYSECOND allow.

@@ -286,29 +286,30 @@ extension ICalendar {
         }
         item.properties = kept
         item.components = item.components.compactMap { child in
-            guard child.name == "VALARM" else { return repairedOther(child, &log) }
-            guard let index = child.properties.firstIndex(where: { $0.name == "TRIGGER" }) else { return child }
-            var alarm = child
-            let trigger = alarm.properties[index]
-            if trigger["VALUE"]?.uppercased() == "DATE-TIME"
-                ? isDate(trigger.value, trigger)
-                : (try? Duration.parse(trigger.value).get()) != nil
-            {
-                return alarm
-            }
-            // `PT-2H`: the sign written after the P (Outlook, some Evolution versions); meant is -PT2H.
-            let moved = trigger.value.replacingOccurrences(of: "-", with: "")
-            if trigger.value.hasPrefix("P"), trigger.value.contains("-"),
-                (try? Duration.parse("-" + moved).get()) != nil
-            {
-                alarm.properties[index].value = "-" + moved
-                log.warning(
-                    trigger.line, "repaired: TRIGGER \(trigger.value) has its sign inside; written as -\(moved)")
-                return alarm
-            }
-            log.warning(child.line, "repaired: a VALARM whose TRIGGER \"\(trigger.value)\" cannot be read; left out")
-            return nil
+            child.name == "VALARM" ? repairedAlarm(child, &log) : repairedOther(child, &log)
         }
+    }
+
+    /// An alarm whose TRIGGER has its sign inside (`PT-2H`, Outlook and some Evolution versions: meant is -PT2H)
+    /// written as meant; nil (left out, reported) for one whose TRIGGER cannot be read at all.
+    private static func repairedAlarm(_ child: Component, _ log: inout DiagnosticLog) -> Component? {
+        guard let index = child.properties.firstIndex(where: { $0.name == "TRIGGER" }) else { return child }
+        var alarm = child
+        let trigger = alarm.properties[index]
+        if trigger["VALUE"]?.uppercased() == "DATE-TIME"
+            ? isReadableDate(trigger.value, tzid: trigger["TZID"])
+            : (try? Duration.parse(trigger.value).get()) != nil
+        {
+            return alarm
+        }
+        let moved = trigger.value.replacingOccurrences(of: "-", with: "")
+        if trigger.value.hasPrefix("P"), trigger.value.contains("-"), (try? Duration.parse("-" + moved).get()) != nil {
+            alarm.properties[index].value = "-" + moved
+            log.warning(trigger.line, "repaired: TRIGGER \(trigger.value) has its sign inside; written as -\(moved)")
+            return alarm
+        }
+        log.warning(child.line, "repaired: a VALARM whose TRIGGER \"\(trigger.value)\" cannot be read; left out")
+        return nil
     }
 
     /// One item, repaired; a series whose RDATE PERIODs need overrides comes back with them.

@@ -370,24 +370,9 @@ struct ContentLineScanner {
                 cursor += 1
             } else {
                 let valueStart = cursor
-                var escaped = false
-                while cursor < count,
-                    ![UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor])
-                {
-                    if bytes[cursor] == UInt8(ascii: "^") { canonical = false }
-                    // `\;` `\,` `\:` (iOS writes `X-TITLE=Hauptstraße 1-5\; 4041 Linz`): the character is part of
-                    // the value, as python icalendar reads it; `\:` only while a colon is left for the value.
-                    if bytes[cursor] == UInt8(ascii: "\\"), cursor + 2 < count,
-                        [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor + 1]),
-                        bytes[cursor + 1] != UInt8(ascii: ":")
-                            || bytes[(cursor + 2)...].contains(UInt8(ascii: ":"))
-                    {
-                        escaped = true
-                        cursor += 2
-                        continue
-                    }
-                    cursor += 1
-                }
+                let (end, escaped, hasCaret) = Self.unquotedValueEnd(bytes, from: cursor)
+                cursor = end
+                if hasCaret { canonical = false }
                 if escaped { backslashEscapes(property, name, line: line, canonical: &canonical) }
                 values.append(Self.decodeCaret(bytes, valueStart..<cursor, backslashes: escaped))
             }
@@ -402,6 +387,30 @@ struct ContentLineScanner {
             break
         }
         return (Parameter(name, values), cursor)
+    }
+
+    /// Where an unquoted parameter value starting at `start` ends (at the `,`, `;` or `:` after it), whether it
+    /// holds backslash escapes and whether a caret. `\;` `\,` `\:` (iOS writes `X-TITLE=Hauptstraße 1-5\; 4041
+    /// Linz`): the character is part of the value, as python icalendar reads it; `\:` only while a colon is left for
+    /// the value.
+    private static func unquotedValueEnd(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int
+    ) -> (end: Int, escaped: Bool, hasCaret: Bool) {
+        let count = bytes.count
+        var cursor = start, escaped = false, hasCaret = false
+        while cursor < count, ![UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor]) {
+            if bytes[cursor] == UInt8(ascii: "^") { hasCaret = true }
+            if bytes[cursor] == UInt8(ascii: "\\"), cursor + 2 < count,
+                [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":")].contains(bytes[cursor + 1]),
+                bytes[cursor + 1] != UInt8(ascii: ":") || bytes[(cursor + 2)...].contains(UInt8(ascii: ":"))
+            {
+                escaped = true
+                cursor += 2
+                continue
+            }
+            cursor += 1
+        }
+        return (cursor, escaped, hasCaret)
     }
 
     /// `DTSTART;TZID="Zone:20200609T090000"` (an Exchange bug): the last quoted parameter runs to the end of the

@@ -146,27 +146,33 @@ struct CalendarShape {
             }
             guard isName else { isSimple = false; return }
             if isBegin {
-                switch open.count {
-                case 0: if !name.elementsEqual(Self.calendar) { isSimple = false }
-                case 1:
-                    if name.elementsEqual(Self.calendar) { isSimple = false }
-                    childCount += 1
-                    childStart(offset + index, line)
-                default:
-                    if name.elementsEqual(Self.calendar)
-                        || Self.calendarChildren.contains(where: { name.elementsEqual($0) })
-                    {
-                        isSimple = false
-                    }
-                }
-                open.append(Array(name))
-                if open.count >= Component.maximumDepth { isSimple = false }
+                begin(name, at: offset + index, childStart: childStart)
             } else {
                 guard let innermost = open.last, innermost.elementsEqual(name) else { isSimple = false; return }
                 open.removeLast()
                 if open.isEmpty { calendarEnd = (offset + index, line) }
             }
         }
+    }
+
+    /// A BEGIN line at `offset`: the calendar at the top, its components one level down (heard by `childStart`),
+    /// anything but another calendar or calendar component below them.
+    private mutating func begin(
+        _ name: Slice<UnsafeBufferPointer<UInt8>>, at offset: Int, childStart: (_ offset: Int, _ line: Int) -> Void
+    ) {
+        switch open.count {
+        case 0: if !name.elementsEqual(Self.calendar) { isSimple = false }
+        case 1:
+            if name.elementsEqual(Self.calendar) { isSimple = false }
+            childCount += 1
+            childStart(offset, line)
+        default:
+            if name.elementsEqual(Self.calendar) || Self.calendarChildren.contains(where: { name.elementsEqual($0) }) {
+                isSimple = false
+            }
+        }
+        open.append(Array(name))
+        if open.count >= Component.maximumDepth { isSimple = false }
     }
 
     /// How much of `buffer` is whole lines that can be fed: up to the start of its last line that begins with
