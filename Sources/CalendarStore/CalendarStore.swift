@@ -1,6 +1,6 @@
 import CalendarModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The local store: one SQLite file (WAL, busy timeout) holding calendars and their items as read.
 ///
@@ -170,12 +170,13 @@ public final class CalendarStore: Sendable {
     /// The calendars in the store, by name.
     public func calendars() throws -> [StoredCalendar] {
         try database.read { db in
-            try StoredCalendar.fetchAll(
+            try StoredCalendarRecord.fetchAll(
                 db,
                 sql: """
                     SELECT c.id, c.name, c.color, c.source, COUNT(i.id) AS itemCount FROM calendar c
                     LEFT JOIN item i ON i.calendarID = c.id GROUP BY c.id ORDER BY c.name
-                    """)
+                    """
+            ).map(\.calendar)
         }
     }
 
@@ -239,7 +240,7 @@ public final class CalendarStore: Sendable {
 }
 
 /// A calendar in the store.
-public struct StoredCalendar: Sendable, Hashable, FetchableRecord {
+public struct StoredCalendar: Sendable, Hashable {
     /// The calendar's row ID.
     public var id: Int64
     /// Its name, unique in the store.
@@ -250,19 +251,18 @@ public struct StoredCalendar: Sendable, Hashable, FetchableRecord {
     public var source: String?
     /// How many items it holds.
     public var itemCount: Int
+}
 
-    enum Columns {
-        static let id = Column("id"), name = Column("name"), color = Column("color"), source = Column("source")
-        static let itemCount = Column("itemCount")
-    }
+/// A `StoredCalendar` read from a row of `id, name, color, source, itemCount` (by name): GRDB stays inside the
+/// store.
+struct StoredCalendarRecord: FetchableRecord {
+    var calendar: StoredCalendar
 
-    /// Reads the columns `id, name, color, source, itemCount` by name.
-    public init(row: Row) throws {
-        id = try row.decode(forColumn: Columns.id.name)
-        name = try row.decode(forColumn: Columns.name.name)
-        color = try row.decode(forColumn: Columns.color.name)
-        source = try row.decode(forColumn: Columns.source.name)
-        itemCount = try row.decode(forColumn: Columns.itemCount.name)
+    init(row: Row) throws {
+        calendar = StoredCalendar(
+            id: try row.decode(forColumn: "id"), name: try row.decode(forColumn: "name"),
+            color: try row.decode(forColumn: "color"), source: try row.decode(forColumn: "source"),
+            itemCount: try row.decode(forColumn: "itemCount"))
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// An item a handle names: what `done`, `rm`, `log` and `edit` show when they list candidates.
 public struct HandleMatch: Sendable, Hashable {

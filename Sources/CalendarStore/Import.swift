@@ -1,7 +1,7 @@
 import CalendarMerge
 import CalendarModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// What an import did, item by item counted.
 public struct ImportReport: Sendable {

@@ -1,7 +1,7 @@
 import CalendarMerge
 import CalendarModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// One item as the store keeps it: the component's text as read, and columns derived from it for queries.
 struct ItemRow: Sendable {

@@ -1,6 +1,6 @@
 import CalendarModel
 import Foundation
-import GRDB
+internal import GRDB
 
 extension CalendarStore {
     /// The store's calendars as calendars again: every item as it was read, with the VTIMEZONEs they came with, the
@@ -13,12 +13,12 @@ extension CalendarStore {
         typealias Stored = (name: String, color: String?, header: String?, zones: [String], items: [String])
         let stored = try database.read { db -> [Stored] in
             var calendars: [Stored] = []
-            for calendar in try StoredCalendar.fetchAll(
+            for calendar in try StoredCalendarRecord.fetchAll(
                 db,
                 sql: "SELECT id, name, color, source, 0 AS itemCount "
                     + "FROM calendar WHERE ? IS NULL OR name = ? ORDER BY name",
-                arguments: [name, name])
-            {
+                arguments: [name, name]
+            ).map(\.calendar) {
                 let id = calendar.id
                 let zones = try String.fetchAll(
                     db,

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The store's tables, created and evolved by migrations (one per schema version, never edited once released).
 enum StoreSchema {

@@ -1,7 +1,7 @@
 import CalendarMerge
 import CalendarModel
 import Foundation
-import GRDB
+internal import GRDB
 
 extension CalendarStore {
     /// Imports one iCalendar file streamed (`ICS.stream`), in memory bounded by the runs in flight and what the

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// A store calendar fed from a web calendar (webcal / HTTP(S)): where it comes from and what the last fetch learnt,
 /// so the next one can ask "changed since?" (RFC 9110 validators) and knows how soon it may ask.
@@ -34,18 +34,20 @@ public struct Subscription: Sendable, Hashable {
     public var fetchURL: String { location ?? url }
 }
 
-extension Subscription: FetchableRecord {
-    public init(row: Row) throws {
-        calendar = row["calendar"]
-        url = row["url"]
-        location = row["location"]
-        etag = row["etag"]
-        lastModified = row["lastModified"]
-        bodyHash = row["bodyHash"]
-        checkedAt = row["checkedAt"]
-        fetchedAt = row["fetchedAt"]
-        minimumInterval = row["minimumInterval"]
-        user = row["user"]
+/// A `Subscription` read from a row (by column name): GRDB stays inside the store.
+struct SubscriptionRecord: FetchableRecord {
+    var subscription: Subscription
+
+    init(row: Row) throws {
+        subscription = Subscription(calendar: row["calendar"], url: row["url"])
+        subscription.location = row["location"]
+        subscription.etag = row["etag"]
+        subscription.lastModified = row["lastModified"]
+        subscription.bodyHash = row["bodyHash"]
+        subscription.checkedAt = row["checkedAt"]
+        subscription.fetchedAt = row["fetchedAt"]
+        subscription.minimumInterval = row["minimumInterval"]
+        subscription.user = row["user"]
     }
 }
 
@@ -59,14 +61,15 @@ extension CalendarStore {
     /// Every subscription, by calendar name.
     public func subscriptions() throws -> [Subscription] {
         try database.read { db in
-            try Subscription.fetchAll(db, sql: Self.subscriptionQuery + " ORDER BY c.name")
+            try SubscriptionRecord.fetchAll(db, sql: Self.subscriptionQuery + " ORDER BY c.name").map(\.subscription)
         }
     }
 
     /// The subscription that feeds a calendar, if one does.
     public func subscription(calendar: String) throws -> Subscription? {
         try database.read { db in
-            try Subscription.fetchOne(db, sql: Self.subscriptionQuery + " WHERE c.name = ?", arguments: [calendar])
+            try SubscriptionRecord.fetchOne(db, sql: Self.subscriptionQuery + " WHERE c.name = ?", arguments: [calendar])?
+                .subscription
         }
     }
 

@@ -1,7 +1,7 @@
 import CalendarMerge
 import CalendarModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The store as the storage side of merges: a snapshot to plan from, and a transaction that takes the snapshot
 /// anew and writes the merge's decision without anything in between.

@@ -1,5 +1,5 @@
 import CalendarMerge
-import GRDB
+internal import GRDB
 
 /// A calendar bound to a sync partner: a vdir or a CalDAV collection.
 public struct SyncPartner: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 internal import GRDBSQLite
 
 /// Values bound straight to a prepared statement's parameters: the store's hottest statements (an item's row, a
