@@ -1,45 +1,28 @@
 import CalendarMerge
 internal import GRDB
 
-/// A calendar bound to a sync partner: a vdir or a CalDAV collection.
-public struct SyncPartner: Sendable, Hashable {
-    /// The store calendar.
+/// A calendar's binding to a sync partner as the store keeps it: the partner's kind and location as given (the
+/// store does not interpret them), and the user name (never a password).
+public struct PartnerBinding: Sendable, Hashable {
     public var calendar: String
-    /// `vdir` or `caldav`.
     public var kind: String
-    /// The directory or the collection's URL.
     public var location: String
-    /// The user name for a server; the password is never stored.
     public var user: String?
 
     public init(calendar: String, kind: String, location: String, user: String? = nil) {
-        self.calendar = calendar
-        self.kind = kind
-        self.location = location
-        self.user = user
+        (self.calendar, self.kind, self.location, self.user) = (calendar, kind, location, user)
     }
 
     /// The name the partner's merge base and resources are kept under.
     public var identity: String { kind + ":" + location }
 }
 
-/// One resource of a sync partner as the last sync left it.
-public struct SyncResource: Sendable, Hashable {
-    public var href: String
-    public var etag: String
-    /// The UIDs the resource holds (one, as vdirs and CalDAV keep them).
-    public var uids: [String]
-
-    public init(href: String, etag: String, uids: [String]) {
-        self.href = href
-        self.etag = etag
-        self.uids = uids
-    }
-}
+/// One resource of a sync partner as the store keeps it: its name, version token and UIDs.
+public typealias ResourceRecord = (href: String, etag: String, uids: [String])
 
 extension CalendarStore {
     /// The calendars bound to sync partners.
-    public func syncPartners() throws -> [SyncPartner] {
+    public func syncPartners() throws -> [PartnerBinding] {
         try database.read { db in
             try Row.fetchAll(
                 db,
@@ -47,12 +30,12 @@ extension CalendarStore {
                     SELECT c.name, p.kind, p.location, p.user FROM syncPartner p JOIN calendar c ON c.id = p.calendarID
                     ORDER BY c.name
                     """
-            ).map { SyncPartner(calendar: $0[0], kind: $0[1], location: $0[2], user: $0[3]) }
+            ).map { PartnerBinding(calendar: $0[0], kind: $0[1], location: $0[2], user: $0[3]) }
         }
     }
 
     /// Binds a calendar (created when needed) to a partner; a calendar has at most one partner of each location.
-    public func bind(_ partner: SyncPartner) throws {
+    public func bind(_ partner: PartnerBinding) throws {
         try database.write { db in
             let id = try StoreWriter(db).calendarID(named: partner.calendar, create: true)!
             try db.execute(
@@ -87,9 +70,9 @@ extension CalendarStore {
     }
 
     /// What the last sync with a partner left of its resources, by href.
-    public func syncResources(calendar: String, partner: String) throws -> [String: SyncResource] {
+    public func syncResourceRecords(calendar: String, partner: String) throws -> [String: ResourceRecord] {
         try database.read { db in
-            var resources: [String: SyncResource] = [:]
+            var resources: [String: ResourceRecord] = [:]
             for row in try Row.fetchAll(
                 db,
                 sql: """
@@ -98,7 +81,7 @@ extension CalendarStore {
                     """, arguments: [calendar, partner])
             {
                 let uids = (row[2] as String).split(separator: "\n").map(String.init)
-                resources[row[0]] = SyncResource(href: row[0], etag: row[1], uids: uids)
+                resources[row[0]] = (href: row[0], etag: row[1], uids: uids)
             }
             return resources
         }
@@ -110,8 +93,9 @@ extension CalendarStore {
     /// written is the store's item, so while the item keeps that fingerprint its content is the base's (and it is
     /// kept aside when the item changes); an item changed here since it was written leaves the entry without
     /// content, so the change is never mistaken for the partner's version.
-    public func recordSync(
-        calendar: String, partner: String, resources: [SyncResource], forgetting: [String], base: [MergeKey: String?]
+    public func recordSyncRecords(
+        calendar: String, partner: String, resources: [ResourceRecord], forgetting: [String],
+        base: [MergeKey: String?]
     ) throws {
         // Prepared once per transaction (a sync records thousands of rows): compiling each statement anew cost
         // more than the writes.

@@ -133,15 +133,15 @@ struct SyncCommand: ParsableCommand {
     func partners(_ store: CalendarStore) throws -> [SyncPartner] {
         if let vdir, let calendar = calendars.first {
             let path = URL(fileURLWithPath: vdir).standardizedFileURL.path
-            try store.bind(SyncPartner(calendar: calendar, kind: "vdir", location: path))
+            try store.bind(SyncPartner(calendar: calendar, kind: .vdir, location: path))
         }
         if let caldav, let calendar = calendars.first {
             let url = Feed.httpURL(caldav)!.absoluteString
             try store.bind(
                 SyncPartner(
-                    calendar: calendar, kind: "caldav", location: url.hasSuffix("/") ? url : url + "/", user: user))
+                    calendar: calendar, kind: .caldav, location: url.hasSuffix("/") ? url : url + "/", user: user))
         }
-        let bound = try store.syncPartners()
+        let bound = try store.partners()
         let unknown = calendars.filter { name in !bound.contains { $0.calendar == name } }
         if !unknown.isEmpty {
             throw CommandFailure(
@@ -153,20 +153,22 @@ struct SyncCommand: ParsableCommand {
 
     /// One bound calendar synced with its partner.
     func sync(_ partner: SyncPartner, store: CalendarStore, options: TwoWaySync.Options) throws -> TwoWaySync.Report {
-        if partner.kind == "caldav" {
+        switch partner.kind {
+        case .caldav:
             let client = HTTPClient(
                 timeout: timeout,
                 credentials: try Password.credentials(url: partner.location, user: partner.user ?? user))
             let storage = CalDAVStorage(collection: URL(string: partner.location)!, client: client)
             return try TwoWaySync.sync(calendar: partner.calendar, storage: storage, store: store, options: options)
+        case .vdir:
+            let storage = try VdirStorage(path: partner.location)
+            return try TwoWaySync.sync(calendar: partner.calendar, storage: storage, store: store, options: options)
         }
-        let storage = try VdirStorage(path: partner.location)
-        return try TwoWaySync.sync(calendar: partner.calendar, storage: storage, store: store, options: options)
     }
 
     static func json(_ report: TwoWaySync.Report, _ partner: SyncPartner, dryRun: Bool) -> JSONValue {
         .object([
-            ("calendar", .string(partner.calendar)), (partner.kind, .string(partner.location)),
+            ("calendar", .string(partner.calendar)), (partner.kind.rawValue, .string(partner.location)),
             ("idle", .bool(report.wasIdle)), ("pulled", MergeReport.json(report.pulled, dryRun: dryRun)),
             ("created", .int(report.created.count)), ("updated", .int(report.updated.count)),
             ("deleted", .int(report.deleted.count)),
@@ -187,7 +189,7 @@ struct SyncCommand: ParsableCommand {
             return Output.print("\(partner.calendar): nothing changed on either side")
         }
         MergeReport.printText(report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ")
-        let side = "\(partner.calendar): \(partner.kind): "
+        let side = "\(partner.calendar): \(partner.kind.rawValue): "
         for write in report.writes {
             Output.print(side + (dryRun ? "would \(write.verb) " : "\(write.verb)d ") + write.href)
         }

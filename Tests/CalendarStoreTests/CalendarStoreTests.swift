@@ -136,11 +136,11 @@ final class CalendarStoreTests: XCTestCase {
         guard case .todo(var changed)? = try store.item(uid: "t2")?.component else { return XCTFail("t2 is gone") }
         changed.summary = "Two, changed here"
         try store.add(.todo(changed), to: "Home")
-        try store.recordSync(
+        try store.recordSyncRecords(
             calendar: "Home", partner: "vdir:/x",
             resources: [
-                SyncResource(href: "t1.ics", etag: "1", uids: ["t1"]),
-                SyncResource(href: "t2.ics", etag: "1", uids: ["t2"]),
+                (href: "t1.ics", etag: "1", uids: ["t1"]),
+                (href: "t2.ics", etag: "1", uids: ["t2"]),
             ], forgetting: [], base: [key1: written[key1]?.fingerprint, key2: written[key2]?.fingerprint])
         let base = try store.mergeSnapshot(calendar: "Home", source: "vdir:/x").base
         XCTAssertEqual(base[key1], written[key1]?.fingerprint)
@@ -157,13 +157,13 @@ final class CalendarStoreTests: XCTestCase {
         XCTAssertEqual(contents.base[key1]?.property("SUMMARY")?.value, "One")
         XCTAssertEqual(contents.local[key1]?.property("SUMMARY")?.value, "One\\, edited")
         XCTAssertEqual(
-            try store.syncResources(calendar: "Home", partner: "vdir:/x").keys.sorted(), ["t1.ics", "t2.ics"])
+            try store.syncResourceRecords(calendar: "Home", partner: "vdir:/x").keys.sorted(), ["t1.ics", "t2.ics"])
         // A nil entry forgets the item's base, fingerprint and content.
-        try store.recordSync(
+        try store.recordSyncRecords(
             calendar: "Home", partner: "vdir:/x", resources: [], forgetting: ["t1.ics"], base: [key1: String?.none])
         XCTAssertNil(try store.mergeSnapshot(calendar: "Home", source: "vdir:/x").base[key1])
         XCTAssertTrue(try store.mergeContents(calendar: "Home", source: "vdir:/x", keys: [key1]).base.isEmpty)
-        XCTAssertEqual(try store.syncResources(calendar: "Home", partner: "vdir:/x").keys.sorted(), ["t2.ics"])
+        XCTAssertEqual(try store.syncResourceRecords(calendar: "Home", partner: "vdir:/x").keys.sorted(), ["t2.ics"])
     }
 
     func testSyncRecordsKeepNamesWithQuotesBackslashesAndTabsAsTheyAre() throws {
@@ -175,14 +175,14 @@ final class CalendarStoreTests: XCTestCase {
         let key = MergeKey(uid: uid, recurrenceID: "")
         XCTAssertNotNil(written[key], "\(written.keys)")
         let href = "/c/q\"\\\t%C3%A9.ics"
-        try store.recordSync(
-            calendar: "Home", partner: "caldav:x", resources: [SyncResource(href: href, etag: "\"e\\1\"", uids: [uid])],
+        try store.recordSyncRecords(
+            calendar: "Home", partner: "caldav:x", resources: [(href: href, etag: "\"e\\1\"", uids: [uid])],
             forgetting: [], base: [key: written[key]?.fingerprint])
         XCTAssertEqual(
             try store.mergeSnapshot(calendar: "Home", source: "caldav:x").base[key], written[key]?.fingerprint)
         XCTAssertEqual(
             try store.mergeContents(calendar: "Home", source: "caldav:x", keys: [key]).base.keys.sorted(), [key])
-        let resource = try XCTUnwrap(try store.syncResources(calendar: "Home", partner: "caldav:x")[href])
+        let resource = try XCTUnwrap(try store.syncResourceRecords(calendar: "Home", partner: "caldav:x")[href])
         XCTAssertEqual(resource.etag, "\"e\\1\"")
         XCTAssertEqual(resource.uids, [uid])
     }

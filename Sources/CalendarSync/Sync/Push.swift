@@ -1,16 +1,15 @@
 import CalendarMerge
 import CalendarModel
-import CalendarStore
 
 extension TwoWaySync {
     /// The second step of a round: every resource whose items now differ from the store's is written back (one
     /// resource per UID with its overrides), local items the partner lacks are created, and resources whose items
     /// were deleted here are deleted, each write conditional on the version read. The store's fingerprints decide
     /// which resources differ; only the items of those (and of the UIDs the partner lacks) are read back.
-    struct Push<Storage: SyncStorage> {
+    struct Push<Storage: SyncStorage, Keeper: SyncKeeping> {
         let calendar: String
         let storage: Storage
-        let store: CalendarStore
+        let store: Keeper
         let resources: Resources
         let progress: (@Sendable (String) -> Void)?
         /// The store's items now, by UID.
@@ -26,7 +25,7 @@ extension TwoWaySync {
         var done = 0
 
         init(
-            calendar: String, storage: Storage, store: CalendarStore, resources: Resources,
+            calendar: String, storage: Storage, store: Keeper, resources: Resources,
             progress: (@Sendable (String) -> Void)?
         ) throws {
             (self.calendar, self.storage, self.store, self.resources) = (calendar, storage, store, resources)

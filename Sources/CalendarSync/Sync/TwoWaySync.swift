@@ -1,6 +1,5 @@
 import CalendarMerge
 import CalendarModel
-import CalendarStore
 import Foundation
 
 /// Two-way sync of a store calendar with a `SyncStorage`, as two steps over one merge base:
@@ -49,7 +48,7 @@ public enum TwoWaySync {
     }
 
     public static func sync(
-        calendar: String, storage: some SyncStorage, store: CalendarStore, options: Options = Options()
+        calendar: String, storage: some SyncStorage, store: some SyncKeeping, options: Options = Options()
     ) throws -> Report {
         // A resource changed by someone else between the listing and the write (412) is fetched, merged and
         // written again in another round, a few times at most; what is still deferred then waits for the next sync.
@@ -85,7 +84,7 @@ public enum TwoWaySync {
 
     /// One list, pull and push.
     static func round(
-        calendar: String, storage: some SyncStorage, store: CalendarStore, options: Options
+        calendar: String, storage: some SyncStorage, store: some SyncKeeping, options: Options
     ) throws -> Report {
         let partner = storage.identity
         let known = try store.syncResources(calendar: calendar, partner: partner)
