@@ -68,8 +68,9 @@ extension CalendarStore {
     /// The subscription that feeds a calendar, if one does.
     public func subscription(calendar: String) throws -> Subscription? {
         try database.read { db in
-            try SubscriptionRecord.fetchOne(db, sql: Self.subscriptionQuery + " WHERE c.name = ?", arguments: [calendar])?
-                .subscription
+            let record = try SubscriptionRecord.fetchOne(
+                db, sql: Self.subscriptionQuery + " WHERE c.name = ?", arguments: [calendar])
+            return record?.subscription
         }
     }
 
