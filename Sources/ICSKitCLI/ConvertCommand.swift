@@ -86,7 +86,7 @@ struct ConvertCommand: ParsableCommand {
         let destinations = plannedDestinations(sources)
         if jobs > 1 { ICS.prepareForConcurrentUse() }
         let progress = Progress(total: sources.count, enabled: !quiet && sources.count > 1 && isatty(2) == 1)
-        let results = ParallelMap.run(sources.count, jobs: jobs) { index in
+        let results = ParallelParts.run(sources.count, jobs: jobs) { index in
             let result = convert(sources[index], to: destinations[index])
             progress.step(sources[index])
             return result

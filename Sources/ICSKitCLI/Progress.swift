@@ -1,41 +1,4 @@
-import Dispatch
 import Foundation
-
-/// Runs independent work items on up to `jobs` threads and returns their results in input order.
-enum ParallelMap {
-    static func run<Result: Sendable>(
-        _ count: Int, jobs: Int,
-        _ work: @escaping @Sendable (Int) -> Result
-    ) -> [Result] {
-        if jobs <= 1 || count <= 1 { return (0..<count).map(work) }
-        let box = ResultBox<Result>(count: count)
-        DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
-            while let index = box.nextIndex() { box.store(work(index), at: index) }
-        }
-        return box.results()
-    }
-}
-
-/// Shared state of one parallel run. `@unchecked Sendable`: every access goes through `lock`.
-private final class ResultBox<Result: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result?]
-    private var next = 0
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func nextIndex() -> Int? {
-        lock.withLock {
-            guard next < slots.count else { return nil }
-            defer { next += 1 }
-            return next
-        }
-    }
-
-    func store(_ result: Result, at index: Int) { lock.withLock { slots[index] = result } }
-
-    func results() -> [Result] { lock.withLock { slots.map { $0! } } }
-}
 
 /// A one-line progress display on standard error when it is a terminal: `[3/120] path` for a batch, or a phase
 /// with a count (`Work: 12000 of 20000 items written`), redrawn in place and cleared at the end. Not a terminal, or
