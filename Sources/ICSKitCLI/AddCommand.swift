@@ -128,60 +128,16 @@ struct AddCommand: ParsableCommand {
     }
 
     /// `2026-11-23`, `2026-11-23T09:30`, `2026-11-23 09:30`, `today`, `tomorrow 09:30`, `friday 14:00`.
+    /// A date or date and time as typed (`TypedInput.date`), in `zone`; unreadable text is a usage error.
     static func when(_ text: String, _ zone: ZoneClock) throws -> CalendarDate {
-        let parts = text.lowercased().split(separator: " ").map(String.init)
-        var day: LocalDateTime
-        var time: String?
-        let today = zone.wallClock(at: Date()).startOfDay
-        if let named = parts.first.flatMap({ LocalDateTime.namedDay($0, today: today) }) {
-            day = named
-        } else {
-            let pieces = (parts.first ?? "").split(separator: "t").map(String.init)
-            guard
-                let date = try? CalendarDate.parse(pieces[0].replacingOccurrences(of: "-", with: ""), tzid: nil).get(),
-                date.isDate
-            else { throw ValidationError("cannot read the time \(text)") }
-            day = LocalDateTime(date)
-            time = pieces.count > 1 ? pieces[1] : nil
+        switch TypedInput.date(text, in: zone, today: zone.wallClock(at: Date()).startOfDay) {
+        case .success(let date): return date
+        case .failure(let problem): throw ValidationError(problem.description)
         }
-        if parts.count > 1 { time = parts[1] }
-        guard let time else { return CalendarDate(year: day.year, month: day.month, day: day.day) }
-        let clock = time.split(separator: ":").compactMap { Int($0) }
-        guard clock.count >= 2, (0...23).contains(clock[0]), (0...59).contains(clock[1]) else {
-            throw ValidationError("cannot read the time \(text)")
-        }
-        return CalendarDate(
-            year: day.year, month: day.month, day: day.day, hour: clock[0], minute: clock[1],
-            second: 0, form: zone.identifier == "UTC" ? .utc : .zoned(tzid: zone.identifier))
     }
 
-    /// `90m`, `1h30m`, `2d`, `-15m` as a DURATION.
-    static func duration(_ text: String) -> Result<Duration, ValueError> {
-        var rest = Substring(text.lowercased())
-        let negative = rest.hasPrefix("-")
-        if negative || rest.hasPrefix("+") { rest = rest.dropFirst() }
-        var result = Duration(isNegative: negative)
-        var number = ""
-        var sawUnit = false
-        for character in rest {
-            if character.isNumber { number.append(character); continue }
-            guard let value = Int(number) else { return .failure(ValueError("\"\(text)\" is not a duration")) }
-            switch character {
-            case "w": result.weeks += value
-            case "d": result.days += value
-            case "h": result.hours += value
-            case "m": result.minutes += value
-            case "s": result.seconds += value
-            default: return .failure(ValueError("\"\(text)\" is not a duration"))
-            }
-            number = ""
-            sawUnit = true
-        }
-        guard sawUnit, number.isEmpty, result.totalSeconds != 0 else {
-            return .failure(ValueError("\"\(text)\" is not a duration"))
-        }
-        return .success(result)
-    }
+    /// `90m`, `1h30m`, `2d`, `-15m` as a DURATION (`TypedInput.duration`).
+    static func duration(_ text: String) -> Result<Duration, ValueError> { TypedInput.duration(text) }
 }
 
 /// RFC 7986 COLOR takes CSS3 colour names; a `#RRGGBB` is written as the nearest of them.

@@ -92,7 +92,10 @@ struct EditCommand: ParsableCommand {
             if let existing = series.firstIndex(where: { $0.core?.recurrenceID?.date == occurrence.recurrenceID }) {
                 target = existing
             } else {
-                series.append(try SeriesInstance.override(series[masterIndex], at: occurrence))
+                guard let override = series[masterIndex].override(at: occurrence) else {
+                    throw CommandFailure("not an instance of a series")
+                }
+                series.append(override)
                 target = series.count - 1
             }
         }
@@ -159,16 +162,6 @@ struct EditCommand: ParsableCommand {
     }
 }
 
-extension ItemCore {
-    /// An edit made here: SEQUENCE moves on, LAST-MODIFIED and DTSTAMP are now.
-    mutating func recordEdit() {
-        let now = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).calendarDate(.utc)
-        sequence = (sequence ?? 0) + 1
-        lastModified = now
-        stamp = now
-    }
-}
-
 /// One instance of a series, named by its date (and time), as `edit --instance` and `rm --instance` take it.
 enum SeriesInstance {
     /// The instance of `uid` that starts on `text`'s day (at its time, when given) in `zone`.
@@ -198,23 +191,4 @@ enum SeriesInstance {
         return first
     }
 
-    /// An override of the master for one instance: the master's properties at the instance's start and end,
-    /// with RECURRENCE-ID and without the rules.
-    static func override(_ master: CalendarComponent, at occurrence: Occurrence) throws -> CalendarComponent {
-        guard let recurrenceID = occurrence.recurrenceID, var core = master.core else {
-            throw CommandFailure("not an instance of a series")
-        }
-        core.recurrenceID = RecurrenceID(recurrenceID)
-        core.recurrenceRules = []
-        core.recurrenceDates = []
-        core.exceptionDates = []
-        core.start = occurrence.start
-        var override = master
-        override.core = core
-        if case .event(var event) = override, event.end != nil {
-            event.end = occurrence.end
-            override = .event(event)
-        }
-        return override
-    }
 }

@@ -136,24 +136,3 @@ struct WindowOptions: ParsableArguments {
         return LocalDateTime(date)
     }
 }
-
-extension LocalDateTime {
-    var startOfDay: LocalDateTime { LocalDateTime(year: year, month: month, day: day) }
-
-    /// `today`, `tomorrow`, `yesterday`, or a weekday (`monday`, `mon`): that day when it is today, else the next
-    /// one, as GNU date reads it. Nil for anything else.
-    static func namedDay(_ word: String, today: LocalDateTime) -> LocalDateTime? {
-        switch word.lowercased() {
-        case "today": return today
-        case "tomorrow": return today.adding(days: 1)
-        case "yesterday": return today.adding(days: -1)
-        default:
-            let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-            let lowered = word.lowercased()
-            guard lowered.count >= 3, let index = names.firstIndex(where: { $0.hasPrefix(lowered) }) else {
-                return nil
-            }
-            return today.adding(days: (index + 1 - today.isoWeekday + 7) % 7)
-        }
-    }
-}

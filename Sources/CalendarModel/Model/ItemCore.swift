@@ -1,3 +1,5 @@
+import Foundation
+
 /// The properties events, todos and journals share (RFC 5545 §3.6.1–3.6.3). `Event`, `Todo` and `Journal` expose
 /// them directly: `event.summary` reads `event.core.summary`.
 public struct ItemCore: Sendable, Hashable {
@@ -149,5 +151,15 @@ extension CalendarItem where Self: CalendarItemFields, Self.Item == Self {
         ItemCore.table.decode(properties, into: &core, claims: &claims, &context)
         self.core = core
         Self.ownTable.decode(properties, into: &self, claims: &claims, &context)
+    }
+}
+
+extension ItemCore {
+    /// An edit made here: SEQUENCE moves on, LAST-MODIFIED and DTSTAMP become `now`.
+    public mutating func recordEdit(at now: Date = Date()) {
+        let stamp = LocalDateTime(wallSeconds: Int64(now.timeIntervalSince1970)).calendarDate(.utc)
+        sequence = (sequence ?? 0) + 1
+        lastModified = stamp
+        self.stamp = stamp
     }
 }

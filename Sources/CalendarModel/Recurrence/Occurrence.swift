@@ -166,3 +166,24 @@ extension ICalendar {
         return Expansion(occurrences: order.map { occurrences[$0.index] }, diagnostics: expander.diagnostics)
     }
 }
+
+extension CalendarComponent {
+    /// An override of this master for one of its instances (what a calendar app's "this event only" writes): the
+    /// master's properties with the instance's start and end, its RECURRENCE-ID, and no rules or dates of its own.
+    /// Nil when the occurrence is no instance of a series or this is no event, todo or journal.
+    public func override(at occurrence: Occurrence) -> CalendarComponent? {
+        guard let recurrenceID = occurrence.recurrenceID, var core = self.core else { return nil }
+        core.recurrenceID = RecurrenceID(recurrenceID)
+        core.recurrenceRules = []
+        core.recurrenceDates = []
+        core.exceptionDates = []
+        core.start = occurrence.start
+        var override = self
+        override.core = core
+        if case .event(var event) = override, event.end != nil {
+            event.end = occurrence.end
+            override = .event(event)
+        }
+        return override
+    }
+}
