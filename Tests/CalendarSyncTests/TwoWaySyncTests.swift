@@ -56,10 +56,12 @@ final class TwoWaySyncTests: XCTestCase {
         try store.add(local, to: "C")
         let interfering = Interfering(inner: vdir) { href in
             let path = folder.appendingPathComponent(href).path
-            try? self.event("a@test", "Edited there", sequence: 5).write(toFile: path, atomically: true, encoding: .utf8)
+            try? self.event("a@test", "Edited there", sequence: 5).write(
+                toFile: path, atomically: true, encoding: .utf8)
             // A file system's clock may not tick between two writes: the change is dated later, so it shows in the
             // file's version whatever the clock did.
-            try? FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: path)
+            try? FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: path)
         }
         let report = try TwoWaySync.sync(calendar: "C", storage: interfering, store: store)
         XCTAssertTrue(interfering.interfered.isSet)
