@@ -2,7 +2,9 @@
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How serious a diagnostic is. Errors make `validate` fail; warnings only with `--strict`.
     public enum Severity: String, Sendable, Hashable, Comparable {
+        /// Something was read past or repaired; the data is usable.
         case warning
+        /// Something could not be read as written; what was done about it is in the message.
         case error
 
         /// Warnings sort before errors.

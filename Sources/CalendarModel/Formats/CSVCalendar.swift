@@ -3,12 +3,66 @@ import Foundation
 /// The calendar fields a CSV column can carry. Headers are recognised by name (Google Calendar's import columns,
 /// Outlook's calendar and task export columns, the iCalendar property names); `--columns` maps any other.
 public enum CSVField: String, Sendable, CaseIterable {
-    case summary, startDate = "start-date", startTime = "start-time", start, endDate = "end-date"
-    case endTime = "end-time", end, allDay = "all-day", description, location, `private`, sensitivity, uid
-    case categories, status, due, completed, priority, rrule, percentComplete = "percent-complete"
-    case reminderOn = "reminder-on", reminderDate = "reminder-date", reminderTime = "reminder-time"
-    case organizer, requiredAttendees = "required-attendees", optionalAttendees = "optional-attendees"
-    case resources, showTimeAs = "show-time-as", kind, ignore
+    /// The title (SUMMARY).
+    case summary
+    /// The start date alone.
+    case startDate = "start-date"
+    /// The start time of day alone.
+    case startTime = "start-time"
+    /// The start as one date or date and time.
+    case start
+    /// The end date alone.
+    case endDate = "end-date"
+    /// The end time of day alone.
+    case endTime = "end-time"
+    /// The end as one date or date and time.
+    case end
+    /// Whether the event takes whole days.
+    case allDay = "all-day"
+    /// The notes (DESCRIPTION).
+    case description
+    /// Where (LOCATION).
+    case location
+    /// Whether the item is private (CLASS).
+    case `private`
+    /// Outlook's sensitivity: normal, personal, private, confidential (CLASS).
+    case sensitivity
+    /// The item's UID.
+    case uid
+    /// Categories, separated by commas or semicolons.
+    case categories
+    /// The status (STATUS).
+    case status
+    /// A todo's due date (DUE).
+    case due
+    /// When a todo was done (COMPLETED).
+    case completed
+    /// The priority: 0–9, or High, Normal, Low.
+    case priority
+    /// A recurrence rule (RRULE), one per line of the cell.
+    case rrule
+    /// A todo's share done (PERCENT-COMPLETE).
+    case percentComplete = "percent-complete"
+    /// Whether a reminder is set.
+    case reminderOn = "reminder-on"
+    /// The reminder's date.
+    case reminderDate = "reminder-date"
+    /// The reminder's time of day.
+    case reminderTime = "reminder-time"
+    /// The organizer (ORGANIZER).
+    case organizer
+    /// Attendees whose presence is required.
+    case requiredAttendees = "required-attendees"
+    /// Attendees whose presence is optional.
+    case optionalAttendees = "optional-attendees"
+    /// Rooms and equipment (RESOURCES).
+    case resources
+    /// Outlook's free/busy state: free, tentative, busy, out of office, working elsewhere.
+    case showTimeAs = "show-time-as"
+    /// Whether the row is an event or a todo.
+    case kind
+    /// A column to leave out.
+    case ignore
 
     /// Header names (lower-cased, single spaces) each field is recognised by.
     static let headers: [String: CSVField] = {
@@ -108,7 +162,9 @@ public enum CSVCalendar {
     /// An item CSV cannot carry whole: an overridden instance (RECURRENCE-ID, not written) or a series with
     /// EXDATEs (written as one row without them), with its line in the input.
     public struct LeftOut: Sendable, Equatable {
+        /// The line of the component left out.
         public var line: Int
+        /// Its title, when it has one.
         public var summary: String?
         /// True for an overridden instance, false for a series whose EXDATEs are left out.
         public var isOverride: Bool

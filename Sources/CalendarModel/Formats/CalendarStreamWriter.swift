@@ -3,6 +3,7 @@
 /// whole calendar (iCalendar, jCal and xCal; CSV needs the calendar's time zones before its first row and is written
 /// whole).
 public struct CalendarStreamWriter: Sendable {
+    /// The format written: iCalendar, jCal or xCal.
     public let format: CalendarFormat
 
     /// A writer for `format`, or nil for CSV.

@@ -187,9 +187,13 @@ public struct TimeZoneDefinition: Sendable, Hashable {
 /// component (lists of them are filtered, mapped and handed between threads) costs one reference count, not one per
 /// field of an event; the 20,000-event import spent a tenth of its time copying components before.
 public indirect enum CalendarComponent: Sendable, Hashable {
+    /// A VEVENT.
     case event(Event)
+    /// A VTODO.
     case todo(Todo)
+    /// A VJOURNAL.
     case journal(Journal)
+    /// A VTIMEZONE.
     case timeZone(TimeZoneDefinition)
     /// VFREEBUSY, VAVAILABILITY, X- components …: kept and written back as read.
     case other(Component)

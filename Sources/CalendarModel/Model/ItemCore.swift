@@ -102,6 +102,7 @@ public struct ItemCore: Sendable, Hashable {
 /// An event, todo or journal: a component whose shared properties live in an `ItemCore` and read as its own
 /// (`event.summary` is `event.core.summary`).
 public protocol CalendarItemModel {
+    /// The properties events, todos and journals share.
     var core: ItemCore { get set }
 }
 

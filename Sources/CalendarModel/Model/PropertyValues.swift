@@ -89,7 +89,9 @@ public struct RecurrenceID: Sendable, Hashable {
 
 /// An RDATE entry: a date, a date-time, or a period.
 public enum RecurrenceDate: Sendable, Hashable {
+    /// An instance starting at this date or date-time.
     case date(CalendarDate)
+    /// An instance with its own start and end (VALUE=PERIOD).
     case period(Period)
 
     /// When this RDATE instance starts.
@@ -103,6 +105,8 @@ public enum RecurrenceDate: Sendable, Hashable {
 
 /// When an alarm goes off: relative to the start (or end) of its component, or at a fixed UTC time.
 public enum Trigger: Sendable, Hashable {
+    /// This long before (negative) or after the start, or the end when `relatedToEnd` (RELATED=END).
     case relative(Duration, relatedToEnd: Bool)
+    /// At this UTC time (VALUE=DATE-TIME).
     case absolute(CalendarDate)
 }

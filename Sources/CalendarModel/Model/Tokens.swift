@@ -1,5 +1,6 @@
 /// An enumerated property value (STATUS, CLASS, TRANSP, ACTION) that also keeps values it does not know.
 public protocol TokenValue: RawRepresentable, Sendable, Hashable where RawValue == String {
+    /// Any token, known or not: reading one never fails.
     init(rawValue: String)
 }
 

@@ -10,7 +10,9 @@ import Foundation
 public enum FreeBusy {
     /// FBTYPE of a busy period.
     public enum Kind: String, Sendable, Hashable, Comparable {
+        /// Busy (an opaque, confirmed or unconfirmed item).
         case busy = "BUSY"
+        /// Tentatively busy (a TENTATIVE event).
         case tentative = "BUSY-TENTATIVE"
 
         /// Orders kinds by name.

@@ -26,15 +26,22 @@ public enum TodoFilter: String, Sendable, CaseIterable {
     case today
     /// Open and due after today.
     case upcoming
+    /// Completed (STATUS:COMPLETED or a COMPLETED time).
     case completed
     /// Open and due before now.
     case overdue
+    /// Every todo, open or not.
     case all
 }
 
 /// Parts of the day a todo can be due in: morning 06–12, afternoon 12–18, evening 18–24.
 public enum DaySlot: String, Sendable, CaseIterable {
-    case morning, afternoon, evening
+    /// 06:00–12:00.
+    case morning
+    /// 12:00–18:00.
+    case afternoon
+    /// 18:00–24:00.
+    case evening
 
     var hours: Range<Int> {
         switch self {

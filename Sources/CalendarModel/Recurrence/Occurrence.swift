@@ -4,8 +4,11 @@ import Foundation
 public struct Occurrence: Sendable, Hashable {
     /// The component that describes an instance: the series' master, or the override for that instance.
     public enum Item: Sendable, Hashable {
+        /// An event's instance.
         case event(Event)
+        /// A todo's instance.
         case todo(Todo)
+        /// A journal entry's instance.
         case journal(Journal)
 
         /// The shared properties of the item.

@@ -1,7 +1,35 @@
 /// RFC 5545 / 7986 value types, as jCal and xCal name them.
 public enum ValueType: String, Sendable, Hashable {
-    case binary, boolean, calAddress = "cal-address", date, dateTime = "date-time", duration, float, integer
-    case period, recur, text, time, uri, utcOffset = "utc-offset", unknown
+    /// BINARY: base64 data.
+    case binary
+    /// BOOLEAN: TRUE or FALSE.
+    case boolean
+    /// CAL-ADDRESS: a mailto: URI.
+    case calAddress = "cal-address"
+    /// DATE: a day.
+    case date
+    /// DATE-TIME: a day and a time.
+    case dateTime = "date-time"
+    /// DURATION: a length of time.
+    case duration
+    /// FLOAT: a decimal number.
+    case float
+    /// INTEGER: a whole number.
+    case integer
+    /// PERIOD: a start and an end or a length.
+    case period
+    /// RECUR: a recurrence rule.
+    case recur
+    /// TEXT: escaped text.
+    case text
+    /// TIME: a time of day.
+    case time
+    /// URI: a reference.
+    case uri
+    /// UTC-OFFSET: hours and minutes from UTC.
+    case utcOffset = "utc-offset"
+    /// A value type ICSKit does not know: kept as text.
+    case unknown
 }
 
 /// Which value type each property has, and whether its value is a comma-separated list: the one table the

@@ -10,9 +10,13 @@
 public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
     /// Which of the four forms RFC 5545 §3.3.4/§3.3.5 allows this value is in.
     public enum Form: Sendable, Hashable {
+        /// A day, with no time (VALUE=DATE).
         case date
+        /// A wall-clock time in whatever zone the reader is in (no Z, no TZID).
         case floating
+        /// An instant in UTC (`Z`).
         case utc
+        /// A wall-clock time in the named zone (TZID).
         case zoned(tzid: String)
     }
 

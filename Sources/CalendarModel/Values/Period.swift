@@ -8,7 +8,9 @@
 public struct Period: Sendable, Hashable {
     /// How a period ends: at a time, or after a duration.
     public enum End: Sendable, Hashable {
+        /// At this date-time (`start/end`).
         case date(CalendarDate)
+        /// After this long (`start/duration`).
         case duration(Duration)
     }
 

@@ -14,8 +14,20 @@ import Foundation
 public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
     /// FREQ.
     public enum Frequency: String, Sendable, Hashable, CaseIterable {
-        case secondly = "SECONDLY", minutely = "MINUTELY", hourly = "HOURLY", daily = "DAILY"
-        case weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY"
+        /// Every INTERVAL seconds.
+        case secondly = "SECONDLY"
+        /// Every INTERVAL minutes.
+        case minutely = "MINUTELY"
+        /// Every INTERVAL hours.
+        case hourly = "HOURLY"
+        /// Every INTERVAL days.
+        case daily = "DAILY"
+        /// Every INTERVAL weeks.
+        case weekly = "WEEKLY"
+        /// Every INTERVAL months.
+        case monthly = "MONTHLY"
+        /// Every INTERVAL years.
+        case yearly = "YEARLY"
     }
 
     /// A BYDAY entry: a weekday, optionally the nth (`2MO`) or nth-from-last (`-1FR`) in the period.

@@ -4,6 +4,18 @@
 /// weekday = "SU" / "MO" / "TU" / "WE" / "TH" / "FR" / "SA"
 /// ```
 public enum Weekday: String, Sendable, Hashable, CaseIterable {
-    case sunday = "SU", monday = "MO", tuesday = "TU", wednesday = "WE", thursday = "TH", friday = "FR"
+    /// `SU`.
+    case sunday = "SU"
+    /// `MO`.
+    case monday = "MO"
+    /// `TU`.
+    case tuesday = "TU"
+    /// `WE`.
+    case wednesday = "WE"
+    /// `TH`.
+    case thursday = "TH"
+    /// `FR`.
+    case friday = "FR"
+    /// `SA`.
     case saturday = "SA"
 }
