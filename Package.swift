@@ -56,7 +56,7 @@ let package = Package(
             path: "Fuzz/Targets"),
         .executableTarget(name: "icskit-fuzz", dependencies: ["ICSKitFuzzTargets"], path: "Fuzz/Driver"),
         // What the test targets share (a seeded generator for the random tests).
-        .target(name: "ICSKitTestSupport", path: "Tests/Support"),
+        .target(name: "ICSKitTestSupport", dependencies: ["CalendarSync"], path: "Tests/Support"),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel", "ICSKitTestSupport"]),
         .testTarget(name: "CalendarMergeTests", dependencies: ["CalendarModel", "CalendarMerge"]),
         .testTarget(
@@ -65,7 +65,9 @@ let package = Package(
                 "CalendarModel", "CalendarStore", "CalendarMerge", "ICSKitTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "CalendarSyncTests", dependencies: ["CalendarModel", "CalendarStore", "CalendarSync"]),
+        .testTarget(
+            name: "CalendarSyncTests",
+            dependencies: ["CalendarModel", "CalendarStore", "CalendarSync", "ICSKitTestSupport"]),
         .testTarget(
             name: "ICSKitCLITests",
             dependencies: ["CalendarModel", "CalendarSync", "ICSKitCLI", "icskit", "icskit-fuzz", "ICSKitTestSupport"]),

@@ -12,11 +12,10 @@ enum CLI {
         var timedOut = false
     }
 
-    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let package = TestEnvironment.package
     static let corpus = package.deletingLastPathComponent().appendingPathComponent("shared/fixtures/corpus")
 
-    static func fixture(_ name: String) -> String { package.appendingPathComponent("Fixtures/" + name).path }
+    static func fixture(_ name: String) -> String { TestEnvironment.fixture(name) }
 
     /// The `icskit` executable SwiftPM built beside this test bundle (override with ICSKIT_BIN).
     static let binary: String = ProcessInfo.processInfo.environment["ICSKIT_BIN"] ?? builtExecutable("icskit")
@@ -99,11 +98,7 @@ enum CLI {
 
     /// The Python the tests compare with: `ICSKIT_PYTHON` (`make test` sets it to the virtual environment under
     /// .build), else `.build/venv` when `make venv` made it, else `python3` on the PATH.
-    static let pythonExecutable: String = {
-        if let path = ProcessInfo.processInfo.environment["ICSKIT_PYTHON"], !path.isEmpty { return path }
-        let venv = package.appendingPathComponent(".build/venv/bin/python3").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
-    }()
+    static let pythonExecutable = TestEnvironment.pythonExecutable
 
     /// Runs that Python with arguments; status 127 when it cannot be started.
     static func python(_ arguments: [String], stdin: Data? = nil) -> Run {

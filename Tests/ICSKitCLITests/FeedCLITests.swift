@@ -1,4 +1,5 @@
 import Foundation
+import ICSKitTestSupport
 import XCTest
 
 /// `subscribe` and `refresh` against scripts/feed_server.py: a feed that gets its validators right, and each way

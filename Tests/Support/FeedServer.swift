@@ -1,28 +1,33 @@
 import CalendarSync
 import Foundation
-import ICSKitTestSupport
 import XCTest
 
 /// scripts/feed_server.py, started for one test on 127.0.0.1 (a free port), stopped when the test ends: it stops by
 /// itself when its standard input closes or after `lifetime` seconds.
-final class FeedServer {
-    let process = Process()
+public final class FeedServer {
+    public let process = Process()
     private let input = Pipe()
-    let port: Int
+    public let port: Int
     private let client = HTTPClient(timeout: 10, retries: 0)
 
     /// `https` when started with the test certificate (Fixtures/tls, for 127.0.0.1 and localhost).
-    let scheme: String
+    public let scheme: String
 
-    init(lifetime: Int = 120, tls: Bool = false, serving file: String? = nil) throws {
+    public init(lifetime: Int = 120, tls: Bool = false, serving file: String? = nil) throws {
         scheme = tls ? "https" : "http"
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
             [
-                CLI.pythonExecutable, CLI.package.appendingPathComponent("scripts/feed_server.py").path,
+                TestEnvironment.pythonExecutable,
+                TestEnvironment.package.appendingPathComponent("scripts/feed_server.py").path,
                 "--lifetime", String(lifetime),
-            ] + (tls ? ["--tls", CLI.fixture("tls/localhost-cert.pem"), CLI.fixture("tls/localhost-key.pem")] : [])
+            ]
+            + (tls
+                ? [
+                    "--tls", TestEnvironment.fixture("tls/localhost-cert.pem"),
+                    TestEnvironment.fixture("tls/localhost-key.pem"),
+                ] : [])
             + (file.map { ["--serve", $0] } ?? [])
         process.standardInput = input
         process.standardOutput = output
@@ -30,31 +35,34 @@ final class FeedServer {
         let line = String(decoding: output.fileHandleForReading.availableLine(), as: UTF8.self)
         guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()
-            throw Requirement.missing("the feed server did not start (\(CLI.pythonExecutable)): \"\(line)\"")
+            throw Requirement.missing(
+                "the feed server did not start (\(TestEnvironment.pythonExecutable)): \"\(line)\"")
         }
         self.port = port
     }
 
     deinit { stop() }
 
-    func stop() {
+    public func stop() {
         try? input.fileHandleForWriting.close()
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
 
     /// The URL of a feed in a mode (see the script).
-    func feed(_ name: String, host: String = "127.0.0.1") -> String { "\(scheme)://\(host):\(port)/feed/\(name).ics" }
+    public func feed(_ name: String, host: String = "127.0.0.1") -> String {
+        "\(scheme)://\(host):\(port)/feed/\(name).ics"
+    }
 
     /// Sets the calendar every feed serves.
-    func serve(_ calendar: String) throws {
+    public func serve(_ calendar: String) throws {
         let answer = try client.send(
             HTTPRequest("PUT", URL(string: "http://127.0.0.1:\(port)/calendar")!, body: Array(calendar.utf8)))
         XCTAssertEqual(answer.status, 204)
     }
 
     /// Serves the feed `name` in another mode from now on.
-    func setMode(_ name: String, _ mode: String) throws {
+    public func setMode(_ name: String, _ mode: String) throws {
         let answer = try client.send(
             HTTPRequest("PUT", URL(string: "http://127.0.0.1:\(port)/mode/\(name)")!, body: Array(mode.utf8)))
         XCTAssertEqual(answer.status, 204)
@@ -62,7 +70,7 @@ final class FeedServer {
 
     /// The feed requests so far: path, the validators sent, the status answered, and the client's port (one per
     /// connection).
-    func log() throws -> [(
+    public func log() throws -> [(
         path: String, ifNoneMatch: String?, ifModifiedSince: String?, status: Int, host: String, authorized: Bool,
         clientPort: Int
     )] {
@@ -81,7 +89,7 @@ final class FeedServer {
 
 extension FileHandle {
     /// Bytes up to and including the first line feed (or the end).
-    func availableLine() -> Data {
+    public func availableLine() -> Data {
         var line = Data()
         while true {
             let byte = readData(ofLength: 1)

@@ -1,5 +1,6 @@
 import CalendarSync
 import Foundation
+import ICSKitTestSupport
 import XCTest
 
 /// The HTTP client's kept connections, against scripts/feed_server.py (an HTTP/1.1 server that keeps connections
