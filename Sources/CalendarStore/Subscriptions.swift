@@ -1,45 +1,42 @@
 internal import GRDB
 
-/// A store calendar fed from a web calendar (webcal / HTTP(S)): where it comes from and what the last fetch learnt,
-/// so the next one can ask "changed since?" (RFC 9110 validators) and knows how soon it may ask.
-public struct Subscription: Sendable, Hashable {
+/// A web calendar subscription as the store keeps it (CalendarSync's `Subscription` is what reads and writes it):
+/// the calendar it feeds, where the feed is, and what the last fetch learnt. The password is never kept.
+public struct FeedRecord: Sendable, Hashable {
     /// The store calendar the feed merges into.
     public var calendar: String
-    /// The URL as subscribed (`webcal://` kept as given).
+    /// The URL as subscribed.
     public var url: String
-    /// Where the feed lives now, after permanent redirects (301, 308); nil while it has not moved.
+    /// Where the feed lives now, after permanent redirects.
     public var location: String?
     /// The ETag of the last full answer.
     public var etag: String?
     /// The Last-Modified of the last full answer.
     public var lastModified: String?
-    /// A digest of the last body merged: a body that did not change is not merged again, whatever the validators say.
+    /// A digest of the last body merged.
     public var bodyHash: String?
     /// When the feed was last asked (Unix seconds).
     public var checkedAt: Int64?
     /// When the feed last answered with a body (Unix seconds).
     public var fetchedAt: Int64?
-    /// The shortest time between two fetches the feed asks for (REFRESH-INTERVAL, X-PUBLISHED-TTL), in seconds.
+    /// The shortest time between two fetches the feed asks for, in seconds.
     public var minimumInterval: Int64?
-    /// The user name for HTTP authentication; the password is never stored.
+    /// The user name for HTTP authentication.
     public var user: String?
 
-    /// A subscription that has never been fetched.
+    /// A record of a feed never fetched.
     public init(calendar: String, url: String) {
         self.calendar = calendar
         self.url = url
     }
-
-    /// The URL to fetch: the permanent location when the feed moved, else the one subscribed.
-    public var fetchURL: String { location ?? url }
 }
 
-/// A `Subscription` read from a row (by column name): GRDB stays inside the store.
+/// A `FeedRecord` read from a row (by column name): GRDB stays inside the store.
 struct SubscriptionRecord: FetchableRecord {
-    var subscription: Subscription
+    var subscription: FeedRecord
 
     init(row: Row) throws {
-        subscription = Subscription(calendar: row["calendar"], url: row["url"])
+        subscription = FeedRecord(calendar: row["calendar"], url: row["url"])
         subscription.location = row["location"]
         subscription.etag = row["etag"]
         subscription.lastModified = row["lastModified"]
@@ -59,14 +56,14 @@ extension CalendarStore {
         """
 
     /// Every subscription, by calendar name.
-    public func subscriptions() throws -> [Subscription] {
+    public func feedRecords() throws -> [FeedRecord] {
         try database.read { db in
             try SubscriptionRecord.fetchAll(db, sql: Self.subscriptionQuery + " ORDER BY c.name").map(\.subscription)
         }
     }
 
     /// The subscription that feeds a calendar, if one does.
-    public func subscription(calendar: String) throws -> Subscription? {
+    public func feedRecord(calendar: String) throws -> FeedRecord? {
         try database.read { db in
             let record = try SubscriptionRecord.fetchOne(
                 db, sql: Self.subscriptionQuery + " WHERE c.name = ?", arguments: [calendar])
@@ -75,7 +72,7 @@ extension CalendarStore {
     }
 
     /// Records a subscription (creating its calendar when needed) or what its last fetch learnt.
-    public func save(_ subscription: Subscription) throws {
+    public func save(_ subscription: FeedRecord) throws {
         try database.write { db in
             let id = try StoreWriter(db).calendarID(named: subscription.calendar, create: true)!
             try db.execute(

@@ -1,6 +1,5 @@
 import CalendarMerge
 import CalendarModel
-import CalendarStore
 import Foundation
 
 /// Web calendars (webcal / HTTP(S) feeds, read-only): fetching one with the validators of the last fetch, and
@@ -87,7 +86,7 @@ public enum Feed {
 
     /// Fetches a feed and merges a changed body into its calendar, saving what the fetch learnt.
     public static func refresh(
-        _ subscription: Subscription, store: CalendarStore, client: HTTPClient, options: Options
+        _ subscription: Subscription, store: some FeedKeeping, client: HTTPClient, options: Options
     ) throws -> Report {
         var report = Report(calendar: subscription.calendar, outcome: .notModified, subscription: subscription)
         if let next = nextAllowed(subscription, options: options) {
@@ -155,7 +154,7 @@ public enum Feed {
         let url: URL
         let wasConditional: Bool
 
-        mutating func take(_ body: [UInt8], store: CalendarStore, options: Options) throws {
+        mutating func take(_ body: [UInt8], store: some FeedKeeping, options: Options) throws {
             let digest = SourceDigest.of(body)
             if digest == subscription.bodyHash {
                 if wasConditional {
@@ -224,12 +223,12 @@ public enum Feed {
     /// LAST-MODIFIED, CREATED and SEQUENCE — equals that of a stored group from this feed takes the stored UID.
     /// Nil when the UIDs are not regenerated; else the calendars with UIDs matched and how many groups matched.
     static func matchingRegeneratedUIDs(
-        _ calendars: [ICalendar], base: [MergeKey: String], store: CalendarStore, calendar: String
+        _ calendars: [ICalendar], base: [MergeKey: String], store: some FeedKeeping, calendar: String
     ) throws -> ([ICalendar], Int)? {
         let baseUIDs = Set(base.keys.map(\.uid))
         let feedUIDs = Set(calendars.flatMap(\.components).compactMap { $0.core?.uid })
         guard !baseUIDs.isEmpty, !feedUIDs.isEmpty, baseUIDs.isDisjoint(with: feedUIDs) else { return nil }
-        let stored = try store.loadCalendars(named: calendar).flatMap { $0.calendar.components }
+        let stored = try store.loadCalendars(named: calendar, window: nil).flatMap { $0.calendar.components }
         var storedByContent: [String: String] = [:]
         for (uid, key) in contentKeys(stored) where baseUIDs.contains(uid) {
             storedByContent[key] = storedByContent[key] == nil ? uid : ""  // "" marks a key two groups share
