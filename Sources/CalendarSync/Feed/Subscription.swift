@@ -4,56 +4,27 @@ import CalendarStore
 import Foundation
 
 /// A store calendar fed from a web calendar (webcal / HTTP(S)): where it comes from and what the last fetch learnt,
-/// so the next one can ask "changed since?" (RFC 9110 validators) and knows how soon it may ask.
+/// so the next one can ask "changed since?" (RFC 9110 validators) and knows how soon it may ask. Its fields are
+/// those of the `FeedRecord` a store keeps (`subscription.etag` is `subscription.record.etag`).
+@dynamicMemberLookup
 public struct Subscription: Sendable, Hashable {
-    /// The store calendar the feed merges into.
-    public var calendar: String
-    /// The URL as subscribed (`webcal://` kept as given).
-    public var url: String
-    /// Where the feed lives now, after permanent redirects (301, 308); nil while it has not moved.
-    public var location: String?
-    /// The ETag of the last full answer.
-    public var etag: String?
-    /// The Last-Modified of the last full answer.
-    public var lastModified: String?
-    /// A digest of the last body merged: a body that did not change is not merged again, whatever the validators say.
-    public var bodyHash: String?
-    /// When the feed was last asked (Unix seconds).
-    public var checkedAt: Int64?
-    /// When the feed last answered with a body (Unix seconds).
-    public var fetchedAt: Int64?
-    /// The shortest time between two fetches the feed asks for (REFRESH-INTERVAL, X-PUBLISHED-TTL), in seconds.
-    public var minimumInterval: Int64?
-    /// The user name for HTTP authentication; the password is never stored.
-    public var user: String?
+    /// What a store keeps of it: the calendar, the feed's URL and location, validators, times, the user name.
+    public var record: FeedRecord
 
     /// A subscription that has never been fetched.
-    public init(calendar: String, url: String) {
-        self.calendar = calendar
-        self.url = url
+    public init(calendar: String, url: String) { record = FeedRecord(calendar: calendar, url: url) }
+
+    /// The subscription a store keeps as this record.
+    public init(_ record: FeedRecord) { self.record = record }
+
+    /// `subscription.etag` for `subscription.record.etag`.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<FeedRecord, Value>) -> Value {
+        get { record[keyPath: keyPath] }
+        set { record[keyPath: keyPath] = newValue }
     }
 
     /// The URL to fetch: the permanent location when the feed moved, else the one subscribed.
-    public var fetchURL: String { location ?? url }
-}
-
-extension Subscription {
-    /// The subscription a store keeps as this record.
-    public init(_ record: FeedRecord) {
-        self.init(calendar: record.calendar, url: record.url)
-        (location, etag, lastModified, bodyHash) = (record.location, record.etag, record.lastModified, record.bodyHash)
-        (checkedAt, fetchedAt, minimumInterval, user) =
-            (record.checkedAt, record.fetchedAt, record.minimumInterval, record.user)
-    }
-
-    /// What a store keeps of it.
-    public var record: FeedRecord {
-        var record = FeedRecord(calendar: calendar, url: url)
-        (record.location, record.etag, record.lastModified, record.bodyHash) = (location, etag, lastModified, bodyHash)
-        (record.checkedAt, record.fetchedAt, record.minimumInterval, record.user) =
-            (checkedAt, fetchedAt, minimumInterval, user)
-        return record
-    }
+    public var fetchURL: String { record.location ?? record.url }
 }
 
 /// What a refresh needs of the place a calendar's items are kept: the merge storage, the subscriptions, and the
