@@ -56,7 +56,7 @@ extension CalendarStore {
                 if !skipped.contains(position) { work.append((calendarIndex, index)) }
             }
         }
-        let rows = RowBatches(items: work.count, batchSize: 256)
+        let rows = ParallelParts.Batches<[(row: ItemRow, line: Int)]>(items: work.count, batchSize: 256)
         for _ in 0..<max(1, min(ProcessInfo.processInfo.activeProcessorCount - 1, rows.count)) {
             Thread.detachNewThread { [work] in
                 var deriver = RowDeriver(calendars: resolved, work: work, viewerZone: viewerZone, file: file)
@@ -402,68 +402,5 @@ private struct RowDeriver {
             if let row = ItemRow(component, time: time) { made.append((row, component.line)) }
         }
         return made
-    }
-}
-
-/// Rows handed from the threads that derive them, a batch of items each, to the one that writes them in order.
-/// Helpers `claim` the next batch of item positions and `put` its rows; `take` hands the batches out in order, and
-/// has the writer derive a batch itself while the next one is not ready.
-/// `@unchecked Sendable`: every access goes through `condition`.
-private final class RowBatches: @unchecked Sendable {
-    private let condition = NSCondition()
-    private let items: Int
-    private let batchSize: Int
-    /// How many batches there are.
-    let count: Int
-    private var claimed = 0
-    private var taken = 0
-    private var done: [Int: [(row: ItemRow, line: Int)]] = [:]
-
-    init(items: Int, batchSize: Int) {
-        self.items = items
-        self.batchSize = batchSize
-        count = (items + batchSize - 1) / batchSize
-    }
-
-    /// The item positions of the next batch to derive; nil when every batch was claimed.
-    func claim() -> Range<Int>? {
-        condition.withLock {
-            guard claimed < count else { return nil }
-            defer { claimed += 1 }
-            return (claimed * batchSize)..<min(items, (claimed + 1) * batchSize)
-        }
-    }
-
-    func put(_ rows: [(row: ItemRow, line: Int)], for batch: Range<Int>) {
-        condition.withLock {
-            done[batch.lowerBound / batchSize] = rows
-            condition.broadcast()
-        }
-    }
-
-    /// The next batch in order; nil once all were taken. While it is not ready, the caller derives the next
-    /// unclaimed batch itself with `derive`, and waits only when every batch is claimed.
-    func take(deriving derive: (Range<Int>) -> [(row: ItemRow, line: Int)]) -> [(row: ItemRow, line: Int)]? {
-        while true {
-            condition.lock()
-            guard taken < count else {
-                condition.unlock()
-                return nil
-            }
-            if let ready = done.removeValue(forKey: taken) {
-                taken += 1
-                condition.unlock()
-                return ready
-            }
-            guard claimed < count else {
-                condition.wait()
-                condition.unlock()
-                continue
-            }
-            let batch = (claimed * batchSize)..<min(items, (claimed + 1) * batchSize)
-            claimed += 1
-            condition.unlock()
-            put(derive(batch), for: batch)
-        }
     }
 }

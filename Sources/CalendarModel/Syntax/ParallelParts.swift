@@ -47,4 +47,67 @@ package enum ParallelParts {
             }
         }
     }
+
+    /// Work cut into batches of positions, derived on helper threads (`claim`, `put`) and taken in order on one
+    /// thread (`take`), which derives the next batch itself rather than wait while one is late: a pipeline for work
+    /// whose results must be consumed in order (the store writes an import's rows in file order).
+    /// `@unchecked Sendable`: every access goes through `condition`.
+    package final class Batches<Result: Sendable>: @unchecked Sendable {
+        private let condition = NSCondition()
+        private let items: Int
+        private let batchSize: Int
+        /// How many batches there are.
+        package let count: Int
+        private var claimed = 0
+        private var taken = 0
+        private var done: [Int: Result] = [:]
+
+        package init(items: Int, batchSize: Int) {
+            self.items = items
+            self.batchSize = batchSize
+            count = (items + batchSize - 1) / batchSize
+        }
+
+        /// The item positions of the next batch to derive; nil when every batch was claimed.
+        package func claim() -> Range<Int>? {
+            condition.withLock {
+                guard claimed < count else { return nil }
+                defer { claimed += 1 }
+                return (claimed * batchSize)..<min(items, (claimed + 1) * batchSize)
+            }
+        }
+
+        package func put(_ rows: Result, for batch: Range<Int>) {
+            condition.withLock {
+                done[batch.lowerBound / batchSize] = rows
+                condition.broadcast()
+            }
+        }
+
+        /// The next batch in order; nil once all were taken. While it is not ready, the caller derives the next
+        /// unclaimed batch itself with `derive`, and waits only when every batch is claimed.
+        package func take(deriving derive: (Range<Int>) -> Result) -> Result? {
+            while true {
+                condition.lock()
+                guard taken < count else {
+                    condition.unlock()
+                    return nil
+                }
+                if let ready = done.removeValue(forKey: taken) {
+                    taken += 1
+                    condition.unlock()
+                    return ready
+                }
+                guard claimed < count else {
+                    condition.wait()
+                    condition.unlock()
+                    continue
+                }
+                let batch = (claimed * batchSize)..<min(items, (claimed + 1) * batchSize)
+                claimed += 1
+                condition.unlock()
+                put(derive(batch), for: batch)
+            }
+        }
+    }
 }
