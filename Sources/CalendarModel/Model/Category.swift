@@ -1,0 +1,21 @@
+/// A category name, with the colour an application gives it. iCalendar carries no per-category colour, so the
+/// colour comes from the store, not from the file.
+///
+/// ```
+/// categories = "CATEGORIES" catparam ":" text *("," text) CRLF   ; RFC 5545 §3.8.1.2
+/// ```
+public struct Category: Sendable, Hashable, ExpressibleByStringLiteral {
+    /// The category's name.
+    public var name: String
+    /// Its colour (`#RRGGBB`) where one is known.
+    public var color: String?
+
+    /// A category by name.
+    public init(_ name: String, color: String? = nil) {
+        self.name = name
+        self.color = color
+    }
+
+    /// A category by name, written as a string literal.
+    public init(stringLiteral value: String) { self.init(value) }
+}
