@@ -19,7 +19,7 @@ extension CalendarMerger.Plan {
         }
         guard !wanted.isEmpty else { return }
         let read = try contents(Set(wanted.map { actions[$0].key }))
-        let time = CalendarTime(calendar: Self.zoneCalendar(timeZones), viewerZone: "UTC")
+        let time = CalendarTime(calendar: CalendarMerger.zoneCalendar(timeZones), viewerZone: "UTC")
         for index in wanted {
             let key = actions[index].key
             guard let theirs = item(key), let local = read.local[key] else { continue }
@@ -92,9 +92,12 @@ extension CalendarMerger.Plan {
         }
         actions[index] = action
     }
+}
 
-    /// A calendar holding only these VTIMEZONEs, to place the times of items that use them.
-    static func zoneCalendar(_ zones: [TimeZoneDefinition]) -> ICalendar {
+extension CalendarMerger {
+    /// A calendar holding only these VTIMEZONEs, to place the times of items that use them (the merge's and the
+    /// storage's, when they write what the merge planned).
+    package static func zoneCalendar(_ zones: [TimeZoneDefinition]) -> ICalendar {
         var calendar = ICalendar()
         calendar.components = zones.map { .timeZone($0) }
         return calendar

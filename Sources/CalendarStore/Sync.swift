@@ -49,7 +49,7 @@ extension CalendarStore: MergeStorage {
                 sql: "UPDATE calendar SET source = coalesce(source, ?) WHERE id = ?", arguments: [source, id])
             try writer.saveTimeZones(write.timeZones, calendarID: id)
             try writer.saveCalendarParts(of: write.calendarParts, calendarID: id)
-            let time = CalendarTime(calendar: Self.zoneCalendar(write.timeZones), viewerZone: "UTC")
+            let time = CalendarTime(calendar: CalendarMerger.zoneCalendar(write.timeZones), viewerZone: "UTC")
             for item in write.upserts {
                 guard let row = ItemRow(item, time: time) else { continue }
                 // An item the calendar never had (nor deleted) has no categories, relations or tombstone to clear.
@@ -132,13 +132,6 @@ extension CalendarStore: MergeStorage {
             contents.base[key] = component(base ?? (itemIsBase == true ? item : nil))
         }
         return contents
-    }
-
-    /// A calendar holding only VTIMEZONEs, to place the times of items that use them.
-    static func zoneCalendar(_ zones: [TimeZoneDefinition]) -> ICalendar {
-        var calendar = ICalendar()
-        calendar.components = zones.map { .timeZone($0) }
-        return calendar
     }
 }
 
