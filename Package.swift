@@ -58,7 +58,7 @@ let package = Package(
         // What the test targets share (a seeded generator for the random tests).
         .target(name: "ICSKitTestSupport", dependencies: ["CalendarSync"], path: "Tests/Support"),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel", "ICSKitTestSupport"]),
-        .testTarget(name: "CalendarMergeTests", dependencies: ["CalendarModel", "CalendarMerge"]),
+        .testTarget(name: "CalendarMergeTests", dependencies: ["CalendarModel", "CalendarMerge", "ICSKitTestSupport"]),
         .testTarget(
             name: "CalendarStoreTests",
             dependencies: [

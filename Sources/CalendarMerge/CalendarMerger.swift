@@ -207,7 +207,7 @@ public enum CalendarMerger {
         var calendarParts: [ICalendar]
         /// Items not read, with the fingerprint each has, and how to read one when a decision needs its content
         /// (a series restored whole) or how a person knows it.
-        var unread: [MergeKey: String] = [:]
+        var unread: [MergeKey: UnreadEntry] = [:]
         /// What the items the read changed said as they stood (`readFingerprint`), read or not.
         var readFingerprints: [MergeKey: String] = [:]
         var readUnread: @Sendable (MergeKey) -> MergeItem? = { _ in nil }
@@ -215,12 +215,18 @@ public enum CalendarMerger {
         /// The storage's snapshot taken before the file was read, when the caller has one.
         var snapshot: MergeSnapshot?
 
+        /// An item not read: its fingerprint, and where the reader keeps it.
+        struct UnreadEntry: Sendable {
+            var fingerprint: String
+            var position: Int
+        }
+
         /// Every external item's version: read, unread, or unchanged since `snapshot`'s base.
         func versions(_ snapshot: MergeSnapshot) -> [MergeKey: ItemVersion] {
             var versions = items.mapValues(\.version)
             versions.reserveCapacity(items.count + unread.count + unchanged.count)  // grown once, not rehashed
-            for (key, fingerprint) in unread where versions[key] == nil {
-                versions[key] = ItemVersion(fingerprint: fingerprint)
+            for (key, entry) in unread where versions[key] == nil {
+                versions[key] = ItemVersion(fingerprint: entry.fingerprint)
             }
             for key in unchanged where versions[key] == nil {
                 if let fingerprint = snapshot.base[key] { versions[key] = ItemVersion(fingerprint: fingerprint) }

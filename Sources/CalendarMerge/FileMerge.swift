@@ -14,35 +14,45 @@ extension CalendarMerger {
         icsBytes bytes: [UInt8], file: String?, into calendar: String, source: String,
         storage: some MergeStorage, options: MergeOptions = MergeOptions(), keep: (any Sendable) -> Void = { _ in }
     ) throws -> (result: MergeResult, read: ICS.ReadResult?) {
-        let snapshot = try storage.mergeSnapshot(calendar: calendar, source: source)
-        if let digest = options.digest, let result = unchangedFilePlan(digest: digest, snapshot) {
-            return (result, nil)
+        // Bytes merged last time are not read at all; otherwise the file is scanned while the snapshot is read.
+        var known: MergeSnapshot?
+        if let digest = options.digest, try storage.mergeDigest(calendar: calendar, source: source) == digest {
+            let unchanged = try storage.mergeSnapshot(calendar: calendar, source: source)
+            if let result = unchangedFilePlan(digest: digest, unchanged) { return (result, nil) }
+            known = unchanged
         }
-        let base = snapshot.base, readBase = snapshot.readBase
+        let handoff = SnapshotHandoff(known)
         let identities = WRTimeZoneIdentities()
-        let (read, unread) = ICS.read(bytes, file: file) { component, calendar -> Unread? in
-            guard !base.isEmpty else { return nil }
-            let identity = identities.identity(of: calendar)
-            guard let (uid, recurrenceID, moves) = component.keyAsRead(wrTimeZone: identity != nil) else { return nil }
-            let key = MergeKey(uid: uid, recurrenceID: recurrenceID)
-            guard let fingerprint = base[key] else { return nil }
-            guard let identity, moves else {
-                return fingerprint == component.fingerprint ? Unread(key: key, fingerprint: fingerprint) : nil
+        let scanning = DispatchGroup()
+        let scanned = ScanOutcome()
+        DispatchQueue.global().async(group: scanning) {
+            scanned.value = ICS.read(bytes, file: file) { component, calendar -> Unread? in
+                let snapshot = handoff.wait()
+                guard !snapshot.base.isEmpty else { return nil }
+                return leftOut(component, calendar, snapshot, identities)
             }
-            // Moved by X-WR-TIMEZONE when read: known by what it said as it stood, and what decided the move.
-            let readFingerprint = readFingerprint(component.fingerprint, identity)
-            guard readBase[key] == readFingerprint else { return nil }
-            return Unread(
-                key: key, fingerprint: fingerprint, readFingerprint: readFingerprint,
-                wrTimeZone: identity.components(separatedBy: " ").first)
         }
+        do {
+            known = try known ?? storage.mergeSnapshot(calendar: calendar, source: source)
+            handoff.hand(known!)
+        } catch {
+            handoff.hand(MergeSnapshot())
+            scanning.wait()
+            throw error
+        }
+        scanning.wait()
+        let (read, unread) = scanned.value!
+        let snapshot = known!
         var options = options
         options.isTruncated = read.isTruncated
         let (items, timeZones) = items(of: read.calendars)
-        var index: [MergeKey: Int] = [:]
+        // The items left out, by key, with where each is in `unread`, and what those the read moves said.
+        var index: [MergeKey: External.UnreadEntry] = [:], readFingerprints: [MergeKey: String] = [:]
         index.reserveCapacity(unread.count)
         for position in unread.indices where index[unread[position].note.key] == nil {
-            index[unread[position].note.key] = position
+            let note = unread[position].note
+            index[note.key] = External.UnreadEntry(fingerprint: note.fingerprint, position: position)
+            if let read = note.readFingerprint { readFingerprints[note.key] = read }
         }
         let unreadIndex = index
         // A key left out twice, or both read and left out (several versions of an item, one of them as merged last
@@ -53,17 +63,17 @@ extension CalendarMerger {
         }
         var external = External(
             items: items, timeZones: timeZones, calendarParts: calendarParts(of: read.calendars), snapshot: snapshot)
-        external.unread = unreadIndex.mapValues { unread[$0].note.fingerprint }
-        external.readFingerprints = unreadIndex.compactMapValues { unread[$0].note.readFingerprint }
+        external.unread = unreadIndex
+        external.readFingerprints = readFingerprints
         external.readUnread = { key in
-            guard let index = unreadIndex[key] else { return nil }
+            guard let index = unreadIndex[key]?.position else { return nil }
             // Decoded in its calendar, beside the zones it may use, as a full read would have.
             var around = read.calendars[unread[index].item.calendarIndex]
             around.components = around.timeZones.map { .timeZone($0) } + [unread[index].item.decoded]
             return Self.items(of: [around]).items[key]
         }
         external.labelUnread = { key in
-            guard let index = unreadIndex[key] else { return nil }
+            guard let index = unreadIndex[key]?.position else { return nil }
             let (summary, start) = unread[index].item.summaryAndStart(wrTimeZone: unread[index].note.wrTimeZone)
             return ItemLabel(title: summary, start: start.map { ItemLabel.start(value: $0.icsValue, tzid: $0.tzid) })
         }
@@ -71,10 +81,58 @@ extension CalendarMerger {
         return (try merge(external, into: calendar, source: source, storage: storage, options: options), read)
     }
 
+    /// The note of an item `merge(icsBytes:)` leaves out: one whose key and fingerprint, read from its lines, are
+    /// the merge base's. Nil for an item that has to be decoded.
+    static func leftOut(
+        _ component: Component, _ calendar: Component, _ snapshot: MergeSnapshot, _ identities: WRTimeZoneIdentities
+    ) -> Unread? {
+        let identity = identities.identity(of: calendar)
+        guard let (uid, recurrenceID, moves) = component.keyAsRead(wrTimeZone: identity != nil) else { return nil }
+        // The base's own key and fingerprint, whose text the snapshot shares with the item's (`==` at once).
+        let base = snapshot.base
+        guard let entry = base.index(forKey: MergeKey(uid: uid, recurrenceID: recurrenceID)) else { return nil }
+        let (key, fingerprint) = base[entry]
+        guard let identity, moves else {
+            return fingerprint == component.fingerprint ? Unread(key: key, fingerprint: fingerprint) : nil
+        }
+        // Moved by X-WR-TIMEZONE when read: known by what it said as it stood, and what decided the move.
+        let readFingerprint = readFingerprint(component.fingerprint, identity)
+        guard snapshot.readBase[key] == readFingerprint else { return nil }
+        return Unread(
+            key: key, fingerprint: fingerprint, readFingerprint: readFingerprint,
+            wrTimeZone: identity.components(separatedBy: " ").first)
+    }
+
+    /// The snapshot, handed from the thread that reads it to the scan that waits for it.
+    final class SnapshotHandoff: @unchecked Sendable {
+        private let ready = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var snapshot: MergeSnapshot?
+
+        init(_ snapshot: MergeSnapshot?) { self.snapshot = snapshot }
+
+        func hand(_ snapshot: MergeSnapshot) {
+            lock.withLock { self.snapshot = snapshot }
+            ready.signal()
+        }
+
+        func wait() -> MergeSnapshot {
+            if let snapshot = lock.withLock({ snapshot }) { return snapshot }
+            ready.wait()
+            ready.signal()  // for the next waiter
+            return lock.withLock { snapshot! }
+        }
+    }
+
+    /// What the scan of `merge(icsBytes:)` returns, set on its thread and read after it is waited for.
+    final class ScanOutcome: @unchecked Sendable {
+        var value: (result: ICS.ReadResult, unread: [(item: ICS.UnreadItem, note: Unread)])?
+    }
+
     /// What `merge(icsBytes:)` built, for its caller to keep (see `keep`).
     struct Built: Sendable {
         var unread: [(item: ICS.UnreadItem, note: Unread)]
-        var unreadIndex: [MergeKey: Int]
+        var unreadIndex: [MergeKey: External.UnreadEntry]
         var external: External
         var snapshot: MergeSnapshot
     }

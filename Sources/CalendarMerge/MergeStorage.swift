@@ -8,6 +8,9 @@ public protocol MergeStorage {
     /// enough to plan a merge that may turn out to need no writing at all.
     func mergeSnapshot(calendar: String, source: String) throws -> MergeSnapshot
 
+    /// The digest the source's last merge recorded (`MergeSnapshot.digest`), without the rest of the snapshot.
+    func mergeDigest(calendar: String, source: String) throws -> String?
+
     /// What the items of these keys say here, and what the source said of them at its last merge (the merge base's
     /// content, where the storage still knows it), as they stand now (no lock held): for dry runs.
     func mergeContents(calendar: String, source: String, keys: Set<MergeKey>) throws -> MergeContents
@@ -21,6 +24,13 @@ public protocol MergeStorage {
         _ decide: (MergeSnapshot, MergeContentReader) throws -> (write: MergeWrite?, outcome: Outcome)
     )
         throws -> Outcome
+}
+
+extension MergeStorage {
+    /// The snapshot's digest: a storage that can read it alone should.
+    public func mergeDigest(calendar: String, source: String) throws -> String? {
+        try mergeSnapshot(calendar: calendar, source: source).digest
+    }
 }
 
 /// Reads `MergeContents` of the given keys inside a storage's transaction.

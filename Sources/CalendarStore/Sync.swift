@@ -23,6 +23,18 @@ extension CalendarStore: MergeStorage {
         }
     }
 
+    /// The digest of the file the source's last merge read, if it recorded one.
+    public func mergeDigest(calendar: String, source: String) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(
+                db,
+                sql: """
+                    SELECT s.digest FROM syncSource s JOIN calendar c ON c.id = s.calendarID
+                    WHERE c.name = ? AND s.source = ?
+                    """, arguments: [calendar, source])
+        }
+    }
+
     /// The items' content and their base's, as they stand.
     public func mergeContents(calendar: String, source: String, keys: Set<MergeKey>) throws -> MergeContents {
         try database.read { db in try Self.contents(db, calendar: calendar, source: source, keys: keys) }
@@ -84,8 +96,16 @@ extension CalendarStore: MergeStorage {
                 """, arguments: [id, source])
         snapshot.base.reserveCapacity(snapshot.items.count)
         while let entry = try base.next() {
-            snapshot.base[entry.key] = entry.fingerprint
-            if let read = entry.readFingerprint { snapshot.readBase[entry.key] = read }
+            // An entry of an item takes the item's key and, when equal, its fingerprint: text shared rather than
+            // equal is compared at once, and a merge compares these tens of thousands of times.
+            var (key, fingerprint) = (entry.key, entry.fingerprint)
+            if let index = snapshot.items.index(forKey: key) {
+                let (itemKey, version) = snapshot.items[index]
+                key = itemKey
+                if version.fingerprint == fingerprint { fingerprint = version.fingerprint }
+            }
+            snapshot.base[key] = fingerprint
+            if let read = entry.readFingerprint { snapshot.readBase[key] = read }
         }
         snapshot.tombstones = Set(
             try KeyRecord.fetchAll(
