@@ -90,15 +90,12 @@ public final class CalendarStore: Sendable {
 
     private static func openForWriting(_ path: String) throws -> any DatabaseWriter {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError("cannot create the folder of the store \(path): \(error.localizedDescription)")
-        }
+        try PrivateFiles.makeFolders(folder, for: path)
         let database: DatabasePool
         do {
             database = try FolderLock.holding(folder) {
-                try DatabasePool(path: path, configuration: configuration(readOnly: false))
+                PrivateFiles.makeFile(path)
+                return try DatabasePool(path: path, configuration: configuration(readOnly: false))
             }
         } catch let error as DatabaseError
             where [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM]
@@ -119,7 +116,7 @@ public final class CalendarStore: Sendable {
     }
 
     private static func openForReading(_ path: String) throws -> any DatabaseWriter {
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard FileManager.default.fileExists(atPath: path), PrivateFiles.size(path) != 0 else {
             // No store yet: an empty one, in memory, so reading commands show nothing and create nothing.
             let empty = try DatabaseQueue(configuration: configuration(readOnly: false))
             try StoreSchema.migrator.migrate(empty)

@@ -45,6 +45,36 @@ final class StoreFileTests: XCTestCase {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
+    /// A calendar is private: the folders a new store needs are made 0700 and the store, its WAL and its index
+    /// 0600, under the usual umask 022 and under one that would leave everything open (000).
+    func testANewStoreIsPrivateWhateverTheUmask() throws {
+        func mode(_ path: String) throws -> Int {
+            try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as! NSNumber).intValue
+        }
+        for mask: mode_t in [0o022, 0o000] {
+            let old = umask(mask)
+            defer { umask(old) }
+            let data = folder.appendingPathComponent("data-\(mask)")
+            let path = data.appendingPathComponent("icskit/store.sqlite").path
+            let store = try CalendarStore(path: path)
+            _ = try store.importCalendars(items(3), into: "Home", file: "t.ics")
+            // The WAL and its index exist while the store is open.
+            for file in [path, path + "-wal", path + "-shm"] {
+                XCTAssertEqual(try mode(file), 0o600, "\(file) under umask \(String(mask, radix: 8))")
+            }
+            XCTAssertEqual(try mode(data.appendingPathComponent("icskit").path), 0o700)
+            XCTAssertEqual(try mode(data.path), 0o700, "a folder the store made above its own")
+            withExtendedLifetime(store) {}
+        }
+        // A folder that was there before is left as it is.
+        let shared = folder.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
+        chmod(shared.path, 0o755)
+        _ = try CalendarStore(path: shared.appendingPathComponent("store.sqlite").path)
+        XCTAssertEqual(try mode(shared.path), 0o755)
+        XCTAssertEqual(try mode(shared.appendingPathComponent("store.sqlite").path), 0o600)
+    }
+
     func testANewStoreHasSixteenKilobytePages() throws {
         let path = folder.appendingPathComponent("new.sqlite").path
         let store = try CalendarStore(path: path)
