@@ -18,6 +18,7 @@ input closes or the lifetime (default 300 s) ends. Standard library only.
        regen       a new UID for every item on every request (no validators)
        truncated   the calendar cut off before its last END lines (no validators)
        flaky       500 with Retry-After: 0 for every second request (the first fails), else as correct
+       private     401 unless Basic authentication as ana with the password s3cr3t-Pa55; no validators
        moved       301 to /feed/correct.ics
        temporary   302 to /feed/correct.ics
        offsite     301 to /feed/correct.ics under the host name localhost (another origin than 127.0.0.1)
@@ -30,6 +31,7 @@ input closes or the lifetime (default 300 s) ends. Standard library only.
 The log also names the client's port of each request (the connection it came over).
 """
 import argparse
+import base64
 import email.utils
 import hashlib
 import http.server
@@ -109,6 +111,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if mode == "drop-kept" and getattr(self, "answered", 0) > 0:
             self.close_connection = True
             return
+        if mode == "private":
+            # Basic authentication as ana with a password tests look for in everything icskit keeps and prints.
+            expected = "Basic " + base64.b64encode(b"ana:s3cr3t-Pa55").decode()
+            if self.headers.get("Authorization") != expected:
+                return self.reply(401, b"", [("WWW-Authenticate", 'Basic realm="feed"')])
+            return self.reply(200, calendar, ics)
         if mode == "quiet-close":
             self.close_connection = True
         if mode in ("correct", "drop-kept", "quiet-close", "chunked") or (mode == "flaky" and count % 2 == 0):

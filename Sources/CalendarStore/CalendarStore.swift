@@ -110,7 +110,11 @@ public final class CalendarStore: Sendable {
             // Several icskit processes may start together on a store that does not exist yet: one creates the
             // tables, the others wait for it and find them there (GRDB's migrator reads what is applied before it
             // takes the write lock, so it must not run twice at once).
-            try FolderLock.holding(folder) { try StoreSchema.migrator.migrate(database) }
+            try FolderLock.holding(folder) {
+                let scrub = try database.read(StoreSchema.holdsUserInfo)
+                try StoreSchema.migrator.migrate(database)
+                if scrub { try database.vacuum() }
+            }
         }
         return database
     }

@@ -219,6 +219,59 @@ enum StoreSchema {
                     ALTER TABLE syncStateKeyed RENAME TO syncState;
                     """)
         }
+        migrator.registerMigration("v12: no user information from URLs") { db in
+            try StoreSchema.removeUserInfo(db)
+        }
         return migrator
+    }
+
+    /// Columns that hold URLs or names made of them (`feed:https://…`, `caldav:https://…`).
+    static let urlColumns = [
+        ("calendar", "source"), ("subscription", "url"), ("subscription", "location"), ("syncPartner", "partner"),
+        ("syncPartner", "location"), ("syncResource", "partner"), ("syncBase", "partner"), ("syncState", "source"),
+        ("syncSource", "source"),
+    ]
+
+    /// Whether the store holds a URL with user information that migration v12 is yet to remove: then the whole file
+    /// is rewritten after it (`VACUUM`), since SQLite leaves what a row said before in the file's free space.
+    static func holdsUserInfo(_ db: Database) throws -> Bool {
+        guard try !migrator.appliedIdentifiers(db).contains(where: { $0.hasPrefix("v12:") }) else { return false }
+        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        for (table, column) in urlColumns where tables.contains(table) {
+            if try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(column) LIKE '%://%@%')") == true
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Stores made before v12 kept URLs as given, a password in them included (`https://ana:secret@host/`), in
+    /// every column that names a source, once per item in the merge base. The user name moves to the `user`
+    /// column where that is empty; the password goes (the next fetch asks for it as for any `--user`).
+    static func removeUserInfo(_ db: Database) throws {
+        for (table, column) in [("subscription", "url"), ("syncPartner", "location")] {
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT rowid, \(column) FROM \(table) WHERE user IS NULL AND \(column) LIKE '%://%@%'")
+            for row in rows {
+                let given = URLUserInfo(row[1] as String)
+                guard let user = given.user, !user.isEmpty else { continue }
+                try db.execute(sql: "UPDATE \(table) SET user = ? WHERE rowid = ?", arguments: [user, row[0] as Int64])
+            }
+        }
+        let strip = DatabaseFunction("icskit_without_user_info", argumentCount: 1, pure: true) { values in
+            String.fromDatabaseValue(values[0]).map { URLUserInfo($0).url }
+        }
+        db.add(function: strip)
+        defer { db.remove(function: strip) }
+        for (table, column) in urlColumns {
+            // Two rows that differ only by the user information name the same thing: one is kept.
+            try db.execute(
+                sql: """
+                    UPDATE OR REPLACE \(table) SET \(column) = icskit_without_user_info(\(column))
+                    WHERE \(column) LIKE '%://%@%'
+                    """)
+        }
     }
 }

@@ -19,7 +19,9 @@ struct SubscribeCommand: ParsableCommand {
         discussion: """
             webcal:// is https://. Redirects are followed; a permanent one (301, 308) is remembered. The feed is \
             merged as `merge` merges a file, with the same guards; `icskit refresh` fetches it again. With --user, \
-            the password comes from $ICSKIT_PASSWORD, ~/.netrc, or a prompt on a terminal; it is never stored.
+            the password comes from $ICSKIT_PASSWORD, ~/.netrc, or a prompt on a terminal; it is never stored. A user \
+            name and password written in the URL (https://ana:secret@host/…) are used for that run only: the URL is \
+            kept and shown without them.
 
             Examples:
               icskit subscribe webcal://example.com/holidays.ics --into Holidays
@@ -44,23 +46,27 @@ struct SubscribeCommand: ParsableCommand {
 
     func validate() throws {
         guard Feed.httpURL(url) != nil else {
-            throw ValidationError("\(url) is not a webcal://, http:// or https:// URL")
+            throw ValidationError("\(URLUserInfo.redacting(url)) is not a webcal://, http:// or https:// URL")
         }
     }
 
     func run() throws {
+        // A user name and password in the URL are this run's credentials; the URL is kept and shown without them.
+        let given = URLUserInfo(url)
+        let url = given.url
+        let runCredentials = Password.fromURL(given, user: user)
         let store = try store.open()
         if let existing = try store.subscription(calendar: into), existing.url != url {
             throw CommandFailure("\(into) is already subscribed to \(existing.url); `icskit unsubscribe \(into)` first")
         }
         var subscription = try store.subscription(calendar: into) ?? Subscription(calendar: into, url: url)
-        subscription.user = user ?? subscription.user
+        subscription.user = user ?? given.user ?? subscription.user
         try store.save(subscription)
         if noFetch {
             Output.print("\(into): subscribed to \(url)")
             return
         }
-        try refreshing.refresh([subscription], store: store)
+        try refreshing.refresh([subscription], store: store, credentials: runCredentials)
     }
 }
 
@@ -147,7 +153,10 @@ struct RefreshOptions: ParsableArguments {
     }
 
     /// Refreshes each subscription in turn; one that fails is reported and the others still run (exit 1 at the end).
-    func refresh(_ subscriptions: [Subscription], store: CalendarStore) throws {
+    /// `credentials`, when given, are used instead of looking the password up (a password given in a URL).
+    func refresh(
+        _ subscriptions: [Subscription], store: CalendarStore, credentials: (user: String, password: String)? = nil
+    ) throws {
         var options = Feed.Options()
         options.force = force
         merging.apply(to: &options.merge)
@@ -159,7 +168,8 @@ struct RefreshOptions: ParsableArguments {
             do {
                 let client = HTTPClient(
                     timeout: timeout,
-                    credentials: try Password.credentials(url: subscription.fetchURL, user: subscription.user))
+                    credentials: try credentials
+                        ?? Password.credentials(url: subscription.fetchURL, user: subscription.user))
                 progress.phase("\(subscription.calendar): fetching \(subscription.fetchURL)")
                 defer { progress.finish() }
                 let report = try Feed.refresh(subscription, store: store, client: client, options: options)
@@ -235,6 +245,18 @@ struct RefreshOptions: ParsableArguments {
 /// The password for `--user`: `$ICSKIT_PASSWORD`, `~/.netrc`, or a prompt without echo on a terminal; never printed
 /// or stored.
 enum Password {
+    /// The credentials a URL holds (`https://ana:secret@host/`), for this run only, with a note on standard error
+    /// that they are not kept and how to give the password instead. `user` (`--user`) names who they are for.
+    static func fromURL(_ given: URLUserInfo, user: String?) -> (user: String, password: String)? {
+        guard let password = given.password else { return nil }
+        Output.standardError(
+            "icskit: the password in the URL is used for this run only and is not stored or shown; next time give "
+                + "--user \(user ?? given.user ?? "NAME") and the password in ICSKIT_PASSWORD or ~/.netrc (or at the prompt)"
+        )
+        guard let name = user ?? given.user, !name.isEmpty else { return nil }
+        return (name, password)
+    }
+
     static func credentials(url: String, user: String?) throws -> (user: String, password: String)? {
         guard let host = Feed.httpURL(url)?.host else { return nil }
         if let found = Credentials.lookUp(host: host, user: user) { return found }

@@ -14,7 +14,8 @@ struct SyncCommand: ParsableCommand {
             The first `icskit sync CAL --caldav URL` (a calendar collection; `icskit sync --discover URL` lists an \
             account's) or `icskit sync CAL --vdir DIR` binds the calendar (created when missing); later \
             `icskit sync` syncs every bound calendar. With --user, the password comes from $ICSKIT_PASSWORD, \
-            ~/.netrc or a prompt, and is never stored. Changes on each side since the last sync are \
+            ~/.netrc or a prompt, and is never stored (one written in the URL is used for that run only, and the URL \
+            kept without it). Changes on each side since the last sync are \
             merged three-way per UID and RECURRENCE-ID: an edit on one side is taken, an item deleted on one side \
             and unchanged on the other is deleted, an edit beats a deletion, and when both sides changed an item \
             --prefer decides. Each UID with its overrides is one resource, written only if unchanged since it was \
@@ -65,12 +66,14 @@ struct SyncCommand: ParsableCommand {
         }
         if vdir != nil, caldav != nil { throw ValidationError("--vdir or --caldav, not both") }
         if let url = caldav ?? discover, Feed.httpURL(url) == nil {
-            throw ValidationError("\(url) is not an http(s) URL")
+            throw ValidationError("\(URLUserInfo.redacting(url)) is not an http(s) URL")
         }
     }
 
     func run() throws {
-        if let discover { return try listCalendars(at: discover) }
+        if let discover { return try listCalendars(at: URLUserInfo(discover)) }
+        // A user name and password in the --caldav URL are this run's credentials for the calendar it binds.
+        let runCredentials = caldav.flatMap { Password.fromURL(URLUserInfo($0), user: user) }
         let store = try store.open()
         let chosen = try partners(store)
         var options = TwoWaySync.Options()
@@ -85,7 +88,9 @@ struct SyncCommand: ParsableCommand {
             options.progress = { progress.phase("\(calendar): " + $0) }
             defer { progress.finish() }
             do {
-                let report = try sync(partner, store: store, options: options)
+                let report = try sync(
+                    partner, store: store, options: options,
+                    credentials: partner.calendar == calendars.first ? runCredentials : nil)
                 progress.finish()
                 CalendarFiles.report(report.diagnostics.filter { $0.severity == .error }, quiet: quiet)
                 if report.pulled.unresolved > 0 || !report.deferred.isEmpty { failed = true }
@@ -113,9 +118,12 @@ struct SyncCommand: ParsableCommand {
     }
 
     /// `--discover`: the account's calendar collections, one a line.
-    func listCalendars(at address: String) throws {
-        let url = Feed.httpURL(address)!
-        let client = HTTPClient(timeout: timeout, credentials: try Password.credentials(url: address, user: user))
+    func listCalendars(at address: URLUserInfo) throws {
+        let url = Feed.httpURL(address.url)!
+        let client = HTTPClient(
+            timeout: timeout,
+            credentials: try Password.fromURL(address, user: user)
+                ?? Password.credentials(url: address.url, user: user ?? address.user))
         do {
             for calendar in try CalDAVDiscovery.calendars(at: url, client: client) {
                 Output.print(
@@ -136,10 +144,12 @@ struct SyncCommand: ParsableCommand {
             try store.bind(SyncPartner(calendar: calendar, kind: .vdir, location: path))
         }
         if let caldav, let calendar = calendars.first {
-            let url = Feed.httpURL(caldav)!.absoluteString
+            let given = URLUserInfo(caldav)
+            let url = Feed.httpURL(given.url)!.absoluteString
             try store.bind(
                 SyncPartner(
-                    calendar: calendar, kind: .caldav, location: url.hasSuffix("/") ? url : url + "/", user: user))
+                    calendar: calendar, kind: .caldav, location: url.hasSuffix("/") ? url : url + "/",
+                    user: user ?? given.user))
         }
         let bound = try store.partners()
         let unknown = calendars.filter { name in !bound.contains { $0.calendar == name } }
@@ -152,12 +162,15 @@ struct SyncCommand: ParsableCommand {
     }
 
     /// One bound calendar synced with its partner.
-    func sync(_ partner: SyncPartner, store: CalendarStore, options: TwoWaySync.Options) throws -> TwoWaySync.Report {
+    func sync(
+        _ partner: SyncPartner, store: CalendarStore, options: TwoWaySync.Options,
+        credentials: (user: String, password: String)?
+    ) throws -> TwoWaySync.Report {
         switch partner.kind {
         case .caldav:
             let client = HTTPClient(
                 timeout: timeout,
-                credentials: try Password.credentials(url: partner.location, user: partner.user ?? user))
+                credentials: try credentials ?? Password.credentials(url: partner.location, user: partner.user ?? user))
             let storage = CalDAVStorage(collection: URL(string: partner.location)!, client: client)
             return try TwoWaySync.sync(calendar: partner.calendar, storage: storage, store: store, options: options)
         case .vdir:

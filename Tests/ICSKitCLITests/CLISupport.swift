@@ -77,6 +77,28 @@ enum CLI {
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), timedOut: timedOut)
     }
 
+    /// Runs SQL on a store file with python's sqlite3 module (a second, independent client of the file) and
+    /// returns what it selected, a row a line with columns joined by spaces.
+    @discardableResult
+    static func sqlite(_ path: String, _ sql: String) throws -> String {
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            out = []
+            for statement in sys.argv[2].split(";"):
+                if statement.strip():
+                    out += [" ".join(str(v) for v in row) for row in db.execute(statement)]
+            db.commit()
+            db.close()
+            print("".join(line + "\\n" for line in out), end="")
+            """
+        let run = python(["-c", script, path, sql])
+        guard run.status == 0 else {
+            throw NSError(domain: "sqlite3", code: Int(run.status), userInfo: [NSLocalizedDescriptionKey: run.stderr])
+        }
+        return run.stdout
+    }
+
     /// A character device node of the test's own, like the system's null (minor 3) or full (minor 7) device, made
     /// in `directory`: tests never write to the system's own paths. Needs root (mknod); skips otherwise.
     static func deviceNode(_ name: String, minor: Int32, in directory: URL) throws -> String {

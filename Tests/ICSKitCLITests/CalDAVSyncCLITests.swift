@@ -25,6 +25,40 @@ final class CalDAVSyncCLITests: XCTestCase {
     func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).sorted() }
 
     func testRadicale() throws { try bothWays(.radicale) }
+
+    /// A user name and password in the --caldav or --discover URL are that run's credentials: the store keeps the
+    /// collection's URL without them (and the user name as the partner's user), and no output shows the password.
+    func testAPasswordInTheCalDAVURLIsUsedButNeverStoredOrShown() throws {
+        let server = try DAVServer(.radicale, folder: scratch)
+        defer { server.stop() }
+        let secret = "s3cr3t-Pa55"
+        func withPassword(_ url: String) -> String {
+            url.replacingOccurrences(of: "http://", with: "http://\(DAVServer.user):\(secret)@")
+        }
+        XCTAssertEqual(
+            try icskit(["import", CLI.fixture("hand/recurring-todos.ics"), "--calendar", "Work", "-q"]).status, 0)
+        var runs: [CLI.Run] = []
+        runs.append(
+            try CLI.run(["sync", "--discover", withPassword("http://127.0.0.1:\(server.port)/"), "--store", store]))
+        runs.append(
+            try CLI.run(["sync", "Work", "--caldav", withPassword(server.collection), "--json", "--store", store]))
+        runs.append(try icskit(["sync", "--json"]))  // the password from ICSKIT_PASSWORD, the user name kept
+        for run in runs {
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertFalse((run.stdout + run.stderr).contains(secret), run.stdout + run.stderr)
+        }
+        XCTAssertTrue(runs[0].stdout.contains(server.collection), runs[0].stdout)
+        XCTAssertTrue(runs[1].stderr.contains("used for this run only"), runs[1].stderr)
+        XCTAssertTrue(runs[2].stdout.contains(server.collection), runs[2].stdout)
+        XCTAssertEqual(lines(try server.peer(["list"])), try stored())
+        for path in [store, store + "-wal", store + "-shm"] {
+            let bytes = FileManager.default.contents(atPath: path) ?? Data()
+            XCTAssertNil(bytes.range(of: Data(secret.utf8)), path)
+        }
+        XCTAssertEqual(
+            try CLI.sqlite(store, "SELECT user || ' ' || location FROM syncPartner;"),
+            "\(DAVServer.user) \(server.collection)\n")
+    }
     func testXandikos() throws { try bothWays(.xandikos) }
 
     func bothWays(_ kind: DAVServer.Kind) throws {

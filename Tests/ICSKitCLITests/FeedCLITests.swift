@@ -239,4 +239,77 @@ final class FeedCLITests: XCTestCase {
         XCTAssertEqual(try icskit(["unsubscribe", "Twice"]).status, 0)
         XCTAssertEqual(try icskit(["unsubscribe", "Twice"]).status, 1)
     }
+
+    // MARK: Secrets in URLs
+
+    static let secret = "s3cr3t-Pa55"
+
+    /// Whether any file of the store (the database, its WAL and index when present) holds `text`.
+    func storeHolds(_ text: String) -> Bool {
+        [store, store + "-wal", store + "-shm"].contains { path in
+            guard let bytes = FileManager.default.contents(atPath: path) else { return false }
+            return bytes.range(of: Data(text.utf8)) != nil
+        }
+    }
+
+    /// `http://ana:SECRET@127.0.0.1:PORT/feed/private.ics`
+    var privateFeedWithPassword: String {
+        server.feed("private").replacingOccurrences(of: "http://", with: "http://ana:\(Self.secret)@")
+    }
+
+    func testAPasswordInAURLIsUsedForThatRunButNeverStoredOrShown() throws {
+        let subscribed = try icskit(["subscribe", privateFeedWithPassword, "--into", "Private"])
+        XCTAssertEqual(subscribed.status, 0, subscribed.stderr)
+        XCTAssertEqual(try stored("Private").count, 2, "the URL's credentials fetched the feed")
+        XCTAssertTrue(subscribed.stderr.contains("used for this run only"), subscribed.stderr)
+        XCTAssertTrue(subscribed.stderr.contains("--user ana"), subscribed.stderr)
+        // Later runs take the password from where passwords come from; the user name was kept from the URL.
+        let refreshed = try CLI.run(
+            ["refresh", "--json", "--force", "--store", store], timeout: 60,
+            environment: ["ICSKIT_PASSWORD": Self.secret])
+        XCTAssertEqual(refreshed.status, 0, refreshed.stderr)
+        XCTAssertTrue(refreshed.stdout.contains(server.feed("private")), refreshed.stdout)
+        let listed = try icskit(["check-store"])
+        let misspelt = try icskit(["subscribe", "ftp://ana:\(Self.secret)@example.com/a.ics", "--into", "X"])
+        XCTAssertEqual(misspelt.status, 2)
+        XCTAssertTrue(misspelt.stderr.contains("ftp://ana:***@example.com/a.ics"), misspelt.stderr)
+        let discover = try icskit(["sync", "--discover", "ftp://ana:\(Self.secret)@example.com/"])
+        XCTAssertEqual(discover.status, 2)
+        for run in [subscribed, refreshed, listed, misspelt, discover] {
+            XCTAssertFalse((run.stdout + run.stderr).contains(Self.secret), run.stdout + run.stderr)
+        }
+        XCTAssertFalse(storeHolds(Self.secret))
+        XCTAssertFalse(storeHolds("ana:"))
+    }
+
+    func testAStoreThatKeptAPasswordFromAURLIsCleanedWhenOpened() throws {
+        let run = try CLI.run(
+            ["subscribe", server.feed("private"), "--into", "Private", "--user", "ana", "--store", store],
+            timeout: 60, environment: ["ICSKIT_PASSWORD": Self.secret])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        // What an icskit before schema v12 kept: the URL as given, in the subscription, the calendar's source and
+        // every merge base row, and no user name of its own.
+        let clean = server.feed("private"), dirty = privateFeedWithPassword
+        try CLI.sqlite(
+            store,
+            """
+            UPDATE subscription SET url = '\(dirty)', user = NULL;
+            UPDATE syncState SET source = 'feed:\(dirty)' WHERE source = 'feed:\(clean)';
+            UPDATE syncSource SET source = 'feed:\(dirty)' WHERE source = 'feed:\(clean)';
+            UPDATE calendar SET source = '\(dirty)';
+            DELETE FROM grdb_migrations WHERE identifier LIKE 'v12:%';
+            """)
+        XCTAssertTrue(storeHolds(Self.secret), "the old store as made")
+        let refreshed = try CLI.run(
+            ["refresh", "--json", "--force", "--store", store], timeout: 60,
+            environment: ["ICSKIT_PASSWORD": Self.secret])
+        XCTAssertEqual(refreshed.status, 0, refreshed.stderr)
+        XCTAssertFalse((refreshed.stdout + refreshed.stderr).contains(Self.secret))
+        // The merge base still belongs to the feed: nothing was added again.
+        XCTAssertTrue(
+            refreshed.stdout.contains("\"added\" : 0") || refreshed.stdout.contains("unchanged"), refreshed.stdout)
+        XCTAssertEqual(try stored("Private").count, 2)
+        XCTAssertFalse(storeHolds(Self.secret))
+        XCTAssertEqual(try CLI.sqlite(store, "SELECT user || ' ' || url FROM subscription;"), "ana \(clean)\n")
+    }
 }
