@@ -5,6 +5,9 @@ import Foundation
 
 /// Calendars read from the files a command was given, each with the name it is shown under.
 struct CalendarFiles {
+    /// The files that held no calendar at all (garbage, an empty file, JSON that is not jCal), as named.
+    var withoutCalendars: [String] = []
+
     struct Source {
         var name: String
         var path: String
@@ -79,6 +82,7 @@ struct CalendarFiles {
         let result = format.read(bytes, file: name, csv: csv)
         diagnostics += result.diagnostics
         isTruncated = isTruncated || result.isTruncated
+        if result.calendars.isEmpty { withoutCalendars.append(name) }
         let fallback = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
         // Calendars of one file under one name (an iTIP stream is a series of VCALENDARs) go together, so the
         // newest version of an item among them is the one that counts.

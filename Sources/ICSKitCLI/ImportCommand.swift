@@ -12,6 +12,8 @@ struct ImportCommand: ParsableCommand {
             Items are keyed by UID and RECURRENCE-ID; one that is already there is updated when it differs. Items \
             without UID get one derived from their content. Each file is imported in one transaction.
 
+            Exit status: 0 ok; 1 a file held no calendar data (nothing was imported from it; the other files were).
+
             Examples:
               icskit import google-export.ics --calendar Work
               icskit import *.ics --json
@@ -57,6 +59,9 @@ struct ImportCommand: ParsableCommand {
         ProcessLifetime.keepUntilExit(input)
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
         var reports: [ImportReport] = []
+        // A file with no calendar in it (garbage, an empty file, JSON that is not jCal) imports nothing: said, and
+        // the import goes on with the other files and exits 1.
+        let empty = input.withoutCalendars
         for source in input.sources {
             let name = calendar ?? source.name
             progress.phase("\(name): writing the items of \(source.path)")
@@ -67,7 +72,13 @@ struct ImportCommand: ParsableCommand {
             CalendarFiles.report(report.diagnostics, quiet: quiet)
             reports.append(report)
         }
-        try printResult(reports)
+        try printResult(reports, empty: empty)
+        if !empty.isEmpty {
+            Output.standardError(
+                "icskit: no calendar data in " + empty.joined(separator: ", ") + "; nothing imported from "
+                    + (empty.count == 1 ? "it" : "them"))
+            throw ExitCode(1)
+        }
     }
 
     /// One large iCalendar file streamed into the store (`importStreaming`), in memory bounded by the file's runs and
@@ -94,7 +105,7 @@ struct ImportCommand: ParsableCommand {
         return report
     }
 
-    private func printResult(_ reports: [ImportReport]) throws {
+    private func printResult(_ reports: [ImportReport], empty: [String] = []) throws {
         var totals = ImportReport(calendar: "")
         for report in reports {
             totals.added += report.added
@@ -108,6 +119,7 @@ struct ImportCommand: ParsableCommand {
                     ("added", .int(totals.added)), ("updated", .int(totals.updated)),
                     ("unchanged", .int(totals.unchanged)), ("skipped", .int(totals.skipped)),
                     ("calendars", .array(reports.map { .string($0.calendar) })),
+                    ("noCalendarData", .array(empty.map(JSONValue.string))),
                 ]).serialized(pretty: true))
         } else {
             for report in reports {

@@ -41,6 +41,32 @@ final class ErrorsCLITests: StoreCLITestCase {
         XCTAssertFalse(missing.stderr.contains("Usage:"), missing.stderr)
     }
 
+    /// A file with no calendar in it imports nothing and says so, exit 1; the other files of the batch are imported.
+    func testImportOfAFileWithNoCalendarDataExitsOneAndTheBatchGoesOn() throws {
+        let cases = [
+            ("garbage.ics", "this is not a calendar\n"), ("empty.ics", ""), ("array.json", "[1, 2, 3]\n"),
+            (
+                "dtd.xml",
+                "<?xml version=\"1.0\"?>\n<!DOCTYPE x [<!ENTITY a \"b\">]>\n"
+                    + "<icalendar xmlns=\"urn:ietf:params:xml:ns:icalendar-2.0\"><vcalendar/></icalendar>\n"
+            ),
+        ]
+        for (name, text) in cases {
+            try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            let alone = try icskit(["import", path(name), "--calendar", "Junk"], status: 1)
+            XCTAssertTrue(alone.stderr.contains("no calendar data in \(path(name))"), alone.stderr)
+        }
+        let batch = try icskit(
+            ["import", path("garbage.ics"), path("home.ics"), path("empty.ics"), "--calendar", "Batch", "--json"],
+            status: 1)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(batch.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(report["added"] as? Int, 2, "the good file of the batch was imported")
+        XCTAssertEqual(report["noCalendarData"] as? [String], [path("garbage.ics"), path("empty.ics")])
+        let agenda = try icskit(["agenda", "--calendar", "Batch", "--from", "2026-11-24", "--to", "2026-11-25"])
+        XCTAssertTrue(agenda.stdout.contains("Dentist"), agenda.stdout)
+        XCTAssertEqual(try icskit(["import", path("home.ics"), "--calendar", "Home"]).status, 0)
+    }
+
     func testUsageErrorsExitTwoWithTheSubcommandsUsage() throws {
         let contradiction = try icskit(["agenda", "--week", "this", "--today"], status: 2)
         XCTAssertTrue(contradiction.stderr.contains("contradict"), contradiction.stderr)
