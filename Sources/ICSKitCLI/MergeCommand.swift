@@ -22,7 +22,8 @@ struct MergeCommand: ParsableCommand {
             changed. --force-delete lifts all three. The plan is made inside the store's write transaction, so an \
             edit made while the file is read is never undone.
 
-            Exit status: 0 ok; 1 conflicts left, deletions withheld, merge refused, store unusable; 2 usage.
+            Exit status: 0 ok; 1 conflicts left, a truncated file (deletions withheld), merge refused, store unusable; \
+            2 usage.
 
             Examples:
               icskit merge google.ics --into Work --dry-run
@@ -76,6 +77,7 @@ struct MergeCommand: ParsableCommand {
         options.digest = SourceDigest.of(bytes + csvSettings)
         let identity = source ?? into
         let result: MergeResult
+        var isTruncated = false
         do {
             let name = file == "-" ? "<stdin>" : file
             if (CalendarFormat(pathExtension: file) ?? CalendarFormat(sniffing: bytes)) == .ics {
@@ -86,6 +88,7 @@ struct MergeCommand: ParsableCommand {
                     icsBytes: bytes, file: name, into: into, source: identity, storage: store, options: options,
                     keep: ProcessLifetime.keepUntilExit)
                 if let read {
+                    isTruncated = read.isTruncated
                     ProcessLifetime.keepUntilExit(read)
                     CalendarFiles.report(read.diagnostics.filter { $0.severity == .error }, quiet: quiet)
                 }
@@ -103,6 +106,7 @@ struct MergeCommand: ParsableCommand {
                 ProcessLifetime.keepUntilExit(input)
                 CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
                 options.isTruncated = input.isTruncated
+                isTruncated = input.isTruncated
                 progress.phase("merging \(file) into \(into)\(merging.dryRun ? " (dry run)" : "")")
                 result = try CalendarMerger.merge(
                     input.sources.flatMap(\.calendars), into: into, source: identity,
@@ -118,10 +122,18 @@ struct MergeCommand: ParsableCommand {
         } else {
             MergeReport.printText(result, dryRun: merging.dryRun)
         }
+        // A cut-off file is merged as far as it goes, but never silently: a first merge has nothing to withhold, and
+        // still exits 1 so that a script notices the file it was given is incomplete.
         if result.withheldDeletions > 0 {
             Output.standardError(
                 "\(file): the file ends early (truncated), so the \(result.withheldDeletions) item(s) "
                     + "it lacks were not deleted; merge a complete file, or use --force-delete if they are really gone")
+            throw ExitCode(1)
+        }
+        if isTruncated {
+            Output.standardError(
+                "\(file): the file ends early (truncated): what it holds up to the cut was merged, the item it ends "
+                    + "inside of was not; merge the complete file")
             throw ExitCode(1)
         }
         if result.unresolved > 0 { throw ExitCode(1) }

@@ -119,7 +119,8 @@ final class MergeEngineCLITests: XCTestCase {
         let full = try file("full.ics", events.joined())
         _ = try icskit(["merge", full, "--into", "W", "-q"])
         let cut = try file("cut.ics", events.prefix(12).joined() + "BEGIN:VEVENT\r\nUID:e12@org", complete: false)
-        let forced = try json(try icskit(["merge", cut, "--into", "W", "--force-delete", "--json", "-q"]))
+        // Forced or not, a cut file exits 1: it is incomplete, whatever the merge was allowed to do with it.
+        let forced = try json(try icskit(["merge", cut, "--into", "W", "--force-delete", "--json", "-q"], status: 1))
         XCTAssertEqual(forced["deleted"] as? Int, 18)
         let back = try json(try icskit(["merge", full, "--into", "W", "--json"]))
         XCTAssertEqual(back["added"] as? Int, 18, "\(back)")
@@ -131,5 +132,22 @@ final class MergeEngineCLITests: XCTestCase {
         let after = try json(try icskit(["merge", full, "--into", "W", "--json"]))
         XCTAssertEqual(after["added"] as? Int, 0)
         XCTAssertEqual(try exported("W").components(separatedBy: "BEGIN:VEVENT").count - 1, 29)
+    }
+
+    /// The first merge of a cut file has no base and so nothing to withhold: it still takes what the file holds up
+    /// to the cut, leaves out the item the cut is inside of, and exits 1 saying why.
+    func testAFirstMergeOfATruncatedFileExitsOne() throws {
+        let cut = try file(
+            "cut.ics",
+            "BEGIN:VEVENT\r\nUID:a@org\r\nDTSTAMP:20261101T080000Z\r\nDTSTART:20261201T090000Z\r\nSUMMARY:Kept\r\n"
+                + "END:VEVENT\r\nBEGIN:VEVENT\r\nUID:b@org\r\nDTSTAMP:20261101T080000Z\r\nDTST", complete: false)
+        let first = try icskit(["merge", cut, "--into", "New"], status: 1)
+        XCTAssertTrue(first.stdout.contains("1 added"), first.stdout)
+        XCTAssertTrue(first.stderr.contains("\(cut): the file ends early (truncated)"), first.stderr)
+        XCTAssertTrue(try exported("New").contains("UID:a@org"))
+        XCTAssertFalse(try exported("New").contains("UID:b@org"))
+        let again = try icskit(["merge", cut, "--into", "New", "--json"], status: 1)
+        XCTAssertEqual(try json(again)["added"] as? Int, 0)
+        XCTAssertEqual(try icskit(["merge", cut, "--into", "New", "--dry-run", "-q"], status: 1).status, 1)
     }
 }
