@@ -203,7 +203,7 @@ struct InstanceFormat {
                     span = "↔ all day  "
                 }
                 let handle = row.occurrence.uid.flatMap { handles[$0] }.map { "  id:" + $0 } ?? ""
-                Output.print(
+                Output.line(
                     "  \(span)  \(mark(row.occurrence.item))\(row.occurrence.summary ?? "(no summary)")"
                         + "\(until)\(Self.symbols(row.occurrence))  (\(row.calendar))\(handle)")
             }

@@ -102,7 +102,7 @@ struct EditCommand: ParsableCommand {
         try apply(to: &series[target], zone: zone)
         try store.replaceSeries(uid: match.uid, calendar: match.calendar, with: series, zones: loaded)
         let what = series[target].core?.summary ?? "(no summary)"
-        Output.print("edited: \(what)\(instance.map { " (the instance of \($0))" } ?? "")  (\(match.uid))")
+        Output.line("edited: \(what)\(instance.map { " (the instance of \($0))" } ?? "")  (\(match.uid))")
     }
 
     /// The options' changes, with SEQUENCE and LAST-MODIFIED moved on.

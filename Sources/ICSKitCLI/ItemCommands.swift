@@ -29,7 +29,7 @@ struct DoneCommand: ParsableCommand {
         let todo = try Handles.resolve(handle, in: store, calendar: calendar, kind: "VTODO", what: "todo")
         let changed = try store.complete(uid: todo.uid, calendar: calendar)
         guard changed > 0 else { throw CommandFailure("no todo with UID \(todo.uid) in the store") }
-        Output.print("done: \(todo.summary ?? "(no summary)")  (\(todo.uid))")
+        Output.line("done: \(todo.summary ?? "(no summary)")  (\(todo.uid))")
     }
 }
 
@@ -50,8 +50,9 @@ enum Handles {
         case .ambiguous(let matches):
             let short = try store.shortHandles()
             let lines = matches.prefix(20).map { match in
-                "  \(short[match.uid] ?? match.uid)  \(match.summary ?? "(no summary)")  (\(match.calendar)"
-                    + (match.when.map { ", " + Self.day($0) } ?? "") + ")"
+                TerminalText.safe(
+                    "  \(short[match.uid] ?? match.uid)  \(match.summary ?? "(no summary)")  (\(match.calendar)"
+                        + (match.when.map { ", " + Self.day($0) } ?? "") + ")", keepingLineBreaks: false)
             }
             throw CommandFailure(
                 "\"\(handle)\" matches \(matches.count.counted(what)); give one of these handles:\n"
@@ -93,7 +94,7 @@ struct RemoveCommand: ParsableCommand {
         }
         let removed = try opened.delete(uid: item.uid, calendar: calendar)
         guard removed > 0 else { throw CommandFailure("no item with UID \(item.uid) in the store") }
-        Output.print("removed: \(item.summary ?? "(no summary)")  (\(item.uid), \(removed.counted("component")))")
+        Output.line("removed: \(item.summary ?? "(no summary)")  (\(item.uid), \(removed.counted("component")))")
     }
 
     /// One instance out of its series: an EXDATE on the master, and its override (if it had one) deleted.
@@ -112,7 +113,7 @@ struct RemoveCommand: ParsableCommand {
         core.recordEdit()
         series[master].core = core
         try store.replaceSeries(uid: item.uid, calendar: item.calendar, with: series, zones: loaded)
-        Output.print("removed: the instance of \(instance) of \(item.summary ?? "(no summary)")  (\(item.uid))")
+        Output.line("removed: the instance of \(instance) of \(item.summary ?? "(no summary)")  (\(item.uid))")
     }
 }
 
@@ -190,6 +191,6 @@ struct LogCommand: ParsableCommand {
         }
         let entry = TimeLog.entry(for: todo, duration: length, interrupted: interrupted)
         try store.add(.journal(entry), to: calendar)
-        Output.print("logged \(length.totalSeconds / 60) minutes on \(todo.summary ?? match.uid)")
+        Output.line("logged \(length.totalSeconds / 60) minutes on \(todo.summary ?? match.uid)")
     }
 }

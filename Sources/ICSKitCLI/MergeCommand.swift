@@ -215,7 +215,7 @@ enum MergeReport {
     static func printText(_ result: MergeResult, dryRun: Bool, prefix: String = "") {
         for action in result.actions {
             guard action.changesSomething else { continue }
-            Output.print(prefix + line(action))
+            Output.line(prefix + line(action))
         }
         Output.print(
             "\(prefix)\(dryRun ? "would be: " : "")\(result.added) added, \(result.updated) updated, "

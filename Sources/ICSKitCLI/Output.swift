@@ -153,6 +153,12 @@ enum Output {
         standardOutput.append(TerminalText.safe(text) + "\n")
     }
 
+    /// Prints one record of a listing (an agenda row, a todo, a merge decision) as one line: a line break inside
+    /// it (a SUMMARY may hold one) is written `\n`, so no item's text can pose as a line of the listing.
+    static func line(_ text: String) {
+        standardOutput.append(TerminalText.safe(text, keepingLineBreaks: false) + "\n")
+    }
+
     /// Writes bytes to standard output as they are (no copy into `Data`), after the text printed before them. A
     /// write that fails (a full disk, a closed pipe) is an error.
     static func writeStandardOutput(_ bytes: [UInt8]) throws {
@@ -275,11 +281,17 @@ private final class StandardOutput: @unchecked Sendable {
 /// Text made safe for a terminal: C0 and C1 control characters other than tab and line feed (ESC above all,
 /// which starts the sequences that move the cursor, recolour or retitle a terminal) shown as `\x1B`.
 enum TerminalText {
-    static func safe(_ text: String) -> String {
+    /// `text` with control characters written as `\xNN` (a line feed as `\n` unless `keepingLineBreaks`).
+    static func safe(_ text: String, keepingLineBreaks: Bool = true) -> String {
+        let isUnsafe = { (scalar: Unicode.Scalar) in
+            Self.isUnsafe(scalar) || (!keepingLineBreaks && scalar == "\n")
+        }
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if isUnsafe(scalar) {
+            if scalar == "\n", !keepingLineBreaks {
+                out.append(contentsOf: "\\n".unicodeScalars)
+            } else if isUnsafe(scalar) {
                 out.append(contentsOf: "\\x\(String(scalar.value, radix: 16, uppercase: true))".unicodeScalars)
             } else {
                 out.append(scalar)

@@ -96,7 +96,7 @@ struct TodoCommand: ParsableCommand {
         if !todo.categories.isEmpty { line += "  [" + todo.categories.map(\.name).joined(separator: ", ") + "]" }
         line += "  (\(entry.calendar))"
         if let handle = todo.uid.flatMap({ handles[$0] }) { line += "  id:" + handle }
-        Output.print(line)
+        Output.line(line)
         for child in entry.children { printEntry(child, depth: depth + 1, zone: zone, handles: handles) }
     }
 

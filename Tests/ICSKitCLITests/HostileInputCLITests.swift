@@ -441,6 +441,32 @@ final class HostileInputCLITests: XCTestCase {
         }
     }
 
+    /// A line break in a title (an escaped `\n` in ICS, a real one in jCal) cannot fake a row of a listing: agenda,
+    /// todo, merge reports and the messages that name an item write it as `\n`, one record a line.
+    func testALineBreakInATitleCannotFakeARowOfAListing() throws {
+        let fake = "Lunch\\n  09:00–10:00  Transfer approved  (Bank)"
+        let file = try write(
+            "fake.ics",
+            calendar(
+                event("e@test", "DTSTART:20260310T120000Z", "DTEND:20260310T130000Z", "SUMMARY:\(fake)")
+                    + "BEGIN:VTODO\r\nUID:t@test\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Pay\\n[x] Paid\r\nEND:VTODO\r\n"))
+        let store = path("store.sqlite")
+        let runs = [
+            try icskit(["agenda", file, "--from", "2026-03-10", "--to", "2026-03-11"]),
+            try icskit(["todo", file]),
+            try icskit(["merge", file, "--into", "Home", "--store", store]),
+            try icskit(["done", "t@test", "--store", store]),
+        ]
+        for run in runs {
+            XCTAssertFalse(run.stdout.contains("\n  09:00"), run.stdout)
+            XCTAssertFalse(run.stdout.contains("\n[x] Paid"), run.stdout)
+        }
+        XCTAssertTrue(runs[0].stdout.contains("Lunch\\n  09:00–10:00  Transfer approved"), runs[0].stdout)
+        XCTAssertEqual(runs[0].stdout.split(separator: "\n").count, 2, "the day's header and one row")
+        XCTAssertTrue(runs[1].stdout.contains("Pay\\n[x] Paid"), runs[1].stdout)
+        XCTAssertTrue(runs[3].stdout.contains("done: Pay\\n[x] Paid"), runs[3].stdout)
+    }
+
     // MARK: 15. Each diagnostic once
 
     func testEachBadValueIsReportedOnce() throws {
