@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import ICSKitTestSupport
 import XCTest
 
 /// CSV both ways: RFC 4180 tables, Google's and Outlook's layouts, bad cells, and ICS → CSV → ICS over the corpus
@@ -26,6 +27,49 @@ final class CSVTests: XCTestCase {
         }
         XCTAssertGreaterThan(items, 1000)
         XCTAssertEqual(failures, [])
+    }
+
+    /// Every string comes back from CSV as it went in, whatever it starts with: a formula start gets a `'` on the
+    /// way out that comes off on the way back, and so does a `'` of the string's own (random strings over the
+    /// characters that matter, the seed printed).
+    func testEveryStringRoundTripsThroughCSVWhateverItStartsWith() throws {
+        let seed = SeededGenerator.seed(from: "ICSKIT_CSV_SEED")
+        print("CSV round-trip seed \(seed) (ICSKIT_CSV_SEED replays it)")
+        var generator = SeededGenerator(seed: seed)
+        let alphabet: [Character] = ["'", "=", "+", "-", "@", "\t", "a", "T", " ", ",", "\"", "é", "1"]
+        var summaries = ["'Tis the season", "''", "'", "'=1+2", "=1+2", "-5", "'-5", "@home", "'@home", "''x"]
+        for _ in 0..<300 {
+            let length = Int.random(in: 1...6, using: &generator)
+            let summary = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            // A cell of blanks alone is an empty cell to the reader, as to spreadsheets: not this test's matter.
+            if summary.allSatisfy(\.isWhitespace) { continue }
+            summaries.append(summary)
+        }
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+        for (index, summary) in summaries.enumerated() {
+            let escaped = summary.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: ",", with: "\\,").replacingOccurrences(of: ";", with: "\\;")
+            text +=
+                "BEGIN:VEVENT\r\nUID:\(index)@t\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260310T090000Z\r\n"
+                + "SUMMARY:\(escaped)\r\nLOCATION:\(escaped)\r\nEND:VEVENT\r\n"
+        }
+        let calendars = ICS.read(Array((text + "END:VCALENDAR\r\n").utf8)).calendars
+        let utc = CSVOptions(zone: "UTC")
+        let csv = CSVCalendar.write(calendars, options: utc).text
+        let back = CSVCalendar.read(Array(csv.utf8), file: "round.csv", options: utc).calendars
+        let events = back.flatMap(\.components).compactMap { component -> Event? in
+            if case .event(let event) = component { event } else { nil }
+        }
+        XCTAssertEqual(events.count, summaries.count)
+        for (event, summary) in zip(events, summaries) where event.summary != summary || event.location != summary {
+            XCTFail(
+                "\(summary.debugDescription) came back as \(String(describing: event.summary).debugDescription) "
+                    + "and \(String(describing: event.location).debugDescription) (seed \(seed))")
+        }
+        // A cell another program wrote with a quote of its own keeps it.
+        let foreign = CSVCalendar.read(
+            Array("Subject,Start Date\r\n'Tis the season,03/10/2026\r\n".utf8), file: "foreign.csv")
+        XCTAssertEqual(foreign.calendars.first?.components.first?.core?.summary, "'Tis the season")
     }
 
     func testTablesFollowRFC4180() {

@@ -449,7 +449,8 @@ final class HostileInputCLITests: XCTestCase {
             "fake.ics",
             calendar(
                 event("e@test", "DTSTART:20260310T120000Z", "DTEND:20260310T130000Z", "SUMMARY:\(fake)")
-                    + "BEGIN:VTODO\r\nUID:t@test\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Pay\\n[x] Paid\r\nEND:VTODO\r\n"))
+                    + "BEGIN:VTODO\r\nUID:t@test\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:Pay\\n[x] Paid\r\nEND:VTODO\r\n"
+            ))
         let store = path("store.sqlite")
         let runs = [
             try icskit(["agenda", file, "--from", "2026-03-10", "--to", "2026-03-11"]),

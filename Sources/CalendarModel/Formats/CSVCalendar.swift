@@ -211,15 +211,21 @@ public enum CSVCalendar {
     /// The characters a spreadsheet reads as the start of a formula (OWASP's list for CSV injection).
     static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
 
-    /// Cells that would start a formula, neutralised with a leading `'` (unless `rawCells`).
+    /// What a cell `guarded` puts a `'` before may start with: a formula start, or a `'` of the cell's own (which
+    /// would otherwise come off on the way back as if it were the guard).
+    static func needsGuard(_ first: Character) -> Bool { formulaStarts.contains(first) || first == "'" }
+
+    /// Cells that would start a formula, neutralised with a leading `'`, and cells that start with a `'` of their
+    /// own, which get a second one (unless `rawCells`).
     static func guarded(_ cells: [String], _ options: CSVOptions) -> [String] {
         guard !options.rawCells else { return cells }
-        return cells.map { cell in cell.first.map(formulaStarts.contains) == true ? "'" + cell : cell }
+        return cells.map { cell in cell.first.map(needsGuard) == true ? "'" + cell : cell }
     }
 
-    /// A cell read back: the `'` that `guarded` put before a formula start comes off again (unless `rawCells`).
+    /// A cell read back: the `'` that `guarded` put before a formula start or a `'` comes off again (unless
+    /// `rawCells`); a `'` before anything else is the cell's own (`'Tis` from another program stays as it is).
     static func unguarded(_ cell: String, _ options: CSVOptions) -> String {
-        guard !options.rawCells, cell.first == "'", let second = cell.dropFirst().first, formulaStarts.contains(second)
+        guard !options.rawCells, cell.first == "'", let second = cell.dropFirst().first, needsGuard(second)
         else { return cell }
         return String(cell.dropFirst())
     }
