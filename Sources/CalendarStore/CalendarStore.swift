@@ -91,6 +91,7 @@ public final class CalendarStore: Sendable {
     private static func openForWriting(_ path: String) throws -> any DatabaseWriter {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try PrivateFiles.makeFolders(folder, for: path)
+        try DamageMark.refuseWrites(store: path)  // before SQLite opens it for writing at all
         let database: DatabasePool
         do {
             database = try FolderLock.holding(folder) {
@@ -228,8 +229,19 @@ public final class CalendarStore: Sendable {
     /// SQLite's own check of the file, then ICSKit's: ["ok"] when sound, else what is wrong.
     public func integrityCheck() throws -> [String] {
         try database.read { db in
-            let sqlite = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            guard sqlite == ["ok"] else { return sqlite }
+            let sqlite: [String]
+            do {
+                sqlite = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
+                // Damage the check itself trips over (a b-tree's root page) is a finding like the others.
+                sqlite = [error.message ?? "database disk image is malformed"]
+            }
+            // A file SQLite finds damaged takes no more writes until a check passes again (`DamageMark`).
+            guard sqlite == ["ok"] else {
+                DamageMark.record(sqlite, store: path)
+                return sqlite
+            }
+            DamageMark.clear(store: path)
             var problems: [String] = []
             let orphans = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count
             if orphans > 0 { problems.append("\(orphans) row(s) that point to nothing (foreign_key_check)") }

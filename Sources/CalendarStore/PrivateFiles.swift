@@ -27,6 +27,7 @@ enum PrivateFiles {
     static func makeFile(_ path: String) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return }
+        DamageMark.clear(store: path)  // a mark left by a store that was at this path before
         _ = fchmod(descriptor, 0o600)
         close(descriptor)
     }

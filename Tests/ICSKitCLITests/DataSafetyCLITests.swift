@@ -111,6 +111,40 @@ final class DataSafetyCLITests: XCTestCase {
         try icskit(["merge", tenth, "--into", "Work", "--max-delete", "101"], status: 2)
     }
 
+    // MARK: A damaged store takes no writes
+
+    /// A store SQLite's integrity check finds damaged takes no more writes (a damaged b-tree that is written can
+    /// lose more) until a check passes again; a backup put back in its place works at once.
+    func testADamagedStoreRefusesWritesUntilACheckPasses() throws {
+        try icskit(["import", try write("many.ics", calendar(400)), "--calendar", "Work", "-q"])
+        let backup = try Data(contentsOf: URL(fileURLWithPath: store))
+        // The first page of the item table's b-tree (an interior page for 400 items) gets bytes that make no sense.
+        let root = Int(
+            try CLI.sqlite(store, "SELECT rootpage FROM sqlite_master WHERE name = 'item';")
+                .trimmingCharacters(in: .whitespacesAndNewlines))!
+        let pageSize = Int(try CLI.sqlite(store, "PRAGMA page_size;").trimmingCharacters(in: .whitespacesAndNewlines))!
+        var damaged = backup
+        let start = (root - 1) * pageSize + (root == 1 ? 100 : 0) + 8
+        damaged.replaceSubrange(start..<start + 48, with: Data(repeating: 0x5A, count: 48))
+        try damaged.write(to: URL(fileURLWithPath: store))
+
+        let check = try icskit(["check-store"], status: 1)
+        XCTAssertFalse(check.stdout.contains("integrity: ok"), check.stdout)
+        let refused = try icskit(
+            ["add", "event", "Written anyway", "--start", "2026-12-01 10:00", "--calendar", "Work"], status: 1)
+        XCTAssertTrue(refused.stderr.contains("failed its integrity check"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains(".recover"), refused.stderr)
+        try icskit(["rm", "e1@test"], status: 1)
+        try icskit(["import", path("many.ics"), "--calendar", "Other", "-q"], status: 1)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), damaged, "nothing was written")
+
+        // The backup in its place: the next check passes and takes the mark away; writes work again.
+        try backup.write(to: URL(fileURLWithPath: store))
+        XCTAssertTrue(try icskit(["check-store"]).stdout.contains("integrity: ok"))
+        try icskit(["add", "event", "Written now", "--start", "2026-12-01 10:00", "--calendar", "Work"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + ".damaged"))
+    }
+
     // MARK: 3. Local edits while a merge runs
 
     /// Starts icskit without waiting for it; `finish` collects it.
