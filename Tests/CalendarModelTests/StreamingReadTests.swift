@@ -93,6 +93,30 @@ final class StreamingReadTests: XCTestCase {
         return url.path
     }
 
+    /// Lines longer than the blocks the file is read in (one property of 3 MB unfolded, one BEGIN line with a
+    /// name of half a MB, a long line that ends CR LF right at a block's edge) read as when read whole; each
+    /// block of such a line is searched once (`wholeLines`'s `searched`), and the first pass keeps only its ends.
+    func testLinesLongerThanABlockStreamAsTheyReadWhole() throws {
+        let block = StreamingReader.blockBytes
+        let long = String(repeating: "x", count: 3 * block + 17)
+        func event(_ uid: String, _ line: String) -> String {
+            "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260105T093000Z\r\n\(line)\r\n"
+                + "END:VEVENT\r\n"
+        }
+        let header = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+        // The DESCRIPTION line ends exactly where the second block does, its CR LF cut in two.
+        let edge = block * 2 - header.utf8.count - 96 - "DESCRIPTION:".utf8.count
+        let atEdge = event("edge@t", "DESCRIPTION:" + String(repeating: "y", count: edge))
+        let text =
+            header + event("a@t", "DESCRIPTION:" + long) + atEdge + event("b@t", "SUMMARY:after")
+            + "END:VCALENDAR\r\n"
+        XCTAssertTrue(try assertStreamsAsWhole(try write(text, "long.ics"), runBytes: 4096))
+        XCTAssertTrue(try assertStreamsAsWhole(try write(text, "long.ics"), runBytes: 1))
+        // A BEGIN line that long is not a name the shape knows: left to the whole-file reading, as when short.
+        let strange = header + "BEGIN:X" + String(repeating: "Y", count: block * 2) + "\r\nEND:X\r\nEND:VCALENDAR\r\n"
+        try assertStreamsAsWhole(try write(strange, "begin.ics"), runBytes: 4096)
+    }
+
     func testWhatNeedsTheWholeCalendarIsReportedAsWhenReadWhole() throws {
         // Duplicates across runs, a TZID without VTIMEZONE used before one that defines it late, a VEVENT without
         // DTSTART, broken bytes in several runs (summed up once), a line without colon, a bad value.

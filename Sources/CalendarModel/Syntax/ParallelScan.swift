@@ -177,10 +177,12 @@ struct CalendarShape {
 
     /// How much of `buffer` is whole lines that can be fed: up to the start of its last line that begins with
     /// something other than a line end (so no CR LF is cut in two), or all of it at the end of the input.
-    static func wholeLines(in buffer: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Int {
+    /// `searched`: how many bytes at the front a call before found no such start in, which are not looked at again
+    /// (a line of many blocks would otherwise be searched again with every block: quadratic time).
+    static func wholeLines(in buffer: UnsafeBufferPointer<UInt8>, isEnd: Bool, searched: Int = 0) -> Int {
         if isEnd { return buffer.count }
         var index = buffer.count - 1
-        while index > 0 {
+        while index > max(0, searched - 1) {
             let byte = buffer[index], before = buffer[index - 1]
             if byte != 0x0A, byte != 0x0D, before == 0x0A || before == 0x0D { return index }
             index -= 1

@@ -100,7 +100,8 @@ struct StreamingReader {
             atEnd = try descriptor.append(upTo: Self.blockBytes, to: &gathering.carry) == 0
             let start = gathering.fed
             let whole = gathering.carry.withUnsafeBufferPointer {
-                CalendarShape.wholeLines(in: UnsafeBufferPointer(rebasing: $0[start...]), isEnd: atEnd)
+                CalendarShape.wholeLines(
+                    in: UnsafeBufferPointer(rebasing: $0[start...]), isEnd: atEnd, searched: gathering.searched)
             }
             var starts: [(offset: Int, line: Int)] = []
             gathering.carry.withUnsafeBufferPointer {
@@ -111,6 +112,7 @@ struct StreamingReader {
                 }
             }
             gathering.fed += whole
+            gathering.searched = gathering.carry.count - gathering.fed
             guard shape.isSimple else { throw StreamingError.changed(path) }
             for child in starts where gathering.scanner == nil || child.offset - gathering.runStart.offset >= runBytes {
                 try gathering.cut(at: child.offset, line: child.line, opening: opening, consume: consume)
@@ -144,6 +146,8 @@ struct StreamingReader {
         var carry: [UInt8] = []
         var carryOffset = 0
         var fed = 0
+        /// How many bytes from `fed` on were searched for a line start and hold none (`wholeLines`'s `searched`).
+        var searched = 0
         var scanner: ContentLineScanner?
         var calendar = ICalendar()
         var headerLog: DiagnosticLog
@@ -222,21 +226,36 @@ struct StreamingReader {
         }
     }
 
+    /// Whether a line that starts with these bytes may be a BEGIN or END line (whose name the shape reads whole).
+    private static func mayBeStructure(_ line: [UInt8]) -> Bool {
+        let first = line.first.map { $0 | 0x20 }
+        return first == UInt8(ascii: "b") || first == UInt8(ascii: "e")
+    }
+
     /// The first pass, in blocks: how many components the calendar has if the whole file has the shape, else nil.
     private func componentsIfSimpleShape() throws -> Int? {
         var shape = CalendarShape()
         var buffer: [UInt8] = []
         buffer.reserveCapacity(Self.blockBytes * 2)
-        var offset = 0
+        var offset = 0, searched = 0
         var atEnd = false
         while !atEnd, shape.isSimple {
             atEnd = try descriptor.append(upTo: Self.blockBytes, to: &buffer) == 0
-            let whole = buffer.withUnsafeBufferPointer { CalendarShape.wholeLines(in: $0, isEnd: atEnd) }
+            let whole = buffer.withUnsafeBufferPointer {
+                CalendarShape.wholeLines(in: $0, isEnd: atEnd, searched: searched)
+            }
             buffer.withUnsafeBufferPointer {
                 shape.feed(UnsafeBufferPointer(rebasing: $0[..<whole]), at: offset) { _, _ in }
             }
             buffer.removeFirst(whole)
             offset += whole
+            searched = buffer.count  // what is left is the start of a line, with no other start in it
+            // A line of many blocks: the shape needs its first bytes (is it BEGIN or END?) and its last two (a line
+            // end cut in two), not its middle, and this pass counts no offsets: the middle goes.
+            if buffer.count > Self.blockBytes, !Self.mayBeStructure(buffer) {
+                buffer.removeSubrange(16..<(buffer.count - 2))
+                searched = buffer.count
+            }
         }
         return shape.isComplete ? shape.childCount : nil
     }
