@@ -139,8 +139,9 @@ extension CalendarStore {
     /// when it is checkpointed (a 20,000-event import: 0.34 s instead of 0.37). Its commit is synced in full
     /// (synchronous=FULL, as a rollback journal wants); WAL mode and synchronous=NORMAL come back afterwards. Where
     /// the mode cannot change (another connection has the store open) the import goes through the WAL as always.
-    func importWrite(items: Int, _ body: (Database) throws -> Void) throws {
-        let bulk = items >= 1_000
+    /// `isLarge`: a file large enough to be streamed, whatever its item count (one item of 100 MB was written twice).
+    func importWrite(items: Int, isLarge: Bool = false, _ body: (Database) throws -> Void) throws {
+        let bulk = items >= 1_000 || isLarge
         // This process's idle readers would keep the store in WAL mode.
         if bulk { (database as? DatabasePool)?.releaseMemory() }
         try database.writeWithoutTransaction { db in

@@ -42,7 +42,7 @@ extension CalendarStore {
         let firstItems = itemsBefore, opened = header, chosen = versions
         var notes: [Diagnostic] = []
         var report = ImportReport(calendar: calendar)
-        try importWrite(items: total) { db in
+        try importWrite(items: total, isLarge: true) { db in
             // A page cache of 16 MB rather than the store's 64: the rows of a large file are written once, and the
             // cache would otherwise hold the largest share of the import's memory.
             try db.execute(sql: "PRAGMA cache_size = -16384")

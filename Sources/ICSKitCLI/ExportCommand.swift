@@ -58,6 +58,13 @@ struct ExportCommand: ParsableCommand {
                 + "each change is reported on standard error."))
     var repair = false
 
+    @Option(
+        name: .customLong("max-total"),
+        help: ArgumentHelp(
+            "The most instances an HTML page draws; past it the page and standard error say it is incomplete.",
+            valueName: "N"))
+    var maxTotal = 5_000
+
     @OptionGroup var store: StoreOption
 
     var hasWindow: Bool { window.isGiven }
@@ -68,6 +75,7 @@ struct ExportCommand: ParsableCommand {
         if expand, !hasWindow { throw ValidationError("--expand needs a window (--week, --today or --from/--to)") }
         if expand, format == .html { throw ValidationError("--expand is for --format ics") }
         if vdir != nil, format == .html || output != "-" { throw ValidationError("--vdir writes ics files, not -o") }
+        if maxTotal < 1 { throw ValidationError("--max-total must be at least 1") }
     }
 
     func run() throws {
@@ -145,6 +153,8 @@ struct ExportCommand: ParsableCommand {
         var occurrences: [(occurrence: Occurrence, calendar: String)] = []
         var todos: [HTMLWeekPage.TodoRow] = []
         var colors = PageColors(categoryColors: [:], calendarColors: [:])
+        /// What the page must say it leaves out (an instance budget spent), also said on standard error.
+        var notes: [String] = []
     }
 
     func pageContent(_ store: CalendarStore, from first: LocalDateTime, to end: LocalDateTime, zone: ZoneClock) throws
@@ -154,12 +164,18 @@ struct ExportCommand: ParsableCommand {
         let loaded = try store.loadCalendars(named: calendar, window: range)
         var content = PageContent(
             title: calendar ?? (loaded.isEmpty ? "Calendar" : loaded.map(\.name).joined(separator: " · ")))
+        // A page of more than a few thousand boxes is read by nobody, and a handful of FREQ=SECONDLY series would
+        // make one of hundreds of MB: the page has a budget, as `agenda` has.
         var options = ExpansionOptions()
         options.viewerZone = zone.identifier
+        options.limitPerSeries = maxTotal
+        options.budget = InstanceBudget(limit: maxTotal)
+        var diagnostics: [Diagnostic] = []
         for (calendar, name) in loaded {
-            content.occurrences +=
-                calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)
-                .occurrences.map { ($0, name) }
+            let expansion = calendar.occurrences(
+                from: range.lowerBound, to: range.upperBound, options: options, file: name)
+            diagnostics += expansion.diagnostics
+            content.occurrences += expansion.occurrences.map { ($0, name) }
             let time = CalendarTime(calendar: calendar, viewerZone: zone.identifier)
             for todo in calendar.todos where todo.recurrenceID == nil {
                 let due = todo.due.map { $0.isDate ? LocalDateTime($0) : zone.wallClock(at: time.date(of: $0)) }
@@ -172,6 +188,14 @@ struct ExportCommand: ParsableCommand {
         content.occurrences.sort {
             ($0.occurrence.startDate, $0.occurrence.endDate) < ($1.occurrence.startDate, $1.occurrence.endDate)
         }
+        if options.budget?.isSpent == true {
+            let note =
+                "this page is incomplete: the window holds more than \(maxTotal) instances and only \(maxTotal) "
+                + "are drawn (a flood of FREQ=SECONDLY or MINUTELY series looks like this; --max-total "
+                + "raises the limit)"
+            content.notes.append(note)
+        }
+        CalendarFiles.report(diagnostics, quiet: false)  // the budget's own warning among them
         content.todos.sort {
             ($0.todo.isCompleted ? 1 : 0, $0.due?.wallSeconds ?? .max) < (
                 $1.todo.isCompleted ? 1 : 0, $1.due?.wallSeconds ?? .max
@@ -196,7 +220,8 @@ struct ExportCommand: ParsableCommand {
             let content = try pageContent(store, from: gridStart, to: gridEnd, zone: zone)
             let page = HTMLMonthPage(
                 title: content.title, zone: zone, month: first, gridStart: gridStart, gridEnd: gridEnd,
-                occurrences: content.occurrences, todos: content.todos, colors: content.colors, now: Date())
+                occurrences: content.occurrences, todos: content.todos, colors: content.colors, notes: content.notes,
+                now: Date())
             try Output.emit(Array(page.html().utf8), to: output)
             return
         }
@@ -211,7 +236,8 @@ struct ExportCommand: ParsableCommand {
         let layout = WeekLayout(occurrences: content.occurrences.map(\.occurrence), weekStart: weekStart, zone: zone)
         let page = HTMLWeekPage(
             title: content.title, zone: zone, layout: layout, todos: content.todos, colors: content.colors,
-            calendarOfEntry: layout.entries.map { content.occurrences[$0.index].calendar }, now: Date())
+            calendarOfEntry: layout.entries.map { content.occurrences[$0.index].calendar }, notes: content.notes,
+            now: Date())
         try Output.emit(Array(page.html().utf8), to: output)
     }
 

@@ -15,6 +15,8 @@ struct HTMLMonthPage {
     var occurrences: [(occurrence: Occurrence, calendar: String)]
     var todos: [HTMLWeekPage.TodoRow]
     var colors: PageColors
+    /// Warnings the page shows at its top (an instance budget spent).
+    var notes: [String] = []
     var now: Date
 
     static let monthNames = [
@@ -50,7 +52,7 @@ struct HTMLMonthPage {
             title: title, heading: heading, zone: zone,
             legend: colors.legend(
                 items.map { ($0.occurrence.core, $0.calendar) } + todos.map { ($0.todo.core, $0.calendar) }),
-            hours: 10, bodyClass: "month-page")
+            hours: 10, bodyClass: "month-page", notes: notes)
         out += """
 
             <section class="month" aria-label="Month grid">

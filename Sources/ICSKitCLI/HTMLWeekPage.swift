@@ -19,6 +19,8 @@ struct HTMLWeekPage {
     var todos: [TodoRow]
     var colors: PageColors
     var calendarOfEntry: [String]
+    /// Warnings the page shows at its top (an instance budget spent).
+    var notes: [String] = []
     var now: Date
 
     static let weekdays = PageColors.weekdays
@@ -34,7 +36,7 @@ struct HTMLWeekPage {
             + "\(Self.months[layout.weekStart.month - 1]) – \(last.day) \(Self.months[last.month - 1]) \(last.year)"
         var out = Self.documentStart(
             title: title, heading: heading, zone: zone, legend: legend(),
-            hours: layout.lastHour - layout.firstHour)
+            hours: layout.lastHour - layout.firstHour, notes: notes)
         out += "\n"
         out += "<section class=\"week\" aria-label=\"Week grid\">\n<div class=\"week-grid\">\n"
         out += "<div class=\"corner\"></div>"
@@ -252,7 +254,8 @@ struct HTMLWeekPage {
 
     /// The start of a page (week or month) up to its header: title, style sheet, heading, zone and legend.
     static func documentStart(
-        title: String, heading: String, zone: ZoneClock, legend: String, hours: Int, bodyClass: String? = nil
+        title: String, heading: String, zone: ZoneClock, legend: String, hours: Int, bodyClass: String? = nil,
+        notes: [String] = []
     ) -> String {
         """
         <!DOCTYPE html>
@@ -266,7 +269,7 @@ struct HTMLWeekPage {
         </head>
         <body\(bodyClass.map { " class=\"\($0)\"" } ?? "")>
         <header><h1>\(escape(title))</h1><p class="sub">\(escape(heading)) · times in \
-        \(escape(zone.identifier))</p>\(legend)</header>
+        \(escape(zone.identifier))</p>\(legend)\(notes.map { "<p class=\"warning\" role=\"alert\">\(escape($0))</p>" }.joined())</header>
         """
     }
 

@@ -80,6 +80,46 @@ final class HTMLExportCLITests: XCTestCase {
         XCTAssertEqual(html.contains("day-head today"), inWeek)
     }
 
+    /// Five FREQ=SECONDLY series in 750 bytes once made a page of 257 MB: the page has an instance budget, and a
+    /// page it cut short says so at its top and on standard error.
+    func testAFloodOfSecondlySeriesMakesASmallPageThatSaysItIsIncomplete() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+        for index in 0..<5 {
+            text +=
+                "BEGIN:VEVENT\r\nUID:s\(index)@t\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20261123T00000\(index)Z\r\n"
+                + "DURATION:PT1S\r\nRRULE:FREQ=SECONDLY\r\nSUMMARY:Tick \(index)\r\nEND:VEVENT\r\n"
+        }
+        let file = directory.appendingPathComponent("seconds.ics")
+        try (text + "END:VCALENDAR\r\n").write(to: file, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("store.sqlite").path
+        XCTAssertEqual(try CLI.run(["import", file.path, "--calendar", "Ticks", "-q", "--store", store]).status, 0)
+        for (window, name) in [(["--week", "2026-W48"], "week.html"), (["--month", "2026-11"], "month.html")] {
+            let page = directory.appendingPathComponent(name).path
+            let run = try CLI.run(
+                ["export", "--format", "html"] + window + ["--tz", "UTC", "--store", store, "-o", page])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(run.stderr.contains("the window holds more than 5000 instances"), run.stderr)
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            XCTAssertTrue(html.contains("<p class=\"warning\" role=\"alert\">this page is incomplete"), name)
+            XCTAssertLessThan(html.utf8.count, 8 << 20, "\(name) is \(html.utf8.count) bytes")
+        }
+        // A page within its budget says nothing of the kind; --max-total moves the budget.
+        let fewer = directory.appendingPathComponent("day.html").path
+        let small = try CLI.run(
+            [
+                "export", "--format", "html", "--week", "2026-W48", "--tz", "UTC", "--max-total", "40000", "--store",
+                store, "--calendar", "Ticks", "-o", fewer,
+            ])
+        XCTAssertTrue(small.stderr.contains("more than 40000"), small.stderr)
+        let planner = directory.appendingPathComponent("planner")
+        try FileManager.default.createDirectory(at: planner, withIntermediateDirectories: true)
+        let plannerPage = try exportPlannerWeek(planner).html
+        XCTAssertTrue(plannerPage.contains("Made by icskit"))
+        XCTAssertFalse(plannerPage.contains("class=\"warning\""))
+    }
+
     func testChromiumRendersThePageWithoutScriptErrors() throws {
         let chromium = try Self.chromium()
         let directory = try CLI.temporaryDirectory()
