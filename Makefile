@@ -16,7 +16,7 @@ PYTHON := $(VENV)/bin/python3
 .PHONY: deps venv build test demo bench bench-big clean fuzz fuzz-build format lint docs differential peers
 
 ## Installs the Debian packages ICSKit builds against (and, for the tests, headless Chromium), when one is missing.
-PACKAGES ?= libical-dev libsqlite3-dev pkg-config tzdata libssl-dev
+PACKAGES ?= libical-dev libsqlite3-dev pkg-config tzdata
 deps:
 	@missing=""; for p in $(PACKAGES); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

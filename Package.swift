@@ -14,17 +14,13 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
             name: "CLibical",
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"]), .brew(["libical"])]
-        ),
-        .systemLibrary(
-            name: "COpenSSL",
-            pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
         .target(name: "CalendarModel", dependencies: ["CLibical"]),
         .target(name: "CalendarMerge", dependencies: ["CalendarModel"]),
@@ -33,8 +29,13 @@ let package = Package(
             dependencies: [
                 "CalendarModel", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        // Web calendars and vdirs synced with the store; HTTP/1.1 of its own over OpenSSL (see HTTPClient).
-        .target(name: "CalendarSync", dependencies: ["CalendarModel", "CalendarMerge", "CalendarStore", "COpenSSL"]),
+        // Web calendars, CalDAV and vdirs synced with the store; HTTP through AsyncHTTPClient (see HTTPClient).
+        .target(
+            name: "CalendarSync",
+            dependencies: [
+                "CalendarModel", "CalendarMerge", "CalendarStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
         // Every command, and what they share (output, time windows, the HTML week page and its layout), in a
         // library; the executable is a one-line `main`.
         .target(

@@ -139,8 +139,7 @@ struct RefreshOptions: ParsableArguments {
 
     @OptionGroup var merging: MergeGuardOptions
 
-    @Option(help: ArgumentHelp("Seconds to wait for a server.", valueName: "SECONDS"))
-    var timeout: Double = 30
+    @OptionGroup var network: NetworkOptions
 
     @Flag(help: "Print one JSON object per run: per calendar, what happened and the counts.")
     var json = false
@@ -149,7 +148,6 @@ struct RefreshOptions: ParsableArguments {
     var quiet = false
 
     func validate() throws {
-        if timeout <= 0 { throw ValidationError("--timeout takes a positive number of seconds") }
     }
 
     /// Refreshes each subscription in turn; one that fails is reported and the others still run (exit 1 at the end).
@@ -166,8 +164,7 @@ struct RefreshOptions: ParsableArguments {
         let progress = Progress.onTerminal(quiet: quiet || json)
         for subscription in subscriptions {
             do {
-                let client = HTTPClient(
-                    timeout: timeout,
+                let client = network.client(
                     credentials: try credentials
                         ?? Password.credentials(url: subscription.fetchURL, user: subscription.user))
                 progress.phase("\(subscription.calendar): fetching \(subscription.fetchURL)")
@@ -265,5 +262,33 @@ enum Password {
             throw CommandFailure("no password for \(user) at \(host): set ICSKIT_PASSWORD or add it to ~/.netrc")
         }
         return (user, String(cString: typed))
+    }
+}
+
+/// How a command that goes on the network reaches servers: the deadline of each request and a private CA.
+struct NetworkOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Seconds each request may take, its whole answer included (a server that stalls is cut off).",
+            valueName: "SECONDS"))
+    var timeout: Double = 30
+
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp(
+            "Also trust the CA certificates in this PEM file (a private CA); $SSL_CERT_FILE when not given.",
+            valueName: "PEM"))
+    var caFile: String?
+
+    func validate() throws {
+        if timeout <= 0 { throw ValidationError("--timeout takes a positive number of seconds") }
+    }
+
+    /// A client for these settings; HTTPS_PROXY, HTTP_PROXY and NO_PROXY come from the environment.
+    func client(credentials: (user: String, password: String)?) -> HTTPClient {
+        let environment = ProcessInfo.processInfo.environment
+        return HTTPClient(
+            timeout: timeout, credentials: credentials,
+            caFile: caFile ?? environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }, environment: environment)
     }
 }

@@ -47,8 +47,7 @@ struct SyncCommand: ParsableCommand {
     @Option(help: "The user name for the CalDAV server.")
     var user: String?
 
-    @Option(help: ArgumentHelp("Seconds to wait for a server.", valueName: "SECONDS"))
-    var timeout: Double = 30
+    @OptionGroup var network: NetworkOptions
 
     @OptionGroup var merging: MergeGuardOptions
 
@@ -120,8 +119,7 @@ struct SyncCommand: ParsableCommand {
     /// `--discover`: the account's calendar collections, one a line.
     func listCalendars(at address: URLUserInfo) throws {
         let url = Feed.httpURL(address.url)!
-        let client = HTTPClient(
-            timeout: timeout,
+        let client = network.client(
             credentials: try Password.fromURL(address, user: user)
                 ?? Password.credentials(url: address.url, user: user ?? address.user))
         do {
@@ -168,8 +166,7 @@ struct SyncCommand: ParsableCommand {
     ) throws -> TwoWaySync.Report {
         switch partner.kind {
         case .caldav:
-            let client = HTTPClient(
-                timeout: timeout,
+            let client = network.client(
                 credentials: try credentials ?? Password.credentials(url: partner.location, user: partner.user ?? user))
             let storage = CalDAVStorage(collection: URL(string: partner.location)!, client: client)
             return try TwoWaySync.sync(calendar: partner.calendar, storage: storage, store: store, options: options)

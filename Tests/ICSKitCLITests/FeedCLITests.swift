@@ -214,7 +214,8 @@ final class FeedCLITests: XCTestCase {
         XCTAssertEqual(untrusted.status, 1)
         XCTAssertTrue(untrusted.stderr.contains("is not trusted"), untrusted.stderr)
         XCTAssertEqual(try stored("Secure"), [])
-        // Trusting the test's own certificate (OpenSSL reads SSL_CERT_FILE), by IP address and by name.
+        // Trusting the test's own certificate ($SSL_CERT_FILE, as OpenSSL-based tools read it), by IP address and
+        // by name.
         let trust = ["SSL_CERT_FILE": CLI.fixture("tls/localhost-cert.pem")]
         let trusted = try CLI.run(
             ["refresh", "Secure", "--store", store], timeout: 60, environment: trust)
@@ -224,6 +225,35 @@ final class FeedCLITests: XCTestCase {
             ["subscribe", secure.feed("correct", host: "localhost"), "--into", "ByName", "--store", store],
             timeout: 60, environment: trust)
         XCTAssertEqual(byName.status, 0, byName.stderr)
+    }
+
+    /// `--ca-file` trusts a private CA: its certificate for this host is taken, its certificate for another host
+    /// name is refused, and a file that holds no certificate is an error that says so.
+    func testAPrivateCAIsTrustedWithCAFileButNotForAnotherHostName() throws {
+        let ca = CLI.fixture("tls/ca-cert.pem")
+        let signed = try FeedServer(
+            tls: true, certificate: "private-localhost", serving: CLI.fixture("hand/recurring-todos.ics"))
+        defer { signed.stop() }
+        let without = try icskit(["subscribe", signed.feed("correct"), "--into", "Private"])
+        XCTAssertEqual(without.status, 1)
+        XCTAssertTrue(without.stderr.contains("is not trusted"), without.stderr)
+        let with = try icskit(["refresh", "Private", "--ca-file", ca])
+        XCTAssertEqual(with.status, 0, with.stderr)
+        XCTAssertEqual(try stored("Private").count, 1)
+
+        let wrong = try FeedServer(
+            tls: true, certificate: "wrong-host", serving: CLI.fixture("hand/recurring-todos.ics"))
+        defer { wrong.stop() }
+        let start = Date()
+        let refused = try icskit(["subscribe", wrong.feed("correct"), "--into", "Wrong", "--ca-file", ca])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("for another host name"), refused.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20, "refused at once, not retried until the deadline")
+        XCTAssertEqual(try stored("Wrong"), [])
+
+        let notPEM = try icskit(["refresh", "Private", "--ca-file", CLI.fixture("hand/recurring-todos.ics")])
+        XCTAssertEqual(notPEM.status, 1)
+        XCTAssertTrue(notPEM.stderr.contains("recurring-todos.ics"), notPEM.stderr)
     }
 
     func testUsageErrors() throws {

@@ -10,10 +10,14 @@ public final class FeedServer {
     public let port: Int
     private let client = HTTPClient(timeout: 10, retries: 0)
 
-    /// `https` when started with the test certificate (Fixtures/tls, for 127.0.0.1 and localhost).
+    /// `https` when started with a test certificate (Fixtures/tls: `localhost`, self-signed for 127.0.0.1 and
+    /// localhost; `private-localhost`, the same names signed by the test CA `ca-cert.pem`; `wrong-host`, signed by
+    /// that CA for calendar.example.org).
     public let scheme: String
 
-    public init(lifetime: Int = 120, tls: Bool = false, serving file: String? = nil) throws {
+    public init(
+        lifetime: Int = 120, tls: Bool = false, certificate: String = "localhost", serving file: String? = nil
+    ) throws {
         scheme = tls ? "https" : "http"
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -25,8 +29,8 @@ public final class FeedServer {
             ]
             + (tls
                 ? [
-                    "--tls", TestEnvironment.fixture("tls/localhost-cert.pem"),
-                    TestEnvironment.fixture("tls/localhost-key.pem"),
+                    "--tls", TestEnvironment.fixture("tls/\(certificate)-cert.pem"),
+                    TestEnvironment.fixture("tls/\(certificate)-key.pem"),
                 ] : [])
             + (file.map { ["--serve", $0] } ?? [])
         process.standardInput = input

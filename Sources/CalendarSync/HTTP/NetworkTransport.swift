@@ -1,0 +1,220 @@
+internal import AsyncHTTPClient
+import CalendarModel
+import CalendarStore
+import Foundation
+internal import NIOCore
+internal import NIOHTTP1
+internal import NIOHTTPCompression
+internal import NIOSSL
+
+/// One HTTP exchange: a request out and its answer back, no redirect followed and nothing tried again. `HTTPClient`
+/// runs its policy (redirects, credentials, retries) over one; tests can give it one that answers without a server.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the answer with its whole body, or fails by `deadline`.
+    func exchange(_ request: HTTPRequest, deadline: Date) throws -> HTTPResponse
+}
+
+/// The network, through AsyncHTTPClient (SwiftNIO, TLS by swift-nio-ssl): HTTP/1.1 and HTTP/2 where the server
+/// offers it over TLS, connections kept and reused, certificates verified against the system's roots (and a
+/// private CA's, `caFile`) and the host name, with no way to turn that off; gzip and deflate answers decompressed
+/// up to a limit; `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` honoured as curl honours them.
+final class NetworkTransport: HTTPTransport {
+    /// The largest answer taken (a calendar of this size is an attack or a mistake), decompressed.
+    static let bodyLimit = 512 * 1024 * 1024
+    /// How far a compressed answer may grow: a calendar shrinks some tenfold; a gzip bomb a thousandfold.
+    static let compressionRatioLimit = 200
+
+    private let direct: AsyncHTTPClient.HTTPClient
+    private let proxied: [String: AsyncHTTPClient.HTTPClient]
+    private let bypass: ProxyBypass
+
+    init(caFile: String?, environment: [String: String]) throws {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let caFile {
+            let certificates: [NIOSSLCertificate]
+            do { certificates = try NIOSSLCertificate.fromPEMFile(caFile) } catch {
+                throw HTTPFailure("cannot read the CA certificates in \(caFile): \(error)")
+            }
+            guard !certificates.isEmpty else { throw HTTPFailure("\(caFile) holds no PEM certificate") }
+            tls.additionalTrustRoots = [.certificates(certificates)]
+        }
+        func client(_ proxy: AsyncHTTPClient.HTTPClient.Configuration.Proxy?) -> AsyncHTTPClient.HTTPClient {
+            var configuration = AsyncHTTPClient.HTTPClient.Configuration(
+                tlsConfiguration: tls, redirectConfiguration: .disallow, proxy: proxy,
+                decompression: .enabled(limit: .ratio(Self.compressionRatioLimit)))
+            configuration.httpVersion = .automatic
+            // A connection that cannot be made (refused, a certificate not trusted) fails the exchange at once: the
+            // client's own retries decide what is worth another try, instead of AsyncHTTPClient trying again until
+            // the deadline.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            return AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        }
+        var proxies: [String: AsyncHTTPClient.HTTPClient.Configuration.Proxy] = [:]
+        for scheme in ["http", "https"] {
+            let names = ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY"]
+            guard let text = names.lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else { continue }
+            proxies[scheme] = try Self.proxy(text)
+        }
+        direct = client(nil)
+        proxied = proxies.mapValues(client)
+        bypass = ProxyBypass(environment["no_proxy"] ?? environment["NO_PROXY"] ?? "")
+    }
+
+    deinit {
+        for client in [direct] + proxied.values { try? client.syncShutdown() }
+    }
+
+    /// `http://[user:password@]host:port` (a bare `host:port` too).
+    static func proxy(_ text: String) throws -> AsyncHTTPClient.HTTPClient.Configuration.Proxy {
+        let given = URLUserInfo(text.contains("://") ? text : "http://" + text)
+        guard let url = URL(string: given.url), let host = url.host, url.scheme?.lowercased() == "http" else {
+            throw HTTPFailure(
+                "the proxy \(URLUserInfo.redacting(text)) is not an http:// proxy address (HTTPS_PROXY, HTTP_PROXY)")
+        }
+        let authorization = given.credentials.map {
+            AsyncHTTPClient.HTTPClient.Authorization.basic(username: $0.user, password: $0.password)
+        }
+        return .server(host: host, port: url.port ?? 80, authorization: authorization)
+    }
+
+    func exchange(_ request: HTTPRequest, deadline: Date) throws -> HTTPResponse {
+        guard let host = request.url.host, !host.isEmpty, let scheme = request.url.scheme?.lowercased() else {
+            throw HTTPFailure("\(request.url.absoluteString) has no host")
+        }
+        let client = bypass.bypasses(host) ? direct : proxied[scheme] ?? direct
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for (name, value) in request.headers {
+            // A header cannot smuggle another one in.
+            guard !name.contains(where: \.isNewline), !value.contains(where: \.isNewline) else { continue }
+            outgoing.headers.add(name: name, value: value)
+        }
+        if !outgoing.headers.contains(name: "User-Agent") {
+            outgoing.headers.add(name: "User-Agent", value: "icskit/\(ICS.version)")
+        }
+        if !outgoing.headers.contains(name: "Accept-Encoding") {
+            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let seconds = max(0, deadline.timeIntervalSinceNow)
+        let outcome = Outcome()
+        let task = Task {
+            do {
+                let answer = try await client.execute(
+                    outgoing, deadline: .now() + .nanoseconds(Int64(seconds * 1_000_000_000)))
+                var body = try await answer.body.collect(upTo: Self.bodyLimit)
+                var headers: [String: String] = [:]
+                for (name, value) in answer.headers {
+                    let key = name.lowercased()
+                    headers[key] = headers[key].map { $0 + ", " + value } ?? value
+                }
+                let bytes = body.readBytes(length: body.readableBytes) ?? []
+                outcome.finish(
+                    .success(
+                        HTTPResponse(
+                            status: Int(answer.status.code), headers: headers, body: bytes, url: request.url,
+                            redirects: [])))
+            } catch {
+                outcome.finish(.failure(Self.failure(error, request: request, host: host, seconds: seconds)))
+            }
+        }
+        // The deadline is the whole exchange's, body included: a server that answers a byte a second is cut off.
+        guard let result = outcome.wait(until: deadline + 0.5) else {
+            task.cancel()
+            var failure = HTTPFailure(
+                "no complete answer from \(host) within \(Self.seconds(seconds)) s", isTransient: true)
+            failure.isTimeout = true
+            throw failure
+        }
+        return try result.get()
+    }
+
+    static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+
+    /// What went wrong, as a person can act on it.
+    static func failure(_ error: any Error, request: HTTPRequest, host: String, seconds: TimeInterval) -> HTTPFailure {
+        let text = "\(error)"
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .cancelled:
+                var failure = HTTPFailure(
+                    "no complete answer from \(host) within \(Self.seconds(seconds)) s", isTransient: true)
+                failure.isTimeout = true
+                return failure
+            case .remoteConnectionClosed:
+                var failure = HTTPFailure("\(host) closed the connection before it answered", isTransient: true)
+                failure.closedBeforeAnswer = true
+                return failure
+            default:
+                break
+            }
+        }
+        if error is NIOTooManyBytesError {
+            return HTTPFailure("the answer from \(host) is larger than \(bodyLimit >> 20) MB; not read")
+        }
+        if error is NIOHTTPDecompression.DecompressionError {
+            return HTTPFailure(
+                "the answer from \(host) decompresses to more than \(compressionRatioLimit) times its size "
+                    + "(a compression bomb, or a damaged stream); not read")
+        }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return HTTPFailure("the certificate of \(host) is for another host name; not connected")
+        }
+        if case NIOSSLError.handshakeFailed = error {
+            if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate verify failed") {
+                return HTTPFailure(
+                    "the certificate of \(host) is not trusted (give a private CA with --ca-file); not connected")
+            }
+            return HTTPFailure("TLS with \(host) failed: \(text)")
+        }
+        if error is IOError || text.contains("connectionRefused") || text.contains("connectTimeout")
+            || text.contains("Connection refused")
+        {
+            let port = request.url.port ?? (request.url.scheme?.lowercased() == "https" ? 443 : 80)
+            return HTTPFailure("cannot connect to \(host) port \(port): \(text)", isTransient: true)
+        }
+        return HTTPFailure("\(request.method) \(request.url.absoluteString): \(text)", isTransient: false)
+    }
+
+    /// The result of an exchange, handed from the task that makes it to the thread that waits for it.
+    final class Outcome: @unchecked Sendable {
+        private let ready = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var result: Result<HTTPResponse, HTTPFailure>?
+
+        func finish(_ result: Result<HTTPResponse, HTTPFailure>) {
+            lock.withLock { self.result = result }
+            ready.signal()
+        }
+
+        func wait(until deadline: Date) -> Result<HTTPResponse, HTTPFailure>? {
+            let seconds = max(0, deadline.timeIntervalSinceNow)
+            guard ready.wait(timeout: .now() + seconds) == .success else { return nil }
+            return lock.withLock { result }
+        }
+    }
+}
+
+/// `NO_PROXY` as curl reads it: comma-separated host names, each matching itself and its subdomains (a leading dot
+/// or `*.` the same), IP addresses matching themselves, `*` matching every host.
+struct ProxyBypass: Sendable {
+    let entries: [String]
+
+    init(_ text: String) {
+        entries = text.split(separator: ",").map {
+            var entry = $0.trimmingCharacters(in: .whitespaces).lowercased()
+            if entry.hasPrefix("*.") { entry.removeFirst(2) } else if entry.hasPrefix(".") { entry.removeFirst() }
+            if let colon = entry.lastIndex(of: ":"), !entry.contains("]"), entry.filter({ $0 == ":" }).count == 1 {
+                entry = String(entry[..<colon])  // a port is not compared
+            }
+            return entry
+        }.filter { !$0.isEmpty }
+    }
+
+    func bypasses(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return entries.contains { $0 == "*" || host == $0 || host.hasSuffix("." + $0) }
+    }
+}
