@@ -18,6 +18,9 @@ input closes or the lifetime (default 300 s) ends. Standard library only.
        regen       a new UID for every item on every request (no validators)
        truncated   the calendar cut off before its last END lines (no validators)
        flaky       500 with Retry-After: 0 for every second request (the first fails), else as correct
+       drip        200 with headers at once and the body one byte a second
+       gzip        the calendar with Content-Encoding: gzip
+       bomb        64 MB of line ends, gzip-compressed to some 64 kB (Content-Encoding: gzip)
        private     401 unless Basic authentication as ana with the password s3cr3t-Pa55; no validators
        moved       301 to /feed/correct.ics
        temporary   302 to /feed/correct.ics
@@ -33,6 +36,7 @@ The log also names the client's port of each request (the connection it came ove
 import argparse
 import base64
 import email.utils
+import gzip
 import hashlib
 import http.server
 import json
@@ -111,6 +115,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if mode == "drop-kept" and getattr(self, "answered", 0) > 0:
             self.close_connection = True
             return
+        if mode == "drip":
+            # Headers at once, then the body one byte a second: only a deadline on the whole answer ends it.
+            self.send_response(200)
+            self.send_header("Content-Type", "text/calendar")
+            self.send_header("Content-Length", str(len(calendar)))
+            self.end_headers()
+            for byte in calendar:
+                try:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(1)
+            return
+        if mode in ("gzip", "bomb"):
+            # The calendar gzip-compressed; a bomb is 64 MB of line ends that compress a thousandfold.
+            body = gzip.compress(calendar if mode == "gzip" else b"\r\n" * (32 << 20), compresslevel=9)
+            return self.reply(200, body, ics + [("Content-Encoding", "gzip")])
         if mode == "private":
             # Basic authentication as ana with a password tests look for in everything icskit keeps and prints.
             expected = "Basic " + base64.b64encode(b"ana:s3cr3t-Pa55").decode()

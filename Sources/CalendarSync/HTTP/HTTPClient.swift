@@ -74,7 +74,7 @@ public struct HTTPFailure: Error, CustomStringConvertible, Sendable {
 /// cut off), and network errors, timeouts, 429 and 5xx answers tried again with exponential backoff (0.5 s, 1 s,
 /// 2 s …) or after the server's `Retry-After` (seconds, at most `maximumDelay`).
 public final class HTTPClient: Sendable {
-    /// Seconds each exchange may take, the whole answer included.
+    /// Seconds a request may take, its whole answer, redirects and retries included.
     public let timeout: TimeInterval
     /// How often a failed request is tried again.
     public let retries: Int
@@ -114,11 +114,14 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    /// Sends a request, retrying what may pass on another try; `onRetry` hears of each retry and why.
+    /// Sends a request, retrying what may pass on another try, all within `timeout`: the tries and the waits
+    /// between them end at one deadline (a server that answers a byte a second, or fails again and again, costs
+    /// `timeout` and no more). `onRetry` hears of each retry and why.
     public func send(_ request: HTTPRequest, onRetry: (String) -> Void = { _ in }) throws -> HTTPResponse {
+        let deadline = Date(timeIntervalSinceNow: timeout)
         var attempt = 0
         while true {
-            let outcome = once(request)
+            let outcome = once(request, deadline: deadline)
             let reason: String
             var delay = initialDelay * pow(2, Double(attempt))
             switch outcome {
@@ -130,12 +133,13 @@ public final class HTTPClient: Sendable {
                 }) {
                     delay = after
                 }
-                if attempt >= retries {
+                if attempt >= retries || Date(timeIntervalSinceNow: min(max(delay, 0), maximumDelay)) >= deadline {
                     return response
                 }
             case .failure(let error):
                 reason = error.description
-                if attempt >= retries || !error.isTransient {
+                delay = min(max(delay, 0), maximumDelay)
+                if attempt >= retries || !error.isTransient || Date(timeIntervalSinceNow: delay) >= deadline {
                     throw HTTPFailure("\(request.method) \(request.url.absoluteString): \(error.description)")
                 }
             }
@@ -147,7 +151,7 @@ public final class HTTPClient: Sendable {
     }
 
     /// One exchange, following up to ten redirects.
-    private func once(_ request: HTTPRequest) -> Result<HTTPResponse, HTTPFailure> {
+    private func once(_ request: HTTPRequest, deadline: Date) -> Result<HTTPResponse, HTTPFailure> {
         let transport: any HTTPTransport
         switch self.transport {
         case .success(let made): transport = made
@@ -160,7 +164,8 @@ public final class HTTPClient: Sendable {
                 // The password goes only where it was meant for: not to another scheme, host or port a redirect
                 // points to.
                 let sameOrigin = Self.origin(current.url) == Self.origin(request.url)
-                var response = try authenticated(current, sameOrigin ? credentials : nil, over: transport)
+                var response = try authenticated(
+                    current, sameOrigin ? credentials : nil, over: transport, deadline: deadline)
                 guard [301, 302, 303, 307, 308].contains(response.status),
                     let location = response[header: "Location"],
                     let next = URL(string: location, relativeTo: current.url)?.absoluteURL
@@ -199,9 +204,9 @@ public final class HTTPClient: Sendable {
     /// One exchange with the credentials, if any: Digest where the origin asked for it before, else Basic; a 401
     /// that offers Digest (or says the nonce went stale) is answered once more with Digest.
     private func authenticated(
-        _ request: HTTPRequest, _ credentials: (user: String, password: String)?, over transport: any HTTPTransport
+        _ request: HTTPRequest, _ credentials: (user: String, password: String)?, over transport: any HTTPTransport,
+        deadline: Date
     ) throws -> HTTPResponse {
-        let deadline = Date(timeIntervalSinceNow: timeout)
         func exchange(_ request: HTTPRequest) throws -> HTTPResponse {
             do {
                 return try transport.exchange(request, deadline: deadline)

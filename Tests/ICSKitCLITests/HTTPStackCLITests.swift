@@ -1,0 +1,127 @@
+import Foundation
+import ICSKitTestSupport
+import XCTest
+
+/// The HTTP stack against real local servers: `--timeout` is the deadline of the whole fetch, compressed feeds are
+/// read and compression bombs refused, and HTTPS_PROXY / HTTP_PROXY / NO_PROXY choose the way, through a proxy the
+/// test starts (scripts/http_proxy.py).
+final class HTTPStackCLITests: XCTestCase {
+    var server: FeedServer!
+    var scratch: URL!
+    var store: String { scratch.appendingPathComponent("store.sqlite").path }
+
+    override func setUpWithError() throws {
+        server = try FeedServer()
+        scratch = try CLI.temporaryDirectory()
+        try server.serve(
+            FeedCLITests.calendar([("a@feed", "Opening", "20261201T090000Z"), ("b@feed", "Talk", "20261202T090000Z")]))
+    }
+
+    override func tearDownWithError() throws {
+        server?.stop()
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+    }
+
+    func icskit(_ arguments: [String], environment: [String: String] = [:]) throws -> CLI.Run {
+        try CLI.run(arguments + ["--store", store], timeout: 90, environment: environment)
+    }
+
+    func storedCount(_ calendar: String) throws -> Int {
+        let run = try icskit(["export", "--calendar", calendar])
+        return run.stdout.components(separatedBy: "BEGIN:VEVENT").count - 1
+    }
+
+    func testASlowDripServerIsCutOffAtTheTimeout() throws {
+        let start = Date()
+        let run = try icskit(["subscribe", server.feed("drip"), "--into", "Drip", "--timeout", "2"])
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("no complete answer"), run.stderr)
+        XCTAssertLessThanOrEqual(elapsed, 3, "the deadline is the whole fetch's, retries included")
+        let refresh = Date()
+        XCTAssertEqual(try icskit(["refresh", "Drip", "--timeout", "1"]).status, 1)
+        XCTAssertLessThanOrEqual(Date().timeIntervalSince(refresh), 2)
+    }
+
+    func testAGzipFeedIsReadAndAGzipBombRefused() throws {
+        let read = try icskit(["subscribe", server.feed("gzip"), "--into", "Zipped"])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        XCTAssertEqual(try storedCount("Zipped"), 2)
+        let bomb = try icskit(["subscribe", server.feed("bomb"), "--into", "Bomb"])
+        XCTAssertEqual(bomb.status, 1)
+        XCTAssertTrue(bomb.stderr.contains("decompresses to more than"), bomb.stderr)
+        XCTAssertEqual(try storedCount("Bomb"), 0)
+    }
+
+    /// scripts/http_proxy.py on a free port, and the requests it saw (`METHOD target`, one a line).
+    final class Proxy {
+        let process = Process()
+        let input = Pipe()
+        let log: URL
+        let port: Int
+
+        init(folder: URL) throws {
+            log = folder.appendingPathComponent("proxy.log")
+            try Data().write(to: log)
+            let output = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                TestEnvironment.pythonExecutable,
+                TestEnvironment.package.appendingPathComponent("scripts/http_proxy.py").path,
+            ]
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = try FileHandle(forWritingTo: log)
+            try process.run()
+            let line = String(decoding: output.fileHandleForReading.availableLine(), as: UTF8.self)
+            guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw Requirement.missing("the proxy did not start: \(line)")
+            }
+            self.port = port
+        }
+
+        var requests: [String] {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+
+        func stop() {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+    }
+
+    func testProxiesFromTheEnvironmentAreUsedAndNOPROXYBypassesThem() throws {
+        let proxy = try Proxy(folder: scratch)
+        defer { proxy.stop() }
+        let viaProxy = [
+            "HTTP_PROXY": "http://127.0.0.1:\(proxy.port)", "HTTPS_PROXY": "http://127.0.0.1:\(proxy.port)",
+        ]
+        let plain = try icskit(["subscribe", server.feed("correct"), "--into", "Plain"], environment: viaProxy)
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertEqual(try storedCount("Plain"), 2)
+        // AsyncHTTPClient tunnels plain http through the proxy as well (CONNECT), as curl does with -p.
+        XCTAssertEqual(proxy.requests, ["CONNECT 127.0.0.1:\(server.port)"], "through the proxy")
+        XCTAssertEqual(try server.log().count, 1)
+
+        // https through the proxy is a CONNECT tunnel; the certificate is still the server's, checked end to end.
+        let secure = try FeedServer(
+            tls: true, certificate: "private-localhost", serving: CLI.fixture("hand/recurring-todos.ics"))
+        defer { secure.stop() }
+        let tunnelled = try icskit(
+            ["subscribe", secure.feed("correct"), "--into", "Secure", "--ca-file", CLI.fixture("tls/ca-cert.pem")],
+            environment: viaProxy)
+        XCTAssertEqual(tunnelled.status, 0, tunnelled.stderr)
+        XCTAssertEqual(proxy.requests.last, "CONNECT 127.0.0.1:\(secure.port)")
+
+        // NO_PROXY names the host: straight to the server, the proxy sees nothing more.
+        let seen = proxy.requests.count
+        let direct = try icskit(
+            ["refresh", "Plain", "--force"], environment: viaProxy.merging(["NO_PROXY": "localhost,127.0.0.1"]) { $1 })
+        XCTAssertEqual(direct.status, 0, direct.stderr)
+        XCTAssertEqual(proxy.requests.count, seen)
+        XCTAssertEqual(try server.log().count, 2)
+        let bad = try icskit(["refresh", "Plain", "--force"], environment: ["HTTP_PROXY": "socks5://127.0.0.1:1"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("not an http:// proxy"), bad.stderr)
+    }
+}
