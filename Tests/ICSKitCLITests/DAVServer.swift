@@ -92,6 +92,21 @@ final class DAVServer {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Whether something accepts connections on 127.0.0.1 at `port`.
+    static func isListening(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
     /// scripts/caldav_peer.py (python caldav) against the collection.
     func peer(_ arguments: [String]) throws -> String {
         let run = CLI.python(
