@@ -5,11 +5,14 @@
     scripts/caldav_peer.py URL USER PASSWORD summary UID NEW-SUMMARY
     scripts/caldav_peer.py URL USER PASSWORD delete UID
     scripts/caldav_peer.py URL USER PASSWORD create UID SUMMARY START
+    scripts/caldav_peer.py URL USER PASSWORD create-at NAME UID SUMMARY START   (PUT to that resource name)
+    scripts/caldav_peer.py URL USER PASSWORD names                   (the resource names, decoded, one a line)
     scripts/caldav_peer.py URL USER PASSWORD masters-only UID        (its overrides removed)
 
 URL is a calendar collection. `list` prints `UID SUMMARY` for every VEVENT and VTODO (masters first), one a line.
 """
 import sys
+import urllib.parse
 
 import caldav
 import icalendar
@@ -31,6 +34,20 @@ def main():
                 if component.name in ("VEVENT", "VTODO", "VJOURNAL"):
                     lines.append(f"{component.get('UID')} {component.get('SUMMARY', '')}")
         print("\n".join(sorted(lines)))
+        return
+    if command == "names":
+        names = [urllib.parse.unquote(str(item.url).rstrip("/").rsplit("/", 1)[-1]) for item in objects]
+        print("\n".join(sorted(names)))
+        return
+    if command == "create-at":
+        name, uid, summary, start = rest
+        body = (
+            f"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//caldav peer//EN\r\nBEGIN:VEVENT\r\nUID:{uid}\r\n"
+            f"DTSTAMP:20261101T000000Z\r\nDTSTART:{start}\r\nSUMMARY:{summary}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+        target = url.rstrip("/") + "/" + urllib.parse.quote(name, safe="")
+        answer = client.put(target, body, {"Content-Type": "text/calendar; charset=utf-8", "If-None-Match": "*"})
+        if answer.status not in (201, 204):
+            sys.exit(f"PUT {target}: {answer.status}")
         return
     if command == "create":
         uid, summary, start = rest

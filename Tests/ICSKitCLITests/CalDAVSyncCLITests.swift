@@ -26,6 +26,26 @@ final class CalDAVSyncCLITests: XCTestCase {
 
     func testRadicale() throws { try bothWays(.radicale) }
 
+    /// A resource whose name holds a space, `%`, `#` and a non-ASCII letter (put there by another client) is read,
+    /// written back and deleted under the very name the server gave, percent-encoded as its hrefs are.
+    func testAnOddResourceNameRoundTripsThroughSyncWithRadicale() throws {
+        let server = try DAVServer(.radicale, folder: scratch)
+        defer { server.stop() }
+        let name = "a b%c#d é.ics"
+        _ = try server.peer(["create-at", name, "odd@test", "Odd name", "20261205T100000Z"])
+        let first = try icskit(["sync", "Work", "--caldav", server.collection, "--user", DAVServer.user])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(try stored(), ["odd@test Odd name"])
+        XCTAssertEqual(try icskit(["edit", "odd@test", "--summary", "Changed here"]).status, 0)
+        let pushed = try syncJSON()
+        XCTAssertEqual(pushed["updated"] as? Int, 1, "\(pushed)")
+        XCTAssertEqual(lines(try server.peer(["list"])), ["odd@test Changed here"])
+        XCTAssertEqual(lines(try server.peer(["names"])), [name], "written to the same resource, not a new one")
+        XCTAssertEqual(try icskit(["rm", "odd@test"]).status, 0)
+        XCTAssertEqual(try syncJSON()["deleted"] as? Int, 1)
+        XCTAssertEqual(try server.peer(["names"]).trimmingCharacters(in: .whitespacesAndNewlines), "")
+    }
+
     /// A user name and password in the --caldav or --discover URL are that run's credentials: the store keeps the
     /// collection's URL without them (and the user name as the partner's user), and no output shows the password.
     func testAPasswordInTheCalDAVURLIsUsedButNeverStoredOrShown() throws {
