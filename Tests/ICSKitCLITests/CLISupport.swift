@@ -260,3 +260,22 @@ class StoreCLITestCase: XCTestCase {
         return run
     }
 }
+
+/// A test with scripts/feed_server.py serving two events, and a scratch folder with the store.
+class FeedServerTestCase: XCTestCase {
+    var server: FeedServer!
+    var scratch: URL!
+    var store: String { scratch.appendingPathComponent("store.sqlite").path }
+
+    override func setUpWithError() throws {
+        server = try FeedServer()
+        scratch = try CLI.temporaryDirectory()
+        try server.serve(
+            FeedCLITests.calendar([("a@feed", "Opening", "20261201T090000Z"), ("b@feed", "Talk", "20261202T090000Z")]))
+    }
+
+    override func tearDownWithError() throws {
+        server?.stop()
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+    }
+}

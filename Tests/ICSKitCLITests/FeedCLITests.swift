@@ -4,23 +4,7 @@ import XCTest
 
 /// `subscribe` and `refresh` against scripts/feed_server.py: a feed that gets its validators right, and each way
 /// feeds get them wrong.
-final class FeedCLITests: XCTestCase {
-    var server: FeedServer!
-    var scratch: URL!
-    var store: String { scratch.appendingPathComponent("store.sqlite").path }
-
-    override func setUpWithError() throws {
-        server = try FeedServer()
-        scratch = try CLI.temporaryDirectory()
-        try server.serve(
-            Self.calendar([("a@feed", "Opening", "20261201T090000Z"), ("b@feed", "Talk", "20261202T090000Z")]))
-    }
-
-    override func tearDownWithError() throws {
-        server?.stop()
-        if let scratch { try? FileManager.default.removeItem(at: scratch) }
-    }
-
+final class FeedCLITests: FeedServerTestCase {
     static func calendar(_ events: [(uid: String, summary: String, start: String)], header: String = "") -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//ICSKit tests//feed//EN"]
         if !header.isEmpty { lines.append(header) }

@@ -5,23 +5,7 @@ import XCTest
 /// The HTTP stack against real local servers: `--timeout` is the deadline of the whole fetch, compressed feeds are
 /// read and compression bombs refused, and HTTPS_PROXY / HTTP_PROXY / NO_PROXY choose the way, through a proxy the
 /// test starts (scripts/http_proxy.py).
-final class HTTPStackCLITests: XCTestCase {
-    var server: FeedServer!
-    var scratch: URL!
-    var store: String { scratch.appendingPathComponent("store.sqlite").path }
-
-    override func setUpWithError() throws {
-        server = try FeedServer()
-        scratch = try CLI.temporaryDirectory()
-        try server.serve(
-            FeedCLITests.calendar([("a@feed", "Opening", "20261201T090000Z"), ("b@feed", "Talk", "20261202T090000Z")]))
-    }
-
-    override func tearDownWithError() throws {
-        server?.stop()
-        if let scratch { try? FileManager.default.removeItem(at: scratch) }
-    }
-
+final class HTTPStackCLITests: FeedServerTestCase {
     func icskit(_ arguments: [String], environment: [String: String] = [:]) throws -> CLI.Run {
         try CLI.run(arguments + ["--store", store], timeout: 90, environment: environment)
     }
