@@ -130,11 +130,6 @@ final class NetworkTransport: HTTPTransport {
         let task = client.execute(
             request: outgoing, delegate: ResponseAccumulator(request: outgoing, maxBodySize: Self.bodyLimit),
             deadline: nioDeadline)
-        // The deadline is the whole exchange's, body included: a server that answers a byte a second is cut off.
-        let cutoff = task.futureResult.eventLoop.scheduleTask(deadline: nioDeadline + .milliseconds(200)) {
-            task.cancel()
-        }
-        defer { cutoff.cancel() }
         let answer: AsyncHTTPClient.HTTPClient.Response
         do { answer = try task.futureResult.wait() } catch {
             throw Self.failure(error, request: request, host: host, seconds: seconds)
