@@ -14,10 +14,8 @@ enum DamageMark {
         let text =
             "icskit check-store found this store damaged on \(ISO8601DateFormatter().string(from: Date())):\n"
             + findings.prefix(20).joined(separator: "\n") + "\n"
-        let descriptor = open(path(store: store), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        _ = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        _ = FileManager.default.createFile(
+            atPath: path(store: store), contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
     }
 
     static func clear(store: String) {
