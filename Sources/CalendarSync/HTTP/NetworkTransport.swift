@@ -125,7 +125,8 @@ final class NetworkTransport: HTTPTransport {
             throw HTTPFailure("\(request.url.absoluteString) cannot be requested: \(error)")
         }
         // The future API, waited for on this thread: one hop to the event loop and back per exchange (through a
-        // Swift concurrency task, uploading 1,000 items cost three times the CPU).
+        // Swift concurrency task an upload of 1,050 items took 0.94 s of CPU instead of 0.82). The deadline is the
+        // whole exchange's, body included: a server that answers a byte a second is cut off (HTTPStackCLITests).
         let nioDeadline = NIODeadline.now() + .nanoseconds(Int64(seconds * 1_000_000_000))
         let task = client.execute(
             request: outgoing, delegate: ResponseAccumulator(request: outgoing, maxBodySize: Self.bodyLimit),
