@@ -10,7 +10,6 @@ struct DigestChallenge: Sendable {
     var opaque: String?
     /// Whether the server offers `qop=auth` (else the RFC 2069 answer without cnonce and nonce count).
     var offersAuth: Bool
-    var isStale: Bool
 
     /// The Digest challenge among a `WWW-Authenticate` header's, if the server offers one this client can answer.
     init?(header: String) {
@@ -27,7 +26,6 @@ struct DigestChallenge: Sendable {
                 $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "auth" }
             }
             ?? false
-        isStale = parameters["stale"]?.lowercased() == "true"
     }
 
     /// `name=value` and `name="quoted value"` pairs, names lower-cased; stops at a second scheme (`, Basic …`).

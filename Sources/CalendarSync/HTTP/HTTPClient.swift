@@ -56,8 +56,6 @@ public struct HTTPFailure: Error, CustomStringConvertible, Sendable {
     public var description: String
     /// Whether another try may pass: a timeout or a lost or refused connection, not a TLS or URL error.
     public var isTransient: Bool
-    /// A wait for the server that ran out (such a request may still be under way there).
-    var isTimeout = false
     /// The server closed the connection before any answer: over a kept connection it had closed it before it read
     /// the request, which then goes once more over a new one.
     var closedBeforeAnswer = false
@@ -70,8 +68,8 @@ public struct HTTPFailure: Error, CustomStringConvertible, Sendable {
 /// HTTP for feeds and CalDAV: the policy a calendar client needs, run over an `HTTPTransport` (the network through
 /// AsyncHTTPClient unless a test gives another): redirects followed up to ten (permanent ones reported, https → http
 /// refused, another scheme refused), credentials sent only to the origin they were given for (Basic, or Digest when
-/// the server asks for it), `timeout` the deadline of each whole exchange (a server that answers a byte a second is
-/// cut off), and network errors, timeouts, 429 and 5xx answers tried again with exponential backoff (0.5 s, 1 s,
+/// the server asks for it), `timeout` the deadline of a whole request, retries included (a server that answers a byte
+/// a second is cut off), and network errors, timeouts, 429 and 5xx answers tried again with exponential backoff (0.5 s, 1 s,
 /// 2 s …) or after the server's `Retry-After` (seconds, at most `maximumDelay`).
 public final class HTTPClient: Sendable {
     /// Seconds a request may take, its whole answer, redirects and retries included.
@@ -133,18 +131,19 @@ public final class HTTPClient: Sendable {
                 }) {
                     delay = after
                 }
-                if attempt >= retries || Date(timeIntervalSinceNow: min(max(delay, 0), maximumDelay)) >= deadline {
-                    return response
-                }
             case .failure(let error):
                 reason = error.description
-                delay = min(max(delay, 0), maximumDelay)
-                if attempt >= retries || !error.isTransient || Date(timeIntervalSinceNow: delay) >= deadline {
+            }
+            delay = min(max(delay, 0), maximumDelay)
+            // No more tries: the last answer, or the last failure, is the outcome.
+            if attempt >= retries || Date(timeIntervalSinceNow: delay) >= deadline || outcome.isPermanentFailure {
+                switch outcome {
+                case .success(let response): return response
+                case .failure(let error):
                     throw HTTPFailure("\(request.method) \(request.url.absoluteString): \(error.description)")
                 }
             }
             attempt += 1
-            delay = min(max(delay, 0), maximumDelay)
             onRetry("\(reason); trying again in \(String(format: "%.1f", delay)) s (\(attempt) of \(retries))")
             Thread.sleep(forTimeInterval: delay)
         }
@@ -197,12 +196,14 @@ public final class HTTPClient: Sendable {
 
     /// `scheme://host:port`, lower-cased, the port spelled out.
     static func origin(_ url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(url.port ?? (scheme == "https" ? 443 : 80))"
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(port(of: url))"
     }
 
+    /// The URL's port, or its scheme's (443 for https, else 80).
+    static func port(of url: URL) -> Int { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
+
     /// One exchange with the credentials, if any: Digest where the origin asked for it before, else Basic; a 401
-    /// that offers Digest (or says the nonce went stale) is answered once more with Digest.
+    /// that offers Digest (a first challenge, or a new nonce for a stale one) is answered once more with Digest.
     private func authenticated(
         _ request: HTTPRequest, _ credentials: (user: String, password: String)?, over transport: any HTTPTransport,
         deadline: Date
@@ -263,5 +264,13 @@ final class DigestState: @unchecked Sendable {
         return challenge.authorization(
             user: credentials.user, password: credentials.password, method: request.method, target: target,
             count: count, clientNonce: nonce)
+    }
+}
+
+extension Result where Failure == HTTPFailure {
+    /// A failure another try cannot mend (a certificate not trusted, a URL that cannot be requested).
+    var isPermanentFailure: Bool {
+        if case .failure(let failure) = self { return !failure.isTransient }
+        return false
     }
 }

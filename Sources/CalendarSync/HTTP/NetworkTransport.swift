@@ -156,10 +156,8 @@ final class NetworkTransport: HTTPTransport {
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .cancelled:
-                var failure = HTTPFailure(
+                return HTTPFailure(
                     "no complete answer from \(host) within \(Self.seconds(seconds)) s", isTransient: true)
-                failure.isTimeout = true
-                return failure
             case .remoteConnectionClosed:
                 var failure = HTTPFailure("\(host) closed the connection before it answered", isTransient: true)
                 failure.closedBeforeAnswer = true
@@ -189,10 +187,10 @@ final class NetworkTransport: HTTPTransport {
         if error is IOError || text.contains("connectionRefused") || text.contains("connectTimeout")
             || text.contains("Connection refused")
         {
-            let port = request.url.port ?? (request.url.scheme?.lowercased() == "https" ? 443 : 80)
-            return HTTPFailure("cannot connect to \(host) port \(port): \(text)", isTransient: true)
+            return HTTPFailure(
+                "cannot connect to \(host) port \(HTTPClient.port(of: request.url)): \(text)", isTransient: true)
         }
-        return HTTPFailure("\(request.method) \(request.url.absoluteString): \(text)", isTransient: false)
+        return HTTPFailure(text)  // `send` puts the method and URL before it
     }
 }
 
