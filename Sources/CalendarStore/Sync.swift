@@ -26,12 +26,8 @@ extension CalendarStore: MergeStorage {
     /// The digest of the file the source's last merge read, if it recorded one.
     public func mergeDigest(calendar: String, source: String) throws -> String? {
         try database.read { db in
-            try String.fetchOne(
-                db,
-                sql: """
-                    SELECT s.digest FROM syncSource s JOIN calendar c ON c.id = s.calendarID
-                    WHERE c.name = ? AND s.source = ?
-                    """, arguments: [calendar, source])
+            guard let id = try StoreWriter(db).calendarID(named: calendar, create: false) else { return nil }
+            return try Self.digest(db, calendarID: id, source: source)
         }
     }
 
@@ -114,12 +110,15 @@ extension CalendarStore: MergeStorage {
                     SELECT uid, recurrenceID FROM tombstone WHERE calendarID = ?
                     """, arguments: [id]
             ).map(\.key))
-        snapshot.digest = try String.fetchOne(
-            db,
-            sql: """
-                SELECT digest FROM syncSource WHERE calendarID = ? AND source = ?
-                """, arguments: [id, source])
+        snapshot.digest = try digest(db, calendarID: id, source: source)
         return snapshot
+    }
+
+    /// The digest the source's last merge into the calendar recorded.
+    static func digest(_ db: Database, calendarID: Int64, source: String) throws -> String? {
+        try String.fetchOne(
+            db, sql: "SELECT digest FROM syncSource WHERE calendarID = ? AND source = ?",
+            arguments: [calendarID, source])
     }
 
     /// What the calendar holds for these keys, and what the source's base says of them: the base entry's own
