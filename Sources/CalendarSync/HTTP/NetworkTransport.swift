@@ -5,6 +5,7 @@ import Foundation
 internal import NIOCore
 internal import NIOHTTP1
 internal import NIOHTTPCompression
+internal import NIOPosix
 internal import NIOSSL
 
 /// One HTTP exchange: a request out and its answer back, no redirect followed and nothing tried again. `HTTPClient`
@@ -43,10 +44,13 @@ final class NetworkTransport: HTTPTransport {
         bypass = ProxyBypass(environment["no_proxy"] ?? environment["NO_PROXY"] ?? "")
     }
 
-    /// The client for a request to `host` over `scheme`.
+    /// The client for a request to `host` over `scheme` (the proxy decided once per host and scheme: a sync asks
+    /// for the same one a thousand times).
     private func client(scheme: String, host: String) throws -> AsyncHTTPClient.HTTPClient {
-        let proxy = bypass.bypasses(host) ? nil : proxies[scheme]
-        return try clients.client(for: "\(scheme) \(proxy != nil)") {
+        try clients.client(scheme: scheme, host: host) {
+            let proxy = proxies[scheme].flatMap { bypass.bypasses(host) ? nil : $0 }
+            return (key: "\(scheme) \(proxy != nil)", proxy: proxy)
+        } make: { proxy in
             var tls = TLSConfiguration.makeClientConfiguration()
             if scheme == "https", let caFile {
                 let certificates: [NIOSSLCertificate]
@@ -64,28 +68,46 @@ final class NetworkTransport: HTTPTransport {
             // client's own retries decide what is worth another try, instead of AsyncHTTPClient trying again until
             // the deadline.
             configuration.connectionPool.retryConnectionEstablishment = false
-            return AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            // No tracing: by default every request opens a span with the global no-op tracer, which cost a twentieth
+            // of an upload's CPU (type casts and a span name per request) for nothing.
+            configuration.tracing.tracer = nil
+            return AsyncHTTPClient.HTTPClient(
+                eventLoopGroupProvider: .shared(clients.group), configuration: configuration)
         }
     }
 
-    /// The clients made, shut down with the transport (`@unchecked Sendable`: under `lock`).
+    /// The clients made, shut down with the transport, and which one each scheme and host takes (`@unchecked
+    /// Sendable`: under `lock`).
     final class Clients: @unchecked Sendable {
+        typealias Proxy = AsyncHTTPClient.HTTPClient.Configuration.Proxy
+        /// One event-loop thread for every client: the commands send one request at a time, and with the two of
+        /// the shared group each answer crossed from the connection's thread to the request's (an upload of 350
+        /// resources took a tenth more CPU).
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         private let lock = NSLock()
         private var made: [String: AsyncHTTPClient.HTTPClient] = [:]
+        private var chosen: [String: AsyncHTTPClient.HTTPClient] = [:]
 
+        /// The client for `host` over `scheme`: `route` names the client and its proxy, `make` makes it the first
+        /// time that name is asked for.
         func client(
-            for key: String, _ make: () throws -> AsyncHTTPClient.HTTPClient
+            scheme: String, host: String, route: () -> (key: String, proxy: Proxy?),
+            make: (Proxy?) throws -> AsyncHTTPClient.HTTPClient
         ) throws -> AsyncHTTPClient.HTTPClient {
             try lock.withLock {
-                if let client = made[key] { return client }
-                let client = try make()
+                let destination = scheme + "://" + host
+                if let client = chosen[destination] { return client }
+                let (key, proxy) = route()
+                let client = try made[key] ?? make(proxy)
                 made[key] = client
+                chosen[destination] = client
                 return client
             }
         }
 
         deinit {
             for client in made.values { try? client.syncShutdown() }
+            try? group.syncShutdownGracefully()
         }
     }
 
@@ -119,20 +141,26 @@ final class NetworkTransport: HTTPTransport {
         let outgoing: AsyncHTTPClient.HTTPClient.Request
         do {
             outgoing = try AsyncHTTPClient.HTTPClient.Request(
-                url: request.url.absoluteString, method: HTTPMethod(rawValue: request.method), headers: headers,
+                url: request.url, method: HTTPMethod(rawValue: request.method), headers: headers,
                 body: request.body.map { .bytes($0) })
         } catch {
             throw HTTPFailure("\(request.url.absoluteString) cannot be requested: \(error)")
         }
-        // The future API, waited for on this thread: one hop to the event loop and back per exchange (through a
-        // Swift concurrency task an upload of 1,050 items took 0.94 s of CPU instead of 0.82). The deadline is the
-        // whole exchange's, body included: a server that answers a byte a second is cut off (HTTPStackCLITests).
+        // The future API, started on the event loop and waited for on this thread: one hop there and one back per
+        // exchange. Started from this thread, AsyncHTTPClient hands the loop four or five tasks one by one, each
+        // waking it (an upload of 350 resources took a third more CPU); through a Swift concurrency task an upload
+        // of 1,050 took 0.94 s of CPU instead of 0.82. The deadline is the whole exchange's, body included: a server
+        // that answers a byte a second is cut off (HTTPStackCLITests).
         let nioDeadline = NIODeadline.now() + .nanoseconds(Int64(seconds * 1_000_000_000))
-        let task = client.execute(
-            request: outgoing, delegate: ResponseAccumulator(request: outgoing, maxBodySize: Self.bodyLimit),
-            deadline: nioDeadline)
+        let loop = clients.group.next()
+        let started = loop.flatSubmit {
+            client.execute(
+                request: outgoing, delegate: ResponseAccumulator(request: outgoing, maxBodySize: Self.bodyLimit),
+                eventLoop: .delegate(on: loop), deadline: nioDeadline
+            ).futureResult
+        }
         let answer: AsyncHTTPClient.HTTPClient.Response
-        do { answer = try task.futureResult.wait() } catch {
+        do { answer = try started.wait() } catch {
             throw Self.failure(error, request: request, host: host, seconds: seconds)
         }
         var fields: [String: String] = [:]
