@@ -92,6 +92,19 @@ extension CalendarStore {
         return calendar
     }
 
+    /// The stored text of one UID's components in a calendar (a series and its overrides, the series first), as
+    /// the store keeps them.
+    public func itemContents(calendar name: String, uid: String) throws -> [String] {
+        try database.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT i.content FROM item i JOIN calendar c ON c.id = i.calendarID
+                    WHERE c.name = ? AND i.uid = ? ORDER BY i.recurrenceID
+                    """, arguments: [name, uid])
+        }
+    }
+
     /// UIDs in slices of 500, each with its `?, ?, …` for an `IN (…)`: SQLite bounds the parameters of a statement.
     static func slices(of uids: Set<String>) -> [(marks: String, uids: [any DatabaseValueConvertible])] {
         let sorted = uids.sorted()

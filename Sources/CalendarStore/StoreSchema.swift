@@ -222,6 +222,9 @@ enum StoreSchema {
         migrator.registerMigration("v12: no user information from URLs") { db in
             try StoreSchema.removeUserInfo(db)
         }
+        migrator.registerMigration("v13: a full-text index of item text for search") { db in
+            try db.execute(sql: SearchIndex.schema)
+        }
         return migrator
     }
 

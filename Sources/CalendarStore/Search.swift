@@ -1,0 +1,152 @@
+import CalendarModel
+import Foundation
+internal import GRDB
+
+/// An item whose text matched a search: a series' master, an override, or a single item.
+public struct SearchHit: Sendable, Hashable {
+    public var uid: String
+    /// The override's RECURRENCE-ID as stored (empty for a master or a single item).
+    public var recurrenceID: String
+    public var calendar: String
+    /// VEVENT, VTODO or VJOURNAL.
+    public var kind: String
+    public var summary: String?
+    /// The start (or due) in UTC seconds, when the item has one.
+    public var when: Int64?
+    /// The start's value as written (`20261127`, `20261127T090000`), which says whether it is a date.
+    public var startValue: String?
+    /// The start's TZID, when it has one.
+    public var startTZID: String?
+    public var isRecurring: Bool
+}
+
+/// What a search looks in and for (`CalendarStore.search`).
+public struct SearchQuery: Sendable {
+    /// The words every hit holds, each as a word or the start of one, case and accents ignored.
+    public var words: [String]
+    /// Only these store calendars (empty: all).
+    public var calendars: [String] = []
+    /// Only these components (VEVENT, VTODO, VJOURNAL; empty: all).
+    public var kinds: Set<String> = []
+
+    public init(_ text: String) {
+        words = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+    }
+
+    /// The FTS5 query: each word a quoted prefix term (so `"`, `*`, `-`, `NEAR` and `:` are text, not syntax),
+    /// all of them required.
+    var match: String {
+        words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+    }
+}
+
+extension CalendarStore {
+    /// The items whose summary, location, description, people (organizer and attendees, names and addresses) or
+    /// categories hold every word of `query`, earliest first (items without a time last).
+    ///
+    /// The text index (SQLite FTS5, `unicode61` with diacritics removed) is brought up to date first: items added
+    /// or changed since the last search are indexed then, not while they are written, so an import of 20,000
+    /// items pays nothing for searches it may never see; the store's triggers drop what deletions and edits made
+    /// stale.
+    public func search(_ query: SearchQuery) throws -> [SearchHit] {
+        guard !query.words.isEmpty else { return [] }
+        try database.write { db in try SearchIndex.update(db) }
+        return try database.read { db in
+            var conditions = ["itemSearch MATCH ?"]
+            var arguments: [any DatabaseValueConvertible] = [query.match]
+            if !query.calendars.isEmpty {
+                conditions.append(
+                    "c.name IN (\(Array(repeating: "?", count: query.calendars.count).joined(separator: ", ")))")
+                arguments += query.calendars as [any DatabaseValueConvertible]
+            }
+            if !query.kinds.isEmpty {
+                let kinds = query.kinds.sorted()
+                conditions.append("i.kind IN (\(Array(repeating: "?", count: kinds.count).joined(separator: ", ")))")
+                arguments += kinds as [any DatabaseValueConvertible]
+            }
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT i.uid, i.recurrenceID, c.name, i.kind, i.summary, coalesce(i.startUTC, i.dueUTC) AS at,
+                           i.startValue, i.startTZID, i.isRecurring
+                    FROM itemSearch s JOIN item i ON i.id = s.rowid JOIN calendar c ON c.id = i.calendarID
+                    WHERE \(conditions.joined(separator: " AND "))
+                    ORDER BY at IS NULL, at, c.name, i.uid, i.recurrenceID
+                    """, arguments: StatementArguments(arguments)
+            ).map { row in
+                SearchHit(
+                    uid: row[0], recurrenceID: row[1], calendar: row[2], kind: row[3], summary: row[4], when: row[5],
+                    startValue: row[6], startTZID: row[7], isRecurring: row[8])
+            }
+        }
+    }
+}
+
+/// The store's full-text index of item text (schema v13): `itemSearch` holds a row per indexed item, keyed by the
+/// item's id. Items with ids up to `itemSearchState.indexedThrough` are indexed but for those in `itemSearchStale`
+/// (changed since); the triggers keep that true when items change or go, and `update` indexes the rest.
+enum SearchIndex {
+    static let schema = """
+        CREATE VIRTUAL TABLE itemSearch USING fts5(
+            summary, location, description, people, categories, tokenize = 'unicode61 remove_diacritics 2');
+        CREATE TABLE itemSearchState (indexedThrough INTEGER NOT NULL);
+        INSERT INTO itemSearchState (indexedThrough) VALUES (0);
+        CREATE TABLE itemSearchStale (itemID INTEGER PRIMARY KEY);
+        -- A new item takes an id above every id in the table: when the highest goes, the mark comes down with it,
+        -- so that an item given that id again is indexed.
+        CREATE TRIGGER itemSearchDelete AFTER DELETE ON item BEGIN
+            DELETE FROM itemSearch WHERE rowid = old.id;
+            DELETE FROM itemSearchStale WHERE itemID = old.id;
+            UPDATE itemSearchState SET indexedThrough = (SELECT coalesce(max(id), 0) FROM item)
+            WHERE indexedThrough > (SELECT coalesce(max(id), 0) FROM item);
+        END;
+        CREATE TRIGGER itemSearchChange AFTER UPDATE OF content ON item WHEN old.content IS NOT new.content BEGIN
+            DELETE FROM itemSearch WHERE rowid = old.id;
+            INSERT OR IGNORE INTO itemSearchStale (itemID)
+            SELECT old.id WHERE old.id <= (SELECT indexedThrough FROM itemSearchState);
+        END;
+        """
+
+    /// Indexes the items added or changed since the last update.
+    static func update(_ db: Database) throws {
+        guard let through = try Int64.fetchOne(db, sql: "SELECT indexedThrough FROM itemSearchState") else { return }
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT id, content FROM item WHERE id > ?
+                UNION ALL SELECT i.id, i.content FROM itemSearchStale s JOIN item i ON i.id = s.itemID
+                """, arguments: [through])
+        let insert = try db.makeStatement(
+            sql: """
+                INSERT OR REPLACE INTO itemSearch (rowid, summary, location, description, people, categories)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """)
+        while let row = try rows.next() {
+            let id: Int64 = row[0]
+            let content: String = row[1]
+            let text = Self.text(of: content)
+            try insert.execute(arguments: [
+                id, text.summary, text.location, text.description, text.people, text.categories,
+            ])
+        }
+        try db.execute(sql: "DELETE FROM itemSearchStale")
+        try db.execute(sql: "UPDATE itemSearchState SET indexedThrough = (SELECT coalesce(max(id), 0) FROM item)")
+    }
+
+    /// The text of one stored component that a search looks in.
+    static func text(of content: String) -> (
+        summary: String, location: String, description: String, people: String, categories: String
+    ) {
+        let component = ICS.read(Array(content.utf8)).calendars.first?.components.first
+        guard let core = component?.core else { return ("", "", "", "", "") }
+        var people: [String] = []
+        for user in (core.organizer.map { [$0] } ?? []) + core.attendees {
+            if let name = user.commonName { people.append(name) }
+            people.append(user.email ?? user.address)
+        }
+        return (
+            core.summary ?? "", core.location ?? "", core.description ?? "", people.joined(separator: "\n"),
+            core.categories.map(\.name).joined(separator: "\n")
+        )
+    }
+}
