@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarModel
+import CalendarStore
 import Foundation
 
 /// `icskit agenda`: the instances in a window, in the viewer's zone.
@@ -23,8 +24,8 @@ struct AgendaCommand: ParsableCommand {
     @Argument(help: "Calendar files (.ics, jCal, xCal or CSV); - reads standard input. None: the store.")
     var files: [String] = []
 
-    @Option(help: "With the store: only this calendar.", completion: CalendarCompletion.kind)
-    var calendar: String?
+    @Option(help: "With the store: only this calendar (repeat for several).", completion: CalendarCompletion.kind)
+    var calendar: [String] = []
 
     @OptionGroup var store: StoreOption
 
@@ -68,7 +69,7 @@ struct AgendaCommand: ParsableCommand {
         let zone = try window.zone()
         let (start, end) = try window.window(in: zone)
         let input = try CalendarFiles.readOrStore(
-            files, store: store, calendar: calendar,
+            files, store: store, calendars: calendar,
             window: zone.date(of: start)..<zone.date(of: end))
         ProcessLifetime.keepUntilExit(input)
         var options = ExpansionOptions()
@@ -103,6 +104,9 @@ struct AgendaCommand: ParsableCommand {
             try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
         } else {
             format.printDays(rows, from: start, to: end, handles: try store.handles(files: files, hidden: noIDs))
+            if rows.isEmpty, input.storeIsEmpty {
+                Output.print(CalendarFiles.emptyStoreHint(store.path ?? CalendarStore.defaultPath()))
+            }
         }
     }
 }

@@ -18,6 +18,8 @@ struct CalendarFiles {
     var diagnostics: [Diagnostic] = []
     /// Whether some file ended before it was complete (a missing END, a cut-off download).
     var isTruncated = false
+    /// Read from the store, and it holds no items at all (what to show is a hint, not only "nothing").
+    var storeIsEmpty = false
 
     /// Reads every path (`-` for standard input); a file that cannot be read is a usage error (exit 2).
     /// A directory is read as a vdir (khal's, todoman's, vdirsyncer's): its `.ics` files as one calendar, named by
@@ -98,17 +100,28 @@ struct CalendarFiles {
 
     /// The files given, or the store's calendars when there are none (limited to what can touch `window`).
     static func readOrStore(
-        _ paths: [String], store: StoreOption, calendar: String?,
+        _ paths: [String], store: StoreOption, calendars: [String],
         window: Range<Date>?
     ) throws -> CalendarFiles {
         guard paths.isEmpty else { return try read(paths) }
         let opened = try store.open(.readOnly)
-        try requireCalendar(calendar, in: opened)
+        for name in calendars { try requireCalendar(name, in: opened) }
         var files = CalendarFiles()
-        files.sources = try opened.loadCalendars(named: calendar, window: window).map {
-            Source(name: $0.name, path: opened.path, calendars: [$0.calendar])
+        // No name: every calendar; several: each of them once (a repeated --calendar is a union).
+        let names: [String?] = calendars.isEmpty ? [nil] : Set(calendars).sorted()
+        for name in names {
+            files.sources += try opened.loadCalendars(named: name, window: window).map {
+                Source(name: $0.name, path: opened.path, calendars: [$0.calendar])
+            }
         }
+        files.storeIsEmpty = try opened.calendars().allSatisfy { $0.itemCount == 0 }
         return files
+    }
+
+    /// What to say where a store has nothing to show: that it is empty, where it is, and how to fill it.
+    static func emptyStoreHint(_ path: String) -> String {
+        "the store \(path) holds no items yet: icskit import FILE --calendar NAME adds a file's, "
+            + "icskit subscribe URL a web calendar's, icskit sync NAME --caldav URL a CalDAV calendar's"
     }
 
     /// Fails when `--calendar` names a calendar the store does not have (a typo must not read as an empty week).

@@ -162,8 +162,7 @@ struct ExportCommand: ParsableCommand {
     {
         let range = zone.date(of: first)..<zone.date(of: end)
         let loaded = try store.loadCalendars(named: calendar, window: range)
-        var content = PageContent(
-            title: calendar ?? (loaded.isEmpty ? "Calendar" : loaded.map(\.name).joined(separator: " · ")))
+        var content = PageContent(title: calendar ?? "Calendar")
         // A page of more than a few thousand boxes is read by nobody, and a handful of FREQ=SECONDLY series would
         // make one of hundreds of MB: the page has a budget, as `agenda` has.
         var options = ExpansionOptions()
@@ -188,6 +187,12 @@ struct ExportCommand: ParsableCommand {
         content.occurrences.sort {
             ($0.occurrence.startDate, $0.occurrence.endDate) < ($1.occurrence.startDate, $1.occurrence.endDate)
         }
+        if calendar == nil {
+            // The page is named after the calendars it shows, not every calendar of the store.
+            let shown = Set(content.occurrences.map(\.calendar) + content.todos.map(\.calendar))
+            let names = loaded.map(\.name).filter(shown.contains)
+            content.title = names.isEmpty ? "Calendar" : names.joined(separator: " · ")
+        }
         if options.budget?.isSpent == true {
             let note =
                 "this page is incomplete: the window holds more than \(maxTotal) instances and only \(maxTotal) "
@@ -205,8 +210,18 @@ struct ExportCommand: ParsableCommand {
             categoryColors: Dictionary(try store.categoryColors().map { ($0.key.lowercased(), $0.value) }) { first, _ in
                 first
             },
-            calendarColors: Dictionary(loaded.map { ($0.name, $0.calendar.color ?? "") }) { first, _ in first })
+            calendarColors: Self.calendarColors(try store.calendarOverview(), shown: loaded.map(\.name)))
         return content
+    }
+
+    /// Every calendar's colour: its own, else the one the store gives it (distinct among the store's calendars,
+    /// so that the page and `icskit calendars` agree); a shown name the store does not have gets none here.
+    static func calendarColors(_ calendars: [CalendarOverview], shown: [String]) -> [String: String] {
+        let defaults = PageColors.calendarDefaults(calendars.map { ($0.name, $0.color) })
+        var colors: [String: String] = [:]
+        for calendar in calendars { colors[calendar.name] = calendar.color ?? defaults[calendar.name] }
+        for name in shown where colors[name] == nil { colors[name] = "" }
+        return colors
     }
 
     /// The 7 days from the window's start (this week without one) as an HTML page; with --month, that month.

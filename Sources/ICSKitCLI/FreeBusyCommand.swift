@@ -22,8 +22,8 @@ struct FreeBusyCommand: ParsableCommand {
     @Argument(help: "Calendar files (.ics, jCal, xCal or CSV); - reads standard input. None: the store.")
     var files: [String] = []
 
-    @Option(help: "With the store: only this calendar.", completion: CalendarCompletion.kind)
-    var calendar: String?
+    @Option(help: "With the store: only this calendar (repeat for several).", completion: CalendarCompletion.kind)
+    var calendar: [String] = []
 
     @OptionGroup var store: StoreOption
 
@@ -56,7 +56,7 @@ struct FreeBusyCommand: ParsableCommand {
         let zone = try window.zone()
         let (start, end) = try window.window(in: zone)
         let (from, to) = (zone.date(of: start), zone.date(of: end))
-        let input = try CalendarFiles.readOrStore(files, store: store, calendar: calendar, window: from..<to)
+        let input = try CalendarFiles.readOrStore(files, store: store, calendars: calendar, window: from..<to)
         var diagnostics = input.diagnostics.filter { $0.severity == .error }
         var options = ExpansionOptions()
         options.viewerZone = zone.identifier

@@ -22,7 +22,11 @@ struct PageColors {
             })
     }
 
-    static let palette = ["#4E79A7", "#F28E2B", "#59A14F", "#E15759", "#76B7B2", "#EDC948", "#B07AA1", "#9C755F"]
+    /// Tableau's ten-colour palette without its grey, and three of its twenty: twelve hues a page tells apart.
+    static let palette = [
+        "#4E79A7", "#F28E2B", "#59A14F", "#E15759", "#76B7B2", "#EDC948", "#B07AA1", "#9C755F", "#FF9DA7", "#499894",
+        "#D37295", "#8CD17D",
+    ]
 
     /// Where an item's colour comes from.
     enum Source: Hashable {
@@ -62,6 +66,22 @@ struct PageColors {
             if !taken.contains(color) { return color }
         }
         return Self.palette[start]
+    }
+
+    /// Colours for the store's calendars that have none of their own, distinct from each other and from the ones
+    /// that have (while the palette lasts): in name order, each takes the colour its name's hash picks, or the
+    /// next one not yet taken. Every command that shows calendar colours (the pages, `calendars`) uses these.
+    static func calendarDefaults(_ calendars: [(name: String, color: String?)]) -> [String: String] {
+        var taken = Set(calendars.compactMap { $0.color.flatMap(cssColor)?.uppercased() })
+        var given: [String: String] = [:]
+        for calendar in calendars.sorted(by: { $0.name < $1.name }) where calendar.color.flatMap(cssColor) == nil {
+            let start = stableIndex(calendar.name)
+            let free = (0..<palette.count).map { palette[(start + $0) % palette.count] }.first { !taken.contains($0) }
+            let color = free ?? palette[start]
+            taken.insert(color)
+            given[calendar.name] = color
+        }
+        return given
     }
 
     /// The legend of the colours used by these items (core and calendar each), in order of first use:

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarModel
+import CalendarStore
 import Foundation
 
 /// `icskit todo`: todos by due date, subtasks under their parents, overdue ones flagged.
@@ -23,8 +24,9 @@ struct TodoCommand: ParsableCommand {
     var files: [String] = []
 
     @Option(
-        name: .customLong("calendar"), help: "With the store: only this calendar.", completion: CalendarCompletion.kind)
-    var calendarName: String?
+        name: .customLong("calendar"), help: "With the store: only this calendar (repeat for several).",
+        completion: CalendarCompletion.kind)
+    var calendarNames: [String] = []
 
     @OptionGroup var store: StoreOption
 
@@ -55,7 +57,7 @@ struct TodoCommand: ParsableCommand {
 
     func run() throws {
         let zone = try zoneOption.zone()
-        let input = try CalendarFiles.readOrStore(files, store: store, calendar: calendarName, window: nil)
+        let input = try CalendarFiles.readOrStore(files, store: store, calendars: calendarNames, window: nil)
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
         let list = TodoList(
             calendars: input.sources.flatMap { source in source.calendars.map { ($0, source.name) } },
@@ -70,6 +72,9 @@ struct TodoCommand: ParsableCommand {
         } else {
             let tree = list.tree(filter: filter, category: category, slot: slot)
             if tree.isEmpty { Output.print("no \(filter == .all ? "" : filter.rawValue + " ")todos") }
+            if tree.isEmpty, input.storeIsEmpty {
+                Output.print(CalendarFiles.emptyStoreHint(store.path ?? CalendarStore.defaultPath()))
+            }
             let handles = try store.handles(files: files, hidden: noIDs)
             for entry in tree { printEntry(entry, depth: 0, zone: zone, handles: handles) }
         }
