@@ -57,7 +57,7 @@ struct AddCommand: ParsableCommand {
     @Option(help: "The store calendar (created if missing).")
     var calendar = "Personal"
 
-    @OptionGroup var zoneOption: ZoneOption
+    @OptionGroup var zoneOption: InputZoneOption
     @OptionGroup var store: StoreOption
 
     func validate() throws {

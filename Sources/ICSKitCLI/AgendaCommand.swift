@@ -55,6 +55,15 @@ struct AgendaCommand: ParsableCommand {
     @Flag(name: .customLong("no-ids"), help: "Text from the store: leave out each line's handle (id:…).")
     var noIDs = false
 
+    @Flag(help: "Under each item: its place, alarm times, people, link and the start of its description.")
+    var details = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Colour items by calendar (or category, or their own COLOR): auto (on a terminal, unless NO_COLOR is set), "
+                + "always or never.", valueName: "WHEN"))
+    var color: ColorChoice = .auto
+
     @Flag(name: .shortAndLong, help: "No warnings on standard error.")
     var quiet = false
 
@@ -103,7 +112,13 @@ struct AgendaCommand: ParsableCommand {
             writer.endArray()
             try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
         } else {
-            format.printDays(rows, from: start, to: end, handles: try store.handles(files: files, hidden: noIDs))
+            var style = AgendaStyle(details: details)
+            if color.isOn(isTerminal: isatty(STDOUT_FILENO) == 1) {
+                style.colors = try AgendaStyle.colors(
+                    store: files.isEmpty ? store.open(.readOnly) : nil, shown: input.sources.map(\.name))
+            }
+            format.printDays(
+                rows, from: start, to: end, handles: try store.handles(files: files, hidden: noIDs), style: style)
             if rows.isEmpty, input.storeIsEmpty {
                 Output.print(CalendarFiles.emptyStoreHint(store.path ?? CalendarStore.defaultPath()))
             }
@@ -165,7 +180,7 @@ struct InstanceFormat {
     /// Items read from the store end with their handle (`id:1e78a2`), which `done`, `rm` and `log` take.
     func printDays(
         _ rows: [(occurrence: Occurrence, calendar: String)], from: LocalDateTime, to: LocalDateTime,
-        handles: [String: String] = [:]
+        handles: [String: String] = [:], style: AgendaStyle = AgendaStyle()
     ) {
         let names = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         let firstDay = from.startOfDay
@@ -208,8 +223,17 @@ struct InstanceFormat {
                 }
                 let handle = row.occurrence.uid.flatMap { handles[$0] }.map { "  id:" + $0 } ?? ""
                 Output.line(
-                    "  \(span)  \(mark(row.occurrence.item))\(row.occurrence.summary ?? "(no summary)")"
-                        + "\(until)\(Self.symbols(row.occurrence))  (\(row.calendar))\(handle)")
+                    [.text("  \(span)  ")] + style.swatch(row.occurrence, calendar: row.calendar) + [
+                        .text(
+                            "\(mark(row.occurrence.item))\(row.occurrence.summary ?? "(no summary)")"
+                                + "\(AgendaStyle.marks(row.occurrence))\(until)\(Self.symbols(row.occurrence))  "
+                                + "(\(row.calendar))\(handle)")
+                    ])
+                if style.details {
+                    for line in AgendaStyle.details(row.occurrence, zone: zone) {
+                        Output.line("               " + line)
+                    }
+                }
             }
         }
         if !printed { Output.print("nothing between \(from.iso8601) and \(to.iso8601)") }
@@ -272,6 +296,12 @@ struct ComponentKinds: ExpressibleByArgument {
     }
 
     static var allValueStrings: [String] { ["event", "todo", "journal"] }
+
+    /// `event`, `event,todo`: what `--help` shows as the default.
+    var defaultValueDescription: String {
+        let words = ["VEVENT": "event", "VTODO": "todo", "VJOURNAL": "journal"]
+        return ["VEVENT", "VTODO", "VJOURNAL"].filter(names.contains).compactMap { words[$0] }.joined(separator: ",")
+    }
 }
 
 /// Both values, when both are there.

@@ -65,7 +65,7 @@ struct EditCommand: ParsableCommand {
     @Option(help: "TENTATIVE, CONFIRMED, CANCELLED (events); NEEDS-ACTION, IN-PROCESS, COMPLETED, CANCELLED (todos).")
     var status: String?
 
-    @OptionGroup var zoneOption: ZoneOption
+    @OptionGroup var zoneOption: InputZoneOption
     @OptionGroup var store: StoreOption
 
     func validate() throws {

@@ -159,6 +159,25 @@ enum Output {
         standardOutput.append(TerminalText.safe(text, keepingLineBreaks: false) + "\n")
     }
 
+    /// A piece of a styled line: text (made safe as `line` makes it) or a terminal escape sequence ICSKit wrote
+    /// itself (a colour), passed through.
+    enum Piece {
+        case text(String)
+        case code(String)
+    }
+
+    /// `line` with colours: only the text pieces are escaped.
+    static func line(_ pieces: [Piece]) {
+        var out = ""
+        for piece in pieces {
+            switch piece {
+            case .text(let text): out += TerminalText.safe(text, keepingLineBreaks: false)
+            case .code(let code): out += code
+            }
+        }
+        standardOutput.append(out + "\n")
+    }
+
     /// Writes bytes to standard output as they are (no copy into `Data`), after the text printed before them. A
     /// write that fails (a full disk, a closed pipe) is an error.
     static func writeStandardOutput(_ bytes: [UInt8]) throws {

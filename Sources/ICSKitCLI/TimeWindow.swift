@@ -7,11 +7,28 @@ struct ZoneOption: ParsableArguments {
     @Option(help: "The zone to show times in (IANA, e.g. Europe/Berlin). Default: the system's.")
     var tz: String?
 
+    init() {}
+
+    init(tz: String?) { self.tz = tz }
+
     func zone() throws -> ZoneClock {
         guard let name = tz else { return ZoneClock.system() }
         guard let zone = ZoneClock(identifier: name) else { throw ValidationError("unknown time zone \(name)") }
         return zone
     }
+}
+
+/// `--tz` of the commands that take times (`add`, `edit`): the zone the given times are read in, which the item
+/// keeps as its TZID.
+struct InputZoneOption: ParsableArguments {
+    @Option(
+        help: """
+            The zone the times you give are in (IANA, e.g. Europe/Berlin); the item keeps it as its TZID. \
+            Default: the system's.
+            """)
+    var tz: String?
+
+    func zone() throws -> ZoneClock { try ZoneOption(tz: tz).zone() }
 }
 
 /// `--zones tzdata|file`: where a TZID that is an IANA name takes its rules when the file also has a VTIMEZONE

@@ -38,4 +38,63 @@ final class DailyCLITests: StoreCLITestCase {
         let quiet = try icskit(["agenda", "--from", "2020-01-01", "--to", "+1d"]).stdout
         XCTAssertEqual(quiet, "nothing between 2020-01-01T00:00:00 and 2020-01-02T00:00:00\n")
     }
+
+    func testDetailsMarksAndColours() throws {
+        try icskit(["import", CLI.fixture("demo/family.ics"), "--calendar", "Family", "-q"])
+        let marked = path("marked.ics")
+        try """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//test//EN\r
+        BEGIN:VEVENT\r
+        UID:called-off@test\r
+        DTSTAMP:20260101T000000Z\r
+        DTSTART:20261124T080000Z\r
+        DURATION:PT1H\r
+        SUMMARY:Board meeting\r
+        STATUS:CANCELLED\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:maybe@test\r
+        DTSTAMP:20260101T000000Z\r
+        DTSTART:20261124T100000Z\r
+        DURATION:PT1H\r
+        SUMMARY:Lunch with Ana\r
+        STATUS:TENTATIVE\r
+        URL:https://example.com/lunch\r
+        DESCRIPTION:Somewhere near the office\\nor the park\r
+        ATTENDEE;CN=Ana:mailto:ana@example.com\r
+        ATTENDEE:mailto:ben@example.com\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """.write(toFile: marked, atomically: true, encoding: .utf8)
+        try icskit(["import", marked, "--calendar", "Mine", "-q"])
+        let window = ["--from", "2026-11-24", "--to", "+1d", "--tz", "Europe/Berlin", "--no-ids"]
+        let plain = try icskit(["agenda"] + window).stdout
+        XCTAssertTrue(plain.contains("09:00–10:00  Board meeting [cancelled]  (Mine)\n"), plain)
+        XCTAssertTrue(plain.contains("11:00–12:00  Lunch with Ana [tentative]  (Mine)\n"), plain)
+        XCTAssertFalse(plain.contains("at Stadtbad"), plain)
+
+        let detailed = try icskit(["agenda", "--details"] + window).stdout
+        XCTAssertTrue(
+            detailed.contains(
+                "  17:30–18:15  Swimming lesson (Lea) ⟳ ⏰  (Family)\n               at Stadtbad\n"
+                    + "               alarm 2026-11-24 17:00\n"), detailed)
+        XCTAssertTrue(
+            detailed.contains(
+                "               with Ana, ben@example.com\n               https://example.com/lunch\n"
+                    + "               Somewhere near the office\n"), detailed)
+
+        // Colours: never through a pipe or with NO_COLOR unless asked for; the calendar's own colour when asked.
+        try icskit(["calendars", "Mine", "--set-color", "#112233"])
+        XCTAssertFalse(try icskit(["agenda"] + window).stdout.contains("\u{1B}["))
+        let coloured = try icskit(["agenda", "--color", "always"] + window).stdout
+        XCTAssertTrue(
+            coloured.contains("  09:00–10:00  \u{1B}[38;2;17;34;51m●\u{1B}[0m Board meeting [cancelled]"), coloured)
+        let noColor = try CLI.run(
+            ["agenda", "--color", "auto", "--store", store] + window, environment: ["NO_COLOR": "1"])
+        XCTAssertFalse(noColor.stdout.contains("\u{1B}["), noColor.stdout)
+        XCTAssertEqual(try icskit(["agenda", "--color", "never"] + window).stdout, plain)
+    }
 }

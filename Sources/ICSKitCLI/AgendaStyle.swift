@@ -1,0 +1,103 @@
+import ArgumentParser
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `--color auto|always|never`.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+
+    /// Whether to colour: `auto` on a terminal unless NO_COLOR is set (and not empty) or TERM is `dumb`.
+    func isOn(environment: [String: String] = ProcessInfo.processInfo.environment, isTerminal: Bool) -> Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+            return isTerminal && environment["TERM"] != "dumb"
+        }
+    }
+}
+
+/// How `agenda` prints its lines beyond the plain listing: details under each item, and colours.
+struct AgendaStyle {
+    /// Place, alarms, people, link and the start of the description under each item.
+    var details = false
+    /// The colours of items (own, category, calendar, as the page has them), when colouring.
+    var colors: PageColors?
+
+    /// The colours of `calendars` (names as shown) as the store gives them, and the store's category colours.
+    static func colors(store: CalendarStore?, shown calendars: [String]) throws -> PageColors {
+        let overview = try store?.calendarOverview() ?? []
+        var known = Dictionary(overview.map { ($0.name, $0.color) }) { first, _ in first }
+        for name in calendars where known[name] == nil { known[name] = .some(nil) }
+        let defaults = PageColors.calendarDefaults(known.map { ($0.key, $0.value) })
+        var calendarColors: [String: String] = [:]
+        for (name, color) in known { calendarColors[name] = color ?? defaults[name] }
+        let categories = try store?.categoryColors() ?? [:]
+        return PageColors(
+            categoryColors: Dictionary(categories.map { ($0.key.lowercased(), $0.value) }) { first, _ in first },
+            calendarColors: calendarColors)
+    }
+
+    /// `#RRGGBB`, `#RGB` or a CSS colour name as red, green and blue.
+    static func rgb(_ color: String) -> (Int, Int, Int)? {
+        var hex = color.trimmingCharacters(in: .whitespaces)
+        if hex.hasPrefix("#") {
+            hex.removeFirst()
+            if hex.count == 3 { hex = hex.map { "\($0)\($0)" }.joined() }
+            guard hex.count == 6, let value = Int(hex, radix: 16) else { return nil }
+            return (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)
+        }
+        return CSSColor.names.first { $0.name == hex.lowercased() }?.rgb
+    }
+
+    /// The swatch before an item's title: a coloured dot, or nothing when not colouring.
+    func swatch(_ occurrence: Occurrence, calendar: String) -> [Output.Piece] {
+        guard let colors, let (red, green, blue) = Self.rgb(colors.color(of: occurrence.core, calendar: calendar))
+        else { return [] }
+        return [.code("\u{1B}[38;2;\(red);\(green);\(blue)m"), .text("●"), .code("\u{1B}[0m"), .text(" ")]
+    }
+
+    /// What the status says beside a title: ` [cancelled]`, ` [tentative]`.
+    static func marks(_ occurrence: Occurrence) -> String {
+        switch occurrence.core.status {
+        case .some(.cancelled): return " [cancelled]"
+        case .some(.tentative): return " [tentative]"
+        default: return ""
+        }
+    }
+
+    /// The detail lines of an instance: place, alarms (as times of this instance), people, link, description.
+    static func details(_ occurrence: Occurrence, zone: ZoneClock) -> [String] {
+        let core = occurrence.core
+        var lines: [String] = []
+        if let location = core.location, !location.isEmpty { lines.append("at " + location) }
+        let alarms: [Alarm]
+        switch occurrence.item {
+        case .event(let event): alarms = event.alarms
+        case .todo(let todo): alarms = todo.alarms
+        case .journal: alarms = []
+        }
+        let times: [String] = alarms.compactMap { alarm in
+            guard case .relative(let offset, let toEnd) = alarm.trigger else {
+                if case .absolute(let value) = alarm.trigger { return LocalDateTime(value).iso8601 }
+                return nil
+            }
+            let base = toEnd ? occurrence.endDate : occurrence.startDate
+            let wall = zone.wallClock(at: base.addingTimeInterval(TimeInterval(offset.totalSeconds)))
+            return String(wall.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        }
+        if !times.isEmpty { lines.append("alarm " + times.joined(separator: ", ")) }
+        if !core.attendees.isEmpty {
+            let names = core.attendees.prefix(4).map { $0.commonName ?? $0.email ?? $0.address }
+            let more = core.attendees.count > 4 ? " and \(core.attendees.count - 4) more" : ""
+            lines.append("with " + names.joined(separator: ", ") + more)
+        }
+        if let url = core.url, !url.isEmpty { lines.append(url) }
+        if let description = core.description?.split(separator: "\n").first(where: { !$0.isEmpty }) {
+            lines.append(description.count > 100 ? description.prefix(99) + "…" : String(description))
+        }
+        return lines
+    }
+}
