@@ -9,8 +9,9 @@ struct AddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Add an event or a todo to the store.",
         discussion: """
-            WHEN is YYYY-MM-DD (all day), YYYY-MM-DDTHH:MM or "YYYY-MM-DD HH:MM" (in --tz), or today / tomorrow \
-            with an optional HH:MM. Durations: 90m, 1h, 1h30m, 2d; alarms before the start: -15m.
+            WHEN is a day (all day) or a day and a time (in --tz): YYYY-MM-DD, DD.MM.YYYY, today, tomorrow, a \
+            weekday, next/last WEEKDAY, in N days, each with an optional HH:MM ("next friday 09:30", \
+            "2026-11-27T14:00"), or +2h from now. Durations: 90m, 1h, 1h30m, 2d; alarms before the start: -15m.
 
             Examples:
               icskit add event "Dentist" --start "tomorrow 09:30" --duration 45m --alarm -1h

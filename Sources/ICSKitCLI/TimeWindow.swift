@@ -48,7 +48,11 @@ extension ZoneSource: ExpressibleByArgument {}
 
 /// The window options `agenda` and `export` share: `--from`, `--to`, `--today`, `--week`, `--month`, `--tz`.
 struct WindowOptions: ParsableArguments {
-    @Option(help: "First day (YYYY-MM-DD or YYYY-MM-DDTHH:MM), in --tz. Default: today.")
+    @Option(
+        help: """
+            First day or time, in --tz: YYYY-MM-DD, DD.MM.YYYY, today, tomorrow, a weekday, next/last WEEKDAY, \
+            in N days, each with an optional HH:MM. Default: today.
+            """)
     var from: String?
 
     @Option(help: "End, exclusive: a date, or +N days/weeks after --from (+7d, +2w). Default: +7d.")
@@ -57,10 +61,10 @@ struct WindowOptions: ParsableArguments {
     @Flag(help: "Just today.")
     var today = false
 
-    @Option(help: "An ISO week: this, next, or YYYY-Www (2026-W48).")
+    @Option(help: "An ISO week: this, next, last, or YYYY-Www (2026-W48).")
     var week: String?
 
-    @Option(help: "A month: this, next, or YYYY-MM (2026-12).")
+    @Option(help: "A month: this, next, last, a month's name (this year's), or YYYY-MM (2026-12).")
     var month: String?
 
     /// Whether any of the window options was given.
@@ -90,10 +94,11 @@ struct WindowOptions: ParsableArguments {
             switch week.lowercased() {
             case "this": monday = todayStart.adding(days: 1 - todayStart.isoWeekday)
             case "next": monday = todayStart.adding(days: 8 - todayStart.isoWeekday)
+            case "last": monday = todayStart.adding(days: -6 - todayStart.isoWeekday)
             default:
                 let parts = week.uppercased().split(separator: "-W")
                 guard parts.count == 2, let year = Int(parts[0]), let number = Int(parts[1]), (1...53).contains(number)
-                else { throw ValidationError("--week takes this, next or YYYY-Www, not \(week)") }
+                else { throw ValidationError("--week takes this, next, last or YYYY-Www, not \(week)") }
                 monday = LocalDateTime.mondayOf(isoWeek: number, year: year)
             }
             return (monday, monday.adding(days: 7))
@@ -105,51 +110,60 @@ struct WindowOptions: ParsableArguments {
             case "next":
                 first = LocalDateTime(
                     year: todayStart.year + (todayStart.month == 12 ? 1 : 0), month: todayStart.month % 12 + 1, day: 1)
+            case "last":
+                first = LocalDateTime(
+                    year: todayStart.year - (todayStart.month == 1 ? 1 : 0), month: (todayStart.month + 10) % 12 + 1,
+                    day: 1)
+            case let name where Self.monthNumber(name) != nil:
+                first = LocalDateTime(year: todayStart.year, month: Self.monthNumber(name)!, day: 1)
             default:
                 let parts = month.split(separator: "-")
                 guard parts.count == 2, parts[0].count == 4, let year = Int(parts[0]), let number = Int(parts[1]),
                     (1...12).contains(number)
-                else { throw ValidationError("--month takes this, next or YYYY-MM, not \(month)") }
+                else {
+                    throw ValidationError("--month takes this, next, last, a month's name or YYYY-MM, not \(month)")
+                }
                 first = LocalDateTime(year: year, month: number, day: 1)
             }
             let next = LocalDateTime(
                 year: first.year + (first.month == 12 ? 1 : 0), month: first.month % 12 + 1, day: 1)
             return (first, next)
         }
-        let start = try from.map { try Self.parse($0, option: "--from", today: todayStart) } ?? todayStart
+        let wallNow = zone.wallClock(at: now)
+        let start =
+            try from.map { try Self.parse($0, option: "--from", today: todayStart, now: wallNow) } ?? todayStart
         guard let to else { return (start, start.adding(days: 7)) }
         if to.hasPrefix("+") {
             let count = Int(to.dropFirst().dropLast())
             switch (count, to.last) {
             case (let count?, "d"): return (start, start.adding(days: count))
             case (let count?, "w"): return (start, start.adding(days: 7 * count))
-            default: throw ValidationError("--to takes a date or +Nd / +Nw, not \(to)")
+            default: break  // `+2h` and the like: from now, read below
             }
         }
-        let end = try Self.parse(to, option: "--to", today: todayStart)
+        let end = try Self.parse(to, option: "--to", today: todayStart, now: wallNow)
         guard end > start else { throw ValidationError("--to must come after --from") }
         return (start, end)
     }
 
-    /// `2026-11-23`, `2026-11-23T09:30`, or a named day (`today`, `tomorrow`, `monday` …) with an optional time
-    /// (`tomorrow 09:30`), as `add --start` reads them.
-    static func parse(_ text: String, option: String, today: LocalDateTime) throws -> LocalDateTime {
-        let words = text.split(separator: " ")
-        if let first = words.first, let day = LocalDateTime.namedDay(String(first), today: today) {
-            guard words.count <= 2 else { throw ValidationError("\(option): cannot read \(text)") }
-            guard words.count == 2 else { return day }
-            let clock = words[1].split(separator: ":").compactMap { Int($0) }
-            guard clock.count == 2, (0...23).contains(clock[0]), (0...59).contains(clock[1]) else {
-                throw ValidationError("\(option): cannot read the time \(words[1]) in \(text)")
-            }
-            return LocalDateTime(year: day.year, month: day.month, day: day.day, hour: clock[0], minute: clock[1])
+    /// A day or a time in the grammar every command reads (`TypedInput.moment`: `2026-11-23`, `23.11.2026`,
+    /// `tomorrow 09:30`, `next monday`, `in 3 days`, `+2h` …), as a wall-clock time.
+    static func parse(_ text: String, option: String, today: LocalDateTime, now: LocalDateTime? = nil) throws
+        -> LocalDateTime
+    {
+        switch TypedInput.moment(text, now: now ?? today, today: today) {
+        case .success(let moment): return moment.wall
+        case .failure(let problem): throw ValidationError("\(option): \(problem.description)")
         }
-        let compact = text.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
-        let padded = compact.count == 13 ? compact + "00" : compact
-        guard let date = try? CalendarDate.parse(padded, tzid: nil).get() else {
-            throw ValidationError(
-                "\(option) takes YYYY-MM-DD, YYYY-MM-DDTHH:MM, today, tomorrow or a weekday, not \(text)")
-        }
-        return LocalDateTime(date)
+    }
+
+    /// `november`, `nov` (three letters or more of an English month name) as 1…12.
+    static func monthNumber(_ word: String) -> Int? {
+        let names = [
+            "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+            "november", "december",
+        ]
+        guard word.count >= 3 else { return nil }
+        return names.firstIndex { $0.hasPrefix(word.lowercased()) }.map { $0 + 1 }
     }
 }

@@ -24,6 +24,31 @@ final class TypedInputTests: XCTestCase {
         }
     }
 
+    func testOneGrammarOfDaysAndTimes() throws {
+        let now = LocalDateTime(year: 2026, month: 11, day: 25, hour: 14, minute: 20, second: 42)
+        func read(_ text: String) -> String? {
+            guard case .success(let moment) = TypedInput.moment(text, now: now) else { return nil }
+            return moment.hasTime ? String(moment.wall.iso8601.prefix(16)) : moment.wall.isoDate
+        }
+        XCTAssertEqual(read("27.11.2026"), "2026-11-27")
+        XCTAssertEqual(read("27.11.2026 14:00"), "2026-11-27T14:00")
+        XCTAssertEqual(read("next monday"), "2026-11-30")
+        XCTAssertEqual(read("next wed"), "2026-12-02", "next: never today")
+        XCTAssertEqual(read("last wednesday"), "2026-11-18", "last: never today")
+        XCTAssertEqual(read("last friday 18:00"), "2026-11-20T18:00")
+        XCTAssertEqual(read("in 3 days"), "2026-11-28")
+        XCTAssertEqual(read("in 1 week 09:00"), "2026-12-02T09:00")
+        XCTAssertEqual(read("in 2w"), "2026-12-09")
+        XCTAssertEqual(read("+2h"), "2026-11-25T16:20", "from now, to the minute")
+        XCTAssertEqual(read("+90m"), "2026-11-25T15:50")
+        XCTAssertEqual(read("09:30"), "2026-11-25T09:30")
+        XCTAssertEqual(read("Tomorrow 8:05"), "2026-11-26T08:05")
+        XCTAssertEqual(read("2026-12-03t09:30"), "2026-12-03T09:30")
+        for bad in ["", "31.02.2026", "27.11.26", "next", "next month", "in three days", "in 2h", "last 09:00", "+2x"] {
+            XCTAssertNil(read(bad), bad)
+        }
+    }
+
     func testLengthsAsTyped() {
         func seconds(_ text: String) -> Int? { try? TypedInput.duration(text).get().totalSeconds }
         XCTAssertEqual(seconds("90m"), 5400)

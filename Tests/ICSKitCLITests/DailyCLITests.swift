@@ -97,4 +97,29 @@ final class DailyCLITests: StoreCLITestCase {
         XCTAssertFalse(noColor.stdout.contains("\u{1B}["), noColor.stdout)
         XCTAssertEqual(try icskit(["agenda", "--color", "never"] + window).stdout, plain)
     }
+
+    func testEveryCommandReadsTheSameDayWords() throws {
+        try icskit(["add", "event", "Dentist", "--start", "27.11.2026 14:00", "--duration", "45m", "--tz", "UTC"])
+        let day = try icskit(["agenda", "--from", "27.11.2026", "--to", "+1d", "--tz", "UTC", "--no-ids"]).stdout
+        XCTAssertEqual(day, "Fri 2026-11-27\n  14:00–14:45  Dentist  (Personal)\n")
+        try icskit(["edit", "dentist", "--start", "28.11.2026 09:00", "--tz", "UTC"])
+        XCTAssertTrue(try icskit(["search", "dentist", "--tz", "UTC"]).stdout.hasPrefix("2026-11-28 09:00  Dentist"))
+        let bad = try icskit(["agenda", "--from", "31.02.2026"], status: 1)
+        XCTAssertTrue(bad.stderr.contains("--from: cannot read the time 31.02.2026"), bad.stderr)
+
+        // Named months and weeks: this year's November; the week before this one.
+        var utc = Calendar(identifier: .iso8601)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let year = utc.component(.year, from: Date())
+        let november = try icskit(["agenda", "--month", "nov", "--tz", "UTC", "--calendar", "Personal"]).stdout
+        XCTAssertTrue(
+            november.hasPrefix(year == 2026 ? "Sat 2026-11-28" : "nothing between \(year)-11-01T00:00:00"), november)
+        let monday = utc.date(from: utc.dateComponents([.yearForWeekOfYear, .weekOfYear], from: Date()))!
+        let lastWeek = try icskit(["agenda", "--week", "last", "--tz", "UTC", "--calendar", "Personal"]).stdout
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        let expectedStart = formatter.string(from: monday.addingTimeInterval(-7 * 86_400))
+        XCTAssertTrue(
+            lastWeek.contains("between \(expectedStart)T00:00:00") || lastWeek.contains("Dentist"), lastWeek)
+    }
 }

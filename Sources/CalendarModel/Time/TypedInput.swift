@@ -3,36 +3,106 @@ import Foundation
 /// Dates, times and lengths as a person types them on a command line: `2026-11-24`, `2026-11-24 09:30`,
 /// `2026-11-24T09:30`, `tomorrow 09:30`, `friday`; `90m`, `1h30m`, `2d`, `-15m`.
 public enum TypedInput {
-    /// A day, or a day and a time in `zone` (UTC times are written with Z): a date (`2026-11-24`), a date and time
-    /// (`2026-11-24 09:30` or `2026-11-24T09:30`), or a named day with an optional time (`tomorrow 09:30`).
+    /// A day, or a day and a time in `zone` (UTC times are written with Z), in the grammar of `moment`.
     public static func date(_ text: String, in zone: ZoneClock, today: LocalDateTime) -> Result<
         CalendarDate, ValueError
     > {
-        let unreadable = ValueError("cannot read the time \(text)")
-        let parts = text.lowercased().split(separator: " ").map(String.init)
-        var day: LocalDateTime
-        var time: String?
-        if let named = parts.first.flatMap({ LocalDateTime.namedDay($0, today: today) }) {
-            day = named
-        } else {
-            let pieces = (parts.first ?? "").split(separator: "t").map(String.init)
-            guard let first = pieces.first,
-                let date = try? CalendarDate.parse(first.replacingOccurrences(of: "-", with: ""), tzid: nil).get(),
-                date.isDate
-            else { return .failure(unreadable) }
-            day = LocalDateTime(date)
-            time = pieces.count > 1 ? pieces[1] : nil
+        moment(text, now: zone.wallClock(at: Date()), today: today).map { moment in
+            let wall = moment.wall
+            guard moment.hasTime else { return CalendarDate(year: wall.year, month: wall.month, day: wall.day) }
+            return CalendarDate(
+                year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute, second: 0,
+                form: zone.identifier == "UTC" ? .utc : .zoned(tzid: zone.identifier))
         }
-        if parts.count > 1 { time = parts[1] }
-        guard let time else { return .success(CalendarDate(year: day.year, month: day.month, day: day.day)) }
-        let clock = time.split(separator: ":").compactMap { Int($0) }
-        guard clock.count >= 2, (0...23).contains(clock[0]), (0...59).contains(clock[1]) else {
+    }
+
+    /// The one grammar of days and times every command reads (wall-clock times, in whatever zone the command
+    /// says), with an optional `HH:MM` after any day:
+    /// - `2026-11-27`, `2026-11-27T09:30`, `27.11.2026`;
+    /// - `today`, `tomorrow`, `yesterday`, a weekday (`friday`, `fri`: today when it is today, else the next);
+    /// - `next friday` (the first after today), `last friday` (the last before today);
+    /// - `in 3 days`, `in 2 weeks` (`in 3d`, `in 2w`);
+    /// - `+2h`, `+90m`, `+1d` from now (a time);
+    /// - `09:30` alone: today at that time.
+    public static func moment(_ text: String, now: LocalDateTime, today: LocalDateTime? = nil) -> Result<
+        (wall: LocalDateTime, hasTime: Bool), ValueError
+    > {
+        let today = today ?? now.startOfDay
+        let unreadable = ValueError(
+            "cannot read the time \(text) (try 2026-11-27, 27.11.2026, today, friday, next monday, in 3 days, "
+                + "+2h, each with an optional HH:MM)")
+        var words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.count == 1, words[0].hasPrefix("+"), case .success(let length) = duration(words[0]) {
+            let minute = now.adding(seconds: Int64(length.totalSeconds))
+            return .success((minute.adding(seconds: -Int64(minute.second)), true))
+        }
+        // `2026-11-27t09:30` is a day and a time in one word.
+        if words.count == 1, words[0].first?.isNumber == true, words[0].contains("t") {
+            words = words[0].split(separator: "t", maxSplits: 1).map(String.init)
+        }
+        var clock: (hour: Int, minute: Int)?
+        if let last = words.last, let parsed = Self.clock(last) {
+            clock = parsed
+            words.removeLast()
+        }
+        guard !words.isEmpty || clock != nil, let day = Self.day(words, today: today) else {
             return .failure(unreadable)
         }
+        guard let clock else { return .success((day, false)) }
         return .success(
-            CalendarDate(
-                year: day.year, month: day.month, day: day.day, hour: clock[0], minute: clock[1], second: 0,
-                form: zone.identifier == "UTC" ? .utc : .zoned(tzid: zone.identifier)))
+            (
+                LocalDateTime(year: day.year, month: day.month, day: day.day, hour: clock.hour, minute: clock.minute),
+                true
+            ))
+    }
+
+    /// `HH:MM` (or `HH:MM:SS`, seconds dropped).
+    static func clock(_ word: String) -> (hour: Int, minute: Int)? {
+        let parts = word.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }),
+            let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
+        return (hour, minute)
+    }
+
+    /// The day the words (lower-cased, no time) name.
+    static func day(_ words: [String], today: LocalDateTime) -> LocalDateTime? {
+        switch words.count {
+        case 0: return today
+        case 1:
+            let word = words[0]
+            if let named = LocalDateTime.namedDay(word, today: today) { return named }
+            if word.contains(".") {
+                let parts = word.split(separator: ".").compactMap { Int($0) }
+                guard parts.count == 3, parts[2] >= 1000, (1...12).contains(parts[1]),
+                    (1...LocalDateTime.days(inMonth: parts[1], year: parts[2])).contains(parts[0])
+                else { return nil }
+                return LocalDateTime(year: parts[2], month: parts[1], day: parts[0])
+            }
+            guard let date = try? CalendarDate.parse(word.replacingOccurrences(of: "-", with: ""), tzid: nil).get(),
+                date.isDate
+            else { return nil }
+            return LocalDateTime(date)
+        case 2 where words[0] == "next":
+            guard let weekday = LocalDateTime.weekdayIndex(words[1]) else { return nil }
+            return today.adding(days: (weekday - today.isoWeekday + 6) % 7 + 1)
+        case 2 where words[0] == "last":
+            guard let weekday = LocalDateTime.weekdayIndex(words[1]) else { return nil }
+            return today.adding(days: -((today.isoWeekday - weekday + 6) % 7 + 1))
+        case 2 where words[0] == "in":
+            guard case .success(let length) = duration(words[1]), length.hours == 0, length.minutes == 0,
+                length.seconds == 0, !length.isNegative
+            else { return nil }
+            return today.adding(days: length.weeks * 7 + length.days)
+        case 3 where words[0] == "in":
+            guard let count = Int(words[1]), count >= 0 else { return nil }
+            switch words[2] {
+            case "day", "days": return today.adding(days: count)
+            case "week", "weeks": return today.adding(days: 7 * count)
+            default: return nil
+            }
+        default: return nil
+        }
     }
 
     /// A length: numbers with units `w`, `d`, `h`, `m`, `s` (`90m`, `1h30m`, `2d`), signed (`-15m`, a reminder
@@ -79,12 +149,25 @@ extension LocalDateTime {
         case "tomorrow": return today.adding(days: 1)
         case "yesterday": return today.adding(days: -1)
         default:
-            let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-            let lowered = word.lowercased()
-            guard lowered.count >= 3, let index = names.firstIndex(where: { $0.hasPrefix(lowered) }) else {
-                return nil
-            }
-            return today.adding(days: (index + 1 - today.isoWeekday + 7) % 7)
+            guard let weekday = weekdayIndex(word) else { return nil }
+            return today.adding(days: (weekday - today.isoWeekday + 7) % 7)
+        }
+    }
+
+    /// The ISO weekday (1 Monday … 7 Sunday) a name or its first three or more letters give (`fri`, `friday`).
+    public static func weekdayIndex(_ word: String) -> Int? {
+        let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        let lowered = word.lowercased()
+        guard lowered.count >= 3, let index = names.firstIndex(where: { $0.hasPrefix(lowered) }) else { return nil }
+        return index + 1
+    }
+
+    /// How many days a month has.
+    public static func days(inMonth month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
         }
     }
 }
