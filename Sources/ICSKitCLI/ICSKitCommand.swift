@@ -19,7 +19,7 @@ public struct ICSKitCommand: ParsableCommand {
             ImportCommand.self, ExportCommand.self, MergeCommand.self, DoneCommand.self, RemoveCommand.self,
             CheckStoreCommand.self, AddCommand.self, EditCommand.self, CategoriesCommand.self, LogCommand.self,
             FreeBusyCommand.self, SubscribeCommand.self, RefreshCommand.self, UnsubscribeCommand.self,
-            SyncCommand.self, SearchCommand.self, ShowCommand.self, CalendarsCommand.self,
+            SyncCommand.self, SearchCommand.self, ShowCommand.self, CalendarsCommand.self, RemindCommand.self,
         ]
     )
 
