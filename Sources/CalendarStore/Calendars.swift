@@ -38,6 +38,13 @@ extension CalendarStore {
         }
     }
 
+    /// The file a calendar was first imported from, if any (nil too when there is no such calendar).
+    public func calendarSource(named name: String) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT source FROM calendar WHERE name = ?", arguments: [name])
+        }
+    }
+
     /// Gives a calendar its colour (`#RRGGBB`), or takes it away (nil). False when there is no such calendar.
     @discardableResult
     public func setColor(_ color: String?, ofCalendar name: String) throws -> Bool {

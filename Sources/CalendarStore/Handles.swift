@@ -26,52 +26,74 @@ extension CalendarStore {
     /// else a summary equal to the handle (case ignored); else one that contains it. The first of these that
     /// names anything decides: one UID is found, several are ambiguous. `calendar` and `kind` narrow the search.
     public func resolve(handle: String, calendar: String? = nil, kind: String? = nil) throws -> HandleResolution {
-        let candidates = try database.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT i.uid, c.name, i.kind, i.summary, coalesce(i.startUTC, i.dueUTC) AS at
-                    FROM item i JOIN calendar c ON c.id = i.calendarID
-                    WHERE i.recurrenceID = '' AND (?1 IS NULL OR c.name = ?1) AND (?2 IS NULL OR i.kind = ?2)
-                    ORDER BY c.name, at, i.uid
-                    """, arguments: [calendar, kind]
-            ).map { row in
-                HandleMatch(uid: row[0], calendar: row[1], kind: row[2], summary: row[3], when: row[4])
-            }
-        }
         let folded = handle.lowercased()
-        let rules: [(HandleMatch) -> Bool] = [
-            { $0.uid == handle },
-            { $0.uid.lowercased().hasPrefix(folded) },
-            { $0.summary?.lowercased() == folded },
-            { $0.summary?.lowercased().contains(folded) ?? false },
+        // Each rule is a query of its own, so a handle that is a whole UID costs an index lookup and the others one
+        // pass of SQLite over the items, not a read of every item into Swift (a store of 100,000 items answered
+        // `show` in 0.5 s that way). Letters are folded as Swift folds them (`icskit_fold`), not only ASCII ones.
+        let rules: [(condition: String, argument: String)] = [
+            ("i.uid = ?3", handle),
+            ("substr(icskit_fold(i.uid), 1, length(?3)) = ?3", folded),
+            ("icskit_fold(i.summary) = ?3", folded),
+            ("instr(icskit_fold(i.summary), ?3) > 0", folded),
         ]
-        for rule in rules {
-            let matches = candidates.filter(rule)
-            guard !matches.isEmpty else { continue }
-            // One UID in several calendars is one item to act on (as `done` and `rm` have always treated it).
-            if Set(matches.map(\.uid)).count == 1 { return .found(matches[0]) }
-            return .ambiguous(matches)
+        let fold = DatabaseFunction("icskit_fold", argumentCount: 1, pure: true) { values in
+            String.fromDatabaseValue(values[0])?.lowercased()
         }
-        return .none
+        return try database.read { db in
+            db.add(function: fold)
+            defer { db.remove(function: fold) }
+            for rule in rules {
+                let matches = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT i.uid, c.name, i.kind, i.summary, coalesce(i.startUTC, i.dueUTC) AS at
+                        FROM item i JOIN calendar c ON c.id = i.calendarID
+                        WHERE i.recurrenceID = '' AND (?1 IS NULL OR c.name = ?1) AND (?2 IS NULL OR i.kind = ?2)
+                            AND \(rule.condition)
+                        ORDER BY c.name, at, i.uid
+                        """, arguments: [calendar, kind, rule.argument]
+                ).map { row in
+                    HandleMatch(uid: row[0], calendar: row[1], kind: row[2], summary: row[3], when: row[4])
+                }
+                guard !matches.isEmpty else { continue }
+                // One UID in several calendars is one item to act on (as `done` and `rm` have always treated it).
+                if Set(matches.map(\.uid)).count == 1 { return .found(matches[0]) }
+                return .ambiguous(matches)
+            }
+            return .none
+        }
     }
 
-    /// A short handle for every UID in the store: its shortest prefix of at least `minimum` characters that no
-    /// other UID starts with (the whole UID when no prefix is unique), as git abbreviates commits.
-    public func shortHandles(minimum: Int = 6) throws -> [String: String] {
-        let uids = try database.read { db in
-            try String.fetchAll(db, sql: "SELECT DISTINCT uid FROM item ORDER BY uid")
-        }
-        // In sorted order a UID shares its longest prefix with a neighbour: one character more is unique.
-        var handles: [String: String] = [:]
-        for (index, uid) in uids.enumerated() {
-            var shared = 0
-            for neighbour in [index - 1, index + 1] where uids.indices.contains(neighbour) {
-                shared = max(shared, zip(uid, uids[neighbour]).prefix { $0 == $1 }.count)
-            }
+    /// A short handle for every UID in the store (or only for `uids`, when given): its shortest prefix of at least
+    /// `minimum` characters that no other UID starts with (the whole UID when no prefix is unique), as git
+    /// abbreviates commits.
+    public func shortHandles(for uids: Set<String>? = nil, minimum: Int = 6) throws -> [String: String] {
+        /// In sorted order a UID shares its longest prefix with a neighbour: one character more is unique.
+        func handle(_ uid: String, neighbours: [String]) -> String {
+            let shared = neighbours.map { zip(uid, $0).prefix { $0 == $1 }.count }.max() ?? 0
             let length = max(minimum, shared + 1)
-            handles[uid] = length >= uid.count ? uid : String(uid.prefix(length))
+            return length >= uid.count ? uid : String(uid.prefix(length))
         }
-        return handles
+        return try database.read { db in
+            var handles: [String: String] = [:]
+            if let uids {
+                // A few UIDs of many (an agenda's week of a large store): each one's neighbours through the index.
+                let before = try db.cachedStatement(sql: "SELECT max(uid) FROM item WHERE uid < ?")
+                let after = try db.cachedStatement(sql: "SELECT min(uid) FROM item WHERE uid > ?")
+                for uid in uids {
+                    let neighbours = [
+                        try String.fetchOne(before, arguments: [uid]), try String.fetchOne(after, arguments: [uid]),
+                    ].compactMap { $0 }
+                    handles[uid] = handle(uid, neighbours: neighbours)
+                }
+                return handles
+            }
+            let all = try String.fetchAll(db, sql: "SELECT DISTINCT uid FROM item ORDER BY uid")
+            for (index, uid) in all.enumerated() {
+                handles[uid] = handle(
+                    uid, neighbours: [index - 1, index + 1].filter(all.indices.contains).map { all[$0] })
+            }
+            return handles
+        }
     }
 }

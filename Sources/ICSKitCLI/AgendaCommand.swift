@@ -118,7 +118,9 @@ struct AgendaCommand: ParsableCommand {
                     store: files.isEmpty ? store.open(.readOnly) : nil, shown: input.sources.map(\.name))
             }
             format.printDays(
-                rows, from: start, to: end, handles: try store.handles(files: files, hidden: noIDs), style: style)
+                rows, from: start, to: end,
+                handles: try store.handles(files: files, hidden: noIDs, for: Set(rows.compactMap(\.occurrence.uid))),
+                style: style)
             if rows.isEmpty, input.storeIsEmpty {
                 Output.print(CalendarFiles.emptyStoreHint(store.path ?? CalendarStore.defaultPath()))
             }

@@ -48,7 +48,7 @@ enum Handles {
                 "no \(what) matches \"\(handle)\"\(calendar.map { " in \"\($0)\"" } ?? "") (give a UID, a unique UID "
                     + "prefix, or words of its summary)")
         case .ambiguous(let matches):
-            let short = try store.shortHandles()
+            let short = try store.shortHandles(for: Set(matches.prefix(20).map(\.uid)))
             let lines = matches.prefix(20).map { match in
                 TerminalText.safe(
                     "  \(short[match.uid] ?? match.uid)  \(match.summary ?? "(no summary)")  (\(match.calendar)"

@@ -62,7 +62,7 @@ struct SearchCommand: ParsableCommand {
         if window.isGiven {
             try listInstances(of: hits, in: opened, zone: zone)
         } else {
-            try list(hits, handles: noIDs ? [:] : opened.shortHandles(), zone: zone)
+            try list(hits, handles: noIDs ? [:] : opened.shortHandles(for: Set(hits.map(\.uid))), zone: zone)
         }
     }
 
@@ -142,7 +142,8 @@ struct SearchCommand: ParsableCommand {
             writer.endArray()
             try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
         } else {
-            format.printDays(rows, from: from, to: to, handles: noIDs ? [:] : try store.shortHandles())
+            let uids = Set(rows.compactMap(\.occurrence.uid))
+            format.printDays(rows, from: from, to: to, handles: noIDs ? [:] : try store.shortHandles(for: uids))
         }
     }
 

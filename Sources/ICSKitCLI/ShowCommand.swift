@@ -59,17 +59,15 @@ struct ShowCommand: ParsableCommand {
             return
         }
         let loaded = try opened.loadItems(calendar: match.calendar, uids: [match.uid])
-        let stored = try opened.calendars().first { $0.name == match.calendar }
-        let colors = Dictionary(
-            try opened.categories().compactMap { use in use.category.color.map { (use.category.name.lowercased(), $0) }
-            },
-            uniquingKeysWith: { first, _ in first })
+        let source = try opened.calendarSource(named: match.calendar)
+        let colors = Dictionary(try opened.categoryColors().map { ($0.key.lowercased(), $0.value) }) { first, _ in first
+        }
         let details = ItemDetails(
             calendar: loaded, zone: try zoneOption.zone(),
             now: nowText.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date(), nextCount: next,
             categoryColors: colors)
         guard let item = details.master else { throw CommandFailure("item \(match.uid) has no component to show") }
-        let place = (name: match.calendar, source: stored?.source.map { URLUserInfo.redacting($0) })
+        let place = (name: match.calendar, source: source.map { URLUserInfo.redacting($0) })
         if json {
             var writer = JSONWriter(pretty: true)
             details.writeJSON(item, calendar: place, to: &writer)

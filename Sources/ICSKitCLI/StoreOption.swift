@@ -25,9 +25,9 @@ struct StoreOption: ParsableArguments {
 
     /// The short handles text lists end their lines with (`id:1e78a2`, which `done`, `rm`, `log` and `edit` take):
     /// only for what was read from the store (no `files`), and not when `hidden` (`--no-ids`).
-    func handles(files: [String], hidden: Bool) throws -> [String: String] {
-        guard files.isEmpty, !hidden else { return [:] }
-        return try open(.readOnly).shortHandles()
+    func handles(files: [String], hidden: Bool, for uids: Set<String>) throws -> [String: String] {
+        guard files.isEmpty, !hidden, !uids.isEmpty else { return [:] }
+        return try open(.readOnly).shortHandles(for: uids)
     }
 }
 

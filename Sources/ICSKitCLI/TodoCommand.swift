@@ -75,7 +75,10 @@ struct TodoCommand: ParsableCommand {
             if tree.isEmpty, input.storeIsEmpty {
                 Output.print(CalendarFiles.emptyStoreHint(store.path ?? CalendarStore.defaultPath()))
             }
-            let handles = try store.handles(files: files, hidden: noIDs)
+            func uids(_ entries: [TodoEntry]) -> [String] {
+                entries.flatMap { [$0.todo.core.uid].compactMap { $0 } + uids($0.children) }
+            }
+            let handles = try store.handles(files: files, hidden: noIDs, for: Set(uids(tree)))
             for entry in tree { printEntry(entry, depth: 0, zone: zone, handles: handles) }
         }
     }

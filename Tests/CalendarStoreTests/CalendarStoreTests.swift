@@ -1,6 +1,7 @@
 import CalendarMerge
 import CalendarModel
 import CalendarStore
+import ICSKitTestSupport
 import XCTest
 
 /// The store's own behaviour on an in-memory database: import, local edits, tombstones, reading back.
@@ -31,6 +32,29 @@ final class CalendarStoreTests: XCTestCase {
         XCTAssertTrue(uids.contains { $0.hasSuffix("@derived") })
         XCTAssertEqual(try store.calendars().map(\.name), ["Home"])
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
+    }
+
+    func testHandlesOfSomeUIDsAreTheHandlesTheWholeStoreGivesThem() throws {
+        let store = try CalendarStore.inMemory()
+        // UIDs that share long prefixes (as Google's and Outlook's do), and short ones.
+        let seed = SeededGenerator.seed(from: "ICSKIT_SEED")
+        var generator = SeededGenerator(seed: seed)
+        let alphabet = Array("0123456789abcdef")
+        var uids = Set(["a", "ab", "abc1234567@x", "abc1234568@x", "abc12@x"])
+        while uids.count < 300 {
+            let length = Int.random(in: 3...14, using: &generator)
+            uids.insert("abc" + String((0..<length).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        _ = try store.importCalendars(
+            read(uids.sorted().map { todo($0, "T") }.joined()).calendars, into: "Home", file: nil)
+        let all = try store.shortHandles()
+        XCTAssertEqual(all.count, uids.count)
+        for _ in 0..<20 {
+            let some = Set(uids.shuffled(using: &generator).prefix(Int.random(in: 1...40, using: &generator)))
+            let handles = try store.shortHandles(for: some)
+            XCTAssertEqual(handles, all.filter { some.contains($0.key) }, "seed \(seed)")
+        }
+        XCTAssertEqual(Set(all.values).count, all.count, "handles are unique")
     }
 
     func testCompleteChangesOnlyTheTodoAndMovesItsSequenceOn() throws {
