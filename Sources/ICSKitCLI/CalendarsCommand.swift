@@ -70,22 +70,9 @@ struct CalendarsCommand: ParsableCommand {
             Output.line("renamed: \(name) → \(rename)")
         } else if remove {
             let items = try opened.calendarOverview().first { $0.name == name }?.items ?? 0
-            try confirm("Remove the calendar \"\(name)\" and its \(items.counted("item"))?")
+            try Confirmation.ask("Remove the calendar \"\(name)\" and its \(items.counted("item"))?", yes: yes)
             let removed = try opened.removeCalendar(name)
             Output.line("removed: the calendar \(name) with \(removed.counted("item"))")
-        }
-    }
-
-    /// Asks on a terminal; elsewhere a destructive change needs --yes.
-    private func confirm(_ question: String) throws {
-        guard !yes else { return }
-        guard isatty(STDIN_FILENO) == 1 else {
-            throw CommandFailure("\(question) Not done: add --yes to confirm (standard input is not a terminal)")
-        }
-        try Output.flushStandardOutput()
-        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
-        guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
-            throw CommandFailure("not removed")
         }
     }
 
@@ -129,6 +116,22 @@ struct CalendarsCommand: ParsableCommand {
                 calendar.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                     + calendar.items.counted("item").padding(toLength: countWidth, withPad: " ", startingAt: 0)
                     + "  \(color)  " + origin.joined(separator: "; "))
+        }
+    }
+}
+
+/// The question a destructive command asks before it acts.
+enum Confirmation {
+    /// Asks on a terminal; elsewhere (a script, a pipe) the change needs --yes, and without it nothing is done.
+    static func ask(_ question: String, yes: Bool) throws {
+        guard !yes else { return }
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw CommandFailure("\(question) Not done: add --yes to confirm (standard input is not a terminal)")
+        }
+        try Output.flushStandardOutput()
+        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+            throw CommandFailure("not done")
         }
     }
 }

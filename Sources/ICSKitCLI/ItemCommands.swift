@@ -70,7 +70,15 @@ enum Handles {
 struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm", abstract: "Delete an item from the store; merges keep it deleted.",
-        discussion: "Examples:\n  icskit rm 7f3c-…@example.com\n  icskit rm \"Dentist\" --calendar Home")
+        discussion: """
+            A whole recurring series is removed only after a question on a terminal, or with --yes.
+
+            Examples:
+              icskit rm 7f3c-…@example.com
+              icskit rm "Dentist" --calendar Home
+              icskit rm standup --instance 2026-11-27
+              icskit rm standup --yes
+            """)
 
     @Argument(help: "The item: its UID, a unique UID prefix, or words of its summary.")
     var handle: String
@@ -80,6 +88,9 @@ struct RemoveCommand: ParsableCommand {
 
     @Option(help: "Only this instance of a series (an EXDATE): its date, or date and time when a day has several.")
     var instance: String?
+
+    @Flag(help: "Remove a whole recurring series without asking.")
+    var yes = false
 
     @OptionGroup var zoneOption: ZoneOption
     @OptionGroup var store: StoreOption
@@ -91,6 +102,15 @@ struct RemoveCommand: ParsableCommand {
         if let instance {
             try removeInstance(instance, of: item, from: opened)
             return
+        }
+        // A whole series is many instances: asked for on a terminal, --yes elsewhere.
+        let components = try opened.loadItems(calendar: item.calendar, uids: [item.uid]).components
+        if components.contains(where: { $0.core?.isRecurring == true }) {
+            let overrides = components.filter { $0.core?.recurrenceID != nil }.count
+            try Confirmation.ask(
+                "Remove the whole recurring series \"\(item.summary ?? item.uid)\" (\(item.calendar))"
+                    + (overrides > 0 ? " with its \(overrides.counted("changed instance"))" : "")
+                    + "? (--instance DATE removes one instance)", yes: yes)
         }
         let removed = try opened.delete(uid: item.uid, calendar: calendar)
         guard removed > 0 else { throw CommandFailure("no item with UID \(item.uid) in the store") }

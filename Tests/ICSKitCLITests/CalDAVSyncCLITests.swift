@@ -109,7 +109,7 @@ final class CalDAVSyncCLITests: XCTestCase {
 
         // Changes here go there: a todo done, an item deleted.
         XCTAssertEqual(try icskit(["done", "report@example.org"]).status, 0)
-        XCTAssertEqual(try icskit(["rm", "standup@example.org"]).status, 0)
+        XCTAssertEqual(try icskit(["rm", "standup@example.org", "--yes"]).status, 0)
         let pushed = try syncJSON()
         XCTAssertEqual([pushed["updated"], pushed["deleted"]] as? [Int], [1, 1])
         XCTAssertEqual(lines(try server.peer(["list"])), try stored())

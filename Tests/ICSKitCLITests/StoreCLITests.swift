@@ -199,7 +199,12 @@ final class StoreCLITests: XCTestCase {
         }
         let v1 = try write("series-v1.ics", series("Weekly", sequence: 0))
         try icskit(["merge", v1, "--into", "Team", "-q"])
-        try icskit(["rm", "weekly"])
+        // A whole series goes only when asked for: without a terminal, --yes says so.
+        let refused = try icskit(["rm", "weekly"], status: 1)
+        XCTAssertTrue(
+            refused.stderr.contains("Remove the whole recurring series \"Weekly\"")
+                && refused.stderr.contains("add --yes"), refused.stderr)
+        try icskit(["rm", "weekly", "--yes"])
         let v2 = try write("series-v2.ics", series("Weekly, new room", sequence: 1))
         let result = try json(icskit(["merge", v2, "--into", "Team", "--json"]))
         let kinds = (result["actions"] as? [[String: Any]] ?? []).map { $0["action"] as? String ?? "" }

@@ -56,7 +56,7 @@ final class VdirSyncCLITests: XCTestCase {
 
         // A file deleted in the vdir is deleted here; an item deleted here is deleted there.
         try FileManager.default.removeItem(at: vdir.appendingPathComponent(plants))
-        XCTAssertEqual(try icskit(["rm", "diary@example.org"]).status, 0)
+        XCTAssertEqual(try icskit(["rm", "diary@example.org", "--yes"]).status, 0)
         let deletions = try syncJSON()
         XCTAssertEqual((deletions["pulled"] as? [String: Any])?["deleted"] as? Int, 2, "the series and its override")
         XCTAssertEqual(deletions["deleted"] as? Int, 1)
