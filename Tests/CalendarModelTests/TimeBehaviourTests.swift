@@ -140,6 +140,21 @@ final class TimeBehaviourTests: XCTestCase {
         XCTAssertTrue(
             String(decoding: ICS.write(damaged.calendars), as: UTF8.self).contains(
                 "RRULE:RRULE:AnythingRandom;FREQ=WEEKLY;COUNT=3;X-NOTE=kept;BYWHATEVER\r\n"))
+        // Separators escaped as text are: the rule is read without the backslashes, with a warning.
+        let escaped = ICS.read(
+            Array(
+                ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:b\r\n"
+                    + "DTSTAMP:20240101T000000Z\r\nDTSTART:20240108T090000Z\r\n"
+                    + "RRULE:FREQ=WEEKLY\\;COUNT=3\\;BYDAY=MO\\,WE\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8),
+            file: "escaped.ics")
+        XCTAssertEqual(escaped.diagnostics.map(\.severity), [.warning], "\(escaped.diagnostics)")
+        XCTAssertTrue(
+            escaped.diagnostics.first?.message.contains("read as FREQ=WEEKLY;COUNT=3;BYDAY=MO,WE") == true,
+            "\(escaped.diagnostics)")
+        let instances = escaped.calendars[0].occurrences(
+            from: iso.date(from: "2024-01-01T00:00:00Z")!, to: iso.date(from: "2024-03-01T00:00:00Z")!
+        ).occurrences.map { iso.string(from: $0.startDate) }
+        XCTAssertEqual(instances, ["2024-01-08T09:00:00Z", "2024-01-10T09:00:00Z", "2024-01-15T09:00:00Z"])
         // A rule that is wrong rather than damaged is not guessed at.
         for wrong in ["FREQ=SOMETIMES;COUNT=3", "COUNT=3", "FREQ=WEEKLY;COUNT=3;UNTIL=20260301T000000Z"] {
             let result = read(wrong)

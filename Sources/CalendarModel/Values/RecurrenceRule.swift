@@ -201,6 +201,12 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
             "FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY", "BYMONTHDAY",
             "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST", "RSCALE", "SKIP",
         ]
+        // Separators escaped as if the rule were text (`FREQ=WEEKLY\;COUNT=3\;BYDAY=MO\,WE`, as some exporters
+        // write): RECUR values are not text-escaped (RFC 5545 §3.3.10), so the backslashes go.
+        if text.contains("\\") {
+            let plain = text.replacingOccurrences(of: "\\;", with: ";").replacingOccurrences(of: "\\,", with: ",")
+            if plain != text, case .success(let rule) = parse(plain) { return (rule, ["\\"]) }
+        }
         var rest = Substring(text)
         var leftOut: [String] = []
         while rest.uppercased().hasPrefix("RRULE:") {
