@@ -3,6 +3,32 @@ import XCTest
 
 /// Bad input gets a diagnostic with its line, and what can be recovered is.
 final class ReaderDiagnosticsTests: XCTestCase {
+    func testACalendarWithNoComponentIsAWarningAndWithAMethodAnError() {
+        func diagnostics(_ header: String) -> [(Diagnostic.Severity, Int, String)] {
+            let bytes = Array(
+                ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n" + header + "END:VCALENDAR\r\n").utf8)
+            return ICS.read(bytes, file: "empty.ics").diagnostics.map { ($0.severity, $0.line, $0.message) }
+        }
+        let plain = diagnostics("")
+        XCTAssertEqual(plain.map(\.0), [.warning], "\(plain)")
+        XCTAssertEqual(plain.first?.1, 1)
+        XCTAssertTrue(plain.first?.2.contains("holds no component") == true, "\(plain)")
+        let invitation = diagnostics("METHOD:REQUEST\r\n")
+        XCTAssertEqual(invitation.map(\.0), [.error], "\(invitation)")
+        XCTAssertTrue(invitation.first?.2.contains("METHOD:REQUEST holds no component") == true, "\(invitation)")
+        // A calendar whose items a merge leaves unread still holds them.
+        let event = "BEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260105T090000Z\r\nEND:VEVENT\r\n"
+        let bytes = Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n" + event + "END:VCALENDAR\r\n").utf8)
+        let (read, unread) = ICS.read(bytes, file: "kept.ics", leavingOut: { _, _ in "unchanged" })
+        XCTAssertEqual(unread.count, 1)
+        XCTAssertEqual(read.diagnostics, [], "\(read.diagnostics)")
+        // A calendar of time zones alone has a component.
+        let zones = diagnostics(
+            "BEGIN:VTIMEZONE\r\nTZID:UTC\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\n"
+                + "TZOFFSETFROM:+0000\r\nTZOFFSETTO:+0000\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n")
+        XCTAssertFalse(zones.contains { $0.2.contains("no component") }, "\(zones)")
+    }
+
     func testUnparseableValuesAreKeptRawAndReported() throws {
         let result = try readFixture("hand/bad-values.ics")
         let events = result.calendars[0].events

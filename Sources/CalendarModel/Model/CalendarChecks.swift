@@ -25,12 +25,15 @@ struct CalendarChecks {
         }
 
         var items: [Item] = []
+        /// How many components the run holds, of any kind.
+        var componentCount = 0
         /// Each VTIMEZONE with a TZID, in order, with the earliest DTSTART of its observances.
         var zones: [(tzid: String, firstOnset: String?)] = []
         /// Per TZID, the first line that uses it and the earliest date used with it (the first such line on ties).
         var uses: [String: Use] = [:]
 
         init(_ components: [CalendarComponent]) {
+            componentCount = components.count
             for component in components { add(component) }
         }
 
@@ -112,14 +115,20 @@ struct CalendarChecks {
     /// What the items reported, in their order.
     private var itemLog: [(line: Int, isError: Bool, message: String)] = []
 
-    /// Checks for a calendar with this METHOD and about `expectedItems` components.
-    init(method: String?, expectedItems: Int = 0) {
+    /// The VCALENDAR's line (nil for components read without one), and how many components were added.
+    private let line: Int?
+    private var componentCount = 0
+
+    /// Checks for a calendar with this METHOD and about `expectedItems` components, which begins at `line`.
+    init(method: String?, expectedItems: Int = 0, line: Int? = nil) {
         self.method = method
+        self.line = line
         seen = FirstLines(expected: expectedItems)
     }
 
     /// Adds the next run of components.
     mutating func add(_ part: Part) {
+        componentCount += part.componentCount
         for zone in part.zones {
             defined.insert(zone.tzid)
             if let onset = zone.firstOnset { firstOnset[zone.tzid] = onset }
@@ -142,6 +151,17 @@ struct CalendarChecks {
 
     /// Reports what the components added so far lack: TZIDs first, then what each item reported.
     func report(_ log: inout DiagnosticLog) {
+        if let line, componentCount == 0 {
+            // RFC 5545 §3.6 asks for one component at least; an iTIP message (RFC 5546) is about the one it carries.
+            if let method {
+                log.error(
+                    line,
+                    "VCALENDAR with METHOD:\(method) holds no component (RFC 5546 schedules a VEVENT, VTODO, "
+                        + "VJOURNAL or VFREEBUSY); nothing to read")
+            } else {
+                log.warning(line, "VCALENDAR holds no component (RFC 5545 §3.6 asks for one at least)")
+            }
+        }
         reportTimeZones(&log)
         for entry in itemLog {
             if entry.isError { log.error(entry.line, entry.message) } else { log.warning(entry.line, entry.message) }

@@ -1,6 +1,9 @@
 /// State while one component is turned into a model: the diagnostics log and what the caller asked for.
 struct DecodeContext {
     var log: DiagnosticLog
+    /// Some of a VCALENDAR's components are read elsewhere (a streamed read's runs, the items a merge leaves
+    /// unread): whether it holds none cannot be told from what is decoded here.
+    var hasComponentsElsewhere = false
 }
 
 /// How values of one kind are read from and written to properties (text, DATE-TIME, RRULE, ATTENDEE …).

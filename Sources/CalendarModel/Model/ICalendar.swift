@@ -76,7 +76,9 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     func checkRequired(line: Int, _ context: inout DecodeContext) {
         if !isImplicit, productID == nil { context.log.warning(line, "VCALENDAR has no PRODID") }
         if !isImplicit, version == nil { context.log.warning(line, "VCALENDAR has no VERSION") }
-        var checks = CalendarChecks(method: method, expectedItems: components.count)
+        var checks = CalendarChecks(
+            method: method, expectedItems: components.count,
+            line: isImplicit || context.hasComponentsElsewhere ? nil : line)
         checks.add(CalendarChecks.Part(components))
         checks.report(&context.log)
     }

@@ -204,10 +204,10 @@ struct StreamingReader {
             if scanner == nil {
                 let header = bytes.withUnsafeBufferPointer { ContentLineScanner.header($0, file: reader.file) }
                 guard let component = header.openCalendar else { throw StreamingError.changed(reader.path) }
-                var context = DecodeContext(log: DiagnosticLog(file: reader.file))
+                var context = DecodeContext(log: DiagnosticLog(file: reader.file), hasComponentsElsewhere: true)
                 calendar = ICalendar(decoding: component, &context)
                 headerLog = context.log
-                checks = CalendarChecks(method: calendar.method, expectedItems: components)
+                checks = CalendarChecks(method: calendar.method, expectedItems: components, line: component.line)
                 scanner = header
                 try opening(calendar)
             } else {

@@ -33,6 +33,7 @@ extension ICS {
         var context = DecodeContext(log: log)
         let calendars: [ICalendar]
         if top.allSatisfy({ $0.name == ICalendar.componentName }) {
+            var leftOut: Set<Int> = []
             for index in top.indices {
                 var header = top[index]
                 header.components = []
@@ -50,8 +51,13 @@ extension ICS {
                     }
                 }
                 top[index].components = kept
+                if kept.count < children.count { leftOut.insert(index) }
             }
-            calendars = top.map { Self.decoding($0, &context) }
+            calendars = top.indices.map { index in
+                context.hasComponentsElsewhere = leftOut.contains(index)
+                defer { context.hasComponentsElsewhere = false }
+                return Self.decoding(top[index], &context)
+            }
         } else {
             calendars = Self.calendars(from: top, &context)
         }
