@@ -23,7 +23,8 @@ struct ICSKitBench {
         var runs = 5
         var input = "bench-data/bench-20000.ics"
         var write: String?
-        /// Only one section (`--only store`, `--only feed`, `--only convert` with agenda), for a quicker run; `--only caldav`
+        /// Only one section (`--only store`, `--only feed`, `--only convert` with agenda), for a quicker run; `--only daily`
+        /// the daily commands on 100,000 items beside khal (not part of a full run); `--only caldav`
         /// runs the CalDAV section and `--only big` the large files', which are not part of a full run (they take
         /// minutes of a Radicale server, or files of 110 MB and 1 GB).
         var only: String?
@@ -88,6 +89,15 @@ struct ICSKitBench {
             print(section + "\n")
             let key = options.uploadItems == 1000 ? "caldav" : "caldav-upload-\(options.uploadItems)"
             if let path = options.write { try Report.write(section: section, key: key, into: path) }
+        }
+        if options.only == "daily" {
+            let shared = URL(fileURLWithPath: input).absoluteURL.deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("../shared").standardized.path
+            let section = try DailyBench.run(
+                icskit: tool("icskit"), shared: ProcessInfo.processInfo.environment["SHARED"] ?? shared, runs: runs,
+                scratch: scratch, command: command)
+            print(section + "\n")
+            if let path = options.write { try Report.write(section: section, key: "daily", into: path) }
         }
         if options.only == "big" {
             let section = try BigFileBench.run(

@@ -3,6 +3,22 @@ import XCTest
 
 /// Bad input gets a diagnostic with its line, and what can be recovered is.
 final class ReaderDiagnosticsTests: XCTestCase {
+    func testAFoldInsideAUTF8CharacterIsReadJoinedAndSaid() {
+        let bytes: [UInt8] =
+            Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:a\r\n".utf8)
+            + Array("DTSTAMP:20260101T000000Z\r\nDTSTART:20260105T090000Z\r\nSUMMARY:caf".utf8) + [
+                0xC3, 0x0D, 0x0A, 0x20, 0xA9,
+            ]
+            + Array(" au lait\r\nLOCATION:Caf".utf8) + [0xC3, 0xA9, 0x0D, 0x0A, 0x20] + Array("Central\r\n".utf8)
+            + Array("END:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        let result = ICS.read(bytes, file: "split.ics")
+        XCTAssertEqual(result.calendars.first?.events.first?.summary, "café au lait")
+        XCTAssertEqual(result.calendars.first?.events.first?.location, "CaféCentral")
+        XCTAssertEqual(result.diagnostics.map(\.severity), [.warning], "\(result.diagnostics)")
+        XCTAssertEqual(result.diagnostics.first?.line, 9, "the continuation line")
+        XCTAssertTrue(result.diagnostics.first?.message.contains("a fold splits a UTF-8 character") == true)
+    }
+
     func testACalendarWithNoComponentIsAWarningAndWithAMethodAnError() {
         func diagnostics(_ header: String) -> [(Diagnostic.Severity, Int, String)] {
             let bytes = Array(

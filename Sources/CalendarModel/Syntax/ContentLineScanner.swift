@@ -170,6 +170,9 @@ struct ContentLineScanner {
                     isFolded = true
                 }
                 folded.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(index + 1)..<end]))
+                // RFC 5545 §3.1 folds between characters; some writers fold by bytes, inside one. Joined, the
+                // character is whole again: read right, and said.
+                if index + 1 < end, buffer[index + 1] & 0xC0 == 0x80 { tallies.splitFolds.add(lineNumber, ()) }
             } else if index == end {
                 // An empty line is skipped without ending the line before it: some exporters put blank lines
                 // between a line and its continuation.
@@ -551,6 +554,14 @@ struct ContentLineScanner {
                 "U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) is a Unicode noncharacter; kept, "
                     + "but servers that store calendars as XML reject it")
         }
+        if let first = tallies.splitFolds.first.first {
+            let count = tallies.splitFolds.count
+            let more = count > 1 ? " (and \(count - 1) more)" : ""
+            log.warning(
+                first.line,
+                "a fold splits a UTF-8 character (RFC 5545 §3.1 folds between characters)\(more); read joined, "
+                    + "but readers that decode each line first see broken text")
+        }
         if let first = tallies.controls.first.first {
             let count = tallies.controls.count
             let more = count > 1 ? " (and \(count - 1) more lines)" : ""
@@ -737,6 +748,8 @@ extension ContentLineScanner {
         /// UTF-8 lines with a few bytes that are not: how many were read as Windows-1252, how many replaced.
         var repaired = LineTally<(windows1252: Int, replaced: Int)>(keeping: listed + 1)
         var controls = LineTally<Void>(keeping: 1)
+        /// Continuation lines that begin inside a UTF-8 character.
+        var splitFolds = LineTally<Void>(keeping: 1)
         /// Lines holding a noncharacter, with the first one found.
         var noncharacters = LineTally<Unicode.Scalar>(keeping: listed + 1)
 
@@ -745,6 +758,7 @@ extension ContentLineScanner {
             nonUTF8.add(other.nonUTF8)
             repaired.add(other.repaired)
             controls.add(other.controls)
+            splitFolds.add(other.splitFolds)
             noncharacters.add(other.noncharacters)
         }
     }
