@@ -64,6 +64,12 @@ struct ConvertCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress line and no warnings on standard error (errors still show).")
     var quiet = false
 
+    @Option(
+        name: .customLong("max-diagnostics"),
+        help: ArgumentHelp(
+            "Print at most N diagnostics per file (the rest are counted in the summary).", valueName: "N"))
+    var maxDiagnostics: Int?
+
     enum ReportFormat: String, ExpressibleByArgument { case json }
 
     @OptionGroup var zoneRules: ZonesOption
@@ -74,6 +80,7 @@ struct ConvertCommand: ParsableCommand {
         }
         if outDir != nil, output != nil { throw ValidationError("use either --output or --out-dir, not both") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let maxDiagnostics, maxDiagnostics < 0 { throw ValidationError("--max-diagnostics must be 0 or more") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
     }
 
@@ -94,11 +101,16 @@ struct ConvertCommand: ParsableCommand {
         progress.finish()
         let toStandardOutput = destinations.contains("-")
         for result in results {
-            for diagnostic in result.diagnostics where !quiet || diagnostic.severity == .error || strict {
-                Output.standardError(diagnostic.description)
+            let shown = result.diagnostics.filter { !quiet || $0.severity == .error || strict }
+            let limit = maxDiagnostics ?? shown.count
+            for diagnostic in shown.prefix(limit) { Output.standardError(diagnostic.description) }
+            if shown.count > limit {
+                Output.standardError(
+                    "\(result.input): \(shown.count - limit) more diagnostics not shown (--max-diagnostics)")
             }
             if let failure = result.failure { Output.standardError("\(result.input): failed: \(failure)") }
         }
+        if sources.count > 1 { Output.standardError(Self.summary(results)) }
         if report == .json {
             let json = JSONValue.object([
                 ("ok", .bool(results.allSatisfy { $0.failure == nil })),
@@ -109,6 +121,19 @@ struct ConvertCommand: ParsableCommand {
             if toStandardOutput { Output.standardError(json) } else { Output.print(json) }
         }
         if results.contains(where: { $0.failure != nil }) { throw ExitCode(1) }
+    }
+
+    /// The line a batch ends with: `229 files: 227 converted, 2 failed; 3,072 diagnostics: 12 errors, 3,060 warnings`.
+    static func summary(_ results: [FileResult]) -> String {
+        let failed = results.filter { $0.failure != nil }.count
+        let all = results.flatMap(\.diagnostics)
+        let errors = all.filter { $0.severity == .error }.count
+        var text = "\(results.count) files: \(results.count - failed) converted, \(failed) failed"
+        text += "; \(all.count.counted("diagnostic"))"
+        if !all.isEmpty {
+            text += ": \(errors.counted("error")), \((all.count - errors).counted("warning"))"
+        }
+        return text
     }
 
     /// Where each input goes: `-o`, standard output, or a unique name in --out-dir.

@@ -59,6 +59,22 @@ final class ConvertCLITests: XCTestCase {
         XCTAssertEqual(files[1]["error"] as? String, "no calendar data")
         XCTAssertEqual((files[0]["counts"] as? [String: Int])?["VEVENT"], 1)
         XCTAssertTrue(run.stderr.contains("notes.ics:1: error: no iCalendar data found"), run.stderr)
+        // A batch ends with one line that sums it up.
+        let last = run.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        XCTAssertTrue(last.hasPrefix("3 files: 2 converted, 1 failed; "), last)
+        XCTAssertTrue(last.contains("1 error") || last.contains(" errors"), last)
+
+        // --max-diagnostics keeps long lists short and says how many it held back.
+        let noisy = try CLI.run([
+            "convert", CLI.fixture("hand/bad-values.ics"), CLI.fixture("hand/broken-structure.ics"), "--out-dir",
+            directory.appendingPathComponent("noisy").path, "--max-diagnostics", "1",
+        ])
+        let lines = noisy.stderr.split(separator: "\n")
+        XCTAssertEqual(
+            lines.filter { $0.contains("bad-values.ics:") && $0.contains(": error: ") }.count, 1, noisy.stderr)
+        XCTAssertTrue(noisy.stderr.contains("bad-values.ics: "), noisy.stderr)
+        XCTAssertTrue(lines.contains { $0.hasSuffix("more diagnostics not shown (--max-diagnostics)") }, noisy.stderr)
+        XCTAssertTrue(lines.last?.hasPrefix("2 files: ") == true, noisy.stderr)
     }
 
     func testParallelAndSerialBatchesAgree() throws {
