@@ -19,6 +19,17 @@ final class ReaderDiagnosticsTests: XCTestCase {
         XCTAssertTrue(result.diagnostics.first?.message.contains("a fold splits a UTF-8 character") == true)
     }
 
+    func testADateWithoutValueDateBesideTimedRDATEsIsSaid() {
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20240101T000000Z\r\n"
+            + "DTSTART:20240102\r\nRDATE:20240105T100000Z,20240108T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let result = ICS.read(Array(text.utf8), file: "mixed.ics")
+        XCTAssertEqual(result.diagnostics.map(\.line), [7, 8], "\(result.diagnostics)")
+        XCTAssertTrue(result.diagnostics[0].message.contains("DTSTART has a DATE value without VALUE=DATE"))
+        XCTAssertTrue(result.diagnostics[1].message.contains("RDATE is a DATE-TIME but DTSTART is a DATE"))
+        XCTAssertEqual(result.calendars.first?.events.first?.start?.isDate, true)
+    }
+
     func testACalendarWithNoComponentIsAWarningAndWithAMethodAnError() {
         func diagnostics(_ header: String) -> [(Diagnostic.Severity, Int, String)] {
             let bytes = Array(

@@ -18,6 +18,17 @@ extension CalendarItem {
                 "\(label) has a TZID but a DATE value; read as midnight in that zone, "
                     + "as python icalendar does (write VALUE=DATE without TZID for an all-day date)")
         }
+        // A DATE needs VALUE=DATE (RFC 5545 §3.3.4); without it strict readers take the value for a broken
+        // DATE-TIME. Said once per property name.
+        for label in ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE"] {
+            guard let property = provenance.source?.property(label), property["VALUE"] == nil,
+                property["TZID"] == nil,
+                property.value.split(separator: ",").contains(where: { $0.utf8.count == 8 && $0.allSatisfy(\.isNumber) }
+                )
+            else { continue }
+            context.log.warning(
+                property.line, "\(label) has a DATE value without VALUE=DATE (RFC 5545 §3.3.4); read as a date")
+        }
         guard let start = core.start else { return }
         for rule in core.recurrenceRules {
             guard let until = rule.until else { continue }
