@@ -38,8 +38,7 @@ struct RemindCommand: ParsableCommand {
     @Flag(help: "Keep running and fire each alarm at its time (stop with Ctrl-C).")
     var watch = false
 
-    @Option(help: ArgumentHelp("Take this UTC time as now (2026-11-25T12:00:00Z).", valueName: "TIME"))
-    var now: String?
+    @OptionGroup var now: NowOption
 
     @Option(name: .customLong("stop-after"), help: .hidden)
     var stopAfter: Double?
@@ -55,16 +54,13 @@ struct RemindCommand: ParsableCommand {
         guard case .success(let length) = TypedInput.duration(within), length.totalSeconds > 0 else {
             throw ValidationError("--within takes a length such as 15m, 2h or 1d, not \(within)")
         }
-        if let now, ISO8601DateFormatter().date(from: now) == nil {
-            throw ValidationError("--now takes a UTC time like 2026-11-25T12:00:00Z, not \(now)")
-        }
         if watch, json { throw ValidationError("--watch prints lines as alarms fire; --json lists once") }
     }
 
     func run() throws {
         let zone = try zoneOption.zone()
         let length = TimeInterval((try? TypedInput.duration(within).get().totalSeconds) ?? 900)
-        let start = now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+        let start = now.date
         guard watch else {
             let due = try alarms(from: start, to: start.addingTimeInterval(length), zone: zone)
             if json { return try printJSON(due, zone: zone) }

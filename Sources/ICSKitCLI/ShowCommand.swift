@@ -34,8 +34,7 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "How many next instances of a series to show.")
     var next = 5
 
-    @Option(name: .customLong("now"), help: .hidden)
-    var nowText: String?
+    @OptionGroup var now: NowOption
 
     @OptionGroup var zoneOption: ZoneOption
 
@@ -44,9 +43,6 @@ struct ShowCommand: ParsableCommand {
     func validate() throws {
         if json && raw { throw ValidationError("--json and --raw: give one") }
         if next < 0 { throw ValidationError("--next must be 0 or more") }
-        if let nowText, ISO8601DateFormatter().date(from: nowText) == nil {
-            throw ValidationError("--now takes a UTC time like 2026-11-25T12:00:00Z")
-        }
     }
 
     func run() throws {
@@ -64,7 +60,7 @@ struct ShowCommand: ParsableCommand {
         }
         let details = ItemDetails(
             calendar: loaded, zone: try zoneOption.zone(),
-            now: nowText.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date(), nextCount: next,
+            now: now.date, nextCount: next,
             categoryColors: colors)
         guard let item = details.master else { throw CommandFailure("item \(match.uid) has no component to show") }
         let place = (name: match.calendar, source: source.map { URLUserInfo.redacting($0) })

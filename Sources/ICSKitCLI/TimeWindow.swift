@@ -31,6 +31,20 @@ struct InputZoneOption: ParsableArguments {
     func zone() throws -> ZoneClock { try ZoneOption(tz: tz).zone() }
 }
 
+/// `--now TIME`: the moment a command takes for now (tests, and "what will remind say at 08:00").
+struct NowOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Take this UTC time as now (2026-11-25T12:00:00Z).", valueName: "TIME"))
+    var now: String?
+
+    func validate() throws {
+        if let now, ISO8601DateFormatter().date(from: now) == nil {
+            throw ValidationError("--now takes a UTC time like 2026-11-25T12:00:00Z, not \(now)")
+        }
+    }
+
+    var date: Date { now.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date() }
+}
+
 /// `--zones tzdata|file`: where a TZID that is an IANA name takes its rules when the file also has a VTIMEZONE
 /// for it. Every command that places times has it; it sets `ZoneSource.preferred` as the command is parsed.
 struct ZonesOption: ParsableArguments {

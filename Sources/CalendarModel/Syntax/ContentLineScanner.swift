@@ -516,11 +516,7 @@ struct ContentLineScanner {
     /// Ends the input: closes what is still open and sums up the lines repaired or flagged.
     mutating func finish() {
         closeOpen()
-        if let first = tallies.nonUTF8.first.first {
-            let count = tallies.nonUTF8.count
-            let more = count > 1 ? " (and \(count - 1) more lines)" : ""
-            log.warning(first.line, "bytes that are not UTF-8\(more); decoded as Windows-1252")
-        }
+        warnOnce(tallies.nonUTF8) { "bytes that are not UTF-8\($0); decoded as Windows-1252" }
         let repaired = tallies.repaired
         for (index, repair) in repaired.first.enumerated() {
             if index == Tallies.listed {
@@ -554,22 +550,19 @@ struct ContentLineScanner {
                 "U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) is a Unicode noncharacter; kept, "
                     + "but servers that store calendars as XML reject it")
         }
-        if let first = tallies.splitFolds.first.first {
-            let count = tallies.splitFolds.count
-            let more = count > 1 ? " (and \(count - 1) more)" : ""
-            log.warning(
-                first.line,
-                "a fold splits a UTF-8 character (RFC 5545 §3.1 folds between characters)\(more); read joined, "
-                    + "but readers that decode each line first see broken text")
+        warnOnce(tallies.splitFolds) {
+            "a fold splits a UTF-8 character (RFC 5545 §3.1 folds between characters)\($0); read joined, but readers "
+                + "that decode each line first see broken text"
         }
-        if let first = tallies.controls.first.first {
-            let count = tallies.controls.count
-            let more = count > 1 ? " (and \(count - 1) more lines)" : ""
-            log.warning(
-                first.line,
-                "control characters, which a content line may not hold\(more); each replaced with "
-                    + "U+FFFD")
+        warnOnce(tallies.controls) {
+            "control characters, which a content line may not hold\($0); each replaced with U+FFFD"
         }
+    }
+
+    /// One warning for a kind of line, at the first: `message` gets " (and N more lines)" when there are more.
+    private mutating func warnOnce<Detail>(_ tally: LineTally<Detail>, _ message: (String) -> String) {
+        guard let first = tally.first.first else { return }
+        log.warning(first.line, message(tally.count > 1 ? " (and \(tally.count - 1) more lines)" : ""))
     }
 
     /// Closes the components still open at the end of the input (a missing END, a download cut off).
