@@ -118,6 +118,34 @@ final class TimeBehaviourTests: XCTestCase {
         XCTAssertFalse(expansion.diagnostics.contains { $0.message.contains("floating") }, "\(expansion.diagnostics)")
     }
 
+    func testAnAllDaySeriesWithAUTCUntilEndsOnItsLastDayInTheCalendarsZone() throws {
+        func days(_ header: String) -> (days: [String], notes: [String]) {
+            let text =
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n" + header + "BEGIN:VEVENT\r\nUID:a\r\n"
+                + "DTSTAMP:20240101T000000Z\r\nDTSTART;VALUE=DATE:20240129\r\nDTEND;VALUE=DATE:20240130\r\n"
+                + "RRULE:FREQ=DAILY;UNTIL=20240131T230000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            let calendar = ICS.read(Array(text.utf8), file: "until.ics").calendars[0]
+            let expansion = calendar.occurrences(
+                from: iso.date(from: "2024-01-01T00:00:00Z")!, to: iso.date(from: "2024-03-01T00:00:00Z")!)
+            return (expansion.occurrences.map { LocalDateTime($0.start).isoDate }, expansion.diagnostics.map(\.message))
+        }
+        // Exchange's way for a calendar in Berlin: 23:00 UTC on the 31st is the 1st of February there.
+        let berlin = days("X-WR-TIMEZONE:Europe/Berlin\r\n")
+        XCTAssertEqual(berlin.days, ["2024-01-29", "2024-01-30", "2024-01-31", "2024-02-01"])
+        XCTAssertTrue(
+            berlin.notes.contains {
+                $0.contains("its last day is read in the calendar's zone Europe/Berlin: 2024-02-01")
+            }, "\(berlin.notes)")
+        let vtimezone = days(
+            "BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\nBEGIN:STANDARD\r\nDTSTART:19701025T030000\r\n"
+                + "TZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nRRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\nEND:STANDARD\r\n"
+                + "BEGIN:DAYLIGHT\r\nDTSTART:19700329T020000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n"
+                + "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\n")
+        XCTAssertEqual(vtimezone.days.last, "2024-02-01")
+        // With no zone to read it in, UNTIL's UTC date ends it.
+        XCTAssertEqual(days("").days, ["2024-01-29", "2024-01-30", "2024-01-31"])
+    }
+
     func testADamagedRRULEIsRecoveredWithAWarningAndAWrongOneStaysAnError() throws {
         func read(_ rule: String) -> ICS.ReadResult {
             ICS.read(

@@ -240,14 +240,43 @@ final class Expander {
     }
 
     /// Whether an instance lies after UNTIL: dates by day, floating times as written, zoned times by instant
-    /// (a non-UTC UNTIL with a zoned DTSTART is read as UTC, as recurring-ical-events does).
+    /// (a non-UTC UNTIL with a zoned DTSTART is read as UTC, as recurring-ical-events does). An all-day series with a
+    /// UTC UNTIL (Exchange writes `UNTIL=…T220000Z` for the last day of a European calendar) takes UNTIL's date in
+    /// the calendar's zone, so its last day is not lost.
     private func isPast(_ wall: LocalDateTime, until: CalendarDate, start: CalendarDate, line: Int) -> Bool {
         switch start.form {
-        case .date: return wall.dayNumber > until.dayNumber
+        case .date:
+            if until.form == .utc, let zone = allDayUntilZone {
+                let local = zone.clock.wall(LocalDateTime(until).wallSeconds)
+                if local.dayNumber != until.dayNumber, warnedUntil.insert(line).inserted {
+                    note(
+                        line,
+                        "an all-day series ends at a UTC time (UNTIL=\(until.icsValue)); its last day is read in the "
+                            + "calendar's zone \(zone.tzid): \(local.isoDate)")
+                }
+                return wall.dayNumber > local.dayNumber
+            }
+            return wall.dayNumber > until.dayNumber
         case .floating: return wall > LocalDateTime(until)
         case .utc, .zoned: return instant(wall.calendarDate(start.form), line: line) > untilInstant(until)
         }
     }
+
+    /// The calendar's zone for an all-day series' UTC UNTIL: X-WR-TIMEZONE's, else its first VTIMEZONE's; nil when
+    /// it names none that is known (UNTIL's UTC date is used then).
+    private lazy var allDayUntilZone: (tzid: String, clock: CalendarTime.Clock)? = {
+        let named =
+            wrZone?.tzid
+            ?? calendar.components.lazy.compactMap { component -> String? in
+                if case .timeZone(let zone) = component { return zone.tzid }
+                return nil
+            }.first
+        guard let tzid = named else { return nil }
+        let clock = clock(for: .zoned(tzid: tzid), line: 0)
+        return clock.isFloating ? nil : (tzid, clock)
+    }()
+    /// The series told of their UTC UNTIL already (by line).
+    private var warnedUntil: Set<Int> = []
 
     /// UNTIL as an instant: its wall clock read as UTC (a non-UTC UNTIL with a zoned DTSTART is read so too).
     private func untilInstant(_ until: CalendarDate) -> Int64 { LocalDateTime(until).wallSeconds }
