@@ -30,6 +30,23 @@ final class ReaderDiagnosticsTests: XCTestCase {
         XCTAssertEqual(result.calendars.first?.events.first?.start?.isDate, true)
     }
 
+    func testAFoldThatLostItsSpaceIsJoinedToAnAddressOrUIDAndOtherLinesAreStillDropped() {
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:040000008200E00074C5B7101A82E0080000\r\n"
+            + "0000D0C1\r\nDTSTAMP:20240101T000000Z\r\nDTSTART:20240102T090000Z\r\n"
+            + "ATTENDEE;CN=Ana:mailto:ana@exam\r\nple.com\r\nDTEND:20240102T100000Z\r\nnot a line at all\r\n"
+            + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+        let result = ICS.read(Array(text.utf8), file: "broken-folds.ics")
+        let event = result.calendars.first?.events.first
+        XCTAssertEqual(event?.uid, "040000008200E00074C5B7101A82E00800000000D0C1")
+        XCTAssertEqual(event?.core.attendees.first?.email, "ana@example.com")
+        let found = result.diagnostics.map { "\($0.line) \($0.severity) \($0.message)" }
+        XCTAssertEqual(result.diagnostics.map(\.line), [6, 10, 12], "\(found)")
+        XCTAssertTrue(found[0].contains("rest of the UID value above"), "\(found)")
+        XCTAssertTrue(found[1].contains("rest of the ATTENDEE value above"), "\(found)")
+        XCTAssertTrue(found[2].contains("not a content line (no colon)"), "\(found)")
+    }
+
     func testACalendarWithNoComponentIsAWarningAndWithAMethodAnError() {
         func diagnostics(_ header: String) -> [(Diagnostic.Severity, Int, String)] {
             let bytes = Array(

@@ -25,6 +25,11 @@ struct ContentLineScanner {
 
     /// Properties whose value is prose, where an unescaped newline in the middle is a common exporter bug.
     private static let freeText: Set<String> = ["DESCRIPTION", "SUMMARY", "COMMENT", "LOCATION"]
+    /// Properties whose values are one unbroken word (identifiers, addresses, links): a line with no colon and no
+    /// space after one is the rest of its value, whose fold lost its leading space (Exchange and mail gateways).
+    private static let unbrokenValues: Set<String> = [
+        "UID", "ATTENDEE", "ORGANIZER", "URL", "RELATED-TO", "TZID", "TZURL", "CONTACT", "ATTACH", "SOURCE",
+    ]
 
     /// Components that may only stand directly inside VCALENDAR: a BEGIN of one of these inside another such
     /// component means the previous one lost its END.
@@ -308,6 +313,18 @@ struct ContentLineScanner {
     /// A line with no colon. Right after a TEXT property it is almost always text whose newline the exporter did
     /// not escape, so it is kept as the next line of that text; anywhere else it is dropped.
     private mutating func noColon(_ source: String, line: Int) {
+        if let owner = stack.indices.last, let last = stack[owner].properties.indices.last,
+            Self.unbrokenValues.contains(stack[owner].properties[last].name),
+            !source.contains(where: \.isWhitespace)
+        {
+            let name = stack[owner].properties[last].name
+            stack[owner].properties[last].value += source
+            log.warning(
+                line,
+                "line has no colon; read as the rest of the \(name) value above (a fold that lost its leading "
+                    + "space)")
+            return
+        }
         if let owner = stack.indices.last, let last = stack[owner].properties.indices.last,
             Self.freeText.contains(stack[owner].properties[last].name)
         {
