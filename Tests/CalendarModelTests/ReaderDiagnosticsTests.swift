@@ -45,6 +45,19 @@ final class ReaderDiagnosticsTests: XCTestCase {
         XCTAssertTrue(found[0].contains("rest of the UID value above"), "\(found)")
         XCTAssertTrue(found[1].contains("rest of the ATTENDEE value above"), "\(found)")
         XCTAssertTrue(found[2].contains("not a content line (no colon)"), "\(found)")
+
+        // A broken quoted parameter leaves a line whose "name" is no name: it is not written back as one.
+        let broken =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20240101T000000Z\r\n"
+            + "DTSTART:20240102T090000Z\r\nATTENDEE;CN=\"Ana:mailto:ana\r\n@example.net'\":mailto:x@y\r\n"
+            + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+        let read = ICS.read(Array(broken.utf8), file: "broken-name.ics")
+        XCTAssertTrue(
+            read.diagnostics.contains {
+                $0.line == 9 && $0.severity == .error && $0.message.contains("no valid property name")
+            }, "\(read.diagnostics)")
+        let written = String(decoding: ICS.write(read.calendars), as: UTF8.self)
+        XCTAssertFalse(written.contains("@example.net"), written)
     }
 
     func testACalendarWithNoComponentIsAWarningAndWithAMethodAnError() {

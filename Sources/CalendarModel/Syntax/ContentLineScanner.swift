@@ -257,7 +257,7 @@ struct ContentLineScanner {
         let name = Self.upperASCII(bytes, 0..<cursor)
         let nameEnd = cursor
         guard cursor < count, bytes.contains(UInt8(ascii: ":")) else {
-            noColon(original ?? String(decoding: bytes, as: UTF8.self), line: line)
+            notAProperty(original ?? String(decoding: bytes, as: UTF8.self), line: line, why: "has no colon")
             return
         }
         let source = { original ?? String(decoding: bytes, as: UTF8.self) }
@@ -295,7 +295,12 @@ struct ContentLineScanner {
         // Keep the spelling of name and parameters only where writing them canonically would change it.
         let prefix = canonical ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[..<cursor]), as: UTF8.self)
         if !Self.isValidName(UnsafeBufferPointer(rebasing: bytes[..<nameEnd])) {
-            log.warning(line, "\"\(name)\" is not a valid property name (letters, digits and '-' only); kept as is")
+            // Written back, such a name makes the line unreadable for strict readers. It is most often the rest of
+            // the line above (text with a colon in it, a fold that lost its space): read so, or dropped, said.
+            notAProperty(
+                original ?? String(decoding: bytes, as: UTF8.self), line: line,
+                why: "has no valid property name (\"\(Self.excerpt(name))\": letters, digits and '-' only)")
+            return
         }
         switch name {
         case "BEGIN": begin(value, line: line)
@@ -310,19 +315,25 @@ struct ContentLineScanner {
         }
     }
 
-    /// A line with no colon. Right after a TEXT property it is almost always text whose newline the exporter did
-    /// not escape, so it is kept as the next line of that text; anywhere else it is dropped.
-    private mutating func noColon(_ source: String, line: Int) {
+    /// What the rest of an identifier, address or link can hold: letters, digits and `-._~@%/+=?&#` (no space,
+    /// quote, colon or semicolon, which would make it the start of something else).
+    private static func isValueWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._~@%/+=?&#".unicodeScalars.contains(scalar)
+    }
+
+    /// A line that is not a property (no colon, or no valid name before it). Right after a TEXT property it is almost
+    /// always text whose newline the exporter did not escape, so it is kept as the next line of that text; a word
+    /// after an identifier or address is the rest of it; anywhere else it is dropped.
+    private mutating func notAProperty(_ source: String, line: Int, why: String) {
         if let owner = stack.indices.last, let last = stack[owner].properties.indices.last,
             Self.unbrokenValues.contains(stack[owner].properties[last].name),
-            !source.contains(where: \.isWhitespace)
+            !source.isEmpty, source.unicodeScalars.allSatisfy(Self.isValueWordScalar)
         {
             let name = stack[owner].properties[last].name
             stack[owner].properties[last].value += source
             log.warning(
                 line,
-                "line has no colon; read as the rest of the \(name) value above (a fold that lost its leading "
-                    + "space)")
+                "line \(why); read as the rest of the \(name) value above (a fold that lost its leading space)")
             return
         }
         if let owner = stack.indices.last, let last = stack[owner].properties.indices.last,
@@ -332,11 +343,11 @@ struct ContentLineScanner {
             stack[owner].properties[last].value += "\\n" + TextEscaping.escape(source)
             log.warning(
                 line,
-                "line has no colon; read as a further line of the \(name) text above (an unescaped "
-                    + "newline)")
+                "line \(why); read as a further line of the \(name) text above (an unescaped newline)")
             return
         }
-        log.error(line, "not a content line (no colon): \"\(Self.excerpt(source))\"; line ignored")
+        let what = why.hasPrefix("has ") ? String(why.dropFirst(4)) : why
+        log.error(line, "not a content line (\(what)): \"\(Self.excerpt(source))\"; line ignored")
     }
 
     /// Reads `NAME=value,"quoted value"` starting after a `;`; returns the index of the `;` or `:` after it.
