@@ -181,6 +181,22 @@ final class ReaderDiagnosticsTests: XCTestCase {
         let duplicate = result.diagnostic(containing: "duplicate UID \"dup@example.com\"")
         XCTAssertEqual(duplicate?.line, 15)
         XCTAssertTrue(duplicate?.message.contains("first at line 9") ?? false)
+        // What validate says is what the agenda does: of two equal versions, the first gives the instances.
+        XCTAssertTrue(duplicate?.message.contains("the instances come from the newer") ?? false)
+        let instances = result.calendars[0].occurrences(
+            from: Date(timeIntervalSince1970: 1_704_067_200),
+            to: Date(timeIntervalSince1970: 1_704_067_200 + 7 * 86_400)
+        ).occurrences.filter { $0.uid == "dup@example.com" }
+        XCTAssertEqual(instances.map(\.summary), ["First"])
+        let fixture = try String(contentsOfFile: Paths.fixture("hand/uids.ics"), encoding: .utf8)
+        let newer = ICS.read(
+            Array(fixture.replacingOccurrences(of: "SUMMARY:Second with", with: "SEQUENCE:1\nSUMMARY:Second with").utf8)
+        )
+        let newerInstances = newer.calendars[0].occurrences(
+            from: Date(timeIntervalSince1970: 1_704_067_200),
+            to: Date(timeIntervalSince1970: 1_704_067_200 + 7 * 86_400)
+        ).occurrences.filter { $0.uid == "dup@example.com" }
+        XCTAssertEqual(newerInstances.map(\.summary), ["Second with the same UID"])
         XCTAssertEqual(result.diagnostic(containing: "no DTSTART")?.line, 21)
         XCTAssertEqual(result.calendars[0].events.count, 4, "nothing dropped")
     }

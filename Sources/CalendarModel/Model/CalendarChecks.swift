@@ -144,7 +144,12 @@ struct CalendarChecks {
             guard let uid = item.uid else { continue }
             if let first = seen.insert(item.identity, line: item.line) {
                 let what = item.hasRecurrenceID ? "UID and RECURRENCE-ID" : "UID"
-                itemLog.append((item.line, false, "duplicate \(what) \"\(uid)\" (first at line \(first)); both kept"))
+                itemLog.append(
+                    (
+                        item.line, false,
+                        "duplicate \(what) \"\(uid)\" (first at line \(first)); both are kept as read, and the "
+                            + "instances come from the newer (higher SEQUENCE, then later DTSTAMP; the first when equal)"
+                    ))
             }
         }
     }
