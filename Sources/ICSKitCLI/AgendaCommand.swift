@@ -114,8 +114,8 @@ struct AgendaCommand: ParsableCommand {
         } else {
             var style = AgendaStyle(details: details)
             if color.isOn(isTerminal: isatty(STDOUT_FILENO) == 1) {
-                style.colors = try AgendaStyle.colors(
-                    store: files.isEmpty ? store.open(.readOnly) : nil, shown: input.sources.map(\.name))
+                style.colors = try PageColors.ofStore(
+                    files.isEmpty ? store.open(.readOnly) : nil, shown: input.sources.map(\.name))
             }
             format.printDays(
                 rows, from: start, to: end,

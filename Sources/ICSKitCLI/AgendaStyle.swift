@@ -26,20 +26,6 @@ struct AgendaStyle {
     /// The colours of items (own, category, calendar, as the page has them), when colouring.
     var colors: PageColors?
 
-    /// The colours of `calendars` (names as shown) as the store gives them, and the store's category colours.
-    static func colors(store: CalendarStore?, shown calendars: [String]) throws -> PageColors {
-        let overview = try store?.calendarOverview() ?? []
-        var known = Dictionary(overview.map { ($0.name, $0.color) }) { first, _ in first }
-        for name in calendars where known[name] == nil { known[name] = .some(nil) }
-        let defaults = PageColors.calendarDefaults(known.map { ($0.key, $0.value) })
-        var calendarColors: [String: String] = [:]
-        for (name, color) in known { calendarColors[name] = color ?? defaults[name] }
-        let categories = try store?.categoryColors() ?? [:]
-        return PageColors(
-            categoryColors: Dictionary(categories.map { ($0.key.lowercased(), $0.value) }) { first, _ in first },
-            calendarColors: calendarColors)
-    }
-
     /// `#RRGGBB`, `#RGB` or a CSS colour name as red, green and blue.
     static func rgb(_ color: String) -> (Int, Int, Int)? {
         var hex = color.trimmingCharacters(in: .whitespaces)
@@ -80,13 +66,11 @@ struct AgendaStyle {
         case .journal: alarms = []
         }
         let times: [String] = alarms.compactMap { alarm in
-            guard case .relative(let offset, let toEnd) = alarm.trigger else {
-                if case .absolute(let value) = alarm.trigger { return LocalDateTime(value).iso8601 }
-                return nil
+            if let fires = alarm.relativeFiring(start: occurrence.startDate, end: occurrence.endDate) {
+                return zone.wallClock(at: fires).minuteText
             }
-            let base = toEnd ? occurrence.endDate : occurrence.startDate
-            let wall = zone.wallClock(at: base.addingTimeInterval(TimeInterval(offset.totalSeconds)))
-            return String(wall.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+            if case .absolute(let value) = alarm.trigger { return LocalDateTime(value).iso8601 }
+            return nil
         }
         if !times.isEmpty { lines.append("alarm " + times.joined(separator: ", ")) }
         if !core.attendees.isEmpty {

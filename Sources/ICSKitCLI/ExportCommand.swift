@@ -206,22 +206,8 @@ struct ExportCommand: ParsableCommand {
                 $1.todo.isCompleted ? 1 : 0, $1.due?.wallSeconds ?? .max
             )
         }
-        content.colors = PageColors(
-            categoryColors: Dictionary(try store.categoryColors().map { ($0.key.lowercased(), $0.value) }) { first, _ in
-                first
-            },
-            calendarColors: Self.calendarColors(try store.calendarOverview(), shown: loaded.map(\.name)))
+        content.colors = try PageColors.ofStore(store, shown: loaded.map(\.name))
         return content
-    }
-
-    /// Every calendar's colour: its own, else the one the store gives it (distinct among the store's calendars,
-    /// so that the page and `icskit calendars` agree); a shown name the store does not have gets none here.
-    static func calendarColors(_ calendars: [CalendarOverview], shown: [String]) -> [String: String] {
-        let defaults = PageColors.calendarDefaults(calendars.map { ($0.name, $0.color) })
-        var colors: [String: String] = [:]
-        for calendar in calendars { colors[calendar.name] = calendar.color ?? defaults[calendar.name] }
-        for name in shown where colors[name] == nil { colors[name] = "" }
-        return colors
     }
 
     /// The 7 days from the window's start (this week without one) as an HTML page; with --month, that month.

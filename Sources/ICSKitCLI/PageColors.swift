@@ -68,6 +68,23 @@ struct PageColors {
         return Self.palette[start]
     }
 
+    /// The colours a store gives: its category colours, and every calendar's (its own, else a distinct default) for
+    /// the store's calendars and the names `shown` (files read instead of the store). The page, `agenda --color`
+    /// and `calendars` agree through this.
+    static func ofStore(_ store: CalendarStore?, shown: [String]) throws -> PageColors {
+        var known = Dictionary(try store?.calendarOverview().map { ($0.name, $0.color) } ?? []) { first, _ in first }
+        for name in shown where known[name] == nil { known[name] = .some(nil) }
+        let defaults = calendarDefaults(known.map { ($0.key, $0.value) })
+        var calendarColors: [String: String] = [:]
+        for (name, color) in known { calendarColors[name] = color ?? defaults[name] }
+        return PageColors(categoryColors: try store.map(categoryColors(of:)) ?? [:], calendarColors: calendarColors)
+    }
+
+    /// The store's category colours by lower-cased name (categories compare without case).
+    static func categoryColors(of store: CalendarStore) throws -> [String: String] {
+        Dictionary(try store.categoryColors().map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
+    }
+
     /// Colours for the store's calendars that have none of their own, distinct from each other and from the ones
     /// that have (while the palette lasts): in name order, each takes the colour its name's hash picks, or the
     /// next one not yet taken. Every command that shows calendar colours (the pages, `calendars`) uses these.

@@ -121,7 +121,7 @@ struct RemindCommand: ParsableCommand {
     }
 
     private func minutes(_ date: Date, _ zone: ZoneClock) -> String {
-        String(zone.wallClock(at: date).iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        zone.wallClock(at: date).minuteText
     }
 
     /// Prints the alarm, and runs --exec for it.
@@ -161,6 +161,16 @@ struct RemindCommand: ParsableCommand {
         }
         writer.endArray()
         try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
+    }
+}
+
+extension Alarm {
+    /// When a relative trigger goes off for an instance [start, end): from the start, or from the end with
+    /// RELATED=END or `fromEnd` (a todo without DTSTART counts from its due time). Nil for an absolute trigger or
+    /// none. `remind`, `agenda --details` and `show` all place alarms through this.
+    func relativeFiring(start: Date, end: Date, fromEnd: Bool = false) -> Date? {
+        guard case .relative(let offset, let relatedToEnd) = trigger else { return nil }
+        return (relatedToEnd || fromEnd ? end : start).addingTimeInterval(TimeInterval(offset.totalSeconds))
     }
 }
 
@@ -221,12 +231,12 @@ struct DueAlarm {
         var due: [DueAlarm] = []
         for (index, alarm) in alarms.enumerated() {
             let first: Date
-            switch alarm.trigger {
-            case .relative(let offset, let toEnd):
-                let base = toEnd || relatedToDue ? end : occurrence.startDate
-                first = base.addingTimeInterval(TimeInterval(offset.totalSeconds))
-            case .absolute(let value): first = time.date(of: value)
-            case nil: continue
+            if let relative = alarm.relativeFiring(start: occurrence.startDate, end: end, fromEnd: relatedToDue) {
+                first = relative
+            } else if case .absolute(let value) = alarm.trigger {
+                first = time.date(of: value)
+            } else {
+                continue
             }
             let step = TimeInterval(alarm.duration?.totalSeconds ?? 0)
             let repeats = step > 0 ? min(max(alarm.repeatCount ?? 0, 0), 100) : 0

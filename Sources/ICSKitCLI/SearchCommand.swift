@@ -110,8 +110,7 @@ struct SearchCommand: ParsableCommand {
             guard digits.count >= 12 else { return date }
             return date + " \(String(digits[8..<10])):\(String(digits[10..<12]))"
         }
-        let wall = zone.wallClock(at: Date(timeIntervalSince1970: TimeInterval(seconds)))
-        return String(wall.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        return zone.wallClock(at: Date(timeIntervalSince1970: TimeInterval(seconds))).minuteText
     }
 
     /// The matching items' instances in the window, as `agenda` prints them.

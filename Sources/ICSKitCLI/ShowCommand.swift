@@ -56,8 +56,7 @@ struct ShowCommand: ParsableCommand {
         }
         let loaded = try opened.loadItems(calendar: match.calendar, uids: [match.uid])
         let source = try opened.calendarSource(named: match.calendar)
-        let colors = Dictionary(try opened.categoryColors().map { ($0.key.lowercased(), $0.value) }) { first, _ in first
-        }
+        let colors = try PageColors.categoryColors(of: opened)
         let details = ItemDetails(
             calendar: loaded, zone: try zoneOption.zone(),
             now: now.date, nextCount: next,
@@ -123,25 +122,20 @@ struct ItemDetails {
     /// zone, and in its own zone too when that is another.
     func text(_ value: CalendarDate) -> String {
         if value.isDate { return LocalDateTime(value).isoDate }
-        if time.isFloating(value) { return Self.minutes(LocalDateTime(value)) + " (floating)" }
+        if time.isFloating(value) { return LocalDateTime(value).minuteText + " (floating)" }
         let instant = time.date(of: value)
-        var text = Self.minutes(zone.wallClock(at: instant))
+        var text = zone.wallClock(at: instant).minuteText
         if let tzid = value.tzid, tzid != zone.identifier {
-            text += " (\(Self.minutes(LocalDateTime(value))) \(tzid))"
+            text += " (\(LocalDateTime(value).minuteText) \(tzid))"
         }
         return text
-    }
-
-    /// `2026-12-01 09:30`.
-    static func minutes(_ wall: LocalDateTime) -> String {
-        String(wall.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
     }
 
     /// An instance's start as the viewer reads it.
     func text(_ occurrence: Occurrence) -> String {
         if occurrence.isAllDay { return LocalDateTime(occurrence.start).isoDate }
-        if occurrence.isFloating { return Self.minutes(LocalDateTime(occurrence.start)) }
-        return Self.minutes(zone.wallClock(at: occurrence.startDate))
+        if occurrence.isFloating { return LocalDateTime(occurrence.start).minuteText }
+        return zone.wallClock(at: occurrence.startDate).minuteText
     }
 
     /// Start and end (or due) of an item.
@@ -157,7 +151,7 @@ struct ItemDetails {
                     return (start, last.isoDate, nil)
                 }
                 let end = time.date(of: begin).addingTimeInterval(TimeInterval(duration.totalSeconds))
-                return (start, time.isFloating(begin) ? nil : Self.minutes(zone.wallClock(at: end)), nil)
+                return (start, time.isFloating(begin) ? nil : zone.wallClock(at: end).minuteText, nil)
             }
             return (start, nil, nil)
         case .todo(let todo): return (start, nil, todo.due.map(text))
@@ -178,17 +172,17 @@ struct ItemDetails {
         var anchorEnd: Date? = upcoming.first?.endDate
         if anchorEnd == nil, case .event(let event) = item, let end = event.end { anchorEnd = time.date(of: end) }
         if anchorEnd == nil, case .todo(let todo) = item, let due = todo.due { anchorEnd = time.date(of: due) }
+        let start = anchorStart ?? anchorEnd, end = anchorEnd ?? anchorStart
         return alarms.map { alarm in
             let action = alarm.action?.rawValue.lowercased() ?? "display"
             switch alarm.trigger {
             case .relative(let offset, let relatedToEnd):
                 let anchor = item.isTodoWithoutStart ? "the due time" : relatedToEnd ? "the end" : "the start"
                 let words = Self.offsetWords(offset, from: anchor)
-                let base = relatedToEnd || item.isTodoWithoutStart ? anchorEnd ?? anchorStart : anchorStart
-                let when = base.map {
-                    Self.minutes(zone.wallClock(at: $0.addingTimeInterval(TimeInterval(offset.totalSeconds))))
+                let fires = both(start, end).flatMap {
+                    alarm.relativeFiring(start: $0, end: $1, fromEnd: item.isTodoWithoutStart)
                 }
-                return (when ?? "?", words, action)
+                return (fires.map { zone.wallClock(at: $0).minuteText } ?? "?", words, action)
             case .absolute(let value):
                 return (text(value), "at a fixed time", action)
             case nil:

@@ -87,9 +87,9 @@ struct TodoCommand: ParsableCommand {
         guard let value = entry.dueValue, let due = entry.due else { return nil }
         if value.isDate { return LocalDateTime(value).isoDate }
         if value.form == .floating || entry.dueIsFloating {
-            return String(LocalDateTime(value).iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+            return LocalDateTime(value).minuteText
         }
-        return String(zone.wallClock(at: due).iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        return zone.wallClock(at: due).minuteText
     }
 
     /// Todos read from the store end with their handle (`id:1e78a2`), which `done` and `log` take.

@@ -114,7 +114,7 @@ final class TimeZoneResolver {
             if first == nil { first = (wall, fileOffset, tzdataOffset) }
         }
         guard let first else { return }
-        let when = String(first.wall.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        let when = first.wall.minuteText
         let used =
             source == .file
             ? "the file's is used (--zones tzdata uses tzdata)"

@@ -67,6 +67,9 @@ extension LocalDateTime {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `2026-11-23 09:00`: a time as a person reads it in a listing, to the minute.
+    public var minuteText: String { String(iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") }
+
     /// `2026-11-23`.
     public var isoDate: String {
         var bytes: [UInt8] = []
