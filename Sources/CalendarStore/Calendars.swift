@@ -48,7 +48,7 @@ extension CalendarStore {
     /// Gives a calendar its colour (`#RRGGBB`), or takes it away (nil). False when there is no such calendar.
     @discardableResult
     public func setColor(_ color: String?, ofCalendar name: String) throws -> Bool {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE calendar SET color = ? WHERE name = ?", arguments: [color, name])
             return db.changesCount > 0
         }
@@ -57,7 +57,7 @@ extension CalendarStore {
     /// Renames a calendar; its items, merge bases, subscription and sync partners go with it (they name it by its
     /// id). Fails when there is no such calendar or the new name is taken.
     public func renameCalendar(_ name: String, to newName: String) throws {
-        try database.write { db in
+        try write { db in
             guard try StoreWriter(db).calendarID(named: name, create: false) != nil else {
                 throw StoreError("no calendar \"\(name)\" in the store")
             }
@@ -71,7 +71,7 @@ extension CalendarStore {
     /// Removes a calendar with everything it holds (items, deletions, merge bases, subscription, sync state), in
     /// one transaction. Returns how many items went; fails when there is no such calendar.
     public func removeCalendar(_ name: String) throws -> Int {
-        try database.write { db in
+        try write { db in
             guard let id = try StoreWriter(db).calendarID(named: name, create: false) else {
                 throw StoreError("no calendar \"\(name)\" in the store")
             }

@@ -156,7 +156,7 @@ extension CalendarStore {
                 }
             }
             try db.inTransaction {
-                try body(db)
+                try changing(db, body)
                 return .commit
             }
         }

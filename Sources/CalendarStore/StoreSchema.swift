@@ -225,6 +225,9 @@ enum StoreSchema {
         migrator.registerMigration("v13: a full-text index of item text for search") { db in
             try db.execute(sql: SearchIndex.schema)
         }
+        migrator.registerMigration("v14: the undo log") { db in
+            try db.execute(sql: UndoLog.schema)
+        }
         return migrator
     }
 

@@ -73,7 +73,7 @@ extension CalendarStore {
 
     /// Records a subscription (creating its calendar when needed) or what its last fetch learnt.
     public func save(_ subscription: FeedRecord) throws {
-        try database.write { db in
+        try write { db in
             let id = try StoreWriter(db).calendarID(named: subscription.calendar, create: true)!
             try db.execute(
                 sql: """
@@ -95,7 +95,7 @@ extension CalendarStore {
     /// Ends a subscription; the calendar and its items stay. Returns whether there was one.
     @discardableResult
     public func removeSubscription(calendar: String) throws -> Bool {
-        try database.write { db in
+        try write { db in
             try db.execute(
                 sql: "DELETE FROM subscription WHERE calendarID = (SELECT id FROM calendar WHERE name = ?)",
                 arguments: [calendar])

@@ -43,7 +43,7 @@ extension CalendarStore: MergeStorage {
     )
         throws -> Outcome
     {
-        try database.write { db in
+        try write { db in
             let snapshot =
                 try snapshots.take(calendar: calendar, source: source, ifUnchangedIn: db)
                 ?? Self.snapshot(db, calendar: calendar, source: source)
@@ -260,7 +260,7 @@ extension CalendarStore {
         else {
             throw StoreError("an item needs a UID to be added")
         }
-        try database.write { db in
+        try write { db in
             let writer = StoreWriter(db)
             for (category, color) in categoryColors { try writer.setColor(color, ofCategory: category) }
             try writer.save(row, calendarID: try writer.calendarID(named: calendar, create: true)!)
@@ -271,7 +271,7 @@ extension CalendarStore {
     /// deleted. Returns how many items went.
     @discardableResult
     public func delete(uid: String, calendar: String? = nil) throws -> Int {
-        try database.write { db in
+        try write { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -291,7 +291,7 @@ extension CalendarStore {
     /// the same transaction, so a merge running meanwhile cannot slip between. Returns how many changed.
     @discardableResult
     public func updateTodos(uid: String, calendar: String? = nil, _ change: (inout Todo) -> Void) throws -> Int {
-        try database.write { db in
+        try write { db in
             let records = try ItemContentRecord.fetchAll(
                 db,
                 sql: """
@@ -370,7 +370,7 @@ extension CalendarStore {
     public func replaceSeries(
         uid: String, calendar: String, with components: [CalendarComponent], zones: ICalendar = ICalendar()
     ) throws {
-        try database.write { db in
+        try write { db in
             let writer = StoreWriter(db)
             guard let id = try writer.calendarID(named: calendar, create: false) else {
                 throw StoreError("no calendar \"\(calendar)\" in the store")

@@ -36,7 +36,7 @@ extension CalendarStore {
 
     /// Binds a calendar (created when needed) to a partner; a calendar has at most one partner of each location.
     public func bind(_ partner: PartnerBinding) throws {
-        try database.write { db in
+        try write { db in
             let id = try StoreWriter(db).calendarID(named: partner.calendar, create: true)!
             try db.execute(
                 sql: """
@@ -60,7 +60,7 @@ extension CalendarStore {
 
     /// Records the partner's sync token once a sync has taken everything it reported.
     public func setSyncToken(_ token: String?, calendar: String, partner: String) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(
                 sql: """
                     UPDATE syncPartner SET syncToken = ?
@@ -99,7 +99,7 @@ extension CalendarStore {
     ) throws {
         // Prepared once per transaction (a sync records thousands of rows): compiling each statement anew cost
         // more than the writes.
-        try database.write { db in
+        try write { db in
             guard let id = try StoreWriter(db).calendarID(named: calendar, create: false) else { return }
             let upsertResource = try db.cachedStatement(
                 sql: """

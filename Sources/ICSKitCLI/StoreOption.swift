@@ -15,12 +15,32 @@ struct StoreOption: ParsableArguments {
     func open(_ access: CalendarStore.Access = .readWrite) throws -> CalendarStore {
         let path = path ?? CalendarStore.defaultPath()
         do {
-            return try CalendarStore(path: path, access: access)
+            return try CalendarStore(path: path, access: access, changeLabel: Self.commandLine())
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         } catch {
             throw CommandFailure("cannot open the store \(path): \(error)")
         }
+    }
+
+    /// The command line as the undo log names a command's changes: words with spaces or quotes in quotes, URLs
+    /// without their user information (a password must not reach the store).
+    static func commandLine(_ arguments: [String] = CommandLine.arguments) -> String {
+        (["icskit"] + arguments.dropFirst()).map { argument in
+            let text = withoutUserInfo(argument)
+            guard text.isEmpty || text.contains(where: { " \t\"'\\$`".contains($0) }) else { return text }
+            return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+    }
+
+    /// `argument` with the user information of the URL in it (`https://ana:secret@…`, `--caldav=https://…`) taken
+    /// out: neither the password nor the user name is kept.
+    static func withoutUserInfo(_ argument: String) -> String {
+        guard argument.contains("://") else { return argument }
+        if argument.hasPrefix("-"), let equals = argument.firstIndex(of: "="), !argument[..<equals].contains("://") {
+            return String(argument[...equals]) + URLUserInfo(String(argument[argument.index(after: equals)...])).url
+        }
+        return URLUserInfo(argument).url
     }
 
     /// The short handles text lists end their lines with (`id:1e78a2`, which `done`, `rm`, `log` and `edit` take):

@@ -1,0 +1,447 @@
+import CalendarModel
+import Foundation
+internal import GRDB
+
+/// What `icskit undo` takes back: each command's changes to the store, recorded as the SQL that reverses them.
+///
+/// Every write transaction goes through `CalendarStore.write` (or `changing`), which makes the transaction part
+/// of this process's step: one step per command, named by its command line. Triggers on every table the user's
+/// data lives in (items, time zones, merge bases, sync state, subscriptions, category colours …) write, for each
+/// row the step changes or deletes, the statement that puts it back.
+///
+/// Rows the step creates are not logged one by one (a trigger on a bulk insert makes SQLite keep a statement
+/// journal for every row: an import took half as long again): a transaction notes each table's highest rowid
+/// when it begins (its mark), and undo deletes what lies above it, and the rows of `WITHOUT ROWID` tables whose
+/// parent row lies above it; so an import of 100,000 new items logs a few lines. SQLite gives a new row the
+/// highest rowid plus one, so a row below the mark can be made only after the highest row was deleted: that
+/// deletion also logs the removal of every row above the new highest.
+///
+/// Undo runs the marks first, then the logged statements newest first, with foreign keys off (nothing cascades
+/// that the log does not say), checks the foreign keys, and commits, or changes nothing. Derived data is not
+/// logged: an item's category and relation rows are made again from its content, and the rows undo puts back
+/// are marked for the search index.
+enum UndoLog {
+    /// How many commands can be taken back; older steps are forgotten when a new one begins.
+    static let keptSteps = 20
+
+    static let schema = """
+        CREATE TABLE undoStep (
+            id INTEGER PRIMARY KEY,
+            label TEXT NOT NULL,
+            at INTEGER NOT NULL,
+            process TEXT NOT NULL
+        );
+        -- `kind` is what the step did to the row (insert, update, delete), `mark` (the rows above a mark) or
+        -- `above` (the rows above the highest after a deletion); `statement` undoes it; `rowID` is the row's.
+        CREATE TABLE undoLog (
+            seq INTEGER PRIMARY KEY,
+            step INTEGER NOT NULL,
+            txn INTEGER NOT NULL,
+            tableName TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            statement TEXT NOT NULL,
+            rowID INTEGER
+        );
+        CREATE INDEX undoLog_step ON undoLog(step, txn);
+        """
+
+    /// A table the log covers, as its triggers and marks need it.
+    struct Table {
+        var name: String
+        var columns: [String]
+        var primaryKey: [String]
+        var hasRowID: Bool
+        /// Foreign keys to the rowid of another covered table: (column, parent table).
+        var parents: [(column: String, table: String)]
+    }
+
+    /// Tables made from the items' content (`rederive` makes them again), kept apart from what the log covers.
+    static let derived: Set<String> = ["itemCategory", "relation"]
+
+    /// Tables that hold derived or bookkeeping data: not logged, not restored.
+    static func isCovered(_ name: String) -> Bool {
+        !derived.contains(name) && !["sqlite_", "grdb_", "undo", "itemSearch"].contains { name.hasPrefix($0) }
+    }
+
+    static func tables(_ db: Database) throws -> [Table] {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT name, sql FROM main.sqlite_master WHERE type = 'table' ORDER BY name")
+        var tables: [Table] = []
+        for row in rows {
+            let name: String = row[0]
+            let sql: String = row[1] ?? ""
+            guard isCovered(name), !sql.uppercased().hasPrefix("CREATE VIRTUAL") else { continue }
+            let info = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(name.quotedDatabaseIdentifier))")
+            let keyed = info.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }
+            let foreign = try Row.fetchAll(
+                db, sql: "PRAGMA main.foreign_key_list(\(name.quotedDatabaseIdentifier))")
+            tables.append(
+                Table(
+                    name: name, columns: info.map { $0["name"] }, primaryKey: keyed.map { $0["name"] },
+                    hasRowID: !sql.uppercased().contains("WITHOUT ROWID"),
+                    parents: foreign.map { ($0["from"], $0["table"]) }))
+        }
+        return tables
+    }
+
+    // MARK: Recording
+
+    /// One process's recording: its step, and the current transaction's marks (read by the triggers through SQL
+    /// functions, so a transaction that changes nothing writes nothing).
+    final class Session: @unchecked Sendable {
+        private let lock = NSLock()
+        private var name: String
+        private var marks: [String: Int64] = [:]
+        private var current: (step: Int64, txn: Int64)?
+        /// The step this process made last, so a command's later transactions join it.
+        private var ownStep: Int64?
+        var schemaVersion: Int64?
+        var functionsAdded = false
+
+        init(label: String) { name = label }
+
+        var label: String { lock.withLock { name } }
+        var processStep: Int64? {
+            get { lock.withLock { ownStep } }
+            set { lock.withLock { ownStep = newValue } }
+        }
+
+        func beginStep(label: String?) {
+            lock.withLock {
+                ownStep = nil
+                if let label { name = label }
+            }
+        }
+
+        static let processTag = "\(ProcessInfo.processInfo.processIdentifier)@\(Date().timeIntervalSince1970)"
+
+        func mark(_ table: String) -> Int64? { lock.withLock { current == nil ? nil : marks[table] } }
+        var step: Int64? { lock.withLock { current?.step } }
+        var txn: Int64? { lock.withLock { current?.txn } }
+
+        func start(step: Int64, txn: Int64, marks: [String: Int64]) {
+            lock.withLock {
+                current = (step, txn)
+                self.marks = marks
+            }
+        }
+
+        func stop() { lock.withLock { current = nil } }
+    }
+
+    /// Begins recording a transaction of `session`'s step; returns what `end` needs.
+    static func begin(_ db: Database, _ session: Session) throws -> (tables: [Table], changes: Int) {
+        if !session.functionsAdded {
+            db.add(
+                function: DatabaseFunction("icskit_undo_mark", argumentCount: 1) { values in
+                    String.fromDatabaseValue(values[0]).flatMap { session.mark($0) }
+                })
+            db.add(function: DatabaseFunction("icskit_undo_step", argumentCount: 0) { _ in session.step })
+            db.add(function: DatabaseFunction("icskit_undo_txn", argumentCount: 0) { _ in session.txn })
+            session.functionsAdded = true
+        }
+        let tables = try tables(db)
+        let version = try Int64.fetchOne(db, sql: "PRAGMA main.schema_version") ?? 0
+        if session.schemaVersion != version {
+            try installTriggers(db, tables)
+            session.schemaVersion = version
+        }
+        let last = try Row.fetchOne(db, sql: "SELECT id, process FROM undoStep ORDER BY id DESC LIMIT 1")
+        let lastID: Int64 = last?[0] ?? 0
+        let step =
+            session.processStep == lastID && last?[1] == Session.processTag && lastID != 0 ? lastID : lastID + 1
+        let txn = (try Int64.fetchOne(db, sql: "SELECT max(seq) FROM undoLog") ?? 0) + 1
+        var marks: [String: Int64] = [:]
+        for table in tables where table.hasRowID {
+            marks[table.name] =
+                try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM main.\(table.quoted)") ?? 0
+        }
+        session.start(step: step, txn: txn, marks: marks)
+        return (tables, db.totalChangesCount)
+    }
+
+    /// Ends the transaction's recording: when it changed anything, its step and marks are written.
+    static func end(_ db: Database, _ session: Session, _ begun: (tables: [Table], changes: Int)) throws {
+        guard let step = session.step, let txn = session.txn else { return }
+        let marks = begun.tables.filter(\.hasRowID).map { ($0.name, session.mark($0.name) ?? 0) }
+        session.stop()
+        guard db.totalChangesCount != begun.changes else { return }
+        if try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM undoStep WHERE id = ?)", arguments: [step])! {
+            try db.execute(
+                sql: "INSERT INTO undoStep (id, label, at, process) VALUES (?, ?, ?, ?)",
+                arguments: [step, session.label, Int64(Date().timeIntervalSince1970), Session.processTag])
+            try db.execute(sql: "DELETE FROM undoLog WHERE step <= ?", arguments: [step - Int64(keptSteps)])
+            try db.execute(sql: "DELETE FROM undoStep WHERE id <= ?", arguments: [step - Int64(keptSteps)])
+        }
+        session.processStep = step
+        let markOf = Dictionary(uniqueKeysWithValues: marks)
+        var statements: [(String, String)] = []
+        for table in begun.tables {
+            if table.hasRowID {
+                statements.append((table.name, "DELETE FROM main.\(table.quoted) WHERE rowid > \(markOf[table.name]!)"))
+            } else {
+                for parent in table.parents {
+                    guard let mark = markOf[parent.table] else { continue }
+                    statements.append(
+                        (
+                            table.name,
+                            "DELETE FROM main.\(table.quoted) WHERE \(parent.column.quotedDatabaseIdentifier) > \(mark)"
+                        ))
+                }
+            }
+        }
+        let insert = try db.makeStatement(
+            sql: "INSERT INTO undoLog (step, txn, tableName, kind, statement) VALUES (?, ?, ?, 'mark', ?)")
+        for (table, statement) in statements {
+            try insert.execute(arguments: [step, txn, table, statement])
+        }
+    }
+
+    /// The temporary triggers of this connection, made anew when the schema changed.
+    static func installTriggers(_ db: Database, _ tables: [Table]) throws {
+        for name in try String.fetchAll(
+            db, sql: "SELECT name FROM temp.sqlite_master WHERE type = 'trigger' AND name LIKE 'icskit_undo_%'")
+        {
+            try db.execute(sql: "DROP TRIGGER temp.\(name.quotedDatabaseIdentifier)")
+        }
+        for table in tables {
+            for (event, sql) in triggers(table) {
+                try db.execute(
+                    sql: """
+                        CREATE TEMP TRIGGER \("icskit_undo_\(table.name)_\(event)".quotedDatabaseIdentifier)
+                        \(sql) END
+                        """)
+            }
+        }
+    }
+
+    /// `INSERT INTO undoLog …` for a trigger: `statement` is an SQL expression of the statement to log.
+    private static func log(_ table: Table, _ kind: String, _ statement: String, rowID: String = "NULL") -> String {
+        """
+        INSERT INTO undoLog (step, txn, tableName, kind, statement, rowID)
+        VALUES (icskit_undo_step(), icskit_undo_txn(), '\(table.name)', '\(kind)', \(statement), \(rowID));
+        """
+    }
+
+    /// The three triggers of a table: (event, `AFTER … ON … WHEN … BEGIN …` without its END).
+    static func triggers(_ table: Table) -> [(String, String)] {
+        let name = "main.\(table.quoted)"
+        let recording = "icskit_undo_step() IS NOT NULL"
+        // SQL expressions that write a row's values as SQL literals.
+        func values(_ row: String) -> String {
+            table.columns.map { "quote(\(row).\($0.quotedDatabaseIdentifier))" }.joined(separator: " || ', ' || ")
+        }
+        func assignments(_ row: String) -> String {
+            table.columns.map { "'\($0.quotedDatabaseIdentifier) = ' || quote(\(row).\($0.quotedDatabaseIdentifier))" }
+                .joined(separator: " || ', ' || ")
+        }
+        let columnList = table.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        if table.hasRowID {
+            func old(_ row: String) -> String { "\(row).rowid <= icskit_undo_mark('\(table.name)')" }
+            // No insert trigger: new rows lie above the mark, or above the highest row after a deletion that
+            // logged their removal (the second statement of the delete trigger).
+            return [
+                (
+                    "update",
+                    "AFTER UPDATE ON \(name) WHEN \(recording) AND \(old("old")) BEGIN "
+                        + log(
+                            table, "update",
+                            "'UPDATE \(name) SET rowid = ' || old.rowid || ', ' || \(assignments("old"))"
+                                + " || ' WHERE rowid = ' || new.rowid", rowID: "old.rowid")
+                ),
+                (
+                    "delete",
+                    "AFTER DELETE ON \(name) WHEN \(recording) AND \(old("old")) BEGIN "
+                        + log(
+                            table, "delete",
+                            "'INSERT OR REPLACE INTO \(name) (rowid, \(columnList)) VALUES (' || old.rowid || ', ' || "
+                                + "\(values("old")) || ')'", rowID: "old.rowid")
+                        + "INSERT INTO undoLog (step, txn, tableName, kind, statement) "
+                        + "SELECT icskit_undo_step(), icskit_undo_txn(), '\(table.name)', 'above', "
+                        + "'DELETE FROM \(name) WHERE rowid > ' || top "
+                        + "FROM (SELECT coalesce(max(rowid), 0) AS top FROM \(table.quoted)) WHERE old.rowid > top;"
+                ),
+            ]
+        }
+        // A row without rowid is logged when its parents were there before the transaction (else the mark of the
+        // parent's table takes it away).
+        func parentsOld(_ row: String) -> String {
+            table.parents.isEmpty
+                ? "1"
+                : table.parents.map {
+                    "(\(row).\($0.column.quotedDatabaseIdentifier) IS NULL OR "
+                        + "\(row).\($0.column.quotedDatabaseIdentifier) <= icskit_undo_mark('\($0.table)'))"
+                }.joined(separator: " AND ")
+        }
+        func key(_ row: String) -> String {
+            table.primaryKey.map {
+                "'\($0.quotedDatabaseIdentifier) = ' || quote(\(row).\($0.quotedDatabaseIdentifier))"
+            }
+            .joined(separator: " || ' AND ' || ")
+        }
+        let insertOld = "'INSERT INTO \(name) (\(columnList)) VALUES (' || \(values("old")) || ')'"
+        return [
+            (
+                "insert",
+                "AFTER INSERT ON \(name) WHEN \(recording) AND \(parentsOld("new")) BEGIN "
+                    + log(table, "insert", "'DELETE FROM \(name) WHERE ' || \(key("new"))")
+            ),
+            (
+                // Delete the row as it is, and put back the row as it was when that one's parents were there.
+                "update",
+                "AFTER UPDATE ON \(name) WHEN \(recording) AND (\(parentsOld("old")) OR \(parentsOld("new"))) BEGIN "
+                    + log(
+                        table, "update",
+                        "'DELETE FROM \(name) WHERE ' || \(key("new")) || "
+                            + "CASE WHEN \(parentsOld("old")) THEN '; ' || \(insertOld) ELSE '' END")
+            ),
+            (
+                "delete",
+                "AFTER DELETE ON \(name) WHEN \(recording) AND \(parentsOld("old")) BEGIN "
+                    + log(table, "delete", insertOld)
+            ),
+        ]
+    }
+}
+
+extension UndoLog {
+    /// The derived rows of the items an undo put back or changed back, made again from their content, and
+    /// none for items it removed.
+    static func rederive(_ db: Database, step: Int64) throws {
+        let ids = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT DISTINCT rowID FROM undoLog WHERE step = ? AND tableName = 'item' AND rowID IS NOT NULL
+                ORDER BY rowID
+                """, arguments: [step])
+        let insertCategory = try db.makeStatement(
+            sql: "INSERT OR IGNORE INTO itemCategory (itemID, name) VALUES (?, ?)")
+        let insertRelation = try db.makeStatement(
+            sql: "INSERT INTO relation (itemID, relatedUID, relationType) VALUES (?, ?, ?)")
+        for id in ids {
+            try db.execute(sql: "DELETE FROM itemCategory WHERE itemID = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM relation WHERE itemID = ?", arguments: [id])
+            guard let content = try String.fetchOne(db, sql: "SELECT content FROM item WHERE id = ?", arguments: [id]),
+                let core = ICS.read(Array(content.utf8)).calendars.first?.components.first?.core
+            else { continue }
+            for name in core.categories.map(\.name) { try insertCategory.execute(arguments: [id, name]) }
+            for relation in core.relatedTo { try insertRelation.execute(arguments: [id, relation.uid, relation.type]) }
+        }
+        try db.execute(sql: "DELETE FROM itemCategory WHERE itemID NOT IN (SELECT id FROM item)")
+        try db.execute(sql: "DELETE FROM relation WHERE itemID NOT IN (SELECT id FROM item)")
+    }
+}
+
+extension UndoLog.Table {
+    var quoted: String { name.quotedDatabaseIdentifier }
+}
+
+/// A command `undo` can take back.
+public struct UndoStep: Sendable, Equatable {
+    public var id: Int64
+    /// The command line that made it (URLs without their user information).
+    public var label: String
+    public var at: Date
+}
+
+/// What an undo did (or, dry, would do) to the store's items (each master and override a row).
+public struct UndoResult: Sendable, Equatable {
+    public var step: UndoStep
+    /// Items the command had added, now gone.
+    public var removed = 0
+    /// Items the command had deleted, now back.
+    public var restored = 0
+    /// Items the command had changed, now as they were.
+    public var reverted = 0
+    /// Rows of other tables (merge bases, time zones, calendars, categories …) put back.
+    public var otherRows = 0
+}
+
+extension CalendarStore {
+    /// Makes the next change the first of a new undo step, named `label` (else as the store was opened): for a
+    /// program that keeps the store open across several commands of its own. The CLI needs none (one step a
+    /// process).
+    public func beginUndoStep(_ label: String? = nil) {
+        undoSession.beginStep(label: label)
+    }
+
+    /// The commands `undo` can take back, newest first.
+    public func undoSteps() throws -> [UndoStep] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, label, at FROM undoStep ORDER BY id DESC").map {
+                UndoStep(id: $0[0], label: $0[1], at: Date(timeIntervalSince1970: TimeInterval($0[2] as Int64)))
+            }
+        }
+    }
+
+    /// Takes back the newest step: every row it added, changed or deleted is as it was before, in one
+    /// transaction; `dryRun` rolls it back and says what it would do. Nil when there is nothing to undo.
+    public func undo(dryRun: Bool = false) throws -> UndoResult? {
+        undoSession.stop()
+        return try database.writeWithoutTransaction { db in
+            // Nothing may cascade: the log says every row to put back or take away.
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+            var result: UndoResult?
+            try db.inTransaction(.immediate) {
+                guard let step = try Self.newestStep(db) else { return .rollback }
+                var done = UndoResult(step: step)
+                try Self.runUndo(db, step: step.id, into: &done)
+                try UndoLog.rederive(db, step: step.id)
+                let broken = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+                if !broken.isEmpty {
+                    throw StoreError(
+                        "cannot undo \"\(step.label)\": the store would hold \(broken.count) rows whose parent is gone "
+                            + "(a change the undo log did not see); nothing was changed")
+                }
+                try db.execute(sql: "DELETE FROM undoLog WHERE step = ?", arguments: [step.id])
+                try db.execute(sql: "DELETE FROM undoStep WHERE id = ?", arguments: [step.id])
+                // The rows put back are searched again (the index is derived, not logged).
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO itemSearchStale (itemID)
+                        SELECT id FROM item WHERE id <= (SELECT indexedThrough FROM itemSearchState)
+                        AND id NOT IN (SELECT rowid FROM itemSearch)
+                        """)
+                result = done
+                return dryRun ? .rollback : .commit
+            }
+            return result
+        }
+    }
+
+    private static func newestStep(_ db: Database) throws -> UndoStep? {
+        try Row.fetchOne(db, sql: "SELECT id, label, at FROM undoStep ORDER BY id DESC LIMIT 1").map {
+            UndoStep(id: $0[0], label: $0[1], at: Date(timeIntervalSince1970: TimeInterval($0[2] as Int64)))
+        }
+    }
+
+    /// The step's transactions newest first; in each, the rows above its marks go first, then the logged
+    /// statements newest first.
+    private static func runUndo(_ db: Database, step: Int64, into result: inout UndoResult) throws {
+        let transactions = try Int64.fetchAll(
+            db, sql: "SELECT DISTINCT txn FROM undoLog WHERE step = ? ORDER BY txn DESC", arguments: [step])
+        for txn in transactions {
+            let entries = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT tableName, kind, statement FROM undoLog WHERE step = ? AND txn = ?
+                    ORDER BY kind = 'mark' DESC, seq DESC
+                    """, arguments: [step, txn])
+            for entry in entries {
+                let table: String = entry[0], kind: String = entry[1]
+                try db.execute(sql: entry[2])
+                let rows = kind == "mark" || kind == "above" ? db.changesCount : 1
+                guard table == "item" else {
+                    result.otherRows += rows
+                    continue
+                }
+                switch kind {
+                case "mark", "above": result.removed += rows
+                case "delete": result.restored += rows
+                default: result.reverted += rows
+                }
+            }
+        }
+    }
+}
