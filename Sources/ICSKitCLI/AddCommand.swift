@@ -14,7 +14,12 @@ struct AddCommand: ParsableCommand {
             "2026-11-27T14:00"), or +2h from now. Durations: 90m, 1h, 1h30m, 2d; alarms before the start: -15m.
 
             Examples:
-              icskit add event "Dentist" --start "tomorrow 09:30" --duration 45m --alarm -1h
+              icskit add event "Dentist" --start "tomorrow 09:30" --duration 45m --alarm -1h \
+                --location "Praxis Dr. Weber" --url https://example.com/booking/123
+              icskit add event "Stand-up" --start "monday 09:15" --duration 15m --repeat \
+                "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR" --until 2027-06-30
+              icskit add event "Holiday" --start 2026-12-24 --end 2026-12-27 --all-day
+              icskit add event "Swimming" --start "friday 17:00" --repeat weekly --count 10
               icskit add todo "Write report" --due 2026-11-27 --priority 1 --category Work --color "#FF8800"
               icskit add todo "Charts for the report" --parent 1f0e…@icskit
             """
@@ -55,6 +60,20 @@ struct AddCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "A reminder before the start (events) or due time (todos): -15m, -1h, -1d.")
     var alarm: String?
 
+    @Option(help: "Where it takes place.")
+    var location: String?
+
+    @Option(help: "What it is about (\\n starts a new line).")
+    var description: String?
+
+    @Option(help: "A link for it (a booking, a meeting room, a ticket).")
+    var url: String?
+
+    @Flag(help: "A whole day (or days): --start and --end are days; without --end, one day.")
+    var allDay = false
+
+    @OptionGroup var repetition: RepeatOptions
+
     @Option(help: "The store calendar (created if missing).")
     var calendar = "Personal"
 
@@ -66,6 +85,11 @@ struct AddCommand: ParsableCommand {
         if let priority, !(0...9).contains(priority) { throw ValidationError("--priority takes 0–9") }
         if let color, !CategoryColor.isHex(color) { throw ValidationError("--color takes #RRGGBB, not \(color)") }
         if end != nil, duration != nil { throw ValidationError("use --end or --duration, not both") }
+        if allDay, kind == .todo, start == nil, due == nil { throw ValidationError("--all-day needs --start or --due") }
+        if repetition.removesRule { throw ValidationError("--repeat none is for edit") }
+        if repetition.repeat != nil, start == nil, due == nil {
+            throw ValidationError("--repeat needs --start (or --due for a todo)")
+        }
     }
 
     func run() throws {
@@ -81,7 +105,10 @@ struct AddCommand: ParsableCommand {
         core.created = now
         core.lastModified = now
         core.summary = summary
-        core.start = try start.map { try Self.when($0, zone) }
+        core.start = try start.map { try Self.when($0, zone, allDay: allDay) }
+        core.location = location
+        core.description = description?.replacingOccurrences(of: "\\n", with: "\n")
+        core.url = url
         core.priority = priority
         core.categories = category.map { Category($0) }
         if let parent { core.relatedTo = [Relation(uid: parent, type: "PARENT")] }
@@ -94,12 +121,18 @@ struct AddCommand: ParsableCommand {
             offset.isNegative = false
             alarms = [Alarm(displaying: summary, before: offset)]
         }
-        let component: CalendarComponent
+        let dueDate = try due.map { try Self.when($0, zone, allDay: allDay) }
+        var component: CalendarComponent
         switch kind {
         case .event:
             var event = Event()
             event.core = core
-            event.end = try end.map { try Self.when($0, zone) }
+            event.end = try end.map { try Self.when($0, zone, allDay: allDay) }
+            if allDay, let start = core.start, let end = event.end {
+                // A day's DTEND is the day after (exclusive): "--end 2026-12-27" means through the 27th.
+                guard !(end < start) else { throw ValidationError("--end is before --start") }
+                event.end = LocalDateTime(end).adding(days: 1).calendarDate(.date)
+            }
             if let duration {
                 guard case .success(let length) = Self.duration(duration) else {
                     throw ValidationError("--duration takes 90m, 1h, 1h30m or 2d, not \(duration)")
@@ -111,7 +144,7 @@ struct AddCommand: ParsableCommand {
         case .todo:
             var todo = Todo()
             todo.core = core
-            todo.due = try due.map { try Self.when($0, zone) }
+            todo.due = dueDate
             todo.status = .needsAction
             if !alarms.isEmpty, todo.due != nil {
                 for index in alarms.indices {
@@ -123,6 +156,9 @@ struct AddCommand: ParsableCommand {
             todo.alarms = alarms
             component = .todo(todo)
         }
+        if let anchor = core.start ?? dueDate, let rule = try repetition.rule(for: anchor, zone: zone) {
+            component.core?.recurrenceRules = [rule]
+        }
         let colors = color.flatMap { color in category.first.map { [(category: $0, color: color)] } } ?? []
         try store.add(component, to: calendar, categoryColors: colors)
         Output.print(core.uid!)
@@ -130,9 +166,10 @@ struct AddCommand: ParsableCommand {
 
     /// `2026-11-23`, `2026-11-23T09:30`, `2026-11-23 09:30`, `today`, `tomorrow 09:30`, `friday 14:00`.
     /// A date or date and time as typed (`TypedInput.date`), in `zone`; unreadable text is a usage error.
-    static func when(_ text: String, _ zone: ZoneClock) throws -> CalendarDate {
+    /// `allDay` keeps only the day.
+    static func when(_ text: String, _ zone: ZoneClock, allDay: Bool = false) throws -> CalendarDate {
         switch TypedInput.date(text, in: zone, today: zone.wallClock(at: Date()).startOfDay) {
-        case .success(let date): return date
+        case .success(let date): return allDay ? CalendarDate(year: date.year, month: date.month, day: date.day) : date
         case .failure(let problem): throw ValidationError(problem.description)
         }
     }

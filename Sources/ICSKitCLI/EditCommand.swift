@@ -19,6 +19,8 @@ struct EditCommand: ParsableCommand {
               icskit edit "Dentist" --start "friday 10:00"
               icskit edit 1e78a2 --due 2026-12-01 --priority 1 --category School
               icskit edit standup --instance 2026-11-25 --start "2026-11-25 10:00" --summary "Standup (late)"
+              icskit edit "Swimming" --repeat weekly --until 2027-03-31
+              icskit edit "Swimming" --repeat none --url https://example.com/pool
             """)
 
     @Argument(help: "The item: its UID, a unique UID prefix, or words of its summary.")
@@ -57,6 +59,11 @@ struct EditCommand: ParsableCommand {
     @Option(help: "A new description (\"\" clears it).")
     var description: String?
 
+    @Option(help: "A new link (\"\" clears it).")
+    var url: String?
+
+    @OptionGroup var repetition: RepeatOptions
+
     @Option(
         parsing: .unconditional,
         help: "The reminder, replacing the old ones: -15m, -1h, -1d; \"none\" removes every alarm.")
@@ -71,9 +78,14 @@ struct EditCommand: ParsableCommand {
     func validate() throws {
         if let priority, !(0...9).contains(priority) { throw ValidationError("--priority takes 0–9") }
         if end != nil, duration != nil { throw ValidationError("use --end or --duration, not both") }
-        let changes: [Any?] = [summary, start, end, duration, due, priority, location, description, alarm, status]
+        let changes: [Any?] = [
+            summary, start, end, duration, due, priority, location, description, url, alarm, status, repetition.repeat,
+        ]
         if changes.allSatisfy({ $0 == nil }), category.isEmpty {
             throw ValidationError("say what to change (--summary, --start, --due, --category …)")
+        }
+        if instance != nil, repetition.repeat != nil {
+            throw ValidationError("--repeat changes a whole series, not one --instance")
         }
     }
 
@@ -112,10 +124,20 @@ struct EditCommand: ParsableCommand {
             if let summary { core.summary = summary }
             if let location { core.location = location.isEmpty ? nil : location }
             if let description { core.description = description.isEmpty ? nil : description }
+            if let url { core.url = url.isEmpty ? nil : url }
             if let priority { core.priority = priority == 0 ? nil : priority }
             if !category.isEmpty { core.categories = category.filter { !$0.isEmpty }.map { Category($0) } }
             if let status { core.status = Status(rawValue: status) }
             if let newStart { core.start = newStart }
+            if repetition.removesRule {
+                core.recurrenceRules = []
+            } else if let anchor = core.start ?? component.todoDue,
+                let rule = try repetition.rule(for: anchor, zone: zone)
+            {
+                core.recurrenceRules = [rule]
+            } else if repetition.repeat != nil {
+                throw ValidationError("--repeat needs an item with a start (or a todo with a due time)")
+            }
             core.recordEdit()
         }
         func alarms(_ old: [Alarm], summary: String?, beforeEnd: Bool) throws -> [Alarm] {
@@ -191,4 +213,12 @@ enum SeriesInstance {
         return first
     }
 
+}
+
+extension CalendarComponent {
+    /// A todo's DUE, which anchors its repetition when it has no DTSTART.
+    fileprivate var todoDue: CalendarDate? {
+        if case .todo(let todo) = self { return todo.due }
+        return nil
+    }
 }
