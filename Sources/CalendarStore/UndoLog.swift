@@ -31,8 +31,9 @@ enum UndoLog {
             at INTEGER NOT NULL,
             process TEXT NOT NULL
         );
-        -- `kind` is what the step did to the row (insert, update, delete), `mark` (the rows above a mark) or
-        -- `above` (the rows above the highest after a deletion); `statement` undoes it; `rowID` is the row's.
+        -- `kind` is what the step did to the row (update, delete), `mark` (the rows above a mark) or `above`
+        -- (the rows above the highest after a deletion); `statement` undoes it; `rowID` is the row's, or the
+        -- mark's.
         CREATE TABLE undoLog (
             seq INTEGER PRIMARY KEY,
             step INTEGER NOT NULL,
@@ -53,7 +54,15 @@ enum UndoLog {
         var hasRowID: Bool
         /// Foreign keys to the rowid of another covered table: (column, parent table).
         var parents: [(column: String, table: String)]
+        /// What a sync partner holds (`remoteMirror`): not logged, gone only with its calendar.
+        var isMirror: Bool
     }
+
+    /// What a sync partner (a CalDAV collection, a vdir) holds, as the last sync left it: undo leaves it as it is,
+    /// so that the next sync finds the items undo put back differing from the partner and carries the undo there
+    /// (restoring it would make the next sync fetch the partner's side again). Rows of a calendar the undo removes
+    /// go with it. The partner's merge base in `syncState` (rows whose source is a partner's) is left alike.
+    static let remoteMirror: Set<String> = ["syncBase", "syncResource", "syncPartner"]
 
     /// Tables made from the items' content (`rederive` makes them again), kept apart from what the log covers.
     static let derived: Set<String> = ["itemCategory", "relation"]
@@ -79,7 +88,7 @@ enum UndoLog {
                 Table(
                     name: name, columns: info.map { $0["name"] }, primaryKey: keyed.map { $0["name"] },
                     hasRowID: !sql.uppercased().contains("WITHOUT ROWID"),
-                    parents: foreign.map { ($0["from"], $0["table"]) }))
+                    parents: foreign.map { ($0["from"], $0["table"]) }, isMirror: remoteMirror.contains(name)))
         }
         return tables
     }
@@ -175,25 +184,27 @@ enum UndoLog {
         }
         session.processStep = step
         let markOf = Dictionary(uniqueKeysWithValues: marks)
-        var statements: [(String, String)] = []
+        var statements: [(String, String, Int64?)] = []
         for table in begun.tables {
-            if table.hasRowID {
-                statements.append((table.name, "DELETE FROM main.\(table.quoted) WHERE rowid > \(markOf[table.name]!)"))
+            if table.hasRowID, !table.isMirror {
+                let mark = markOf[table.name]!
+                statements.append((table.name, "DELETE FROM main.\(table.quoted) WHERE rowid > \(mark)", mark))
             } else {
                 for parent in table.parents {
                     guard let mark = markOf[parent.table] else { continue }
                     statements.append(
                         (
                             table.name,
-                            "DELETE FROM main.\(table.quoted) WHERE \(parent.column.quotedDatabaseIdentifier) > \(mark)"
+                            "DELETE FROM main.\(table.quoted) WHERE \(parent.column.quotedDatabaseIdentifier) > \(mark)",
+                            nil
                         ))
                 }
             }
         }
         let insert = try db.makeStatement(
-            sql: "INSERT INTO undoLog (step, txn, tableName, kind, statement) VALUES (?, ?, ?, 'mark', ?)")
-        for (table, statement) in statements {
-            try insert.execute(arguments: [step, txn, table, statement])
+            sql: "INSERT INTO undoLog (step, txn, tableName, kind, statement, rowID) VALUES (?, ?, ?, 'mark', ?, ?)")
+        for (table, statement, mark) in statements {
+            try insert.execute(arguments: [step, txn, table, statement, mark])
         }
     }
 
@@ -204,7 +215,7 @@ enum UndoLog {
         {
             try db.execute(sql: "DROP TRIGGER temp.\(name.quotedDatabaseIdentifier)")
         }
-        for table in tables {
+        for table in tables where !table.isMirror {
             for (event, sql) in triggers(table) {
                 try db.execute(
                     sql: """
@@ -256,9 +267,9 @@ enum UndoLog {
                             table, "delete",
                             "'INSERT OR REPLACE INTO \(name) (rowid, \(columnList)) VALUES (' || old.rowid || ', ' || "
                                 + "\(values("old")) || ')'", rowID: "old.rowid")
-                        + "INSERT INTO undoLog (step, txn, tableName, kind, statement) "
+                        + "INSERT INTO undoLog (step, txn, tableName, kind, statement, rowID) "
                         + "SELECT icskit_undo_step(), icskit_undo_txn(), '\(table.name)', 'above', "
-                        + "'DELETE FROM \(name) WHERE rowid > ' || top "
+                        + "'DELETE FROM \(name) WHERE rowid > ' || top, top "
                         + "FROM (SELECT coalesce(max(rowid), 0) AS top FROM \(table.quoted)) WHERE old.rowid > top;"
                 ),
             ]
@@ -266,12 +277,16 @@ enum UndoLog {
         // A row without rowid is logged when its parents were there before the transaction (else the mark of the
         // parent's table takes it away).
         func parentsOld(_ row: String) -> String {
-            table.parents.isEmpty
-                ? "1"
-                : table.parents.map {
-                    "(\(row).\($0.column.quotedDatabaseIdentifier) IS NULL OR "
-                        + "\(row).\($0.column.quotedDatabaseIdentifier) <= icskit_undo_mark('\($0.table)'))"
-                }.joined(separator: " AND ")
+            var conditions = table.parents.map {
+                "(\(row).\($0.column.quotedDatabaseIdentifier) IS NULL OR "
+                    + "\(row).\($0.column.quotedDatabaseIdentifier) <= icskit_undo_mark('\($0.table)'))"
+            }
+            if table.name == "syncState" {
+                conditions.append(
+                    "NOT EXISTS (SELECT 1 FROM syncPartner p WHERE p.calendarID = \(row).calendarID "
+                        + "AND p.partner = \(row).source)")
+            }
+            return conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
         }
         func key(_ row: String) -> String {
             table.primaryKey.map {
@@ -311,7 +326,7 @@ extension UndoLog {
         let ids = try Int64.fetchAll(
             db,
             sql: """
-                SELECT DISTINCT rowID FROM undoLog WHERE step = ? AND tableName = 'item' AND rowID IS NOT NULL
+                SELECT DISTINCT rowID FROM undoLog WHERE step = ? AND tableName = 'item' AND kind IN ('update', 'delete')
                 ORDER BY rowID
                 """, arguments: [step])
         let insertCategory = try db.makeStatement(
@@ -355,6 +370,15 @@ public struct UndoResult: Sendable, Equatable {
     public var reverted = 0
     /// Rows of other tables (merge bases, time zones, calendars, categories …) put back.
     public var otherRows = 0
+    /// The sync partners of calendars whose items changed (`calendar`, partner): the next sync carries the undo
+    /// there.
+    public var partners: [(calendar: String, partner: String)] = []
+
+    public static func == (lhs: UndoResult, rhs: UndoResult) -> Bool {
+        (lhs.step, lhs.removed, lhs.restored, lhs.reverted, lhs.otherRows)
+            == (rhs.step, rhs.removed, rhs.restored, rhs.reverted, rhs.otherRows)
+            && lhs.partners.elementsEqual(rhs.partners) { $0 == $1 }
+    }
 }
 
 extension CalendarStore {
@@ -386,7 +410,9 @@ extension CalendarStore {
             try db.inTransaction(.immediate) {
                 guard let step = try Self.newestStep(db) else { return .rollback }
                 var done = UndoResult(step: step)
+                let touched = try Self.touchedCalendars(db, step: step.id)
                 try Self.runUndo(db, step: step.id, into: &done)
+                done.partners = try Self.partners(db, of: touched.union(try Self.touchedCalendars(db, step: step.id)))
                 try UndoLog.rederive(db, step: step.id)
                 let broken = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
                 if !broken.isEmpty {
@@ -408,6 +434,33 @@ extension CalendarStore {
             }
             return result
         }
+    }
+
+    /// The calendars of the items the step changed or made (as they stand now).
+    private static func touchedCalendars(_ db: Database, step: Int64) throws -> Set<Int64> {
+        Set(
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT calendarID FROM item WHERE id IN (
+                        SELECT rowID FROM undoLog WHERE step = ?1 AND tableName = 'item' AND kind IN ('update', 'delete'))
+                    OR id > (SELECT min(rowID) FROM undoLog WHERE step = ?1 AND tableName = 'item'
+                             AND kind IN ('mark', 'above'))
+                    """, arguments: [step]))
+    }
+
+    private static func partners(_ db: Database, of calendars: Set<Int64>) throws -> [(
+        calendar: String, partner: String
+    )] {
+        guard !calendars.isEmpty else { return [] }
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT c.name, p.partner FROM syncPartner p JOIN calendar c ON c.id = p.calendarID
+                WHERE p.calendarID IN (\(calendars.sorted().map(String.init).joined(separator: ", ")))
+                ORDER BY c.name, p.partner
+                """
+        ).map { ($0[0], $0[1]) }
     }
 
     private static func newestStep(_ db: Database) throws -> UndoStep? {

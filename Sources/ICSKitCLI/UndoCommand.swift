@@ -11,8 +11,9 @@ struct UndoCommand: ParsableCommand {
             Every command that changes the store is recorded, with its command line, so that it can be taken back: \
             the items it added go, the ones it changed or deleted come back as they were, and so do merge bases, \
             time zones, calendars and categories. Each undo takes back one command, newest first; the store keeps \
-            the last 20. Undo changes only the store: what a sync or an export wrote elsewhere stays, and the next \
-            sync brings a server's side back as the server's change.
+            the last 20. For a calendar synced with a CalDAV server or a vdir, undo changes the store and leaves what \
+            the server holds: the next sync carries the undo there (undoing a sync puts back what it changed here, \
+            and the next sync writes that back to the server). An export written to a file stays as it is.
 
             Examples:
               icskit undo --list
@@ -42,6 +43,10 @@ struct UndoCommand: ParsableCommand {
         }
         Output.line((dryRun ? "would undo: " : "undone: ") + "\(result.step.label) (\(Self.time(result.step.at)))")
         Output.print(Self.summary(result, dryRun: dryRun))
+        for (calendar, partner) in result.partners {
+            Output.line(
+                "\(calendar) is synced with \(partner): the next sync carries this there (icskit sync \(calendar))")
+        }
     }
 
     static func summary(_ result: UndoResult, dryRun: Bool) -> String {

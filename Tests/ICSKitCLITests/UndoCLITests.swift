@@ -80,6 +80,42 @@ final class UndoCLITests: StoreCLITestCase {
         try icskit(["undo"]).stdout.assertContains("nothing to undo")
     }
 
+    /// Undoing a sync reverts what it did here and leaves what the partner holds: the next sync carries the undo
+    /// to the partner (a vdir, as khal keeps one). Undoing a local deletion the sync had carried brings it back
+    /// there too.
+    func testUndoingASyncIsCarriedToThePartnerByTheNextSync() throws {
+        let vdir = directory.appendingPathComponent("vdir")
+        try icskit(["import", CLI.fixture("demo/work.ics"), "--calendar", "Work", "-q"])
+        try icskit(["sync", "Work", "--vdir", vdir.path])
+        func files() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: vdir.path).filter { $0.hasSuffix(".ics") }.sorted()
+        }
+        let all = try files()
+        let retro = try XCTUnwrap(all.first { $0.hasPrefix("retro") })
+
+        // Another client removed the retrospective; the sync removes it here; undo brings it back and says where
+        // the next sync goes; that sync writes it to the vdir again.
+        try FileManager.default.removeItem(at: vdir.appendingPathComponent(retro))
+        try icskit(["sync", "Work"])
+        XCTAssertFalse(try agenda().contains("Retrospective"))
+        let undone = try icskit(["undo"]).stdout
+        undone.assertContains("undone: icskit sync Work")
+        undone.assertContains("items: 1 restored")
+        undone.assertContains("Work is synced with vdir:")
+        XCTAssertTrue(try agenda().contains("Retrospective"))
+        try icskit(["sync", "Work"])
+        XCTAssertEqual(try files(), all)
+
+        // A local rm carried out by a sync, then both undone: the file comes back.
+        try icskit(["rm", "Retrospective", "--yes"])
+        try icskit(["sync", "Work"])
+        XCTAssertEqual(try files().count, all.count - 1)
+        try icskit(["undo"])  // the sync: nothing changed here
+        try icskit(["undo"]).stdout.assertContains("undone: icskit rm Retrospective")
+        try icskit(["sync", "Work"])
+        XCTAssertEqual(try files(), all)
+    }
+
     func testAPasswordInACommandLineIsNotKeptInTheUndoLog() throws {
         try icskit(["import", CLI.fixture("demo/work.ics"), "--calendar", "https://ana:secret@example.com/x", "-q"])
         let label = try CLI.sqlite(store, "SELECT label FROM undoStep")
