@@ -234,48 +234,56 @@ enum UndoLog {
         """
     }
 
-    /// The three triggers of a table: (event, `AFTER … ON … WHEN … BEGIN …` without its END).
+    private static let recording = "icskit_undo_step() IS NOT NULL"
+
+    /// An SQL expression that writes `row`'s values (`old`, `new`) as SQL literals, comma-separated.
+    private static func values(_ table: Table, _ row: String) -> String {
+        table.columns.map { "quote(\(row).\($0.quotedDatabaseIdentifier))" }.joined(separator: " || ', ' || ")
+    }
+
+    /// The triggers of a table: (event, `AFTER … ON … WHEN … BEGIN …` without its END).
     static func triggers(_ table: Table) -> [(String, String)] {
+        table.hasRowID ? rowIDTriggers(table) : keyedTriggers(table)
+    }
+
+    /// A rowid table's: no insert trigger (new rows lie above the mark, or above the highest row after a deletion
+    /// that logged their removal: the second statement of the delete trigger).
+    private static func rowIDTriggers(_ table: Table) -> [(String, String)] {
         let name = "main.\(table.quoted)"
-        let recording = "icskit_undo_step() IS NOT NULL"
-        // SQL expressions that write a row's values as SQL literals.
-        func values(_ row: String) -> String {
-            table.columns.map { "quote(\(row).\($0.quotedDatabaseIdentifier))" }.joined(separator: " || ', ' || ")
-        }
-        func assignments(_ row: String) -> String {
-            table.columns.map { "'\($0.quotedDatabaseIdentifier) = ' || quote(\(row).\($0.quotedDatabaseIdentifier))" }
-                .joined(separator: " || ', ' || ")
-        }
         let columnList = table.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        if table.hasRowID {
-            func old(_ row: String) -> String { "\(row).rowid <= icskit_undo_mark('\(table.name)')" }
-            // No insert trigger: new rows lie above the mark, or above the highest row after a deletion that
-            // logged their removal (the second statement of the delete trigger).
-            return [
-                (
-                    "update",
-                    "AFTER UPDATE ON \(name) WHEN \(recording) AND \(old("old")) BEGIN "
-                        + log(
-                            table, "update",
-                            "'UPDATE \(name) SET rowid = ' || old.rowid || ', ' || \(assignments("old"))"
-                                + " || ' WHERE rowid = ' || new.rowid", rowID: "old.rowid")
-                ),
-                (
-                    "delete",
-                    "AFTER DELETE ON \(name) WHEN \(recording) AND \(old("old")) BEGIN "
-                        + log(
-                            table, "delete",
-                            "'INSERT OR REPLACE INTO \(name) (rowid, \(columnList)) VALUES (' || old.rowid || ', ' || "
-                                + "\(values("old")) || ')'", rowID: "old.rowid")
-                        + "INSERT INTO undoLog (step, txn, tableName, kind, statement, rowID) "
-                        + "SELECT icskit_undo_step(), icskit_undo_txn(), '\(table.name)', 'above', "
-                        + "'DELETE FROM \(name) WHERE rowid > ' || top, top "
-                        + "FROM (SELECT coalesce(max(rowid), 0) AS top FROM \(table.quoted)) WHERE old.rowid > top;"
-                ),
-            ]
-        }
-        // A row without rowid is logged when its parents were there before the transaction (else the mark of the
-        // parent's table takes it away).
+        let assignments = table.columns.map {
+            "'\($0.quotedDatabaseIdentifier) = ' || quote(old.\($0.quotedDatabaseIdentifier))"
+        }.joined(separator: " || ', ' || ")
+        func old(_ row: String) -> String { "\(row).rowid <= icskit_undo_mark('\(table.name)')" }
+        return [
+            (
+                "update",
+                "AFTER UPDATE ON \(name) WHEN \(recording) AND \(old("old")) BEGIN "
+                    + log(
+                        table, "update",
+                        "'UPDATE \(name) SET rowid = ' || old.rowid || ', ' || \(assignments)"
+                            + " || ' WHERE rowid = ' || new.rowid", rowID: "old.rowid")
+            ),
+            (
+                "delete",
+                "AFTER DELETE ON \(name) WHEN \(recording) AND \(old("old")) BEGIN "
+                    + log(
+                        table, "delete",
+                        "'INSERT OR REPLACE INTO \(name) (rowid, \(columnList)) VALUES (' || old.rowid || ', ' || "
+                            + "\(values(table, "old")) || ')'", rowID: "old.rowid")
+                    + "INSERT INTO undoLog (step, txn, tableName, kind, statement, rowID) "
+                    + "SELECT icskit_undo_step(), icskit_undo_txn(), '\(table.name)', 'above', "
+                    + "'DELETE FROM \(name) WHERE rowid > ' || top, top "
+                    + "FROM (SELECT coalesce(max(rowid), 0) AS top FROM \(table.quoted)) WHERE old.rowid > top;"
+            ),
+        ]
+    }
+
+    /// A `WITHOUT ROWID` table's: a row is logged when its parents were there before the transaction (else the
+    /// mark of the parent's table takes it away).
+    private static func keyedTriggers(_ table: Table) -> [(String, String)] {
+        let name = "main.\(table.quoted)"
+        let columnList = table.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         func parentsOld(_ row: String) -> String {
             var conditions = table.parents.map {
                 "(\(row).\($0.column.quotedDatabaseIdentifier) IS NULL OR "
@@ -294,7 +302,7 @@ enum UndoLog {
             }
             .joined(separator: " || ' AND ' || ")
         }
-        let insertOld = "'INSERT INTO \(name) (\(columnList)) VALUES (' || \(values("old")) || ')'"
+        let insertOld = "'INSERT INTO \(name) (\(columnList)) VALUES (' || \(values(table, "old")) || ')'"
         return [
             (
                 "insert",
