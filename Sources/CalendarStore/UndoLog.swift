@@ -61,8 +61,21 @@ enum UndoLog {
     /// What a sync partner (a CalDAV collection, a vdir) holds, as the last sync left it: undo leaves it as it is,
     /// so that the next sync finds the items undo put back differing from the partner and carries the undo there
     /// (restoring it would make the next sync fetch the partner's side again). Rows of a calendar the undo removes
-    /// go with it. The partner's merge base in `syncState` (rows whose source is a partner's) is left alike.
-    static let remoteMirror: Set<String> = ["syncBase", "syncResource", "syncPartner"]
+    /// go with it. The partner's merge base in `syncState` and `syncBase` (rows whose source is a partner's) is
+    /// left alike; the bases of files and feeds are restored.
+    static let remoteMirror: Set<String> = ["syncResource", "syncPartner"]
+
+    /// Tables that hold the merge bases of every source, partners included: the column that names the source.
+    static let baseSources = ["syncState": "source", "syncBase": "partner"]
+
+    /// An SQL condition: `row` (`old`, `new`, or the table's name in a statement on it) is not a sync partner's
+    /// row; nil for tables that hold none.
+    static func notPartners(_ table: Table, row: String) -> String? {
+        baseSources[table.name].map { source in
+            "NOT EXISTS (SELECT 1 FROM syncPartner p WHERE p.calendarID = \(row).calendarID "
+                + "AND p.partner = \(row).\(source))"
+        }
+    }
 
     /// Tables made from the items' content (`rederive` makes them again), kept apart from what the log covers.
     static let derived: Set<String> = ["itemCategory", "relation"]
@@ -187,9 +200,13 @@ enum UndoLog {
         var statements: [(String, String, Int64?)] = []
         for table in begun.tables {
             if table.hasRowID, !table.isMirror {
+                // A partner's rows above the mark stay, unless their calendar goes (the parent's mark below).
                 let mark = markOf[table.name]!
-                statements.append((table.name, "DELETE FROM main.\(table.quoted) WHERE rowid > \(mark)", mark))
-            } else {
+                let notPartners = notPartners(table, row: table.quoted).map { " AND " + $0 } ?? ""
+                statements.append(
+                    (table.name, "DELETE FROM main.\(table.quoted) WHERE rowid > \(mark)\(notPartners)", mark))
+            }
+            if !table.hasRowID || table.isMirror || baseSources[table.name] != nil {
                 for parent in table.parents {
                     guard let mark = markOf[parent.table] else { continue }
                     statements.append(
@@ -255,10 +272,14 @@ enum UndoLog {
             "'\($0.quotedDatabaseIdentifier) = ' || quote(old.\($0.quotedDatabaseIdentifier))"
         }.joined(separator: " || ', ' || ")
         func old(_ row: String) -> String { "\(row).rowid <= icskit_undo_mark('\(table.name)')" }
+        // A partner's rows are left as they are, also by the removal of the rows above a deletion.
+        let oldNotPartners = Self.notPartners(table, row: "old").map { " AND " + $0 } ?? ""
+        let above: String = Self.notPartners(table, row: table.quoted).map { " AND " + $0 } ?? ""
+        let aboveText = above.replacingOccurrences(of: "'", with: "''")
         return [
             (
                 "update",
-                "AFTER UPDATE ON \(name) WHEN \(recording) AND \(old("old")) BEGIN "
+                "AFTER UPDATE ON \(name) WHEN \(recording) AND \(old("old"))\(oldNotPartners) BEGIN "
                     + log(
                         table, "update",
                         "'UPDATE \(name) SET rowid = ' || old.rowid || ', ' || \(assignments)"
@@ -267,13 +288,13 @@ enum UndoLog {
             (
                 "delete",
                 "AFTER DELETE ON \(name) WHEN \(recording) AND \(old("old")) BEGIN "
-                    + log(
-                        table, "delete",
-                        "'INSERT OR REPLACE INTO \(name) (rowid, \(columnList)) VALUES (' || old.rowid || ', ' || "
-                            + "\(values(table, "old")) || ')'", rowID: "old.rowid")
+                    + "INSERT INTO undoLog (step, txn, tableName, kind, statement, rowID) "
+                    + "SELECT icskit_undo_step(), icskit_undo_txn(), '\(table.name)', 'delete', "
+                    + "'INSERT OR REPLACE INTO \(name) (rowid, \(columnList)) VALUES (' || old.rowid || ', ' || "
+                    + "\(values(table, "old")) || ')', old.rowid WHERE 1\(oldNotPartners);"
                     + "INSERT INTO undoLog (step, txn, tableName, kind, statement, rowID) "
                     + "SELECT icskit_undo_step(), icskit_undo_txn(), '\(table.name)', 'above', "
-                    + "'DELETE FROM \(name) WHERE rowid > ' || top, top "
+                    + "'DELETE FROM \(name) WHERE rowid > ' || top || '\(aboveText)', top "
                     + "FROM (SELECT coalesce(max(rowid), 0) AS top FROM \(table.quoted)) WHERE old.rowid > top;"
             ),
         ]
@@ -289,11 +310,7 @@ enum UndoLog {
                 "(\(row).\($0.column.quotedDatabaseIdentifier) IS NULL OR "
                     + "\(row).\($0.column.quotedDatabaseIdentifier) <= icskit_undo_mark('\($0.table)'))"
             }
-            if table.name == "syncState" {
-                conditions.append(
-                    "NOT EXISTS (SELECT 1 FROM syncPartner p WHERE p.calendarID = \(row).calendarID "
-                        + "AND p.partner = \(row).source)")
-            }
+            if let notPartners = notPartners(table, row: row) { conditions.append(notPartners) }
             return conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
         }
         func key(_ row: String) -> String {

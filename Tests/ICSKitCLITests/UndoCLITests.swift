@@ -106,6 +106,20 @@ final class UndoCLITests: StoreCLITestCase {
         try icskit(["sync", "Work"])
         XCTAssertEqual(try files(), all)
 
+        // Another client retitled the planning meeting; undoing the sync that brought it puts the old title back
+        // here, and the next sync writes that title to the vdir.
+        let planning = try XCTUnwrap(all.first { $0.hasPrefix("planning") })
+        let file = vdir.appendingPathComponent(planning)
+        let original = try String(contentsOf: file, encoding: .utf8)
+        try original.replacingOccurrences(of: "SUMMARY:Sprint planning", with: "SUMMARY:Sprint planning (moved)")
+            .write(to: file, atomically: true, encoding: .utf8)
+        try icskit(["sync", "Work"])
+        XCTAssertTrue(try agenda().contains("Sprint planning (moved)"))
+        try icskit(["undo"]).stdout.assertContains("items: 1 changed back")
+        try icskit(["sync", "Work"])
+        let synced = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(synced.contains("SUMMARY:Sprint planning\r\n"), synced)
+
         // A local rm carried out by a sync, then both undone: the file comes back.
         try icskit(["rm", "Retrospective", "--yes"])
         try icskit(["sync", "Work"])
