@@ -137,6 +137,10 @@ struct AddCommand: ParsableCommand {
                 guard case .success(let length) = Self.duration(duration) else {
                     throw ValidationError("--duration takes 90m, 1h, 1h30m or 2d, not \(duration)")
                 }
+                // RFC 5545 §3.8.2.5: an event that starts on a day lasts whole days.
+                if core.start?.isDate == true, length.totalSeconds % 86_400 != 0 {
+                    throw ValidationError("an all-day event lasts whole days: --duration 1d, 2d …, not \(duration)")
+                }
                 event.duration = length
             }
             event.alarms = alarms

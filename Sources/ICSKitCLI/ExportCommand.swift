@@ -110,19 +110,16 @@ struct ExportCommand: ParsableCommand {
         }
         combined.productID = ICS.productID
         combined.version = "2.0"
-        for (calendar, _) in loaded {
+        var parts: [(components: [CalendarComponent], calendar: String)] = []
+        for (calendar, name) in loaded {
             var chosen = calendar
             if let range {
                 chosen = expand ? Self.expanded(chosen, range, zone) : Self.touching(chosen, range, zone)
             }
-            combined.components += chosen.normalizingTimeZones().calendar.components
+            parts.append((chosen.normalizingTimeZones().calendar.components, name))
         }
-        // The same zone from two calendars once.
-        var seenZones: Set<String> = []
-        combined.components = combined.components.filter { component in
-            guard case .timeZone(let definition) = component, let tzid = definition.tzid else { return true }
-            return seenZones.insert(tzid).inserted
-        }
+        combined.components += Self.oneVersionPerUID(parts)
+        combined.components = Self.oneDefinitionPerZone(combined.components)
         combined.otherProperties += try Self.categoryColors(of: combined, in: store)
         if repair {
             let repaired = combined.repairedForPeers(file: "export")
@@ -142,8 +139,61 @@ struct ExportCommand: ParsableCommand {
             }
             return
         }
+        if let range, !combined.components.contains(where: \.isItem) {
+            Output.standardError(
+                "warning: nothing between \(zone.wallClock(at: range.lowerBound).iso8601) and "
+                    + "\(zone.wallClock(at: range.upperBound).iso8601) (in \(zone.identifier)): the calendar written "
+                    + "holds no item")
+        }
         let bytes = ICS.write([combined])
         try Output.emit(bytes, to: output)
+    }
+
+    /// The calendars' components in one list, where two calendars hold the same UID (a file imported into both)
+    /// only the newer version's (higher SEQUENCE, then later DTSTAMP; the first calendar's when equal), with a
+    /// warning: one VCALENDAR cannot hold a UID twice.
+    static func oneVersionPerUID(_ parts: [(components: [CalendarComponent], calendar: String)]) -> [CalendarComponent]
+    {
+        var owner: [String: (part: Int, order: (sequence: Int, stamp: Int64))] = [:]
+        for (index, part) in parts.enumerated() {
+            for component in part.components {
+                guard let core = component.core, core.recurrenceID == nil, let uid = core.uid else { continue }
+                if let kept = owner[uid], kept.part != index {
+                    let newer = core.versionOrder > kept.order
+                    Output.standardError(
+                        "warning: UID \(uid) is in calendars \(parts[kept.part].calendar) and \(part.calendar); "
+                            + "the version of \(newer ? part.calendar : parts[kept.part].calendar) is written")
+                    if !newer { continue }
+                }
+                owner[uid] = (index, core.versionOrder)
+            }
+        }
+        return parts.enumerated().flatMap { index, part in
+            part.components.filter { component in
+                guard let uid = component.core?.uid, let kept = owner[uid] else { return true }
+                return kept.part == index
+            }
+        }
+    }
+
+    /// The same zone from two calendars once: each calendar's VTIMEZONE is trimmed to the years its own items use,
+    /// so the one that begins earliest is kept (it covers the other's years too).
+    static func oneDefinitionPerZone(_ components: [CalendarComponent]) -> [CalendarComponent] {
+        func firstOnset(_ component: CalendarComponent) -> String {
+            guard case .timeZone(let definition) = component else { return "" }
+            return definition.component.components.compactMap { $0.property("DTSTART")?.value }.min() ?? ""
+        }
+        var chosen: [String: Int] = [:]
+        for (index, component) in components.enumerated() {
+            guard case .timeZone(let definition) = component, let tzid = definition.tzid else { continue }
+            if let kept = chosen[tzid], firstOnset(components[kept]) <= firstOnset(component) { continue }
+            chosen[tzid] = index
+        }
+        let kept = Set(chosen.values)
+        return components.enumerated().filter { index, component in
+            guard case .timeZone = component else { return true }
+            return kept.contains(index)
+        }.map(\.element)
     }
 
     /// What an HTML page shows of a stretch of days: the instances (with their calendars) by start, the todos due

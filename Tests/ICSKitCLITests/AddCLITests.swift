@@ -90,6 +90,10 @@ final class AddCLITests: StoreCLITestCase {
             let run = try icskit(arguments, status: 2)
             XCTAssertTrue(run.stderr.contains("--"), run.stderr)
         }
+        // A day lasts whole days (RFC 5545 §3.8.2.5): a DATE start with an hour-long DURATION is refused.
+        let partDay = try icskit(
+            ["add", "event", "X", "--start", "2026-12-01", "--duration", "2h", "--calendar", "Work"], status: 1)
+        XCTAssertTrue(partDay.stderr.contains("an all-day event lasts whole days"), partDay.stderr)
         try icskit(["add", "event", "Swim", "--repeat", "weekly"] + start)
         try icskit(["edit", "Swim", "--instance", "2026-12-04", "--repeat", "daily"], status: 2)
     }
