@@ -68,6 +68,7 @@ struct AgendaCommand: ParsableCommand {
     var quiet = false
 
     @OptionGroup var zoneRules: ZonesOption
+    @OptionGroup var me: MeOption
 
     func validate() throws {
         if maxInstances < 1 { throw ValidationError("--max-instances must be at least 1") }
@@ -113,6 +114,7 @@ struct AgendaCommand: ParsableCommand {
             try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
         } else {
             var style = AgendaStyle(details: details)
+            style.me = me.identity
             if color.isOn(isTerminal: isatty(STDOUT_FILENO) == 1) {
                 style.colors = try PageColors.ofStore(
                     files.isEmpty ? store.open(.readOnly) : nil, shown: input.sources.map(\.name))
@@ -228,7 +230,7 @@ struct InstanceFormat {
                     [.text("  \(span)  ")] + style.swatch(row.occurrence, calendar: row.calendar) + [
                         .text(
                             "\(mark(row.occurrence.item))\(row.occurrence.summary ?? "(no summary)")"
-                                + "\(AgendaStyle.marks(row.occurrence))\(until)\(Self.symbols(row.occurrence))  "
+                                + "\(AgendaStyle.marks(row.occurrence, me: style.me))\(until)\(Self.symbols(row.occurrence))  "
                                 + "(\(row.calendar))\(handle)")
                     ])
                 if style.details {

@@ -25,6 +25,8 @@ struct AgendaStyle {
     var details = false
     /// The colours of items (own, category, calendar, as the page has them), when colouring.
     var colors: PageColors?
+    /// Who I am, for the marks of invitations.
+    var me: Identity?
 
     /// `#RRGGBB`, `#RGB` or a CSS colour name as red, green and blue.
     static func rgb(_ color: String) -> (Int, Int, Int)? {
@@ -46,12 +48,15 @@ struct AgendaStyle {
     }
 
     /// What the status says beside a title: ` [cancelled]`, ` [tentative]`.
-    static func marks(_ occurrence: Occurrence) -> String {
-        switch occurrence.core.status {
-        case .some(.cancelled): return " [cancelled]"
-        case .some(.tentative): return " [tentative]"
-        default: return ""
-        }
+    /// The instance's status, and (`me`) whether it waits for my answer or I declined it.
+    static func marks(_ occurrence: Occurrence, me: Identity? = nil) -> String {
+        let status =
+            switch occurrence.core.status {
+            case .some(.cancelled): " [cancelled]"
+            case .some(.tentative): " [tentative]"
+            default: ""
+            }
+        return status + (me?.mark(occurrence.core) ?? "")
     }
 
     /// The detail lines of an instance: place, alarms (as times of this instance), people, link, description.

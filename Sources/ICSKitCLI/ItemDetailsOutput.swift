@@ -66,6 +66,12 @@ extension ItemDetails {
         add("url", core.url)
         add("organizer", core.organizer.map(Self.person))
         for attendee in core.attendees { add("attendee", Self.person(attendee) + "  " + Self.standing(attendee)) }
+        if let answer = me?.answer(in: core) {
+            add(
+                "you",
+                answer == "NEEDS-ACTION"
+                    ? "invited, your answer is needed" : Self.answers[answer] ?? answer.lowercased())
+        }
         for alarm in alarms(item) { add("alarm", "\(alarm.when)  \(alarm.trigger) (\(alarm.action))") }
         add("categories", core.categories.map(category).joined(separator: ", "))
         add("priority", core.priority.map(String.init))

@@ -39,6 +39,7 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var zoneOption: ZoneOption
 
     @OptionGroup var store: StoreOption
+    @OptionGroup var me: MeOption
 
     func validate() throws {
         if json && raw { throw ValidationError("--json and --raw: give one") }
@@ -57,10 +58,11 @@ struct ShowCommand: ParsableCommand {
         let loaded = try opened.loadItems(calendar: match.calendar, uids: [match.uid])
         let source = try opened.calendarSource(named: match.calendar)
         let colors = try PageColors.categoryColors(of: opened)
-        let details = ItemDetails(
+        var details = ItemDetails(
             calendar: loaded, zone: try zoneOption.zone(),
             now: now.date, nextCount: next,
             categoryColors: colors)
+        details.me = me.identity
         guard let item = details.master else { throw CommandFailure("item \(match.uid) has no component to show") }
         let place = (name: match.calendar, source: source.map { URLUserInfo.redacting($0) })
         if json {
@@ -86,6 +88,8 @@ struct ItemDetails {
     let overrides: [CalendarComponent]
     /// The next instances from `now`.
     let upcoming: [Occurrence]
+    /// Who I am: my answer to an invitation is shown.
+    var me: Identity?
 
     init(calendar: ICalendar, zone: ZoneClock, now: Date, nextCount: Int, categoryColors: [String: String]) {
         self.calendar = calendar

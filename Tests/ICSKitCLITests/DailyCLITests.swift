@@ -122,4 +122,32 @@ final class DailyCLITests: StoreCLITestCase {
         XCTAssertTrue(
             lastWeek.contains("between \(expectedStart)T00:00:00") || lastWeek.contains("Dentist"), lastWeek)
     }
+
+    /// `--me` (or ICSKIT_ME) marks invitations waiting for my answer and ones I declined, on a real Outlook 2010
+    /// invitation (attendees without PARTSTAT: NEEDS-ACTION, as RFC 5545 says) and a declined one; the organizer
+    /// and strangers see no mark.
+    func testInvitationsWaitingForMyAnswerAreMarked() throws {
+        try icskit(["import", CLI.fixture("corpus-copies/outlook-2010.ics"), "--calendar", "Work", "-q"])
+        let declined =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:party@x\r\n"
+            + "DTSTAMP:20130601T000000Z\r\nDTSTART:20130610T180000Z\r\nSUMMARY:Party\r\n"
+            + "ORGANIZER:mailto:bobsmith@example.com\r\n"
+            + "ATTENDEE;PARTSTAT=DECLINED:mailto:johndoe@example.com\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let file = directory.appendingPathComponent("party.ics")
+        try declined.write(to: file, atomically: true, encoding: .utf8)
+        try icskit(["import", file.path, "--calendar", "Work", "-q"])
+        let window = ["agenda", "--from", "2013-06-10", "--to", "2013-06-11", "--tz", "UTC", "--no-ids"]
+        let mine = try icskit(window + ["--me", "MAILTO:JohnDoe@Example.com,john@home.example"]).stdout
+        XCTAssertTrue(mine.contains("Team Meeting [answer needed]"), mine)
+        XCTAssertTrue(mine.contains("Party [declined]"), mine)
+        let fromEnvironment = try CLI.run(
+            window + ["--store", store], environment: ["ICSKIT_ME": "janedoe@example.com"])
+        XCTAssertTrue(fromEnvironment.stdout.contains("Team Meeting [answer needed]"), fromEnvironment.stdout)
+        for me in ["bobsmith@example.com", "someone@else.example"] {
+            let other = try icskit(window + ["--me", me]).stdout
+            XCTAssertFalse(other.contains("[answer needed]") || other.contains("[declined]"), other)
+        }
+        let shown = try icskit(["show", "Team Meeting", "--me", "johndoe@example.com"]).stdout
+        XCTAssertTrue(shown.contains("you         invited, your answer is needed"), shown)
+    }
 }

@@ -1,0 +1,56 @@
+import ArgumentParser
+import CalendarModel
+import Foundation
+
+/// `--me a@x,b@y` (else `$ICSKIT_ME`): the addresses that are the user, compared case-insensitively
+/// as mailto: URIs, aliases included; what tells an invitation waiting for the user's answer from one the user
+/// organizes or answered.
+struct MeOption: ParsableArguments {
+    @Option(
+        name: .customLong("me"),
+        help: ArgumentHelp(
+            "Your addresses, comma-separated (default: $ICSKIT_ME): items waiting for your answer are marked.",
+            valueName: "addresses"))
+    var addresses: String?
+
+    var identity: Identity {
+        Identity(addresses ?? ProcessInfo.processInfo.environment["ICSKIT_ME"] ?? "")
+    }
+}
+
+/// The user's addresses, and where the user stands in an item: organizer, attendee with an answer, or neither.
+struct Identity: Sendable {
+    let addresses: Set<String>
+
+    init(_ text: String) {
+        addresses = Set(
+            text.split(separator: ",").map { Self.normalized(String($0)) }.filter { !$0.isEmpty })
+    }
+
+    /// `MAILTO:Ana@X.org ` → `ana@x.org`.
+    static func normalized(_ address: String) -> String {
+        var text = address.trimmingCharacters(in: .whitespaces).lowercased()
+        if text.hasPrefix("mailto:") { text.removeFirst(7) }
+        return text
+    }
+
+    func isMe(_ user: CalendarUser) -> Bool { addresses.contains(Self.normalized(user.address)) }
+
+    /// My PARTSTAT in an item I am invited to (NEEDS-ACTION when the attendee line has none, as RFC 5545 says);
+    /// nil when I organize it or am not among its attendees.
+    func answer(in core: ItemCore) -> String? {
+        guard !addresses.isEmpty, !(core.organizer.map(isMe) ?? false),
+            let me = core.attendees.first(where: isMe)
+        else { return nil }
+        return (me.participationStatus ?? "NEEDS-ACTION").uppercased()
+    }
+
+    /// The agenda's mark for my answer: waiting for it, or declined.
+    func mark(_ core: ItemCore) -> String {
+        switch answer(in: core) {
+        case "NEEDS-ACTION": " [answer needed]"
+        case "DECLINED": " [declined]"
+        default: ""
+        }
+    }
+}
