@@ -27,6 +27,52 @@ final class ValidateCLITests: XCTestCase {
         }
     }
 
+    /// jCal and xCal diagnostics name the line of the property or component (and the column of a value whose
+    /// shape is not jCal's), as iCalendar's do, not line 0.
+    func testJCalAndXCalDiagnosticsAreLocated() throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jcal = folder.appendingPathComponent("bad.json").path
+        try """
+        ["vcalendar",
+          [["version", {}, "text", "2.0"], ["prodid", {}, "text", "-//t//EN"]],
+          [
+            ["vevent",
+              [
+                ["uid", {}, "text", "a@x"],
+                ["dtstamp", {}, "date-time", "2026-01-01T00:00:00Z"],
+                ["dtstart", {}, "date-time", "2026-02-30T09:00:00"]
+              ],
+              []
+            ]
+          ]
+        ]
+        """.write(toFile: jcal, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["validate", jcal])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stdout.contains(jcal + ":8: error: DTSTART value \"20260230T090000\""), run.stdout)
+        let shape = folder.appendingPathComponent("shape.json").path
+        try
+            "[\"vcalendar\", [[\"version\", {}, \"text\", \"2.0\"]],\n [[\"vevent\", [\n   [\"uid\", {}, \"text\"]\n ], []]]]"
+            .write(toFile: shape, atomically: true, encoding: .utf8)
+        let shaped = try CLI.run(["validate", shape])
+        XCTAssertTrue(
+            shaped.stdout.contains(shape + ":3:4: error: jCal at /2/0/1/0: expected [name, {parameters}"), shaped.stdout
+        )
+        // The same calendar as xCal: the DTSTART's line.
+        let xcal = folder.appendingPathComponent("bad.xml").path
+        try icskitConvert(jcal, to: xcal)
+        let xml = try String(contentsOfFile: xcal, encoding: .utf8).components(separatedBy: "\n")
+        let line = try XCTUnwrap(xml.firstIndex { $0.contains("<dtstart>") }) + 1
+        let fromXML = try CLI.run(["validate", xcal])
+        XCTAssertTrue(fromXML.stdout.contains(xcal + ":\(line): error: DTSTART value"), fromXML.stdout)
+    }
+
+    func icskitConvert(_ input: String, to output: String) throws {
+        let run = try CLI.run(["convert", input, "-o", output, "-q"])
+        XCTAssertLessThan(run.status, 2, run.stderr)
+    }
+
     func testExitStatusFollowsSeverity() throws {
         let clean = try CLI.run(["validate", CLI.fixture("corpus-copies/google-issue52.ics")])
         XCTAssertEqual(clean.status, 0, clean.stdout + clean.stderr)

@@ -2,33 +2,80 @@
 public enum JCalReader {
     /// Why jCal could not be read: the JSON is broken, or its shape is not jCal's.
     public struct Failure: Error, Sendable, CustomStringConvertible {
-        /// The line of a JSON syntax error; 0 for a shape error (the message names the path).
+        /// The line of the error: of a JSON syntax error, or of the array a shape error is in.
         public var line: Int
         /// The column (in characters) of a JSON syntax error.
         public var column: Int?
         /// What is wrong.
         public var message: String
+        /// The JSON Pointer of the value at fault, for a shape error: `read` turns it into a line and column.
+        var path: String?
+
+        init(line: Int, column: Int?, message: String, path: String? = nil) {
+            (self.line, self.column, self.message, self.path) = (line, column, message, path)
+        }
         /// The message.
         public var description: String { message }
     }
 
-    /// Parses jCal bytes: one component array, or an array of them.
+    /// Parses jCal bytes: one component array, or an array of them. Components and properties carry the line
+    /// their array starts on, so diagnostics name it.
     public static func read(_ bytes: [UInt8]) throws(Failure) -> [Component] {
         let json: JSONValue
+        let arrays: [String: (line: Int, column: Int)]
         do {
-            json = try JSONValue.parse(bytes)
+            (json, arrays) = try JSONValue.parseLocating(bytes)
         } catch {
             throw Failure(line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
         }
-        guard case .array(let items) = json else { throw shape("/", "a jCal component array") }
-        if case .string = items.first { return [try component(json, path: "", depth: 1)] }
-        return try items.enumerated().map { index, item throws(Failure) in
-            try component(item, path: "/\(index)", depth: 1)
+        // The line and column of the innermost array at or above a path.
+        func position(_ path: String) -> (line: Int, column: Int)? {
+            var path = path
+            while true {
+                if let found = arrays[path] { return found }
+                guard let slash = path.lastIndex(of: "/") else { return nil }
+                path = String(path[..<slash])
+            }
+        }
+        var components: [Component]
+        do throws(Failure) {
+            guard case .array(let items) = json else { throw shape("/", "a jCal component array") }
+            if case .string = items.first {
+                components = [try component(json, path: "", depth: 1)]
+            } else {
+                components = try items.enumerated().map { index, item throws(Failure) in
+                    try component(item, path: "/\(index)", depth: 1)
+                }
+            }
+        } catch var failure {
+            if let path = failure.path, let found = position(path == "/" ? "" : path) {
+                (failure.line, failure.column) = (found.line, found.column)
+            }
+            throw failure
+        }
+        let single = components.count == 1 && json.arrayValue?.first?.stringValue != nil
+        for index in components.indices {
+            locate(&components[index], path: single ? "" : "/\(index)", position)
+        }
+        return components
+    }
+
+    /// Gives a component, its properties and its components the lines their arrays start on.
+    static func locate(
+        _ component: inout Component, path: String, _ position: (String) -> (line: Int, column: Int)?
+    ) {
+        if let found = position(path) { component.line = found.line }
+        for index in component.properties.indices {
+            if let found = position("\(path)/1/\(index)") { component.properties[index].line = found.line }
+        }
+        for index in component.components.indices {
+            locate(&component.components[index], path: "\(path)/2/\(index)", position)
         }
     }
 
     static func shape(_ path: String, _ expected: String) -> Failure {
-        Failure(line: 0, column: nil, message: "jCal at \(path.isEmpty ? "/" : path): expected \(expected)")
+        Failure(
+            line: 0, column: nil, message: "jCal at \(path.isEmpty ? "/" : path): expected \(expected)", path: path)
     }
 
     static func component(_ json: JSONValue, path: String, depth: Int) throws(Failure) -> Component {
@@ -41,7 +88,7 @@ public enum JCalReader {
             throw Failure(
                 line: 0, column: nil,
                 message: "jCal at \(path): components nest deeper than \(Component.maximumDepth) "
-                    + "levels")
+                    + "levels", path: path)
         }
         try checkName(name, .component, path: path + "/0")
         var component = Component(name)
@@ -85,7 +132,7 @@ public enum JCalReader {
             throw Failure(
                 line: 0, column: nil,
                 message: "jCal at \(path): the name \"\(name.debugDescription.dropFirst().dropLast())\" "
-                    + problem)
+                    + problem, path: path)
         }
     }
 

@@ -283,6 +283,20 @@ extension JSONValue {
         guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
         return value
     }
+
+    /// `parse`, and where each array starts (line, column in characters), by its JSON Pointer (RFC 6901: ""
+    /// for the whole text, "/0/1/2" below it; object keys as written): what a reader needs to say where a
+    /// component or property it found wanting is.
+    package static func parseLocating(_ bytes: [UInt8]) throws(JSONParseError) -> (
+        value: JSONValue, arrays: [String: (line: Int, column: Int)]
+    ) {
+        var parser = JSONParser(bytes: bytes)
+        parser.arrays = [:]
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        return (value, parser.arrays ?? [:])
+    }
 }
 
 private struct JSONParser {
@@ -293,6 +307,12 @@ private struct JSONParser {
     var line = 1
     /// Where the current line starts, for columns.
     var lineStart = 0
+    /// With `parseLocating`: each array's start by its pointer, and the pointer of the value being read.
+    var arrays: [String: (line: Int, column: Int)]?
+    var pointer = ""
+    /// The column of `counted` on the current line (`lineStart`): columns of positions met in order are counted
+    /// from the last one, not from the line's start again (a jCal file written on one line).
+    var counted = (lineStart: -1, index: 0, column: 1)
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -336,7 +356,10 @@ private struct JSONParser {
                 skipSpace()
                 guard index < bytes.count, bytes[index] == 0x3A else { throw error("expected ':'") }
                 index += 1
+                let outer = pointer
+                if arrays != nil { pointer += "/" + key }
                 members.append((key, try value(depth: depth + 1)))
+                pointer = outer
                 skipSpace()
                 guard index < bytes.count else { throw error("unterminated object") }
                 if bytes[index] == 0x2C { index += 1; continue }
@@ -345,11 +368,20 @@ private struct JSONParser {
                 return .object(members)
             }
         case 0x5B:  // [
+            if arrays != nil {
+                if counted.lineStart != lineStart { counted = (lineStart, lineStart, 1) }
+                counted.column = bytes[counted.index..<index].reduce(counted.column) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+                counted.index = index
+                arrays?[pointer] = (line, counted.column)
+            }
             index += 1
             var values: [JSONValue] = []
             skipSpace()
             if index < bytes.count, bytes[index] == 0x5D { index += 1; return .array(values) }
+            let outer = pointer
+            defer { pointer = outer }
             while true {
+                if arrays != nil { pointer = outer + "/" + String(values.count) }
                 values.append(try value(depth: depth + 1))
                 skipSpace()
                 guard index < bytes.count else { throw error("unterminated array") }
