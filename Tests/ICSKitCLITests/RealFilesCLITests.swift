@@ -299,6 +299,41 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertEqual(try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01"), lines)
     }
 
+    /// Issue 35's classes 9, 10 and 12: a value that is empty where the type needs one (PRIORITY, GEO, URL; text
+    /// may be empty) and a parameter without `=` or value (vCard's `TEL;WORK;VOICE`) are left out; VFREEBUSY,
+    /// VAVAILABILITY and AVAILABLE without DTSTAMP get one. The output validates clean and python icalendar reads
+    /// it without an error.
+    func testRepairLeavesOutEmptyValuesAndBareParametersAndStampsFreeBusy() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repaired, warnings) = try repair("hand/repair-empty-values.ics", into: directory)
+        XCTAssertEqual(
+            warnings,
+            [
+                "7: warning: repaired: DTSTART's parameters without a value (SOMETHING) left out",
+                "9: warning: repaired: PRIORITY has no value (\"\"), which its type needs; left out",
+                "10: warning: repaired: GEO has no value (\";\"), which its type needs; left out",
+                "11: warning: repaired: X-TEL's parameters without a value (WORK, VOICE) left out",
+                "12: warning: repaired: URL has no value (\"\"), which its type needs; left out",
+                "15: warning: repaired: VFREEBUSY had no DTSTAMP; added 19700101T000000Z",
+                "21: warning: repaired: VAVAILABILITY had no DTSTAMP; added 19700101T000000Z",
+                "24: warning: repaired: AVAILABLE had no DTSTAMP; added 19700101T000000Z",
+            ])
+        let text = try String(contentsOfFile: repaired, encoding: .utf8)
+        for line in ["DTSTART;VALUE=DATE:20260102\r\n", "X-TEL:+49 30 123\r\n", "DESCRIPTION:\r\n"] {
+            XCTAssertTrue(text.contains(line), "\(line) not in:\n\(text)")
+        }
+        for gone in ["PRIORITY", "GEO", "URL", "SOMETHING", "WORK"] {
+            XCTAssertFalse(text.contains(gone), "\(gone) in:\n\(text)")
+        }
+        let validated = try CLI.run(["validate", repaired])
+        XCTAssertEqual(validated.status, 0, validated.stdout)
+        XCTAssertTrue(
+            validated.stderr.hasSuffix("0 errors, 0 warnings in 1 file\n"), validated.stdout + validated.stderr)
+        try CLI.requirePythonTools()
+        XCTAssertEqual(CLI.pythonIcalendarErrors(repaired).trimmingCharacters(in: .whitespacesAndNewlines), "0")
+    }
+
     /// An RRULE's UNTIL in another form than DTSTART (a date against a time, a UTC time against a date or a floating
     /// start, a local time against a zoned one) is written in DTSTART's form with the bound ICSKit reads; a rule
     /// already right is left alone. The agenda is the same before and after, and recurring-ical-events reads the

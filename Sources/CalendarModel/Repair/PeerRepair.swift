@@ -24,6 +24,7 @@ extension ICalendar {
             log.warning(root.line, "repaired: VCALENDAR had no PRODID; added")
         }
         Self.cleaningNames(&root, &log)
+        Self.droppingEmptyValues(&root, &log)
         var children: [Component] = []
         for child in root.components {
             if child.name == "VTIMEZONE" {
@@ -144,7 +145,45 @@ extension ICalendar {
         }
         var component = component
         droppingUnreadable(&component, &log)
+        // RFC 5545 §3.6.4 and RFC 7953 ask for a DTSTAMP in these as in items.
+        if ["VFREEBUSY", "VAVAILABILITY", "AVAILABLE"].contains(component.name), component.property("DTSTAMP") == nil {
+            let stamp = stamp(for: component)
+            component.properties.insert(Property("DTSTAMP", value: stamp), at: 0)
+            log.warning(component.line, "repaired: \(component.name) had no DTSTAMP; added \(stamp)")
+        }
         return component
+    }
+
+    /// What strict readers refuse for want of a value: a parameter with no `=` and no value (vCard's
+    /// `TEL;WORK;VOICE:…`, `DTSTART;SOMETHING;VALUE=DATE:…`) is left out; so is a property whose value is empty
+    /// where its type needs one (`PRIORITY:`, `GEO:;`, `URL:`; a DTSTAMP gets one instead, below; text may be
+    /// empty). Each change is reported; nested components too.
+    static func droppingEmptyValues(_ component: inout Component, _ log: inout DiagnosticLog) {
+        var kept: [Property] = []
+        for property in component.properties {
+            var property = property
+            let bare = property.parameters.filter { $0.values.isEmpty }
+            if !bare.isEmpty {
+                log.warning(
+                    property.line,
+                    "repaired: \(property.name)'s parameters without a value (\(bare.map(\.name).joined(separator: ", "))) "
+                        + "left out")
+                let line = property.line
+                property.parameters.removeAll { $0.values.isEmpty }
+                property.line = line
+            }
+            let type = PropertyDesign.valueType(of: property)
+            let empty = property.value.allSatisfy { $0 == ";" || $0 == "," || $0 == " " }
+            if empty, ![.text, .unknown].contains(type), property.name != "DTSTAMP" {
+                log.warning(
+                    property.line,
+                    "repaired: \(property.name) has no value (\"\(property.value)\"), which its type needs; left out")
+                continue
+            }
+            kept.append(property)
+        }
+        component.properties = kept
+        for index in component.components.indices { droppingEmptyValues(&component.components[index], &log) }
     }
 
     /// Lines whose property name is not a name (letters, digits and `-`), which strict readers refuse: one after a
