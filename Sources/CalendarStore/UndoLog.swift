@@ -23,13 +23,17 @@ internal import GRDB
 enum UndoLog {
     /// How many commands can be taken back; older steps are forgotten when a new one begins.
     static let keptSteps = 20
+    /// How many bytes of statements the older steps may hold together: beyond it the oldest are forgotten (a
+    /// re-import that changed 100,000 items logs their old rows, about 100 MB). The newest step is always kept.
+    static let keptBytes: Int64 = 256 << 20
 
     static let schema = """
         CREATE TABLE undoStep (
             id INTEGER PRIMARY KEY,
             label TEXT NOT NULL,
             at INTEGER NOT NULL,
-            process TEXT NOT NULL
+            process TEXT NOT NULL,
+            bytes INTEGER NOT NULL DEFAULT 0
         );
         -- `kind` is what the step did to the row (update, delete), `mark` (the rows above a mark) or `above`
         -- (the rows above the highest after a deletion); `statement` undoes it; `rowID` is the row's, or the
@@ -222,6 +226,27 @@ enum UndoLog {
             sql: "INSERT INTO undoLog (step, txn, tableName, kind, statement, rowID) VALUES (?, ?, ?, 'mark', ?, ?)")
         for (table, statement, mark) in statements {
             try insert.execute(arguments: [step, txn, table, statement, mark])
+        }
+        try db.execute(
+            sql: """
+                UPDATE undoStep SET bytes = bytes + (SELECT coalesce(sum(length(statement)), 0) FROM undoLog
+                                                     WHERE step = ?1 AND txn = ?2)
+                WHERE id = ?1
+                """, arguments: [step, txn])
+        try forgetBeyondSize(db, newest: step)
+    }
+
+    /// Forgets the oldest steps while those before `newest` hold more than `cap` bytes.
+    static func forgetBeyondSize(_ db: Database, newest: Int64, cap: Int64 = keptBytes) throws {
+        var older = try Row.fetchAll(
+            db, sql: "SELECT id, bytes FROM undoStep WHERE id < ? ORDER BY id", arguments: [newest]
+        ).map { (id: $0[0] as Int64, bytes: $0[1] as Int64) }
+        var total = older.reduce(0) { $0 + $1.bytes }
+        while total > cap, let oldest = older.first {
+            try db.execute(sql: "DELETE FROM undoLog WHERE step = ?", arguments: [oldest.id])
+            try db.execute(sql: "DELETE FROM undoStep WHERE id = ?", arguments: [oldest.id])
+            total -= oldest.bytes
+            older.removeFirst()
         }
     }
 

@@ -92,6 +92,29 @@ final class UndoLogTests: XCTestCase {
         XCTAssertEqual(try dump(store), before)
     }
 
+    /// Steps know how many bytes of statements they hold; the oldest are forgotten beyond the size kept, never
+    /// the newest.
+    func testTheOldestStepsAreForgottenBeyondTheSizeKept() throws {
+        let store = try CalendarStore.inMemory()
+        _ = try CalendarMerger.merge(
+            icsBytes: file(["a", "b", "c"]), file: nil, into: "cal", source: "s", storage: store)
+        for title in ["U", "V", "W"] {
+            store.beginUndoStep(title)
+            _ = try CalendarMerger.merge(
+                icsBytes: file(["a", "b", "c"], title: title), file: nil, into: "cal", source: "s", storage: store)
+        }
+        let sizes = try store.database.read { db in
+            try Int64.fetchAll(db, sql: "SELECT bytes FROM undoStep ORDER BY id")
+        }
+        XCTAssertEqual(sizes.count, 4)
+        XCTAssertTrue(sizes.dropFirst().allSatisfy { $0 > 1000 }, "\(sizes)")  // three items' old rows each
+        try store.database.write { db in
+            try UndoLog.forgetBeyondSize(db, newest: 4, cap: sizes[1] + sizes[2] - 1)
+        }
+        XCTAssertEqual(try store.undoSteps().map(\.label), ["W", "V"])
+        XCTAssertEqual(try store.undo()?.reverted, 3)
+    }
+
     func testAStepThatChangesNothingIsNotRecorded() throws {
         let store = try CalendarStore.inMemory()
         _ = try CalendarMerger.merge(icsBytes: file(["a"]), file: nil, into: "cal", source: "s", storage: store)
