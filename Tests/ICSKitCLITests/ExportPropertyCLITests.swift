@@ -15,10 +15,9 @@ final class ExportPropertyCLITests: StoreCLITestCase {
 
     func testExportedWindowsValidateCleanAndReadTheSameInstancesElsewhere() throws {
         try CLI.requirePythonTools()
-        let seed = SeededGenerator.seed(from: "ICSKIT_EXPORT_SEED")
-        let stores = ProcessInfo.processInfo.environment["ICSKIT_EXPORT_STORES"].flatMap(Int.init) ?? 4
-        print("export property test: seed \(seed) (ICSKIT_EXPORT_SEED replays it), \(stores) stores")
-        var random = SeededGenerator(seed: seed)
+        var (random, seed, stores) = SeededGenerator.start(
+            "export property test", seedVariable: "ICSKIT_EXPORT_SEED", countVariable: "ICSKIT_EXPORT_STORES",
+            defaultCount: 4, unit: "stores")
         var compared = 0
         for round in 0..<stores {
             try makeStore(&random, round: round)

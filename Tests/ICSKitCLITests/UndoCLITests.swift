@@ -141,10 +141,9 @@ final class UndoCLITests: StoreCLITestCase {
     /// Random command sequences over real fixtures: a command that records a step changed the store, one that does
     /// not changed nothing; undoing the steps in turn gives back each earlier store row for row.
     func testUndoingEachCommandRestoresTheStoreBeforeIt() throws {
-        let seed = SeededGenerator.seed(from: "ICSKIT_UNDO_SEED")
-        let sequences = ProcessInfo.processInfo.environment["ICSKIT_UNDO_SEQUENCES"].flatMap(Int.init) ?? 8
-        print("undo property test: seed \(seed) (ICSKIT_UNDO_SEED replays it), \(sequences) sequences")
-        var random = SeededGenerator(seed: seed)
+        var (random, seed, sequences) = SeededGenerator.start(
+            "undo property test", seedVariable: "ICSKIT_UNDO_SEED", countVariable: "ICSKIT_UNDO_SEQUENCES",
+            defaultCount: 8, unit: "sequences")
         var undone = 0
         for sequence in 0..<sequences {
             try? FileManager.default.removeItem(atPath: store)

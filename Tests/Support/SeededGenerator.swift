@@ -20,4 +20,15 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     public static func seed(from variable: String) -> UInt64 {
         ProcessInfo.processInfo.environment[variable].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
     }
+
+    /// A property test's start: its seed (`seedVariable`, else fresh) and how many cases it runs (`countVariable`,
+    /// else `defaultCount`), printed so that a failure can be replayed.
+    public static func start(
+        _ test: String, seedVariable: String, countVariable: String, defaultCount: Int, unit: String
+    ) -> (generator: SeededGenerator, seed: UInt64, count: Int) {
+        let seed = seed(from: seedVariable)
+        let count = ProcessInfo.processInfo.environment[countVariable].flatMap(Int.init) ?? defaultCount
+        print("\(test): seed \(seed) (\(seedVariable) replays it), \(count) \(unit)")
+        return (SeededGenerator(seed: seed), seed, count)
+    }
 }
