@@ -14,13 +14,14 @@ struct AddCommand: ParsableCommand {
             "2026-11-27T14:00"), or +2h from now. Durations: 90m, 1h, 1h30m, 2d; alarms before the start: -15m.
 
             Examples:
-              icskit add event "Dentist" --start "tomorrow 09:30" --duration 45m --alarm -1h \
-                --location "Praxis Dr. Weber" --url https://example.com/booking/123
-              icskit add event "Stand-up" --start "monday 09:15" --duration 15m --repeat \
-                "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR" --until 2027-06-30
+              icskit add event Dentist --start "tomorrow 09:30" --duration 45m \\
+                --alarm -1h --location "Dr. Weber" --url https://example.com/booking/123
+              icskit add event Stand-up --start "monday 09:15" --duration 15m \\
+                --repeat "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR" --until 2027-06-30
               icskit add event "Holiday" --start 2026-12-24 --end 2026-12-27 --all-day
               icskit add event "Swimming" --start "friday 17:00" --repeat weekly --count 10
-              icskit add todo "Write report" --due 2026-11-27 --priority 1 --category Work --color "#FF8800"
+              icskit add todo "Write report" --due 2026-11-27 --priority 1 \\
+                --category Work --color "#FF8800"
               icskit add todo "Charts for the report" --parent 1f0e…@icskit
             """
     )

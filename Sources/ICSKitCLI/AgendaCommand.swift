@@ -15,7 +15,8 @@ struct AgendaCommand: ParsableCommand {
 
             Examples:
               icskit agenda work.ics --week this
-              icskit agenda work.ics family.ics --from 2026-12-01 --to +14d --tz Europe/Berlin
+              icskit agenda work.ics family.ics --from 2026-12-01 --to +14d \\
+                --tz Europe/Berlin
               icskit agenda google.ics --today --json
               icskit agenda tasks.ics --component event,todo --week next
             """

@@ -19,7 +19,8 @@ struct ConvertCommand: ParsableCommand {
               icskit convert exports/*.ics --out-dir clean/ --jobs 2 --report json
               icskit convert week.ics --to csv --tz Europe/Berlin -o week.csv
               icskit convert outlook.csv --tz America/New_York -o outlook.ics
-              icskit convert sheet.csv --columns "Title=summary,When=start,Until=end" -o sheet.ics
+              icskit convert sheet.csv --columns "Title=summary,When=start,Until=end" \\
+                -o sheet.ics
             """
     )
 

@@ -24,7 +24,8 @@ struct ExportCommand: ParsableCommand {
 
             Examples:
               icskit export --week this -o week.ics
-              icskit export --calendar Work --from 2026-12-01 --to +31d --expand -o december.ics
+              icskit export --calendar Work --from 2026-12-01 --to +31d --expand \\
+                -o december.ics
               icskit export --format html --week next --tz Europe/Berlin -o week.html
               icskit export --format html --month this -o month.html
             """

@@ -25,7 +25,8 @@ struct SubscribeCommand: ParsableCommand {
 
             Examples:
               icskit subscribe webcal://example.com/holidays.ics --into Holidays
-              icskit subscribe https://school.example/term.ics --into School --user ana --no-fetch
+              icskit subscribe https://school.example/term.ics --into School \\
+                --user ana --no-fetch
             """)
 
     @Argument(help: "The feed's URL.")

@@ -14,9 +14,9 @@ struct FreeBusyCommand: ParsableCommand {
             --within limits --find to those hours of each day in --tz, so they follow the clock across DST.
             Examples:
               icskit freebusy work.ics --week next > busy.ics
-              icskit freebusy --week next --find 30m --within 09:00-17:00     # every store calendar
-              icskit freebusy alice.ics bob.ics carol.ics --week 2026-W44 --find 1h --within 09:00-18:00 \\
-                --tz Europe/Berlin
+              icskit freebusy --week next --find 30m --within 09:00-17:00   # the store
+              icskit freebusy alice.ics bob.ics carol.ics --week 2026-W44 --find 1h \\
+                --within 09:00-18:00 --tz Europe/Berlin
             """)
 
     @Argument(help: "Calendar files (.ics, jCal, xCal or CSV); - reads standard input. None: the store.")

@@ -80,6 +80,24 @@ final class ErrorsCLITests: StoreCLITestCase {
         XCTAssertTrue(try icskit(["agenda", "--help"]).stdout.contains("USAGE: icskit agenda"))
     }
 
+    /// Every subcommand's examples fit 80 columns, as help prints them where it cannot ask the terminal: a line
+    /// of an example is never broken by the wrapping, a long one goes on after a shell continuation (`\`).
+    func testHelpExamplesFitEightyColumns() throws {
+        let root = try icskit(["--help"]).stdout
+        let names = root.components(separatedBy: "SUBCOMMANDS:").last!.split(separator: "\n").compactMap { line in
+            line.hasPrefix("  ") ? line.split(separator: " ").first.map(String.init) : nil
+        }.filter { $0 != "help" }
+        XCTAssertGreaterThan(names.count, 20, root)
+        for name in names {
+            let help = try icskit([name, "--help"]).stdout
+            guard let examples = help.components(separatedBy: "Examples:\n").dropFirst().first else { continue }
+            for line in examples.components(separatedBy: "\n\n")[0].split(separator: "\n") {
+                XCTAssertTrue(line.hasPrefix("  "), "icskit \(name) --help: an example broken at 80 columns: \(line)")
+                XCTAssertLessThanOrEqual(line.count, 80, "icskit \(name) --help: \(line)")
+            }
+        }
+    }
+
     func testAnUnknownCalendarIsAnErrorEverywhere() throws {
         for command in [["agenda"], ["todo"], ["export"], ["rm", "e1@test"]] {
             let run = try icskit(command + ["--calendar", "Hom"], status: 1)
