@@ -121,7 +121,9 @@ enum UndoLog {
         private var current: (step: Int64, txn: Int64)?
         /// The step this process made last, so a command's later transactions join it.
         private var ownStep: Int64?
+        /// The schema the triggers were made for, and its tables (read again only when the schema changes).
         var schemaVersion: Int64?
+        var tables: [Table] = []
         var functionsAdded = false
 
         init(label: String) { name = label }
@@ -166,12 +168,13 @@ enum UndoLog {
             db.add(function: DatabaseFunction("icskit_undo_txn", argumentCount: 0) { _ in session.txn })
             session.functionsAdded = true
         }
-        let tables = try tables(db)
         let version = try Int64.fetchOne(db, sql: "PRAGMA main.schema_version") ?? 0
         if session.schemaVersion != version {
-            try installTriggers(db, tables)
+            session.tables = try tables(db)
+            try installTriggers(db, session.tables)
             session.schemaVersion = version
         }
+        let tables = session.tables
         let last = try Row.fetchOne(db, sql: "SELECT id, process FROM undoStep ORDER BY id DESC LIMIT 1")
         let lastID: Int64 = last?[0] ?? 0
         let step =
@@ -420,14 +423,13 @@ public struct UndoResult: Sendable, Equatable {
     public var reverted = 0
     /// Rows of other tables (merge bases, time zones, calendars, categories …) put back.
     public var otherRows = 0
-    /// The sync partners of calendars whose items changed (`calendar`, partner): the next sync carries the undo
-    /// there.
-    public var partners: [(calendar: String, partner: String)] = []
+    /// The sync partners of calendars whose items changed: the next sync carries the undo there.
+    public var partners: [Partner] = []
 
-    public static func == (lhs: UndoResult, rhs: UndoResult) -> Bool {
-        (lhs.step, lhs.removed, lhs.restored, lhs.reverted, lhs.otherRows)
-            == (rhs.step, rhs.removed, rhs.restored, rhs.reverted, rhs.otherRows)
-            && lhs.partners.elementsEqual(rhs.partners) { $0 == $1 }
+    /// A calendar and the sync partner it is bound to.
+    public struct Partner: Sendable, Equatable {
+        public var calendar: String
+        public var partner: String
     }
 }
 
@@ -441,11 +443,13 @@ extension CalendarStore {
 
     /// The commands `undo` can take back, newest first.
     public func undoSteps() throws -> [UndoStep] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, label, at FROM undoStep ORDER BY id DESC").map {
-                UndoStep(id: $0[0], label: $0[1], at: Date(timeIntervalSince1970: TimeInterval($0[2] as Int64)))
-            }
-        }
+        try database.read { db in try Self.undoSteps(db) }
+    }
+
+    /// The newest `limit` steps (all without one), newest first.
+    private static func undoSteps(_ db: Database, limit: Int = -1) throws -> [UndoStep] {
+        try Row.fetchAll(db, sql: "SELECT id, label, at FROM undoStep ORDER BY id DESC LIMIT ?", arguments: [limit])
+            .map { UndoStep(id: $0[0], label: $0[1], at: Date(timeIntervalSince1970: TimeInterval($0[2] as Int64))) }
     }
 
     /// Takes back the newest step: every row it added, changed or deleted is as it was before, in one
@@ -458,7 +462,7 @@ extension CalendarStore {
             defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
             var result: UndoResult?
             try db.inTransaction(.immediate) {
-                guard let step = try Self.newestStep(db) else { return .rollback }
+                guard let step = try Self.undoSteps(db, limit: 1).first else { return .rollback }
                 var done = UndoResult(step: step)
                 let touched = try Self.touchedCalendars(db, step: step.id)
                 try Self.runUndo(db, step: step.id, into: &done)
@@ -499,9 +503,7 @@ extension CalendarStore {
                     """, arguments: [step]))
     }
 
-    private static func partners(_ db: Database, of calendars: Set<Int64>) throws -> [(
-        calendar: String, partner: String
-    )] {
+    private static func partners(_ db: Database, of calendars: Set<Int64>) throws -> [UndoResult.Partner] {
         guard !calendars.isEmpty else { return [] }
         return try Row.fetchAll(
             db,
@@ -510,13 +512,7 @@ extension CalendarStore {
                 WHERE p.calendarID IN (\(calendars.sorted().map(String.init).joined(separator: ", ")))
                 ORDER BY c.name, p.partner
                 """
-        ).map { ($0[0], $0[1]) }
-    }
-
-    private static func newestStep(_ db: Database) throws -> UndoStep? {
-        try Row.fetchOne(db, sql: "SELECT id, label, at FROM undoStep ORDER BY id DESC LIMIT 1").map {
-            UndoStep(id: $0[0], label: $0[1], at: Date(timeIntervalSince1970: TimeInterval($0[2] as Int64)))
-        }
+        ).map { UndoResult.Partner(calendar: $0[0], partner: $0[1]) }
     }
 
     /// The step's transactions newest first; in each, the rows above its marks go first, then the logged

@@ -43,9 +43,10 @@ struct UndoCommand: ParsableCommand {
         }
         Output.line((dryRun ? "would undo: " : "undone: ") + "\(result.step.label) (\(Self.time(result.step.at)))")
         Output.print(Self.summary(result, dryRun: dryRun))
-        for (calendar, partner) in result.partners {
+        for bound in result.partners {
             Output.line(
-                "\(calendar) is synced with \(partner): the next sync carries this there (icskit sync \(calendar))")
+                "\(bound.calendar) is synced with \(bound.partner): the next sync carries this there "
+                    + "(icskit sync \(bound.calendar))")
         }
     }
 
