@@ -26,23 +26,12 @@ extension CalendarStore {
                         + "ORDER BY tzid", arguments: [id])
                 let items: [String]
                 if let window {
-                    let (from, to) = (
-                        Int64(window.lowerBound.timeIntervalSince1970),
-                        Int64(window.upperBound.timeIntervalSince1970)
-                    )
-                    // Series and items whose span can reach the window (a day's slack for floating times), and
-                    // every component of those UIDs, so overrides travel with their series. (`+calendarID`
-                    // steers SQLite to the UID index: it fetches the few rows those UIDs name, not the calendar.)
                     items = try String.fetchAll(
-                        db,
-                        sql: """
-                            SELECT content FROM item WHERE +calendarID = ?1 AND uid IN (
-                                SELECT uid FROM item WHERE calendarID = ?1 AND (
-                                    (startUTC IS NULL AND dueUTC IS NULL) OR
-                                    (coalesce(startUTC, dueUTC) < ?3 + 86400 AND
-                                     (rangeEndUTC IS NULL AND isRecurring OR coalesce(rangeEndUTC, endUTC, startUTC) >= ?2 - 86400))))
-                            ORDER BY startUTC
-                            """, arguments: [id, from, to])
+                        db, sql: Self.windowItems,
+                        arguments: [
+                            id, Int64(window.lowerBound.timeIntervalSince1970),
+                            Int64(window.upperBound.timeIntervalSince1970),
+                        ])
                 } else {
                     items = try String.fetchAll(
                         db, sql: "SELECT content FROM item WHERE calendarID = ? ORDER BY id",
@@ -56,16 +45,11 @@ extension CalendarStore {
             return calendars
         }
         return stored.map { entry in
-            // The calendar's own properties as they were read (NAME, X-WR-CALNAME, UID, REFRESH-INTERVAL …); the
-            // store's name when the file gave none, and the store's colour, which the user may have set.
-            var calendar = entry.header.flatMap { ICS.read(Array($0.utf8)).calendars.first } ?? ICalendar()
-            calendar.productID = ICS.productID
-            calendar.version = "2.0"
-            if calendar.name == nil { calendar.name = entry.name }
-            if let color = entry.color, color != calendar.color { calendar.color = color }
-            let text = entry.zones.joined() + entry.items.joined()
-            calendar.components = ICS.read(Array(text.utf8)).calendars.flatMap(\.components)
-            return (calendar, entry.name)
+            (
+                Self.assemble(
+                    name: entry.name, color: entry.color, header: entry.header,
+                    text: entry.zones.joined() + entry.items.joined()), entry.name
+            )
         }
     }
 }

@@ -228,6 +228,9 @@ enum StoreSchema {
         migrator.registerMigration("v14: the undo log") { db in
             try db.execute(sql: UndoLog.schema)
         }
+        migrator.registerMigration("v15: the instances of series, kept month by month") { db in
+            try db.execute(sql: InstanceCache.schema)
+        }
         return migrator
     }
 

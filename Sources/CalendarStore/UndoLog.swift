@@ -86,7 +86,8 @@ enum UndoLog {
 
     /// Tables that hold derived or bookkeeping data: not logged, not restored.
     static func isCovered(_ name: String) -> Bool {
-        !derived.contains(name) && !["sqlite_", "grdb_", "undo", "itemSearch"].contains { name.hasPrefix($0) }
+        !derived.contains(name)
+            && !["sqlite_", "grdb_", "undo", "itemSearch", "instance"].contains { name.hasPrefix($0) }
     }
 
     static func tables(_ db: Database) throws -> [Table] {
@@ -476,6 +477,8 @@ extension CalendarStore {
                 }
                 try db.execute(sql: "DELETE FROM undoLog WHERE step = ?", arguments: [step.id])
                 try db.execute(sql: "DELETE FROM undoStep WHERE id = ?", arguments: [step.id])
+                // Rows put back keep their old ids, which the kept instances cannot tell from unchanged ones.
+                try InstanceCache.clear(db)
                 // The rows put back are searched again (the index is derived, not logged).
                 try db.execute(
                     sql: """

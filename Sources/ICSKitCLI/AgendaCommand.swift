@@ -79,27 +79,14 @@ struct AgendaCommand: ParsableCommand {
     func run() throws {
         let zone = try window.zone()
         let (start, end) = try window.window(in: zone)
-        let input = try CalendarFiles.readOrStore(
-            files, store: store, calendars: calendar,
-            window: zone.date(of: start)..<zone.date(of: end))
-        ProcessLifetime.keepUntilExit(input)
         var options = ExpansionOptions()
         options.components = components.names
         options.viewerZone = zone.identifier
         options.applyWRTimeZone = !noXWRTimezone
         options.limitPerSeries = maxInstances
-        options.budget = InstanceBudget(limit: maxTotal)
-        var diagnostics = input.diagnostics.filter { $0.severity == .error }
-        var rows: [(occurrence: Occurrence, calendar: String)] = []
-        for source in input.sources {
-            for calendar in source.calendars {
-                let expansion = calendar.occurrences(
-                    from: zone.date(of: start), to: zone.date(of: end),
-                    options: options, file: source.path)
-                diagnostics += expansion.diagnostics
-                rows += expansion.occurrences.map { ($0, source.name) }
-            }
-        }
+        var (rows, diagnostics, shown, storeIsEmpty) =
+            try keptRows(from: zone.date(of: start), to: zone.date(of: end), options)
+            ?? expandedRows(from: zone.date(of: start), to: zone.date(of: end), options)
         rows.sort { ($0.occurrence.startDate, $0.calendar) < ($1.occurrence.startDate, $1.calendar) }
         ProcessLifetime.keepUntilExit(rows)
         CalendarFiles.report(diagnostics, quiet: quiet)
@@ -118,16 +105,54 @@ struct AgendaCommand: ParsableCommand {
             style.me = me.identity
             if color.isOn(isTerminal: isatty(STDOUT_FILENO) == 1) {
                 style.colors = try PageColors.ofStore(
-                    files.isEmpty ? store.open(.readOnly) : nil, shown: input.sources.map(\.name))
+                    files.isEmpty ? store.open(.readOnly) : nil, shown: shown)
             }
             format.printDays(
                 rows, from: start, to: end,
                 handles: try store.handles(files: files, hidden: noIDs, for: Set(rows.compactMap(\.occurrence.uid))),
                 style: style)
-            if rows.isEmpty, input.storeIsEmpty {
+            if rows.isEmpty, storeIsEmpty {
                 Output.print(CalendarFiles.emptyStoreHint(store.path ?? CalendarStore.defaultPath()))
             }
         }
+    }
+}
+
+extension AgendaCommand {
+    typealias Rows = (
+        rows: [(occurrence: Occurrence, calendar: String)], diagnostics: [Diagnostic], shown: [String],
+        storeIsEmpty: Bool
+    )
+
+    /// The store's instances from the months it keeps (nil: files given, or the store cannot keep them); when they
+    /// are more than --max-total, the calendars are expanded instead, which stops there with its warning.
+    func keptRows(from: Date, to: Date, _ options: ExpansionOptions) throws -> Rows? {
+        guard files.isEmpty,
+            let (kept, isEmpty) = try CalendarFiles.keptInstances(
+                store: store, calendars: Set(calendar).sorted(), from: from, to: to, options: options,
+                brief: !details),
+            kept.calendars.reduce(0, { $0 + $1.occurrences.count }) <= maxTotal
+        else { return nil }
+        let rows = kept.calendars.flatMap { calendar in calendar.occurrences.map { ($0, calendar.name) } }
+        return (rows, kept.diagnostics, kept.calendars.map(\.name), isEmpty)
+    }
+
+    /// Every calendar read (files, or the store's items that can reach the window) and expanded.
+    func expandedRows(from: Date, to: Date, _ options: ExpansionOptions) throws -> Rows {
+        let input = try CalendarFiles.readOrStore(files, store: store, calendars: calendar, window: from..<to)
+        ProcessLifetime.keepUntilExit(input)
+        var options = options
+        options.budget = InstanceBudget(limit: maxTotal)
+        var diagnostics = input.diagnostics.filter { $0.severity == .error }
+        var rows: [(occurrence: Occurrence, calendar: String)] = []
+        for source in input.sources {
+            for calendar in source.calendars {
+                let expansion = calendar.occurrences(from: from, to: to, options: options, file: source.path)
+                diagnostics += expansion.diagnostics
+                rows += expansion.occurrences.map { ($0, source.name) }
+            }
+        }
+        return (rows, diagnostics, input.sources.map(\.name), input.storeIsEmpty)
     }
 }
 

@@ -118,6 +118,28 @@ struct CalendarFiles {
         return files
     }
 
+    /// The store's kept instances of [from, to) (`CalendarStore.keptInstances`), as an expansion of the calendars
+    /// would list them: nil when they cannot serve (the store is missing or cannot be written, which keeping them
+    /// needs, or `ICSKIT_INSTANCE_CACHE=0`), and the command expands the calendars itself.
+    static func keptInstances(
+        store: StoreOption, calendars: [String], from: Date, to: Date, options: ExpansionOptions,
+        alarmsOnly: Bool = false, brief: Bool = false
+    ) throws -> (kept: KeptInstances, storeIsEmpty: Bool)? {
+        let path = store.path ?? CalendarStore.defaultPath()
+        guard ProcessInfo.processInfo.environment["ICSKIT_INSTANCE_CACHE"] != "0",
+            options.limitPerSeries == ExpansionOptions().limitPerSeries,
+            FileManager.default.isWritableFile(atPath: path),
+            FileManager.default.isWritableFile(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path),
+            let opened = try? CalendarStore(path: path, access: .readWrite, changeLabel: "listing")
+        else { return nil }
+        for name in calendars { try requireCalendar(name, in: opened) }
+        guard
+            let kept = try opened.keptInstances(
+                from: from, to: to, calendars: calendars, options: options, alarmsOnly: alarmsOnly, brief: brief)
+        else { return nil }
+        return (kept, try opened.calendars().allSatisfy { $0.itemCount == 0 })
+    }
+
     /// What to say where a store has nothing to show: that it is empty, where it is, and how to fill it.
     static func emptyStoreHint(_ path: String) -> String {
         "the store \(path) holds no items yet: icskit import FILE --calendar NAME adds a file's, "

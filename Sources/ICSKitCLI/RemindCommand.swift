@@ -98,20 +98,37 @@ struct RemindCommand: ParsableCommand {
     /// The alarms whose times fall in [from, to), earliest first.
     func alarms(from: Date, to: Date, zone: ZoneClock) throws -> [DueAlarm] {
         let reach = from.addingTimeInterval(-7 * 86_400)..<to.addingTimeInterval(35 * 86_400)
-        let input = try CalendarFiles.readOrStore(files, store: store, calendars: calendar, window: reach)
         var options = ExpansionOptions()
         options.components = ["VEVENT", "VTODO"]
         options.viewerZone = zone.identifier
         var due: [DueAlarm] = []
-        for source in input.sources {
-            for calendar in source.calendars {
-                let expansion = calendar.occurrences(
-                    from: reach.lowerBound, to: reach.upperBound, options: options, file: source.path)
-                let time = CalendarTime(calendar: calendar, viewerZone: zone.identifier)
-                for occurrence in expansion.occurrences {
-                    due += DueAlarm.alarms(of: occurrence, calendar: source.name, time: time).filter {
-                        $0.fires >= from && $0.fires < to
-                    }
+        func collect(_ occurrences: [Occurrence], calendar: String, time: CalendarTime) {
+            for occurrence in occurrences {
+                due += DueAlarm.alarms(of: occurrence, calendar: calendar, time: time).filter {
+                    $0.fires >= from && $0.fires < to
+                }
+            }
+        }
+        // The store's kept instances of items with alarms, else every calendar expanded.
+        if files.isEmpty,
+            let (kept, _) = try CalendarFiles.keptInstances(
+                store: store, calendars: Set(calendar).sorted(), from: reach.lowerBound, to: reach.upperBound,
+                options: options, alarmsOnly: true, brief: true)
+        {
+            for entry in kept.calendars {
+                collect(
+                    entry.occurrences, calendar: entry.name,
+                    time: CalendarTime(calendar: entry.frame, viewerZone: zone.identifier))
+            }
+        } else {
+            let input = try CalendarFiles.readOrStore(files, store: store, calendars: calendar, window: reach)
+            for source in input.sources {
+                for calendar in source.calendars {
+                    let expansion = calendar.occurrences(
+                        from: reach.lowerBound, to: reach.upperBound, options: options, file: source.path)
+                    collect(
+                        expansion.occurrences, calendar: source.name,
+                        time: CalendarTime(calendar: calendar, viewerZone: zone.identifier))
                 }
             }
         }

@@ -74,6 +74,73 @@ public struct Occurrence: Sendable, Hashable {
     public var isAllDay: Bool { start.isDate }
 }
 
+extension Occurrence {
+    /// An occurrence's times without its item: what a store keeps of an instance to list it again without
+    /// expanding its series.
+    public struct Timing: Sendable, Hashable {
+        public var recurrenceID: CalendarDate?
+        public var start: CalendarDate
+        public var end: CalendarDate
+        public var startDate: Date
+        public var endDate: Date
+        public var recurrenceDate: Date?
+        public var isFloating: Bool
+
+        public init(
+            recurrenceID: CalendarDate?, start: CalendarDate, end: CalendarDate, startDate: Date, endDate: Date,
+            recurrenceDate: Date?, isFloating: Bool
+        ) {
+            self.recurrenceID = recurrenceID
+            self.start = start
+            self.end = end
+            self.startDate = startDate
+            self.endDate = endDate
+            self.recurrenceDate = recurrenceDate
+            self.isFloating = isFloating
+        }
+    }
+
+    /// This occurrence's times.
+    public var timing: Timing {
+        Timing(
+            recurrenceID: recurrenceID, start: start, end: end, startDate: startDate, endDate: endDate,
+            recurrenceDate: recurrenceDate, isFloating: isFloating)
+    }
+
+    /// The occurrences of one item at these times, sharing the item as an expansion's instances do.
+    public static func instances(of item: Item, at timings: [Timing]) -> [Occurrence] {
+        let source = Source(item)
+        return timings.map {
+            Occurrence(
+                source: source, recurrenceID: $0.recurrenceID, start: $0.start, end: $0.end, startDate: $0.startDate,
+                endDate: $0.endDate, recurrenceDate: $0.recurrenceDate, isFloating: $0.isFloating)
+        }
+    }
+
+    /// Whether an instance [start, end) overlaps the window as expansion decides it: a span when it starts before
+    /// the window ends and ends after it begins, an instant when it lies in the window.
+    public static func overlaps(start: Int64, end: Int64, window: Range<Int64>) -> Bool {
+        end > start ? start < window.upperBound && end > window.lowerBound : window.contains(start)
+    }
+
+    /// The window of whole seconds that expansion uses for [from, to).
+    public static func seconds(from: Date, to: Date) -> Range<Int64> {
+        let lower = Int64(from.timeIntervalSince1970.rounded(.down))
+        return lower..<max(lower, Int64(to.timeIntervalSince1970.rounded(.up)))
+    }
+}
+
+/// The instances of one series (a master with its overrides, or a single item) in a window.
+public struct SeriesExpansion: Sendable {
+    /// The series' UID (nil for components without one).
+    public var uid: String?
+    /// Its instances, in the order the calendar's expansion sorts them.
+    public var occurrences: [Occurrence]
+    /// Whether expanding it said anything (a limit, a zone it could not use …): such a series is better expanded
+    /// again where it is shown, so that what was said is said there.
+    public var hasDiagnostics: Bool
+}
+
 /// What to expand and how.
 public struct ExpansionOptions: Sendable {
     /// Which components to expand: events only by default, as calendar views show them.
@@ -154,8 +221,31 @@ extension ICalendar {
         file: String? = nil
     ) -> Expansion {
         let expander = Expander(calendar: self, options: options, file: file)
-        let window = Int64(from.timeIntervalSince1970.rounded(.down))..<Int64(to.timeIntervalSince1970.rounded(.up))
+        let window = Occurrence.seconds(from: from, to: to)
         let occurrences = expander.series().flatMap { expander.expand($0, window: window) }
+        return Expansion(occurrences: Self.sorted(occurrences), diagnostics: expander.diagnostics)
+    }
+
+    /// The instances of [from, to) series by series, each sorted as `occurrences` sorts them. A series whose
+    /// expansion said something is marked; the calendar's own diagnostics (an unknown X-WR-TIMEZONE) mark every
+    /// series.
+    public func occurrencesBySeries(
+        from: Date, to: Date, options: ExpansionOptions = ExpansionOptions(), file: String? = nil
+    ) -> [SeriesExpansion] {
+        let expander = Expander(calendar: self, options: options, file: file)
+        let window = Occurrence.seconds(from: from, to: to)
+        let calendarNotes = !expander.diagnostics.isEmpty
+        return expander.series().map { series in
+            let before = expander.diagnostics.count
+            let occurrences = expander.expand(series, window: window)
+            return SeriesExpansion(
+                uid: (series.master ?? series.overrides.first)?.core.uid, occurrences: Self.sorted(occurrences),
+                hasDiagnostics: calendarNotes || expander.diagnostics.count != before)
+        }
+    }
+
+    /// Instances by start; among equal starts by UID and component, then in the order they were made.
+    static func sorted(_ occurrences: [Occurrence]) -> [Occurrence] {
         // Sort small keys, then gather: sorting the instances themselves would move them around again and again.
         let keys = occurrences.indices.map { (start: occurrences[$0].startDate, index: $0) }
         let order = keys.sorted { lhs, rhs in
@@ -166,7 +256,7 @@ extension ICalendar {
                 b.core.uid ?? "", b.item.componentName, rhs.index
             )
         }
-        return Expansion(occurrences: order.map { occurrences[$0.index] }, diagnostics: expander.diagnostics)
+        return order.map { occurrences[$0.index] }
     }
 }
 

@@ -1,0 +1,650 @@
+import CalendarModel
+import Foundation
+internal import GRDB
+import Synchronization
+
+/// The instances of the store's series, kept month by month so that a week is listed without expanding every
+/// series that could reach it (a store of 100,000 items holds thousands of open-ended series).
+///
+/// A month is expanded the first time a listing needs it, for one calendar and one way of expanding (viewer zone,
+/// X-WR-TIMEZONE, zone rules), by the same expansion a calendar file gets, and each instance is kept with its times
+/// and the row of the component that describes it. What changes an item's series marks its UID stale (triggers on
+/// updates and deletions; new items lie above the highest row id seen), and the next listing expands that UID's
+/// months again; a calendar whose VTIMEZONEs or own properties changed has its months dropped. A series whose
+/// expansion said something (a limit, a zone it could not use) is not kept but expanded again where it is listed,
+/// so that the warning is given there. The cache is derived data: the undo log neither records nor restores it.
+enum InstanceCache {
+    static let schema = """
+        CREATE TABLE instanceMonth (
+            id INTEGER PRIMARY KEY,
+            calendarID INTEGER NOT NULL,
+            month INTEGER NOT NULL,
+            viewerZone TEXT NOT NULL,
+            applyWRTimeZone INTEGER NOT NULL,
+            zones TEXT NOT NULL,
+            basis TEXT NOT NULL,
+            -- 1: expanding this month said something (a zone it could not use, a limit): the calendar is expanded
+            -- where it is listed, so that the same is said there, and nothing is kept.
+            expands INTEGER NOT NULL DEFAULT 0,
+            UNIQUE (calendarID, viewerZone, applyWRTimeZone, zones, month)
+        );
+        CREATE TABLE instance (
+            monthID INTEGER NOT NULL,
+            itemID INTEGER NOT NULL,
+            uid TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            startUTC INTEGER NOT NULL,
+            endUTC INTEGER NOT NULL,
+            startWall INTEGER NOT NULL,
+            startForm TEXT NOT NULL,
+            endWall INTEGER NOT NULL,
+            endForm TEXT NOT NULL,
+            recurrenceUTC INTEGER,
+            recurrenceWall INTEGER,
+            recurrenceForm TEXT,
+            floating INTEGER NOT NULL,
+            hasAlarm INTEGER NOT NULL
+        );
+        CREATE INDEX instance_start ON instance(monthID, startUTC);
+        CREATE INDEX instance_item ON instance(itemID);
+        CREATE INDEX instance_uid ON instance(uid);
+        -- The items instances are kept for, briefly (`brief`): what listing them reads instead of their content.
+        CREATE TABLE instanceItem (
+            itemID INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            recurrenceID TEXT NOT NULL,
+            brief BLOB NOT NULL
+        );
+        CREATE TABLE instanceStale (calendarID INTEGER NOT NULL, uid TEXT NOT NULL, PRIMARY KEY (calendarID, uid))
+            WITHOUT ROWID;
+        CREATE TABLE instanceState (builtThrough INTEGER NOT NULL);
+        INSERT INTO instanceState (builtThrough) VALUES (0);
+        -- New items take ids above builtThrough (when the highest row goes, the mark comes down with it); changed
+        -- and deleted ones mark their UID. Nothing is marked while no month is kept. (Not INSERT OR IGNORE: the
+        -- conflict clause of the statement that fires a trigger overrides the trigger's own.)
+        CREATE TRIGGER instanceItemDelete AFTER DELETE ON item WHEN EXISTS (SELECT 1 FROM instanceMonth) BEGIN
+            DELETE FROM instance WHERE itemID = old.id;
+            DELETE FROM instanceItem WHERE itemID = old.id;
+            INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
+            UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item)
+            WHERE builtThrough > (SELECT coalesce(max(id), 0) FROM item);
+        END;
+        CREATE TRIGGER instanceItemChange AFTER UPDATE OF content, calendarID, uid ON item
+        WHEN EXISTS (SELECT 1 FROM instanceMonth) AND (old.content IS NOT new.content
+            OR old.calendarID IS NOT new.calendarID OR old.uid IS NOT new.uid) BEGIN
+            DELETE FROM instanceItem WHERE itemID = old.id;
+            INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
+            INSERT INTO instanceStale (calendarID, uid) SELECT new.calendarID, new.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = new.calendarID AND uid = new.uid);
+        END;
+        """
+
+    /// More stale UIDs than this and every month is dropped instead (an import of thousands of items): expanding
+    /// months again when they are next listed costs less than expanding each UID in each month.
+    static let staleLimit = 2_000
+
+    /// The way of expanding a month was kept for.
+    struct Way: Hashable {
+        var viewerZone: String
+        var applyWRTimeZone: Bool
+        var zones: String
+
+        init(_ options: ExpansionOptions) {
+            viewerZone = options.viewerZone
+            applyWRTimeZone = options.applyWRTimeZone
+            zones = options.zones.rawValue
+        }
+
+        init(row: Row, from column: Int) {
+            viewerZone = row[column]
+            applyWRTimeZone = row[column + 1]
+            zones = row[column + 2]
+        }
+
+        var options: ExpansionOptions {
+            var options = ExpansionOptions()
+            options.components = ExpansionOptions.allItemKinds
+            options.viewerZone = viewerZone
+            options.applyWRTimeZone = applyWRTimeZone
+            options.zones = ZoneSource(rawValue: zones) ?? .preferred
+            return options
+        }
+
+        var arguments: [any DatabaseValueConvertible] { [viewerZone, applyWRTimeZone, zones] }
+    }
+
+    /// Drops every kept month (after an undo, which puts rows back under their old ids).
+    static func clear(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM instance; DELETE FROM instanceItem; DELETE FROM instanceMonth;
+                DELETE FROM instanceStale;
+                UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item);
+                """)
+    }
+
+    // MARK: Months
+
+    /// Month `n` counted from January 1970, in UTC.
+    static func month(of seconds: Int64) -> Int {
+        let day = Int((seconds >= 0 ? seconds : seconds - 86_399) / 86_400)
+        let date = LocalDateTime(wallSeconds: Int64(day) * 86_400)
+        return (date.year - 1970) * 12 + date.month - 1
+    }
+
+    static func range(of month: Int) -> Range<Int64> {
+        func start(_ month: Int) -> Int64 {
+            let year = 1970 + Int((Double(month) / 12).rounded(.down))
+            return LocalDateTime(year: year, month: month - (year - 1970) * 12 + 1, day: 1).wallSeconds
+        }
+        return start(month)..<start(month + 1)
+    }
+
+    /// What a calendar's months were expanded on: its own properties and VTIMEZONEs.
+    static func basis(_ db: Database, calendar: Int64) throws -> String {
+        let header = try String.fetchOne(db, sql: "SELECT header FROM calendar WHERE id = ?", arguments: [calendar])
+        let zones = try String.fetchAll(
+            db, sql: "SELECT content FROM timeZone WHERE calendarID = ? ORDER BY tzid", arguments: [calendar])
+        var hasher = FNV()
+        hasher.add(header ?? "")
+        for zone in zones { hasher.add(zone) }
+        return String(hasher.value, radix: 16) + ":" + String(zones.count)
+    }
+
+    /// 64-bit FNV-1a: a stable digest (Swift's Hasher is seeded per process).
+    struct FNV {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func add(_ text: String) {
+            for byte in text.utf8 {
+                value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+            value = (value ^ 0xFF) &* 0x0000_0100_0000_01b3
+        }
+    }
+}
+
+// MARK: Keeping it up to date
+
+extension InstanceCache {
+    /// Brings the kept months of these calendars up to date and makes the ones [window] needs for `way`.
+    static func prepare(_ db: Database, calendars: [Int64], way: Way, window: Range<Int64>) throws {
+        // Months of calendars that are gone (their items' triggers removed the instances).
+        try drop(
+            db,
+            months: Int64.fetchAll(
+                db, sql: "SELECT id FROM instanceMonth WHERE calendarID NOT IN (SELECT id FROM calendar)"))
+        try refreshStale(db)
+        let months = month(of: window.lowerBound)...month(of: max(window.lowerBound, window.upperBound - 1))
+        for calendar in calendars {
+            let basis = try basis(db, calendar: calendar)
+            let changed = try Int64.fetchAll(
+                db, sql: "SELECT id FROM instanceMonth WHERE calendarID = ? AND basis <> ?",
+                arguments: [calendar, basis])
+            try drop(db, months: changed)
+            let kept = Set(
+                try Int.fetchAll(
+                    db,
+                    sql: """
+                        SELECT month FROM instanceMonth
+                        WHERE calendarID = ? AND viewerZone = ? AND applyWRTimeZone = ? AND zones = ?
+                        """, arguments: StatementArguments([calendar] + way.arguments)))
+            for month in months where !kept.contains(month) {
+                try build(db, calendar: calendar, month: month, way: way, basis: basis)
+            }
+        }
+    }
+
+    private static func drop(_ db: Database, months: [Int64]) throws {
+        guard !months.isEmpty else { return }
+        for id in months {
+            try db.execute(sql: "DELETE FROM instance WHERE monthID = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM instanceMonth WHERE id = ?", arguments: [id])
+        }
+        try db.execute(sql: "DELETE FROM instanceItem WHERE itemID NOT IN (SELECT itemID FROM instance)")
+    }
+
+    /// Expands again, in every kept month of their calendar, the UIDs whose items changed since the last listing.
+    private static func refreshStale(_ db: Database) throws {
+        guard let through = try Int64.fetchOne(db, sql: "SELECT builtThrough FROM instanceState") else { return }
+        defer {
+            try? db.execute(
+                sql: """
+                    DELETE FROM instanceStale;
+                    UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item);
+                    """)
+        }
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM instanceMonth)") == true else { return }
+        let stale = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT calendarID, uid FROM instanceStale
+                UNION SELECT calendarID, uid FROM item WHERE id > ?
+                """, arguments: [through])
+        if stale.count > staleLimit {
+            try clear(db)
+            return
+        }
+        var byCalendar: [Int64: Set<String>] = [:]
+        for row in stale { byCalendar[row[0], default: []].insert(row[1]) }
+        for (calendar, uids) in byCalendar {
+            let months = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, month, viewerZone, applyWRTimeZone, zones, expands FROM instanceMonth
+                    WHERE calendarID = ?
+                    """, arguments: [calendar])
+            guard !months.isEmpty else { continue }
+            // A month that said something is made again whole when next listed.
+            try drop(db, months: months.filter { $0[5] as Bool }.map { $0[0] })
+            let kept = months.filter { !($0[5] as Bool) }
+            guard !kept.isEmpty else { continue }
+            for slice in CalendarStore.slices(of: uids) {
+                for month in kept {
+                    try db.execute(
+                        sql: "DELETE FROM instance WHERE monthID = ? AND uid IN (\(slice.marks))",
+                        arguments: StatementArguments([month[0] as Int64] + slice.uids))
+                }
+            }
+            let parsed = try CalendarStore.storedCalendar(db, calendar: calendar, uids: uids)
+            for month in kept {
+                try keep(
+                    db, parsed, calendar: calendar, monthID: month[0], month: month[1],
+                    way: Way(row: month, from: 2))
+            }
+        }
+    }
+
+    /// Expands one calendar's month and keeps what it holds.
+    private static func build(_ db: Database, calendar: Int64, month: Int, way: Way, basis: String) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO instanceMonth (calendarID, month, viewerZone, applyWRTimeZone, zones, basis)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: StatementArguments([calendar, month] + way.arguments + [basis]))
+        let parsed = try CalendarStore.storedCalendar(db, calendar: calendar, window: range(of: month))
+        try keep(db, parsed, calendar: calendar, monthID: db.lastInsertedRowID, month: month, way: way)
+    }
+
+    /// Expands the items of `text` (a calendar's header, VTIMEZONEs and items) over the month and keeps each series'
+    /// instances; when expanding said something, the month is marked to be expanded where it is listed instead.
+    private static func keep(
+        _ db: Database, _ parsed: ICalendar, calendar: Int64, monthID: Int64, month: Int, way: Way
+    ) throws {
+        let window = range(of: month)
+        let series = parsed.occurrencesBySeries(
+            from: Date(timeIntervalSince1970: TimeInterval(window.lowerBound)),
+            to: Date(timeIntervalSince1970: TimeInterval(window.upperBound)), options: way.options)
+        var rows: [String: Int64] = [:]
+        let uids = Set(series.compactMap(\.uid))
+        for slice in CalendarStore.slices(of: uids) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT uid, recurrenceID, id, kind, content FROM item
+                    WHERE calendarID = ? AND uid IN (\(slice.marks))
+                    """,
+                arguments: StatementArguments([calendar] + slice.uids))
+            {
+                let id: Int64 = row[2]
+                rows[(row[0] as String) + "\u{1F}" + (row[1] as String)] = id
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO instanceItem (itemID, kind, uid, recurrenceID, brief)
+                        VALUES (?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [id, row[3], row[0], row[1], Data(brief(row[4]))])
+            }
+        }
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO instance (monthID, itemID, uid, position, startUTC, endUTC, startWall, startForm, endWall,
+                    endForm, recurrenceUTC, recurrenceWall, recurrenceForm, floating, hasAlarm)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        var rowsOfSeries: [[StatementArguments]] = []
+        var position = 0
+        for expansion in series {
+            let uid = expansion.uid ?? ""
+            var arguments: [StatementArguments] = []
+            for occurrence in expansion.occurrences {
+                let key = uid + "\u{1F}" + (occurrence.core.recurrenceID?.date.icsValue ?? "")
+                guard !expansion.hasDiagnostics, occurrence.core.uid == uid, let id = rows[key] else {
+                    try db.execute(sql: "DELETE FROM instance WHERE monthID = ?", arguments: [monthID])
+                    try db.execute(sql: "UPDATE instanceMonth SET expands = 1 WHERE id = ?", arguments: [monthID])
+                    return
+                }
+                position += 1
+                arguments.append(row(occurrence, monthID: monthID, itemID: id, position: position))
+            }
+            if expansion.hasDiagnostics {
+                try db.execute(sql: "DELETE FROM instance WHERE monthID = ?", arguments: [monthID])
+                try db.execute(sql: "UPDATE instanceMonth SET expands = 1 WHERE id = ?", arguments: [monthID])
+                return
+            }
+            rowsOfSeries.append(arguments)
+        }
+        for arguments in rowsOfSeries.joined() { try insert.execute(arguments: arguments) }
+    }
+
+    private static func row(_ occurrence: Occurrence, monthID: Int64, itemID: Int64, position: Int)
+        -> StatementArguments
+    {
+        let hasAlarm =
+            switch occurrence.item {
+            case .event(let event): !event.alarms.isEmpty
+            case .todo(let todo): !todo.alarms.isEmpty
+            case .journal: false
+            }
+        let recurrence = occurrence.recurrenceID
+        return [
+            monthID, itemID, occurrence.uid ?? "", position, seconds(occurrence.startDate),
+            seconds(occurrence.endDate), occurrence.start.wall.wallSeconds, form(occurrence.start),
+            occurrence.end.wall.wallSeconds, form(occurrence.end), occurrence.recurrenceDate.map(seconds),
+            recurrence?.wall.wallSeconds, recurrence.map(form), occurrence.isFloating, hasAlarm,
+        ]
+    }
+
+    static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+
+    /// `D` a date, `F` floating, `U` UTC, `Z` and the TZID zoned.
+    static func form(_ date: CalendarDate) -> String {
+        switch date.form {
+        case .date: "D"
+        case .floating: "F"
+        case .utc: "U"
+        case .zoned(let tzid): "Z" + tzid
+        }
+    }
+
+    static func date(wall: Int64, form: String) -> CalendarDate {
+        let time = LocalDateTime(wallSeconds: wall)
+        let kind: CalendarDate.Form =
+            switch form.first {
+            case "D": .date
+            case "U": .utc
+            case "Z": .zoned(tzid: String(form.dropFirst()))
+            default: .floating
+            }
+        return CalendarDate(
+            year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
+            second: time.second, form: kind)
+    }
+}
+
+extension CalendarStore {
+    /// One stored calendar as a calendar (`assemble`): the items that can touch `window` (with their UIDs' other
+    /// components), or those of `uids`.
+    static func storedCalendar(
+        _ db: Database, calendar: Int64, window: Range<Int64>? = nil, uids: Set<String>? = nil
+    ) throws -> ICalendar {
+        let zones = try String.fetchAll(
+            db, sql: "SELECT content FROM timeZone WHERE calendarID = ? ORDER BY tzid", arguments: [calendar])
+        var items: [String] = []
+        if let window {
+            items += try String.fetchAll(
+                db, sql: windowItems, arguments: [calendar, window.lowerBound, window.upperBound])
+        }
+        for slice in slices(of: uids ?? []) {
+            items += try String.fetchAll(
+                db, sql: "SELECT content FROM item WHERE calendarID = ? AND uid IN (\(slice.marks)) ORDER BY id",
+                arguments: StatementArguments([calendar] + slice.uids))
+        }
+        let row = try Row.fetchOne(
+            db, sql: "SELECT name, color, header FROM calendar WHERE id = ?", arguments: [calendar])
+        return assemble(name: row?[0] ?? "", color: row?[1], header: row?[2], text: zones.joined() + items.joined())
+    }
+
+    /// A calendar from what the store keeps of it: its own properties as they were read (NAME, X-WR-CALNAME, UID,
+    /// REFRESH-INTERVAL …), the store's name when the file gave none and the store's colour, which the user may
+    /// have set; its VTIMEZONEs and items from `text`.
+    static func assemble(name: String, color: String?, header: String?, text: String) -> ICalendar {
+        var calendar = header.flatMap { ICS.read(Array($0.utf8)).calendars.first } ?? ICalendar()
+        calendar.productID = ICS.productID
+        calendar.version = "2.0"
+        if calendar.name == nil { calendar.name = name }
+        if let color, color != calendar.color { calendar.color = color }
+        calendar.components = ICS.read(Array(text.utf8)).calendars.flatMap(\.components)
+        return calendar
+    }
+
+    /// The items whose span can reach [?2, ?3) in calendar ?1 (a day's slack for floating times), and every
+    /// component of those UIDs, so overrides travel with their series. (`+calendarID` steers SQLite to the UID
+    /// index: it fetches the few rows those UIDs name, not the calendar.)
+    static let windowItems = """
+        SELECT content FROM item WHERE +calendarID = ?1 AND uid IN (
+            SELECT uid FROM item WHERE calendarID = ?1 AND (
+                (startUTC IS NULL AND dueUTC IS NULL) OR
+                (coalesce(startUTC, dueUTC) < ?3 + 86400 AND
+                 (rangeEndUTC IS NULL AND isRecurring OR coalesce(rangeEndUTC, endUTC, startUTC) >= ?2 - 86400))))
+        ORDER BY startUTC
+        """
+}
+
+// MARK: Listing
+
+/// The instances of a window as the store keeps them: each calendar's, sorted as an expansion sorts them, and what
+/// expanding the series it does not keep said.
+public struct KeptInstances: Sendable {
+    /// Each calendar's instances, calendars by name, with the calendar itself without its items (its own
+    /// properties and VTIMEZONEs: what places an alarm's absolute trigger).
+    public var calendars: [(name: String, occurrences: [Occurrence], frame: ICalendar)] = []
+    /// What the series expanded anew said.
+    public var diagnostics: [Diagnostic] = []
+}
+
+extension CalendarStore {
+    /// The instances of [from, to) of these calendars (all: none named), from the months the store keeps, which are
+    /// made or brought up to date first: what `occurrences(from:to:options:)` of each `loadCalendars` calendar
+    /// gives, without expanding every series. `options.components` and `alarmsOnly` (items with alarms) choose
+    /// instances; `options.budget` is not applied. `brief` items hold only what a listing shows (UID, summary,
+    /// times, status, place, categories, colour, organizer and attendees, alarms; no description, rules or X-
+    /// properties). Nil for a store opened read-only.
+    public func keptInstances(
+        from: Date, to: Date, calendars names: [String] = [], options: ExpansionOptions, alarmsOnly: Bool = false,
+        brief: Bool = false
+    ) throws -> KeptInstances? {
+        guard !isReadOnly else { return nil }
+        let window = Occurrence.seconds(from: from, to: to)
+        let way = InstanceCache.Way(options)
+        return try database.write { db in
+            let calendars = try Row.fetchAll(db, sql: "SELECT id, name FROM calendar ORDER BY name").map {
+                (id: $0[0] as Int64, name: $0[1] as String)
+            }.filter { names.isEmpty || names.contains($0.name) }
+            try InstanceCache.prepare(db, calendars: calendars.map(\.id), way: way, window: window)
+            var kept = KeptInstances()
+            for calendar in calendars {
+                if try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM instanceMonth WHERE calendarID = ? AND viewerZone = ?
+                        AND applyWRTimeZone = ? AND zones = ? AND month BETWEEN ? AND ? AND expands)
+                        """,
+                    arguments: StatementArguments([calendar.id] + way.arguments + InstanceCache.monthBounds(window)))
+                    == true
+                {
+                    // Expanded here, as every calendar would be without kept instances.
+                    let parsed = try Self.storedCalendar(
+                        db, calendar: calendar.id,
+                        window: Int64(from.timeIntervalSince1970)..<Int64(to.timeIntervalSince1970))
+                    let expansion = parsed.occurrences(from: from, to: to, options: options, file: path)
+                    kept.diagnostics += expansion.diagnostics
+                    kept.calendars.append(
+                        (calendar.name, expansion.occurrences, try Self.storedCalendar(db, calendar: calendar.id)))
+                    continue
+                }
+                let listed = try InstanceCache.kept(
+                    db, calendar: calendar.id, way: way, window: window, kinds: options.components,
+                    alarmsOnly: alarmsOnly, brief: brief)
+                // Sort small keys, then gather (as expansion does): moving instances costs more than comparing.
+                let keys = listed.map {
+                    (
+                        start: $0.occurrence.startDate, uid: $0.occurrence.uid ?? "",
+                        kind: $0.occurrence.item.componentName, position: $0.position
+                    )
+                }
+                let order = keys.indices.sorted { lhs, rhs in
+                    let (a, b) = (keys[lhs], keys[rhs])
+                    if a.start != b.start { return a.start < b.start }
+                    return (a.uid, a.kind, a.position) < (b.uid, b.kind, b.position)
+                }
+                kept.calendars.append(
+                    (
+                        calendar.name, order.map { listed[$0].occurrence },
+                        try Self.storedCalendar(db, calendar: calendar.id)
+                    ))
+            }
+            return kept
+        }
+    }
+}
+
+extension InstanceCache {
+    static func monthBounds(_ window: Range<Int64>) -> [any DatabaseValueConvertible] {
+        [month(of: window.lowerBound), month(of: max(window.lowerBound, window.upperBound - 1))]
+    }
+
+    /// One calendar's kept instances that overlap the window, each once, with the item that describes it.
+    static func kept(
+        _ db: Database, calendar: Int64, way: Way, window: Range<Int64>, kinds: Set<String>, alarmsOnly: Bool,
+        brief: Bool
+    ) throws -> [(occurrence: Occurrence, position: Int)] {
+        let kindList = kinds.sorted()
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT n.itemID, n.position, n.startUTC, n.endUTC, n.startWall, n.startForm, n.endWall, n.endForm,
+                       n.recurrenceUTC, n.recurrenceWall, n.recurrenceForm, n.floating
+                FROM instanceMonth m JOIN instance n ON n.monthID = m.id JOIN instanceItem i ON i.itemID = n.itemID
+                WHERE m.calendarID = ? AND m.viewerZone = ? AND m.applyWRTimeZone = ? AND m.zones = ?
+                AND m.month BETWEEN ? AND ? AND n.startUTC < ? AND n.endUTC >= ? AND (n.hasAlarm OR NOT ?)
+                AND i.kind IN (\(Array(repeating: "?", count: kindList.count).joined(separator: ", ")))
+                """,
+            arguments: StatementArguments(
+                [calendar] + way.arguments + monthBounds(window)
+                    + [window.upperBound, window.lowerBound, alarmsOnly] + kindList))
+        struct Key: Hashable {
+            var item: Int64
+            var start: Int64
+            var recurrence: Int64?
+        }
+        var seen: Set<Key> = []
+        var timings: [Int64: [(Occurrence.Timing, Int)]] = [:]
+        var order: [Int64] = []
+        for row in rows {
+            let (item, start, end): (Int64, Int64, Int64) = (row[0], row[2], row[3])
+            guard Occurrence.overlaps(start: start, end: end, window: window),
+                seen.insert(Key(item: item, start: start, recurrence: row[8])).inserted
+            else { continue }
+            let recurrenceForm: String? = row[10]
+            let timing = Occurrence.Timing(
+                recurrenceID: recurrenceForm.map { date(wall: row[9], form: $0) },
+                start: date(wall: row[4], form: row[5]), end: date(wall: row[6], form: row[7]),
+                startDate: Date(timeIntervalSince1970: TimeInterval(start)),
+                endDate: Date(timeIntervalSince1970: TimeInterval(end)),
+                recurrenceDate: (row[8] as Int64?).map { Date(timeIntervalSince1970: TimeInterval($0)) },
+                isFloating: row[11])
+            if timings[item] == nil { order.append(item) }
+            timings[item, default: []].append((timing, row[1]))
+        }
+        let items = try parsedItems(db, ids: order, brief: brief)
+        var listed: [(occurrence: Occurrence, position: Int)] = []
+        listed.reserveCapacity(seen.count)
+        for id in order {
+            guard let item = items[id], let entries = timings[id] else { continue }
+            let occurrences = Occurrence.instances(of: item, at: entries.map(\.0))
+            for (occurrence, entry) in zip(occurrences, entries) { listed.append((occurrence, entry.1)) }
+        }
+        return listed
+    }
+
+    /// The items of these rows, read from their content or (`brief`) their brief text, on every core: each
+    /// core reads its share of the texts as one.
+    static func parsedItems(_ db: Database, ids: [Int64], brief: Bool) throws -> [Int64: Occurrence.Item] {
+        var read: [(id: Int64, key: String, text: [UInt8])] = []
+        read.reserveCapacity(ids.count)
+        let sql =
+            brief
+            ? "SELECT itemID, uid, recurrenceID, brief FROM instanceItem WHERE itemID IN "
+            : "SELECT id, uid, recurrenceID, CAST(content AS BLOB) FROM item WHERE id IN "
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let slice = ids[start..<min(start + 500, ids.count)]
+            let rows = try Row.fetchCursor(db, sql: sql + "(\(slice.map { String($0) }.joined(separator: ",")))")
+            while let row = try rows.next() {
+                read.append((row[0], (row[1] as String) + "\u{1F}" + (row[2] as String), (row[3] as Data).map { $0 }))
+            }
+        }
+        let texts = read
+        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, texts.count / 256))
+        let results = Mutex([[Int64: Occurrence.Item]](repeating: [:], count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let share = stride(from: part, to: texts.count, by: parts).map { texts[$0] }
+            var ids: [String: Int64] = [:]
+            var joined: [UInt8] = []
+            for entry in share {
+                ids[entry.key] = entry.id
+                joined += entry.text
+                if entry.text.last != 0x0A { joined += [0x0D, 0x0A] }
+            }
+            var items: [Int64: Occurrence.Item] = [:]
+            for component in ICS.read(joined).calendars.flatMap(\.components) {
+                guard let core = component.core,
+                    let id = ids[(core.uid ?? "") + "\u{1F}" + (core.recurrenceID?.date.icsValue ?? "")]
+                else { continue }
+                switch component {
+                case .event(let event): items[id] = .event(event)
+                case .todo(let todo): items[id] = .todo(todo)
+                case .journal(let journal): items[id] = .journal(journal)
+                default: break
+                }
+            }
+            results.withLock { $0[part] = items }
+        }
+        return results.withLock { parts in
+            var all = parts.first ?? [:]
+            for part in parts.dropFirst() { all.merge(part) { first, _ in first } }
+            return all
+        }
+    }
+
+    /// The properties a brief item keeps (`keptInstances(brief:)`); every line of a component inside it (an alarm)
+    /// is kept.
+    static let briefNames: Set<[UInt8]> = Set(
+        [
+            "BEGIN", "END", "UID", "SUMMARY", "STATUS", "LOCATION", "CATEGORIES", "COLOR", "ORGANIZER", "ATTENDEE",
+            "COMPLETED", "PERCENT-COMPLETE", "RECURRENCE-ID", "DTSTART", "DTEND", "DUE", "DURATION", "PRIORITY",
+        ].map { Array($0.utf8) })
+
+    /// A stored component's text with only the lines `briefNames` names (and their folded continuations).
+    static func brief(_ content: String) -> [UInt8] {
+        let beginName = Array("BEGIN".utf8), endName = Array("END".utf8)
+        var bytes: [UInt8] = []
+        var content = content
+        content.withUTF8 { text in
+            bytes.reserveCapacity(text.count / 2)
+            var depth = 0
+            var keeping = false
+            var start = 0
+            while start < text.count {
+                var end = start
+                while end < text.count, text[end] != 0x0A { end += 1 }
+                let line = text[start..<min(end + 1, text.count)]
+                if let first = line.first, first == 0x20 || first == 0x09 {
+                    if keeping { bytes += line }
+                } else {
+                    var nameEnd = start
+                    while nameEnd < end, text[nameEnd] != 0x3A, text[nameEnd] != 0x3B { nameEnd += 1 }
+                    let name = text[start..<nameEnd].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+                    keeping = depth > 1 || briefNames.contains(name)
+                    if name == beginName { depth += 1 }
+                    if name == endName { depth -= 1 }
+                    if keeping { bytes += line }
+                }
+                start = end + 1
+            }
+        }
+        return bytes
+    }
+}

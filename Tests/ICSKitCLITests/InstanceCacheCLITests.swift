@@ -1,0 +1,116 @@
+import Foundation
+import ICSKitTestSupport
+import XCTest
+
+/// The instances the store keeps month by month (`agenda` and `remind` from the store): for random windows, zones
+/// and options, and after random changes of every kind (imports, merges, removals, edits, adds, renames, undo),
+/// a listing from the kept instances is byte for byte the listing of every series expanded anew
+/// (`ICSKIT_INSTANCE_CACHE=0`), warnings included.
+final class InstanceCacheCLITests: StoreCLITestCase {
+    static let zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "UTC"]
+
+    /// The listing twice, kept and expanded: the same exit, output and warnings.
+    func assertSameListing(_ arguments: [String], _ context: String) throws {
+        let kept = try CLI.run(arguments + ["--store", store])
+        let expanded = try CLI.run(arguments + ["--store", store], environment: ["ICSKIT_INSTANCE_CACHE": "0"])
+        let what = "\(context): icskit \(arguments.joined(separator: " "))"
+        XCTAssertEqual(kept.status, expanded.status, "\(what)\n\(kept.stderr)\n\(expanded.stderr)")
+        XCTAssertEqual(kept.stdout, expanded.stdout, what)
+        XCTAssertEqual(kept.stderr, expanded.stderr, what)
+    }
+
+    /// A listing around a random item's start: agenda (text or JSON, events or events and todos, one calendar or
+    /// all) or remind, in a random zone.
+    func randomListing(_ random: inout SeededGenerator) throws -> [String] {
+        let starts = try CLI.sqlite(store, "SELECT startUTC FROM item WHERE startUTC IS NOT NULL ORDER BY id")
+            .split(separator: "\n").compactMap { Int($0) }
+        let start = Double(
+            (starts.randomElement(using: &random) ?? 1_790_000_000) - Int.random(in: 0...20, using: &random) * 86_400)
+        let day = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: start)).prefix(10)
+        let zone = Self.zones.randomElement(using: &random)!
+        if Int.random(in: 0..<4, using: &random) == 0 {
+            return [
+                "remind", "--now", "\(day)T08:00:00Z", "--within", "\(Int.random(in: 1...20, using: &random))d", "--tz",
+                zone,
+            ]
+        }
+        var arguments = [
+            "agenda", "--from", String(day), "--to", "+\(Int.random(in: 1...45, using: &random))d", "--tz", zone,
+        ]
+        if Bool.random(using: &random) { arguments.append("--json") }
+        if Bool.random(using: &random) { arguments += ["--component", "event,todo"] }
+        let calendars = try CLI.sqlite(store, "SELECT name FROM calendar ORDER BY name").split(separator: "\n")
+        if Int.random(in: 0..<4, using: &random) == 0, let name = calendars.randomElement(using: &random) {
+            arguments += ["--calendar", String(name)]
+        }
+        return arguments
+    }
+
+    func testKeptInstancesListWhatExpansionListsThroughChanges() throws {
+        var (random, seed, rounds) = SeededGenerator.start(
+            "instance cache property test", seedVariable: "ICSKIT_INSTANCES_SEED",
+            countVariable: "ICSKIT_INSTANCES_ROUNDS", defaultCount: 3, unit: "rounds")
+        var keptRows = 0
+        for round in 0..<rounds {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+            // Real exports, series whose expansion warns (an unknown TZID, X-WR-TIMEZONE, Windows zone names),
+            // overrides without their series, recurring todos, and a generated calendar.
+            for (file, calendar) in [
+                ("corpus-copies/google-issue52.ics", "Google"), ("corpus-copies/outlook-2010.ics", "Outlook"),
+                ("corpus-copies/apple-icloud.ics", "Apple"), ("corpus-copies/khal-recuid-no-master.ics", "Khal"),
+                ("hand/unknown-tzid.ics", "Odd"), ("hand/google-x-wr-timezone.ics", "Odd"),
+                ("hand/windows-zone-names.ics", "Odd"), ("hand/recurring-todos.ics", "Tasks"),
+                ("demo/work.ics", "Work"), ("demo/family.ics", "Home"),
+            ] {
+                try icskit(["import", CLI.fixture(file), "--calendar", calendar, "-q"])
+            }
+            let generated = CLI.python([
+                CLI.package.deletingLastPathComponent().appendingPathComponent("shared/tools/gen_ics.py").path, "60",
+            ])
+            XCTAssertEqual(generated.status, 0, generated.stderr)
+            try generated.stdout.write(toFile: path("generated.ics"), atomically: true, encoding: .utf8)
+            try icskit(["import", path("generated.ics"), "--calendar", "Generated", "-q"])
+            for step in 0..<6 {
+                for _ in 0..<3 {
+                    try assertSameListing(try randomListing(&random), "seed \(seed), round \(round), step \(step)")
+                }
+                let count = try CLI.sqlite(store, "SELECT count(*) FROM instance")
+                keptRows = max(keptRows, Int(count.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+                let command = Int.random(in: 0..<5, using: &random) == 0 ? ["undo"] : try randomCommand(&random)
+                // A command may fail as a user's would (an item removed before); never inside the store.
+                let run = try CLI.run(command + ["--store", store], stdin: Data())
+                XCTAssertFalse(run.stderr.contains("SQLite error"), "\(command): \(run.stderr)")
+            }
+        }
+        XCTAssertGreaterThan(keptRows, 0, "the listings kept no instance: the kept path was not taken")
+    }
+
+    /// An edit changes a series' kept instances at once; removing a calendar takes its months away; a store that
+    /// does not exist is not made by listing it.
+    func testChangesAreSeenAndAReadOnlyStoreIsExpanded() throws {
+        try icskit(["import", CLI.fixture("demo/work.ics"), "--calendar", "Work", "-q"])
+        let week = ["agenda", "--from", "2026-11-30", "--to", "+14d", "--tz", "Europe/Berlin", "--no-ids"]
+        let before = try icskit(week).stdout
+        let kept = try CLI.sqlite(store, "SELECT count(*) FROM instance").trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        XCTAssertGreaterThan(Int(kept) ?? 0, 0)
+        try icskit(["edit", "standup-7f3a@google.com", "--summary", "Weekly sync"])
+        let after = try icskit(week).stdout
+        XCTAssertFalse(after.contains("Stand-up\n"), after)
+        XCTAssertEqual(
+            before.components(separatedBy: "Stand-up ").count, after.components(separatedBy: "Weekly sync ").count)
+        try assertSameListing(week, "after an edit")
+        try icskit(["calendars", "Work", "--remove", "--yes"])
+        try icskit(["import", CLI.fixture("demo/family.ics"), "--calendar", "Home", "-q"])
+        try assertSameListing(week, "after a calendar's removal")
+        let orphans = try CLI.sqlite(
+            store, "SELECT count(*) FROM instanceMonth WHERE calendarID NOT IN (SELECT id FROM calendar)")
+        XCTAssertEqual(orphans.trimmingCharacters(in: .whitespacesAndNewlines), "0")
+
+        // No store: listed from nothing, and nothing is made.
+        let missing = path("missing.sqlite")
+        let run = try CLI.run(week + ["--store", missing])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
+    }
+}
