@@ -13,6 +13,8 @@ internal import GRDB
 public final class CalendarStore: Sendable {
     /// SQLite's page cache per connection, as `PRAGMA cache_size` takes it (negative: KiB): 64 MB.
     static let pageCacheSize = -65536
+    /// How much of the store file SQLite maps into memory (`PRAGMA mmap_size`): 256 MB.
+    static let mappedSize = 1 << 28
 
     /// What a command needs of the store.
     public enum Access: Sendable {
@@ -103,6 +105,9 @@ public final class CalendarStore: Sendable {
             // a 20,000-event import writes a quarter as many pages and took 0.39-0.40 s instead of 0.42-0.46 s.
             try db.execute(sql: "PRAGMA page_size = 16384")
             try db.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA cache_size = \(CalendarStore.pageCacheSize)")
+            // Pages read through a memory map instead of a read call each: a week's listing of a large store reads
+            // thousands of pages (0.15 s of system time for 94,000 kept instances read, 0.04 s mapped).
+            try db.execute(sql: "PRAGMA mmap_size = \(CalendarStore.mappedSize)")
             if !db.configuration.readonly {
                 // recursive_triggers: the rows INSERT OR REPLACE deletes fire the undo log's delete triggers.
                 try db.execute(

@@ -70,21 +70,33 @@ extension CalendarStore {
     public func shortHandles(for uids: Set<String>? = nil, minimum: Int = 6) throws -> [String: String] {
         /// In sorted order a UID shares its longest prefix with a neighbour: one character more is unique.
         func handle(_ uid: String, neighbours: [String]) -> String {
-            let shared = neighbours.map { zip(uid, $0).prefix { $0 == $1 }.count }.max() ?? 0
+            // Bytes when both are ASCII (UIDs nearly always are), characters otherwise.
+            func common(_ other: String) -> Int {
+                if uid.utf8.allSatisfy({ $0 < 0x80 }), other.utf8.allSatisfy({ $0 < 0x80 }) {
+                    return zip(uid.utf8, other.utf8).prefix { $0 == $1 }.count
+                }
+                return zip(uid, other).prefix { $0 == $1 }.count
+            }
+            let shared = neighbours.map(common).max() ?? 0
             let length = max(minimum, shared + 1)
             return length >= uid.count ? uid : String(uid.prefix(length))
         }
         return try database.read { db in
             var handles: [String: String] = [:]
             if let uids {
-                // A few UIDs of many (an agenda's week of a large store): each one's neighbours through the index.
-                let before = try db.cachedStatement(sql: "SELECT max(uid) FROM item WHERE uid < ?")
-                let after = try db.cachedStatement(sql: "SELECT min(uid) FROM item WHERE uid > ?")
-                for uid in uids {
-                    let neighbours = [
-                        try String.fetchOne(before, arguments: [uid]), try String.fetchOne(after, arguments: [uid]),
-                    ].compactMap { $0 }
-                    handles[uid] = handle(uid, neighbours: neighbours)
+                // Some UIDs of many (an agenda's week of a large store): each one's neighbours through the index,
+                // in one statement.
+                let list = String(decoding: try JSONEncoder().encode(Array(uids)), as: UTF8.self)
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT j.value, (SELECT max(uid) FROM item WHERE uid < j.value),
+                               (SELECT min(uid) FROM item WHERE uid > j.value)
+                        FROM json_each(?) j
+                        """, arguments: [list])
+                while let row = try rows.next() {
+                    let uid: String = row[0]
+                    handles[uid] = handle(uid, neighbours: [row[1] as String?, row[2] as String?].compactMap { $0 })
                 }
                 return handles
             }

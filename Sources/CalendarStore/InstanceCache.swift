@@ -1,7 +1,6 @@
 import CalendarModel
 import Foundation
 internal import GRDB
-import Synchronization
 
 /// The instances of the store's series, kept month by month so that a week is listed without expanding every
 /// series that could reach it (a store of 100,000 items holds thousands of open-ended series).
@@ -26,6 +25,8 @@ enum InstanceCache {
             -- 1: expanding this month said something (a zone it could not use, a limit): the calendar is expanded
             -- where it is listed, so that the same is said there, and nothing is kept.
             expands INTEGER NOT NULL DEFAULT 0,
+            -- The longest instance kept (seconds): what bounds a window's search from below.
+            longest INTEGER NOT NULL DEFAULT 0,
             UNIQUE (calendarID, viewerZone, applyWRTimeZone, zones, month)
         );
         CREATE TABLE instance (
@@ -43,9 +44,11 @@ enum InstanceCache {
             recurrenceWall INTEGER,
             recurrenceForm TEXT,
             floating INTEGER NOT NULL,
-            hasAlarm INTEGER NOT NULL
-        );
-        CREATE INDEX instance_start ON instance(monthID, startUTC);
+            hasAlarm INTEGER NOT NULL,
+            -- Kept in the order a window reads them: a month's instances by start, side by side.
+            PRIMARY KEY (monthID, startUTC, position)
+        ) WITHOUT ROWID;
+        CREATE INDEX instance_alarm ON instance(monthID, startUTC) WHERE hasAlarm;
         CREATE INDEX instance_item ON instance(itemID);
         CREATE INDEX instance_uid ON instance(uid);
         -- The items instances are kept for, briefly (`brief`): what listing them reads instead of their content.
@@ -305,7 +308,10 @@ extension InstanceCache {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         var rowsOfSeries: [[StatementArguments]] = []
-        var position = 0
+        // Positions go on from the month's last: a UID expanded again follows the instances already kept.
+        var position =
+            try Int.fetchOne(
+                db, sql: "SELECT coalesce(max(position), 0) FROM instance WHERE monthID = ?", arguments: [monthID]) ?? 0
         for expansion in series {
             let uid = expansion.uid ?? ""
             var arguments: [StatementArguments] = []
@@ -326,7 +332,15 @@ extension InstanceCache {
             }
             rowsOfSeries.append(arguments)
         }
+        var longest: Int64 = 0
+        for expansion in series {
+            for occurrence in expansion.occurrences {
+                longest = max(longest, seconds(occurrence.endDate) - seconds(occurrence.startDate))
+            }
+        }
         for arguments in rowsOfSeries.joined() { try insert.execute(arguments: arguments) }
+        try db.execute(
+            sql: "UPDATE instanceMonth SET longest = max(longest, ?) WHERE id = ?", arguments: [longest, monthID])
     }
 
     private static func row(_ occurrence: Occurrence, monthID: Int64, itemID: Int64, position: Int)
@@ -482,7 +496,7 @@ extension CalendarStore {
                 let keys = listed.map {
                     (
                         start: $0.occurrence.startDate, uid: $0.occurrence.uid ?? "",
-                        kind: $0.occurrence.item.componentName, position: $0.position
+                        kind: $0.occurrence.componentName, position: $0.position
                     )
                 }
                 let order = keys.indices.sorted { lhs, rhs in
@@ -512,19 +526,22 @@ extension InstanceCache {
         brief: Bool
     ) throws -> [(occurrence: Occurrence, position: Int)] {
         let kindList = kinds.sorted()
-        let rows = try Row.fetchAll(
+        // `startUTC >= from - longest` bounds the index range from below: an instance that overlaps the window
+        // starts at most the month's longest instance before it.
+        let rows = try Row.fetchCursor(
             db,
             sql: """
                 SELECT n.itemID, n.position, n.startUTC, n.endUTC, n.startWall, n.startForm, n.endWall, n.endForm,
                        n.recurrenceUTC, n.recurrenceWall, n.recurrenceForm, n.floating
                 FROM instanceMonth m JOIN instance n ON n.monthID = m.id JOIN instanceItem i ON i.itemID = n.itemID
                 WHERE m.calendarID = ? AND m.viewerZone = ? AND m.applyWRTimeZone = ? AND m.zones = ?
-                AND m.month BETWEEN ? AND ? AND n.startUTC < ? AND n.endUTC >= ? AND (n.hasAlarm OR NOT ?)
+                AND m.month BETWEEN ? AND ? AND n.startUTC < ? AND n.startUTC >= ? - m.longest
+                AND n.endUTC >= ? \(alarmsOnly ? "AND n.hasAlarm" : "")
                 AND i.kind IN (\(Array(repeating: "?", count: kindList.count).joined(separator: ", ")))
                 """,
             arguments: StatementArguments(
                 [calendar] + way.arguments + monthBounds(window)
-                    + [window.upperBound, window.lowerBound, alarmsOnly] + kindList))
+                    + [window.upperBound, window.lowerBound, window.lowerBound] + kindList))
         struct Key: Hashable {
             var item: Int64
             var start: Int64
@@ -533,15 +550,26 @@ extension InstanceCache {
         var seen: Set<Key> = []
         var timings: [Int64: [(Occurrence.Timing, Int)]] = [:]
         var order: [Int64] = []
-        for row in rows {
+        var forms: [String: CalendarDate.Form] = [:]
+        func date(_ wall: Int64, _ text: String) -> CalendarDate {
+            let form: CalendarDate.Form
+            if let known = forms[text] {
+                form = known
+            } else {
+                form = Self.date(wall: 0, form: text).form
+                forms[text] = form
+            }
+            return CalendarDate(wall: LocalDateTime(wallSeconds: wall), form: form)
+        }
+        while let row = try rows.next() {
             let (item, start, end): (Int64, Int64, Int64) = (row[0], row[2], row[3])
             guard Occurrence.overlaps(start: start, end: end, window: window),
                 seen.insert(Key(item: item, start: start, recurrence: row[8])).inserted
             else { continue }
             let recurrenceForm: String? = row[10]
             let timing = Occurrence.Timing(
-                recurrenceID: recurrenceForm.map { date(wall: row[9], form: $0) },
-                start: date(wall: row[4], form: row[5]), end: date(wall: row[6], form: row[7]),
+                recurrenceID: recurrenceForm.map { date(row[9], $0) },
+                start: date(row[4], row[5]), end: date(row[6], row[7]),
                 startDate: Date(timeIntervalSince1970: TimeInterval(start)),
                 endDate: Date(timeIntervalSince1970: TimeInterval(end)),
                 recurrenceDate: (row[8] as Int64?).map { Date(timeIntervalSince1970: TimeInterval($0)) },
@@ -560,60 +588,71 @@ extension InstanceCache {
         return listed
     }
 
-    /// The items of these rows, read from their content or (`brief`) their brief text, on every core: each
-    /// core reads its share of the texts as one.
+    /// The items of these rows, read from their content or (`brief`) their brief text: as one calendar, which
+    /// ICS.read decodes on every core.
     static func parsedItems(_ db: Database, ids: [Int64], brief: Bool) throws -> [Int64: Occurrence.Item] {
-        var read: [(id: Int64, key: String, text: [UInt8])] = []
+        var read: [(id: Int64, uid: String)] = []
         read.reserveCapacity(ids.count)
+        var joined = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit//kept//EN\r\n".utf8)
         let sql =
             brief
-            ? "SELECT itemID, uid, recurrenceID, brief FROM instanceItem WHERE itemID IN "
-            : "SELECT id, uid, recurrenceID, CAST(content AS BLOB) FROM item WHERE id IN "
+            ? "SELECT itemID, uid, brief FROM instanceItem WHERE itemID IN "
+            : "SELECT id, uid, CAST(content AS BLOB) FROM item WHERE id IN "
         for start in stride(from: 0, to: ids.count, by: 500) {
             let slice = ids[start..<min(start + 500, ids.count)]
             let rows = try Row.fetchCursor(db, sql: sql + "(\(slice.map { String($0) }.joined(separator: ",")))")
             while let row = try rows.next() {
-                read.append((row[0], (row[1] as String) + "\u{1F}" + (row[2] as String), (row[3] as Data).map { $0 }))
-            }
-        }
-        let texts = read
-        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, texts.count / 256))
-        let results = Mutex([[Int64: Occurrence.Item]](repeating: [:], count: parts))
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let share = stride(from: part, to: texts.count, by: parts).map { texts[$0] }
-            var ids: [String: Int64] = [:]
-            var joined: [UInt8] = []
-            for entry in share {
-                ids[entry.key] = entry.id
-                joined += entry.text
-                if entry.text.last != 0x0A { joined += [0x0D, 0x0A] }
-            }
-            var items: [Int64: Occurrence.Item] = [:]
-            for component in ICS.read(joined).calendars.flatMap(\.components) {
-                guard let core = component.core,
-                    let id = ids[(core.uid ?? "") + "\u{1F}" + (core.recurrenceID?.date.icsValue ?? "")]
-                else { continue }
-                switch component {
-                case .event(let event): items[id] = .event(event)
-                case .todo(let todo): items[id] = .todo(todo)
-                case .journal(let journal): items[id] = .journal(journal)
-                default: break
+                read.append((row[0], row[1]))
+                try row.withUnsafeData(atIndex: 2) { data in
+                    if let data { joined.append(contentsOf: data) }
                 }
+                if joined.last != 0x0A { joined += [0x0D, 0x0A] }
             }
-            results.withLock { $0[part] = items }
         }
-        return results.withLock { parts in
-            var all = parts.first ?? [:]
-            for part in parts.dropFirst() { all.merge(part) { first, _ in first } }
-            return all
+        joined += Array("END:VCALENDAR\r\n".utf8)
+        let components = ICS.read(joined).calendars.first?.components ?? []
+        var items: [Int64: Occurrence.Item] = [:]
+        items.reserveCapacity(read.count)
+        // Each text is one component, in order; a UID out of step would mean one was not read: those are looked
+        // up by UID and RECURRENCE-ID instead.
+        let inStep =
+            components.count == read.count
+            && zip(components, read).allSatisfy { $0.core?.uid == $1.uid }
+        var byKey: [String: Int64] = [:]
+        if !inStep {
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT id, uid, recurrenceID FROM item WHERE id IN (\(ids.map { String($0) }.joined(separator: ",")))"
+            ) {
+                byKey[(row[1] as String) + "\u{1F}" + (row[2] as String)] = row[0]
+            }
         }
+        for (index, component) in components.enumerated() {
+            guard let core = component.core else { continue }
+            let id: Int64?
+            if inStep {
+                id = read[index].id
+            } else {
+                id = byKey[(core.uid ?? "") + "\u{1F}" + (core.recurrenceID?.date.icsValue ?? "")]
+            }
+            guard let id else { continue }
+            switch component {
+            case .event(let event): items[id] = .event(event)
+            case .todo(let todo): items[id] = .todo(todo)
+            case .journal(let journal): items[id] = .journal(journal)
+            default: break
+            }
+        }
+        return items
     }
 
     /// The properties a brief item keeps (`keptInstances(brief:)`); every line of a component inside it (an alarm)
     /// is kept.
     static let briefNames: Set<[UInt8]> = Set(
         [
-            "BEGIN", "END", "UID", "SUMMARY", "STATUS", "LOCATION", "CATEGORIES", "COLOR", "ORGANIZER", "ATTENDEE",
+            "BEGIN", "END", "UID", "DTSTAMP", "SUMMARY", "STATUS", "LOCATION", "CATEGORIES", "COLOR", "ORGANIZER",
+            "ATTENDEE",
             "COMPLETED", "PERCENT-COMPLETE", "RECURRENCE-ID", "DTSTART", "DTEND", "DUE", "DURATION", "PRIORITY",
         ].map { Array($0.utf8) })
 

@@ -128,12 +128,14 @@ extension AgendaCommand {
     /// are more than --max-total, the calendars are expanded instead, which stops there with its warning.
     func keptRows(from: Date, to: Date, _ options: ExpansionOptions) throws -> Rows? {
         guard files.isEmpty,
-            let (kept, isEmpty) = try CalendarFiles.keptInstances(
+            let (kept, opened) = try CalendarFiles.keptInstances(
                 store: store, calendars: Set(calendar).sorted(), from: from, to: to, options: options,
                 brief: !details),
             kept.calendars.reduce(0, { $0 + $1.occurrences.count }) <= maxTotal
         else { return nil }
         let rows = kept.calendars.flatMap { calendar in calendar.occurrences.map { ($0, calendar.name) } }
+        // Whether the store is empty matters only when there is nothing to show (counting its items costs).
+        let isEmpty = try rows.isEmpty && opened.calendars().allSatisfy { $0.itemCount == 0 }
         return (rows, kept.diagnostics, kept.calendars.map(\.name), isEmpty)
     }
 
@@ -216,9 +218,14 @@ struct InstanceFormat {
         let firstDay = from.startOfDay
         let dayCount = max(0, to.adding(seconds: -1).dayNumber - firstDay.dayNumber + 1)
         var days = [[Int]](repeating: [], count: dayCount)
-        for (index, row) in rows.enumerated() {
-            let start = wall(row.occurrence.start, row.occurrence.startDate, row.occurrence.isFloating)
-            let end = wall(row.occurrence.end, row.occurrence.endDate, row.occurrence.isFloating)
+        // Each instance's wall-clock start and end, once.
+        let walls = rows.map { row in
+            (
+                start: wall(row.occurrence.start, row.occurrence.startDate, row.occurrence.isFloating),
+                end: wall(row.occurrence.end, row.occurrence.endDate, row.occurrence.isFloating)
+            )
+        }
+        for (index, (start, end)) in walls.enumerated() {
             // A span touches the days from its start's to the one before its end; an instant only its own.
             let last = end > start ? end.adding(seconds: -1).dayNumber : start.dayNumber
             let lower = max(start.dayNumber, firstDay.dayNumber), upper = min(last, firstDay.dayNumber + dayCount - 1)
@@ -232,33 +239,37 @@ struct InstanceFormat {
             printed = true
             for index in todays {
                 let row = rows[index]
-                let start = wall(row.occurrence.start, row.occurrence.startDate, row.occurrence.isFloating)
-                let end = wall(row.occurrence.end, row.occurrence.endDate, row.occurrence.isFloating)
+                let (start, end) = walls[index]
                 // A timed span over several days: where it starts, the days it goes on through, where it ends.
                 var span: String
                 var until = ""
                 if row.occurrence.isAllDay {
                     span = "all day    "
                 } else if end == start {
-                    span = "\(clock(start))      "  // a point in time: a todo with only DUE
+                    span = clock(start) + "      "  // a point in time: a todo with only DUE
                 } else if start >= day, end <= next {
-                    span = "\(clock(start))–\(clock(end))"
+                    span = clock(start) + "–" + clock(end)
                 } else if start >= day {
-                    span = "\(clock(start)) →    "
-                    until = " (until \(names[end.isoWeekday]) \(end.isoDate) \(clock(end)))"
+                    span = clock(start) + " →    "
+                    until = " (until " + names[end.isoWeekday] + " " + end.isoDate + " " + clock(end) + ")"
                 } else if end <= next {
-                    span = "    → \(clock(end))"
+                    span = "    → " + clock(end)
                 } else {
                     span = "↔ all day  "
                 }
                 let handle = row.occurrence.uid.flatMap { handles[$0] }.map { "  id:" + $0 } ?? ""
-                Output.line(
-                    [.text("  \(span)  ")] + style.swatch(row.occurrence, calendar: row.calendar) + [
-                        .text(
-                            "\(mark(row.occurrence.item))\(row.occurrence.summary ?? "(no summary)")"
-                                + "\(AgendaStyle.marks(row.occurrence, me: style.me))\(until)\(Self.symbols(row.occurrence))  "
-                                + "(\(row.calendar))\(handle)")
-                    ])
+                var text = mark(row.occurrence)
+                text += row.occurrence.summary ?? "(no summary)"
+                text += AgendaStyle.marks(row.occurrence, me: style.me)
+                text += until
+                text += Self.symbols(row.occurrence)
+                text += "  (" + row.calendar + ")" + handle
+                let swatch = style.swatch(row.occurrence, calendar: row.calendar)
+                if swatch.isEmpty {
+                    Output.line("  " + span + "  " + text)
+                } else {
+                    Output.line([.text("  " + span + "  ")] + swatch + [.text(text)])
+                }
                 if style.details {
                     for line in AgendaStyle.details(row.occurrence, zone: zone) {
                         Output.line("               " + line)
@@ -278,21 +289,15 @@ struct InstanceFormat {
         } else if occurrence.recurrenceID != nil {
             text += " ⟳"
         }
-        let hasAlarm =
-            switch occurrence.item {
-            case .event(let event): !event.alarms.isEmpty
-            case .todo(let todo): !todo.alarms.isEmpty
-            case .journal: false
-            }
-        return hasAlarm ? text + " ⏰" : text
+        return occurrence.hasAlarms ? text + " ⏰" : text
     }
 
     /// Todos get a check box, journals a label; events nothing.
-    private func mark(_ item: Occurrence.Item) -> String {
-        switch item {
-        case .event: return ""
-        case .todo(let todo): return todo.isCompleted ? "[x] " : "[ ] "
-        case .journal: return "journal: "
+    private func mark(_ occurrence: Occurrence) -> String {
+        switch occurrence.componentName {
+        case "VTODO": return occurrence.isCompletedTodo ? "[x] " : "[ ] "
+        case "VJOURNAL": return "journal: "
+        default: return ""
         }
     }
 
@@ -300,8 +305,13 @@ struct InstanceFormat {
         value.isDate || value.form == .floating || floating ? LocalDateTime(value) : zone.wallClock(at: instant)
     }
 
+    /// `HH:MM`.
     private func clock(_ time: LocalDateTime) -> String {
-        String(time.iso8601.dropFirst(11).prefix(5))  // HH:MM
+        let digits: [UInt8] = [
+            UInt8(48 + time.hour / 10), UInt8(48 + time.hour % 10), 0x3A, UInt8(48 + time.minute / 10),
+            UInt8(48 + time.minute % 10),
+        ]
+        return String(decoding: digits, as: UTF8.self)
     }
 }
 

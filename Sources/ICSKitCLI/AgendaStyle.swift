@@ -51,12 +51,13 @@ struct AgendaStyle {
     /// The instance's status, and (`me`) whether it waits for my answer or I declined it.
     static func marks(_ occurrence: Occurrence, me: Identity? = nil) -> String {
         let status =
-            switch occurrence.core.status {
+            switch occurrence.status {
             case .some(.cancelled): " [cancelled]"
             case .some(.tentative): " [tentative]"
             default: ""
             }
-        return status + (me?.mark(occurrence.core) ?? "")
+        guard let me, !me.addresses.isEmpty else { return status }
+        return status + me.mark(occurrence.core)
     }
 
     /// The detail lines of an instance: place, alarms (as times of this instance), people, link, description.

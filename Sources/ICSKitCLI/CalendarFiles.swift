@@ -124,7 +124,7 @@ struct CalendarFiles {
     static func keptInstances(
         store: StoreOption, calendars: [String], from: Date, to: Date, options: ExpansionOptions,
         alarmsOnly: Bool = false, brief: Bool = false
-    ) throws -> (kept: KeptInstances, storeIsEmpty: Bool)? {
+    ) throws -> (kept: KeptInstances, store: CalendarStore)? {
         let path = store.path ?? CalendarStore.defaultPath()
         guard ProcessInfo.processInfo.environment["ICSKIT_INSTANCE_CACHE"] != "0",
             options.limitPerSeries == ExpansionOptions().limitPerSeries,
@@ -137,7 +137,7 @@ struct CalendarFiles {
             let kept = try opened.keptInstances(
                 from: from, to: to, calendars: calendars, options: options, alarmsOnly: alarmsOnly, brief: brief)
         else { return nil }
-        return (kept, try opened.calendars().allSatisfy { $0.itemCount == 0 })
+        return (kept, opened)
     }
 
     /// What to say where a store has nothing to show: that it is empty, where it is, and how to fill it.

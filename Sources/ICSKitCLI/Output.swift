@@ -305,7 +305,10 @@ enum TerminalText {
         let isUnsafe = { (scalar: Unicode.Scalar) in
             Self.isUnsafe(scalar) || (!keepingLineBreaks && scalar == "\n")
         }
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        // Most text holds no control character at all: a byte scan says so (C1 controls begin with 0xC2).
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
+            text.unicodeScalars.contains(where: isUnsafe)
+        else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if scalar == "\n", !keepingLineBreaks {

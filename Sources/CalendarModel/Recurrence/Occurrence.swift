@@ -35,10 +35,19 @@ public struct Occurrence: Sendable, Hashable {
     final class Source: Sendable, Hashable {
         let item: Item
         let core: ItemCore
+        let componentName: String
+        let hasAlarms: Bool
+        let isCompletedTodo: Bool
 
         init(_ item: Item) {
             self.item = item
             core = item.core
+            componentName = item.componentName
+            switch item {
+            case .event(let event): (hasAlarms, isCompletedTodo) = (!event.alarms.isEmpty, false)
+            case .todo(let todo): (hasAlarms, isCompletedTodo) = (!todo.alarms.isEmpty, todo.isCompleted)
+            case .journal: (hasAlarms, isCompletedTodo) = (false, false)
+            }
         }
 
         static func == (lhs: Source, rhs: Source) -> Bool { lhs === rhs || lhs.item == rhs.item }
@@ -70,8 +79,16 @@ public struct Occurrence: Sendable, Hashable {
     public var uid: String? { source.core.uid }
     /// The item's SUMMARY.
     public var summary: String? { source.core.summary }
+    /// The item's STATUS.
+    public var status: Status? { source.core.status }
     /// An all-day instance (DATE values): it stays on its date in every zone.
     public var isAllDay: Bool { start.isDate }
+    /// `item.componentName`, without copying the item.
+    public var componentName: String { source.componentName }
+    /// Whether the item has alarms (VALARM components).
+    public var hasAlarms: Bool { source.hasAlarms }
+    /// Whether the item is a completed todo.
+    public var isCompletedTodo: Bool { source.isCompletedTodo }
 }
 
 extension Occurrence {
@@ -252,8 +269,8 @@ extension ICalendar {
             if lhs.start != rhs.start { return lhs.start < rhs.start }
             let (a, b) = (occurrences[lhs.index].source, occurrences[rhs.index].source)
             if a === b { return lhs.index < rhs.index }
-            return (a.core.uid ?? "", a.item.componentName, lhs.index) < (
-                b.core.uid ?? "", b.item.componentName, rhs.index
+            return (a.core.uid ?? "", a.componentName, lhs.index) < (
+                b.core.uid ?? "", b.componentName, rhs.index
             )
         }
         return order.map { occurrences[$0.index] }

@@ -70,6 +70,12 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
         self.form = form
     }
 
+    /// A value from its wall-clock time and form (for a DATE, the wall's time is dropped).
+    public init(wall: LocalDateTime, form: Form) {
+        self.wall = form == .date ? wall.startOfDay : wall
+        self.form = form
+    }
+
     /// Whether this is an all-day DATE.
     public var isDate: Bool { form == .date }
 
