@@ -74,8 +74,8 @@ enum DailyBench {
             "- machine: \(Report.machine)",
             "- command: `\(command)`; whole processes taking turns, median of \(runs); the search index made by the "
                 + "first search after the import: \(Report.format(indexing)) s, once; the instances of November kept by "
-                + "the first agenda: \(Report.format(keepingWeek)) s, of October, December and January by the first "
-                + "remind: \(Report.format(keepingRemind)) s, once"
+                + "the first agenda: \(Report.format(keepingWeek)) s, of December (remind looks 7 days back and 35 ahead) by "
+                + "the first remind: \(Report.format(keepingRemind)) s, once"
                 + (khal == nil ? "; khal not found (make venv), its rows left out" : "; khal's cache built before"),
             "", rows.joined(separator: "\n"),
         ].joined(separator: "\n")

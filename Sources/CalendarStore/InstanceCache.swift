@@ -151,22 +151,15 @@ enum InstanceCache {
         let header = try String.fetchOne(db, sql: "SELECT header FROM calendar WHERE id = ?", arguments: [calendar])
         let zones = try String.fetchAll(
             db, sql: "SELECT content FROM timeZone WHERE calendarID = ? ORDER BY tzid", arguments: [calendar])
-        var hasher = FNV()
+        var hasher = FNV1a()
         hasher.add(header ?? "")
-        for zone in zones { hasher.add(zone) }
-        return String(hasher.value, radix: 16) + ":" + String(zones.count)
+        for zone in zones {
+            hasher.add(0)
+            hasher.add(zone)
+        }
+        return hasher.hex + ":" + String(zones.count)
     }
 
-    /// 64-bit FNV-1a: a stable digest (Swift's Hasher is seeded per process).
-    struct FNV {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        mutating func add(_ text: String) {
-            for byte in text.utf8 {
-                value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            }
-            value = (value ^ 0xFF) &* 0x0000_0100_0000_01b3
-        }
-    }
 }
 
 // MARK: Keeping it up to date

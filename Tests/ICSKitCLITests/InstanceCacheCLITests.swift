@@ -49,7 +49,7 @@ final class InstanceCacheCLITests: StoreCLITestCase {
     func testKeptInstancesListWhatExpansionListsThroughChanges() throws {
         var (random, seed, rounds) = SeededGenerator.start(
             "instance cache property test", seedVariable: "ICSKIT_INSTANCES_SEED",
-            countVariable: "ICSKIT_INSTANCES_ROUNDS", defaultCount: 3, unit: "rounds")
+            countVariable: "ICSKIT_INSTANCES_ROUNDS", defaultCount: 2, unit: "rounds")
         var keptRows = 0
         for round in 0..<rounds {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
