@@ -163,6 +163,42 @@ struct ConvertCommand: ParsableCommand {
         return .ics
     }
 
+    /// `--repair`: several VCALENDARs as one where they are one calendar, one METHOD per calendar, then each as
+    /// strict readers and servers take it.
+    private func repairForPeers(_ read: inout ICS.ReadResult, name: String) {
+        if read.calendars.count > 1 {
+            if let one = ICalendar.combiningForPeers(read.calendars) {
+                read.calendars = [one]
+                read.diagnostics.append(
+                    Diagnostic(.warning, file: name, line: 1, "repaired: several VCALENDARs written as one"))
+            } else {
+                read.diagnostics.append(
+                    Diagnostic(
+                        .warning, file: name, line: 1,
+                        "several VCALENDARs update the same items (an iTIP stream); kept apart"))
+            }
+        }
+        // One METHOD per calendar (agreeing ones written once, differing ones split), each repaired, then with
+        // bare IANA TZIDs and a VTIMEZONE for each (servers want one per TZID).
+        var calendars: [ICalendar] = []
+        for calendar in read.calendars {
+            let split = calendar.splittingMethods(file: name)
+            read.diagnostics += split.diagnostics
+            for part in split.calendars {
+                let repaired = part.repairedForPeers(file: name)
+                read.diagnostics += repaired.diagnostics
+                guard !normalizeTimezones else {
+                    calendars.append(repaired.calendar)
+                    continue
+                }
+                let normalized = repaired.calendar.normalizingTimeZones(file: name)
+                read.diagnostics += normalized.diagnostics
+                calendars.append(normalized.calendar)
+            }
+        }
+        read.calendars = calendars
+    }
+
     private func convert(_ source: String, to destination: String) -> FileResult {
         let name = source == "-" ? "<stdin>" : source
         var result = FileResult(input: name, output: destination == "-" ? "<stdout>" : destination)
@@ -185,29 +221,7 @@ struct ConvertCommand: ParsableCommand {
                 return normalized.calendar
             }
         }
-        if repair, read.calendars.count > 1 {
-            if let one = ICalendar.combiningForPeers(read.calendars) {
-                read.calendars = [one]
-                read.diagnostics.append(
-                    Diagnostic(.warning, file: name, line: 1, "repaired: several VCALENDARs written as one"))
-            } else {
-                read.diagnostics.append(
-                    Diagnostic(
-                        .warning, file: name, line: 1,
-                        "several VCALENDARs update the same items (an iTIP stream); kept apart"))
-            }
-        }
-        if repair {
-            // Repaired, then with bare IANA TZIDs and a VTIMEZONE for each (servers want one per TZID).
-            read.calendars = read.calendars.map { calendar in
-                let repaired = calendar.repairedForPeers(file: name)
-                read.diagnostics += repaired.diagnostics
-                if normalizeTimezones { return repaired.calendar }
-                let normalized = repaired.calendar.normalizingTimeZones(file: name)
-                read.diagnostics += normalized.diagnostics
-                return normalized.calendar
-            }
-        }
+        if repair { repairForPeers(&read, name: name) }
         result.diagnostics = read.diagnostics
         result.counts = componentCounts(read.calendars)
         if read.calendars.isEmpty {

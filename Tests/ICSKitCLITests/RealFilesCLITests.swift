@@ -334,6 +334,102 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertEqual(CLI.pythonIcalendarErrors(repaired).trimmingCharacters(in: .whitespacesAndNewlines), "0")
     }
 
+    /// Issue 35's class 11: several METHODs in one VCALENDAR. Agreeing ones are written once; differing ones split
+    /// the calendar, each item going with the METHOD written before it (each part with the VTIMEZONEs it uses); when every
+    /// METHOD comes before every item, the calendar is written without one. `validate` names the repeat; each
+    /// output validates clean, python icalendar reads every part without an error, and no item is lost.
+    func testRepairWritesOneMethodPerCalendar() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let validated = try CLI.run(["validate", CLI.fixture("hand/methods-same.ics")])
+        XCTAssertTrue(validated.stdout.contains(":5: warning: METHOD appears more than once"), validated.stdout)
+
+        func methods(_ file: String) throws -> [String] {
+            try String(contentsOfFile: file, encoding: .utf8).split(separator: "\r\n").filter {
+                $0.hasPrefix("METHOD") || $0.hasPrefix("BEGIN:VCALENDAR") || $0.hasPrefix("UID")
+                    || $0.hasPrefix("TZID")
+            }.map(String.init)
+        }
+        func checkRead(_ file: String, items: Int) throws {
+            let validate = try CLI.run(["validate", file])
+            XCTAssertTrue(
+                validate.stderr.hasSuffix("0 errors, 0 warnings in 1 file\n"), validate.stdout + validate.stderr)
+            try CLI.requirePythonTools()
+            let run = CLI.python([
+                "-c",
+                "import sys, icalendar; cs = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read(), "
+                    + "multiple=True); print(len(cs), sum(len(x.errors) for c in cs for x in c.walk()), "
+                    + "sum(len(c.walk('VEVENT')) for c in cs))",
+                file,
+            ])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(run.stdout.hasSuffix(" 0 \(items)\n"), run.stdout)
+        }
+
+        var (repaired, warnings) = try repair("hand/methods-same.ics", into: directory)
+        XCTAssertEqual(warnings, ["5: warning: repaired: METHOD PUBLISH written 2 times; written once"])
+        XCTAssertEqual(try methods(repaired), ["BEGIN:VCALENDAR", "METHOD:PUBLISH", "UID:talk@example.org"])
+        try checkRead(repaired, items: 1)
+
+        (repaired, warnings) = try repair("hand/methods-pasted.ics", into: directory)
+        XCTAssertEqual(
+            warnings,
+            [
+                "29: warning: repaired: METHOD REQUEST, CANCEL in one VCALENDAR; split into 2 VCALENDARs, each item "
+                    + "with the METHOD written before it"
+            ])
+        XCTAssertEqual(
+            try methods(repaired),
+            [
+                "BEGIN:VCALENDAR", "METHOD:REQUEST", "TZID:Europe/Berlin", "UID:review@example.org", "BEGIN:VCALENDAR",
+                "METHOD:CANCEL", "UID:call@example.org",
+            ])
+        try checkRead(repaired, items: 2)
+
+        (repaired, warnings) = try repair("hand/methods-ahead.ics", into: directory)
+        XCTAssertEqual(
+            warnings,
+            [
+                "5: warning: repaired: METHOD REQUEST, CANCEL in one VCALENDAR, every one before every item, so "
+                    + "nothing says which item each is for; written without METHOD (a plain calendar)"
+            ])
+        XCTAssertEqual(try methods(repaired), ["BEGIN:VCALENDAR", "UID:a@example.org", "UID:b@example.org"])
+        try checkRead(repaired, items: 2)
+    }
+
+    /// Issue 35's class 13: a DTEND before DTSTART. In a single event or an override it is swapped with the start
+    /// (as readers read it); in a recurring event swapping would move the series' start away from its EXDATEs,
+    /// RDATEs and overrides' RECURRENCE-IDs (an excluded day back, an override doubled), so the end is dropped. The
+    /// repaired file validates clean, and ICSKit and recurring-ical-events read the same instances from it: the
+    /// EXDATE still excludes its day and the override still replaces its instance.
+    func testRepairDropsABackwardsEndOfASeriesAndSwapsOtherEnds() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repaired, warnings) = try repair("hand/repair-end-series.ics", into: directory)
+        XCTAssertEqual(
+            warnings,
+            [
+                "8: warning: repaired: DTEND 20260105T090000Z is before DTSTART 20260105T100000Z of a recurring event; "
+                    + "dropped (moving the start would part the series from its RDATEs, EXDATEs and overrides)",
+                "19: warning: repaired: DTEND 20260107T120000Z is before DTSTART 20260107T130000Z; the two swapped, as "
+                    + "readers read it",
+                "26: warning: repaired: DTEND 20260108T093000Z is before DTSTART 20260108T100000Z; the two swapped, as "
+                    + "readers read it",
+            ])
+        let validate = try CLI.run(["validate", repaired])
+        XCTAssertTrue(validate.stderr.hasSuffix("0 errors, 0 warnings in 1 file\n"), validate.stdout + validate.stderr)
+        let lines = try CLI.agendaLines(repaired, from: "2026-01-01", to: "2026-02-01")
+        XCTAssertEqual(
+            lines,
+            [
+                "VEVENT 2026-01-05T10:00:00Z Backwards series", "VEVENT 2026-01-07T12:00:00Z Backwards override",
+                "VEVENT 2026-01-08T09:30:00Z Backwards single", "VEVENT 2026-01-10T10:00:00Z Backwards series",
+            ])
+        try CLI.requirePythonTools()
+        XCTAssertEqual(CLI.pythonIcalendarErrors(repaired).trimmingCharacters(in: .whitespacesAndNewlines), "0")
+        XCTAssertEqual(try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01"), lines)
+    }
+
     /// An RRULE's UNTIL in another form than DTSTART (a date against a time, a UTC time against a date or a floating
     /// start, a local time against a zoned one) is written in DTSTART's form with the bound ICSKit reads; a rule
     /// already right is left alone. The agenda is the same before and after, and recurring-ical-events reads the

@@ -641,7 +641,8 @@ extension ICalendar {
     }
 
     /// A VEVENT's DTEND not after its DTSTART (in the same form): one before it is swapped with it (readers,
-    /// ICSKit and recurring-ical-events among them, start such an event at the earlier time); one equal to it
+    /// ICSKit and recurring-ical-events among them, start such an event at the earlier time), or dropped in a
+    /// recurring event, whose RDATEs, EXDATEs and overrides are written against its start; one equal to it
     /// becomes a day after a date start, and is dropped after a date-time (the event is an instant).
     private static func repairEnd(_ item: inout Component, _ log: inout DiagnosticLog) {
         guard item.name == "VEVENT", let startIndex = item.properties.firstIndex(where: { $0.name == "DTSTART" }),
@@ -653,7 +654,16 @@ extension ICalendar {
             start.form == end.form, LocalDateTime(end) <= LocalDateTime(start)
         else { return }
         let line = item.properties[endIndex].line
-        if LocalDateTime(end) < LocalDateTime(start) {
+        let recurs = item.properties.contains { ["RRULE", "RDATE"].contains($0.name) }
+        if LocalDateTime(end) < LocalDateTime(start), recurs {
+            // Swapping would move the series' start, which its RDATEs, EXDATEs and overrides' RECURRENCE-IDs are
+            // written against: they would no longer meet its instances.
+            item.properties.remove(at: endIndex)
+            log.warning(
+                line,
+                "repaired: DTEND \(end.icsValue) is before DTSTART \(start.icsValue) of a recurring event; dropped "
+                    + "(moving the start would part the series from its RDATEs, EXDATEs and overrides)")
+        } else if LocalDateTime(end) < LocalDateTime(start) {
             let (startValue, endValue) = (item.properties[startIndex].value, item.properties[endIndex].value)
             item.properties[startIndex].value = endValue
             item.properties[endIndex].value = startValue

@@ -76,7 +76,7 @@ enum PropertyDesign {
     /// Properties an item holds once only whose repeats ICSKit reads past (the first is used): what places the
     /// item in time and says which version it is.
     static let singular: Set<String> = [
-        "UID", "DTSTART", "DTEND", "DUE", "DURATION", "RECURRENCE-ID", "DTSTAMP", "SEQUENCE", "COMPLETED",
+        "UID", "DTSTART", "DTEND", "DUE", "DURATION", "RECURRENCE-ID", "DTSTAMP", "SEQUENCE", "COMPLETED", "METHOD",
     ]
 
     /// Checks values that libical would silently delete or misread; reports each with its line. Nothing changes.

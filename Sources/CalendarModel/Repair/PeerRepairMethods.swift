@@ -1,0 +1,56 @@
+import Foundation
+
+extension ICalendar {
+    /// A calendar with several METHOD properties as strict readers take it (`icskit convert --repair`): RFC 5545
+    /// allows one, and an iTIP message is one method. Values that agree (case aside) are one METHOD; values that
+    /// differ split the calendar into one VCALENDAR per method, each item going with the METHOD written before it
+    /// (as two iTIP bodies pasted into one calendar read), every VTIMEZONE with each. When nothing tells which item
+    /// goes with which method (every METHOD before every item), the calendar is written without METHOD: a plain
+    /// calendar keeps every item, where any one method would misstate some. One warning says what was done.
+    public func splittingMethods(file: String? = nil) -> (calendars: [ICalendar], diagnostics: [Diagnostic]) {
+        let root = encoded()
+        let methods = root.properties.filter { $0.name == "METHOD" }
+        guard methods.count > 1 else { return ([self], []) }
+        var log = DiagnosticLog(file: file)
+        let values = methods.map { $0.value.trimmingCharacters(in: .whitespaces).uppercased() }
+        let distinct = values.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        var own = root
+        own.components = []
+        own.properties.removeAll { $0.name == "METHOD" }
+        func calendar(method: String?, _ components: [Component]) -> ICalendar {
+            var part = own
+            if let method {
+                let at = part.properties.firstIndex { !["VERSION", "PRODID", "CALSCALE"].contains($0.name) }
+                part.properties.insert(Property("METHOD", value: method), at: at ?? part.properties.count)
+            }
+            part.components = components
+            return ICS.read(ICS.write(components: [part]), file: file).calendars.first ?? ICalendar()
+        }
+        if distinct.count == 1 {
+            log.warning(
+                methods[1].line, "repaired: METHOD \(distinct[0]) written \(methods.count) times; written once")
+            return ([calendar(method: distinct[0], root.components)], log.sortedByLine)
+        }
+        // Each item with the last METHOD before it; items before every METHOD with the first.
+        let zones = root.components.filter { $0.name == "VTIMEZONE" }
+        var groups: [String: [Component]] = [:]
+        for component in root.components where component.name != "VTIMEZONE" {
+            let method = methods.indices.last { methods[$0].line < component.line }.map { values[$0] } ?? values[0]
+            groups[method, default: []].append(component)
+        }
+        let named = distinct.joined(separator: ", ")
+        guard groups.count > 1 else {
+            log.warning(
+                methods[1].line,
+                "repaired: METHOD \(named) in one VCALENDAR, every one before every item, so nothing says which "
+                    + "item each is for; written without METHOD (a plain calendar)")
+            return ([calendar(method: nil, root.components)], log.sortedByLine)
+        }
+        let parts = distinct.compactMap { method in groups[method].map { calendar(method: method, zones + $0) } }
+        log.warning(
+            methods[1].line,
+            "repaired: METHOD \(named) in one VCALENDAR; split into \(parts.count) VCALENDARs, each item with the "
+                + "METHOD written before it")
+        return (parts, log.sortedByLine)
+    }
+}
