@@ -27,6 +27,8 @@ enum InstanceCache {
             expands INTEGER NOT NULL DEFAULT 0,
             -- The longest instance kept (seconds): what bounds a window's search from below.
             longest INTEGER NOT NULL DEFAULT 0,
+            -- When a listing last read it (a counter): the least recently read go first past `monthLimit`.
+            usedAt INTEGER NOT NULL DEFAULT 0,
             UNIQUE (calendarID, viewerZone, applyWRTimeZone, zones, month)
         );
         CREATE TABLE instance (
@@ -84,6 +86,13 @@ enum InstanceCache {
             WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = new.calendarID AND uid = new.uid);
         END;
         """
+
+    /// The longest window kept instances serve, in months: a listing of years is expanded as before (keeping it
+    /// would cost more than expanding it, and grow the store by every month of it).
+    static let windowLimit = 3
+
+    /// The most months a calendar keeps (per way of expanding); past it the least recently read are dropped.
+    static let monthLimit = 24
 
     /// More stale UIDs than this and every month is dropped instead (an import of thousands of items): expanding
     /// months again when they are next listed costs less than expanding each UID in each month.
@@ -190,6 +199,22 @@ extension InstanceCache {
             for month in months where !kept.contains(month) {
                 try build(db, calendar: calendar, month: month, way: way, basis: basis)
             }
+            let tick = (try Int64.fetchOne(db, sql: "SELECT coalesce(max(usedAt), 0) + 1 FROM instanceMonth")) ?? 1
+            try db.execute(
+                sql: """
+                    UPDATE instanceMonth SET usedAt = ? WHERE calendarID = ? AND viewerZone = ?
+                    AND applyWRTimeZone = ? AND zones = ? AND month BETWEEN ? AND ?
+                    """,
+                arguments: StatementArguments(
+                    [tick, calendar] + way.arguments + [months.lowerBound, months.upperBound]))
+            try drop(
+                db,
+                months: Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM instanceMonth WHERE calendarID = ? AND viewerZone = ? AND applyWRTimeZone = ?
+                        AND zones = ? ORDER BY usedAt DESC, month LIMIT -1 OFFSET ?
+                        """, arguments: StatementArguments([calendar] + way.arguments + [monthLimit])))
         }
     }
 
@@ -446,15 +471,19 @@ extension CalendarStore {
     /// The instances of [from, to) of these calendars (all: none named), from the months the store keeps, which are
     /// made or brought up to date first: what `occurrences(from:to:options:)` of each `loadCalendars` calendar
     /// gives, without expanding every series. `options.components` and `alarmsOnly` (items with alarms) choose
-    /// instances; `options.budget` is not applied. `brief` items hold only what a listing shows (UID, summary,
+    /// instances; `options.budget` is not applied. Nil for a window of more than `InstanceCache.windowLimit` months
+    /// (3): a listing of years is expanded. `brief` items hold only what a listing shows (UID, summary,
     /// times, status, place, categories, colour, organizer and attendees, alarms; no description, rules or X-
     /// properties). Nil for a store opened read-only.
     public func keptInstances(
         from: Date, to: Date, calendars names: [String] = [], options: ExpansionOptions, alarmsOnly: Bool = false,
         brief: Bool = false
     ) throws -> KeptInstances? {
-        guard !isReadOnly else { return nil }
         let window = Occurrence.seconds(from: from, to: to)
+        let months =
+            InstanceCache.month(of: max(window.lowerBound, window.upperBound - 1))
+            - InstanceCache.month(of: window.lowerBound) + 1
+        guard !isReadOnly, months <= InstanceCache.windowLimit else { return nil }
         let way = InstanceCache.Way(options)
         return try database.write { db in
             let calendars = try Row.fetchAll(db, sql: "SELECT id, name FROM calendar ORDER BY name").map {

@@ -85,9 +85,10 @@ final class InstanceCacheCLITests: StoreCLITestCase {
         XCTAssertGreaterThan(keptRows, 0, "the listings kept no instance: the kept path was not taken")
     }
 
-    /// An edit changes a series' kept instances at once; removing a calendar takes its months away; a store that
-    /// does not exist is not made by listing it.
-    func testChangesAreSeenAndAReadOnlyStoreIsExpanded() throws {
+    /// An edit changes a series' kept instances at once; removing a calendar takes its months away; a year's
+    /// listing is expanded and keeps nothing; a calendar keeps 24 months, the least recently listed going first; a
+    /// store that does not exist is not made by listing it.
+    func testChangesAreSeenYearsAreExpandedAndOldMonthsGo() throws {
         try icskit(["import", CLI.fixture("demo/work.ics"), "--calendar", "Work", "-q"])
         let week = ["agenda", "--from", "2026-11-30", "--to", "+14d", "--tz", "Europe/Berlin", "--no-ids"]
         let before = try icskit(week).stdout
@@ -106,6 +107,24 @@ final class InstanceCacheCLITests: StoreCLITestCase {
         let orphans = try CLI.sqlite(
             store, "SELECT count(*) FROM instanceMonth WHERE calendarID NOT IN (SELECT id FROM calendar)")
         XCTAssertEqual(orphans.trimmingCharacters(in: .whitespacesAndNewlines), "0")
+
+        // A year is expanded, not kept; a calendar keeps at most 24 months, the least recently listed going first.
+        func months() throws -> Int {
+            Int(
+                try CLI.sqlite(store, "SELECT count(*) FROM instanceMonth").trimmingCharacters(
+                    in: .whitespacesAndNewlines))
+                ?? -1
+        }
+        let monthsBefore = try months()
+        try assertSameListing(["agenda", "--from", "2027-01-01", "--to", "2028-01-01", "--tz", "UTC"], "a year")
+        XCTAssertEqual(try months(), monthsBefore)
+        for month in 1...26 {
+            let day = String(format: "%04d-%02d-10", 2024 + (month - 1) / 12, (month - 1) % 12 + 1)
+            try icskit(["agenda", "--from", day, "--to", "+1d", "--tz", "UTC", "--calendar", "Home"])
+        }
+        let utc = try CLI.sqlite(
+            store, "SELECT count(*), max(month) - min(month) FROM instanceMonth WHERE viewerZone = 'UTC'")
+        XCTAssertEqual(utc.trimmingCharacters(in: .whitespacesAndNewlines), "24 23", "the oldest two were dropped")
 
         // No store: listed from nothing, and nothing is made.
         let missing = path("missing.sqlite")
