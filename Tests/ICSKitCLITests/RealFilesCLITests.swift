@@ -430,6 +430,32 @@ final class RealFilesCLITests: XCTestCase {
         XCTAssertEqual(try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01"), lines)
     }
 
+    /// An RFC 7986 IMAGE with inline data (which Radicale 3.9 fails to store) is written as the same bytes in a
+    /// `data:` URI; an IMAGE that is a URI already stays as it is. python icalendar reads the data back.
+    func testRepairWritesInlineImagesAsDataURIs() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repaired, warnings) = try repair("hand/repair-image.ics", into: directory)
+        XCTAssertEqual(
+            warnings,
+            [
+                "8: warning: repaired: IMAGE with inline data written as a data: URI (VALUE=URI), which servers store as text"
+            ])
+        let validate = try CLI.run(["validate", repaired])
+        XCTAssertTrue(validate.stderr.hasSuffix("0 errors, 0 warnings in 1 file\n"), validate.stdout + validate.stderr)
+        try CLI.requirePythonTools()
+        let run = CLI.python([
+            "-c",
+            "import sys, icalendar; c = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read()); "
+                + "print([(str(i), i.params.get('VALUE')) for i in c.walk('VTODO')[0].get('IMAGE')])",
+            repaired,
+        ])
+        XCTAssertEqual(
+            run.stdout,
+            "[('data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', "
+                + "'URI'), ('https://example.org/party.jpg', 'URI')]\n", run.stderr)
+    }
+
     /// An RRULE's UNTIL in another form than DTSTART (a date against a time, a UTC time against a date or a floating
     /// start, a local time against a zoned one) is written in DTSTART's form with the bound ICSKit reads; a rule
     /// already right is left alone. The agenda is the same before and after, and recurring-ical-events reads the

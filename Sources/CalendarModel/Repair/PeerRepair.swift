@@ -25,6 +25,7 @@ extension ICalendar {
         }
         Self.cleaningNames(&root, &log)
         Self.droppingEmptyValues(&root, &log)
+        Self.imagesAsDataURIs(&root, &log)
         var children: [Component] = []
         for child in root.components {
             if child.name == "VTIMEZONE" {
@@ -403,6 +404,7 @@ extension ICalendar {
         durationInDays(&item, &log)
         synchronizingStart(&item, &log)
         droppingIdleExceptions(&item, &log)
+        imagesAsDataURIs(&item, &log)
         return splittingPeriods(item, &log)
     }
 

@@ -53,4 +53,25 @@ extension ICalendar {
                 + "METHOD written before it")
         return (parts, log.sortedByLine)
     }
+
+    /// RFC 7986 IMAGE with inline data (`VALUE=BINARY;ENCODING=BASE64`) as the same data in a `data:` URI
+    /// (`VALUE=URI`, RFC 2397), which RFC 7986 allows too: servers that store the text of a property (Radicale 3.9
+    /// fails on the binary form) and readers of URIs take it; FMTTYPE, DISPLAY and ALTREP stay.
+    static func imagesAsDataURIs(_ component: inout Component, _ log: inout DiagnosticLog) {
+        for index in component.properties.indices {
+            let property = component.properties[index]
+            guard property.name == "IMAGE", property["VALUE"]?.uppercased() == "BINARY",
+                property["ENCODING"]?.uppercased() == "BASE64"
+            else { continue }
+            let type = property["FMTTYPE"] ?? "application/octet-stream"
+            var image = property
+            image.setParameter("ENCODING", nil)
+            image.setParameter("VALUE", "URI")
+            image.value = "data:\(type);base64," + property.value.filter { !$0.isWhitespace }
+            component.properties[index] = image
+            log.warning(
+                property.line,
+                "repaired: IMAGE with inline data written as a data: URI (VALUE=URI), which servers store as text")
+        }
+    }
 }
