@@ -95,14 +95,22 @@ extension Occurrence {
     /// An occurrence's times without its item: what a store keeps of an instance to list it again without
     /// expanding its series.
     public struct Timing: Sendable, Hashable {
+        /// `Occurrence.recurrenceID`.
         public var recurrenceID: CalendarDate?
+        /// `Occurrence.start`.
         public var start: CalendarDate
+        /// `Occurrence.end`.
         public var end: CalendarDate
+        /// `Occurrence.startDate`.
         public var startDate: Date
+        /// `Occurrence.endDate`.
         public var endDate: Date
+        /// `Occurrence.recurrenceDate`.
         public var recurrenceDate: Date?
+        /// `Occurrence.isFloating`.
         public var isFloating: Bool
 
+        /// The times of one instance.
         public init(
             recurrenceID: CalendarDate?, start: CalendarDate, end: CalendarDate, startDate: Date, endDate: Date,
             recurrenceDate: Date?, isFloating: Bool
