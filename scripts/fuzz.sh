@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:?usage: scripts/fuzz.sh SECONDS [TARGET…]}
 shift
-targets=${*:-ics jcal xcal csv rrule store}
+targets=${*:-ics jcal xcal csv rrule store mime}
 binary=${FUZZ_BIN:-.build-fuzz/release/icskit-fuzz}
 icskit=${ICSKIT_BIN:-.build/debug/icskit}
 shared=${SHARED:-../shared}
@@ -37,6 +37,7 @@ make_seeds() {
                 "$icskit" convert "$file" --to "$to" -q -o "$dir/$(echo "$file" | tr '/' '_').$to" 2>/dev/null || true
             done
             if [ "$target" = csv ]; then cp Fixtures/hand/csv/*.csv "$dir/"; fi ;;
+        mime) cp Fixtures/mail/*.eml "$dir/" ;;
         rrule)
             local n=0
             grep -h '^RRULE:' Fixtures/rrule-vectors/*.txt | cut -c7- | while read -r rule; do
@@ -55,7 +56,7 @@ max_length() {  # inputs stay small: a finding almost never needs more, and smal
 
 dictionary() {
     case $1 in
-        ics|store|rrule) echo Fuzz/dictionaries/ics.dict ;;
+        ics|store|rrule|mime) echo Fuzz/dictionaries/ics.dict ;;
         jcal) echo Fuzz/dictionaries/json.dict ;;
         xcal) echo Fuzz/dictionaries/xml.dict ;;
         csv) echo Fuzz/dictionaries/csv.dict ;;

@@ -24,6 +24,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case rrule
     /// An import of one file into an in-memory store, twice, and a merge of it.
     case store
+    /// A mail message's calendar parts (multipart nesting, base64, quoted-printable, charsets), read as iCalendar,
+    /// then the writers.
+    case mime
 
     public func run(_ bytes: [UInt8]) {
         switch self {
@@ -42,6 +45,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .csv: Self.checkWriters(CSVCalendar.read(bytes, file: "fuzz.csv"))
         case .rrule: Self.expandRule(bytes)
         case .store: Self.importTwice(bytes)
+        case .mime:
+            _ = MIMEMessage.calendarParts(bytes)
+            Self.checkWriters(CalendarFormat.ics.read(bytes, file: "fuzz.eml"))
         }
     }
 

@@ -19,10 +19,11 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// The format a path's extension names, if any (`.ics`, `.ical`, `.ifb`, `.json`, `.jcal`, `.xml`, `.xcal`).
+    /// The format a path's extension names, if any (`.ics`, `.ical`, `.ifb`, `.json`, `.jcal`, `.xml`, `.xcal`; a
+    /// mail message, `.eml`, is read for its calendar parts as iCalendar).
     public init?(pathExtension path: String) {
         let lower = path.lowercased()
-        if [".ics", ".ical", ".icalendar", ".ifb"].contains(where: lower.hasSuffix) {
+        if [".ics", ".ical", ".icalendar", ".ifb", ".eml"].contains(where: lower.hasSuffix) {
             self = .ics
         } else if [".json", ".jcal"].contains(where: lower.hasSuffix) {
             self = .jcal
@@ -50,13 +51,29 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
     }
 
     /// Reads calendars in this format. iCalendar never fails (problems become diagnostics); jCal or xCal that is
-    /// not well-formed or not of the format's shape yields no calendars and one error.
+    /// not well-formed or not of the format's shape yields no calendars and one error. A mail message read as
+    /// iCalendar gives its calendar parts (`MIMEMessage`), or one error when it has none.
     public func read(_ bytes: [UInt8], file: String?, csv: CSVOptions = CSVOptions()) -> ICS.ReadResult {
         switch self {
         case .csv:
             return CSVCalendar.read(bytes, file: file, options: csv)
         case .ics:
-            return ICS.read(bytes, file: file)
+            guard MIMEMessage.isMessage(bytes) else { return ICS.read(bytes, file: file) }
+            // A mail message: its calendar parts, each read as a file of its own (lines count within the part).
+            let parts = MIMEMessage.calendarParts(bytes)
+            guard !parts.isEmpty else {
+                return Self.unreadable(
+                    file: file, line: 1, column: nil,
+                    "a mail message without a text/calendar or application/ics part")
+            }
+            var result = ICS.ReadResult(calendars: [], diagnostics: [], isTruncated: false)
+            for part in parts {
+                let read = ICS.read(part.bytes, file: file)
+                result.calendars += read.calendars
+                result.diagnostics += read.diagnostics
+                result.isTruncated = result.isTruncated || read.isTruncated
+            }
+            return result
         case .jcal:
             do {
                 return ICS.calendars(from: try JCalReader.read(bytes), file: file)

@@ -1,0 +1,205 @@
+import Foundation
+
+/// The calendars in a mail message (RFC 5322 with MIME, RFC 2045–2049): what a saved `.eml` or a mail client's pipe
+/// holds when an invitation arrives (iMIP, RFC 6047). Its `text/calendar` and `application/ics` parts are found in
+/// any multipart nesting, their transfer encoding (base64, quoted-printable) undone and their charset made UTF-8.
+/// The same calendar sent twice (as the text/calendar alternative and again as an attachment, as CalConnect's iMIP
+/// guide advises) is read once.
+public enum MIMEMessage {
+    /// One calendar part: its bytes as UTF-8, and the `method` its Content-Type names (iMIP's REQUEST, REPLY …).
+    public struct CalendarPart: Sendable, Hashable {
+        /// The calendar, UTF-8.
+        public var bytes: [UInt8]
+        /// The Content-Type's `method` parameter, upper-cased (nil when it has none).
+        public var method: String?
+    }
+
+    /// Whether these bytes are a mail message rather than a calendar: header lines (`Name: value`) up to the first
+    /// empty line, among them MIME-Version or Content-Type, and no `BEGIN:` before that line.
+    public static func isMessage(_ bytes: [UInt8]) -> Bool {
+        let head = headerBlock(bytes[...]).lines
+        guard let first = head.first, first.range(of: #"^[A-Za-z0-9-]+:"#, options: .regularExpression) != nil,
+            !head.contains(where: { $0.uppercased().hasPrefix("BEGIN:") })
+        else { return false }
+        let names = Set(head.compactMap { $0.split(separator: ":", maxSplits: 1).first?.lowercased() })
+        return names.contains("mime-version") || names.contains("content-type")
+    }
+
+    /// Every calendar part of the message, in order, each once.
+    public static func calendarParts(_ bytes: [UInt8]) -> [CalendarPart] {
+        var parts: [CalendarPart] = []
+        collect(bytes[...], depth: 0, into: &parts)
+        var seen: Set<[UInt8]> = []
+        return parts.filter { seen.insert($0.bytes).inserted }
+    }
+
+    // MARK: Entities
+
+    /// An entity's header lines (folded lines joined) and where its body starts.
+    static func headerBlock(_ bytes: ArraySlice<UInt8>) -> (lines: [String], body: ArraySlice<UInt8>) {
+        var lines: [String] = []
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let end = bytes[index...].firstIndex(of: 0x0A) ?? bytes.endIndex
+            var line = bytes[index..<end]
+            if line.last == 0x0D { line = line.dropLast() }
+            index = min(end + 1, bytes.endIndex)
+            if line.isEmpty { return (lines, bytes[index...]) }
+            let text = String(decoding: line, as: UTF8.self)
+            if let first = line.first, first == 0x20 || first == 0x09, !lines.isEmpty {
+                lines[lines.count - 1] += " " + text.trimmingCharacters(in: .whitespaces)
+            } else {
+                lines.append(text)
+            }
+        }
+        return (lines, bytes[bytes.endIndex...])
+    }
+
+    /// A header's value and parameters: `text/calendar; method=REQUEST; charset="UTF-8"`.
+    struct HeaderValue {
+        var value = ""
+        var parameters: [String: String] = [:]
+
+        init(_ text: String?) {
+            guard let text else { return }
+            var pieces: [String] = []
+            var current = ""
+            var quoted = false
+            for character in text {
+                if character == "\"" { quoted.toggle() }
+                if character == ";", !quoted {
+                    pieces.append(current)
+                    current = ""
+                } else {
+                    current.append(character)
+                }
+            }
+            pieces.append(current)
+            value = pieces[0].trimmingCharacters(in: .whitespaces).lowercased()
+            for piece in pieces.dropFirst() {
+                let pair = piece.split(separator: "=", maxSplits: 1).map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+                guard pair.count == 2 else { continue }
+                parameters[pair[0].lowercased()] = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+    }
+
+    private static func collect(_ bytes: ArraySlice<UInt8>, depth: Int, into parts: inout [CalendarPart]) {
+        guard depth < 16 else { return }  // hostile nesting
+        let (lines, body) = headerBlock(bytes)
+        func header(_ name: String) -> String? {
+            lines.first { $0.lowercased().hasPrefix(name + ":") }.map { String($0.dropFirst(name.count + 1)) }
+        }
+        let type = HeaderValue(header("content-type") ?? "text/plain")
+        if type.value.hasPrefix("multipart/"), let boundary = type.parameters["boundary"], !boundary.isEmpty {
+            for part in split(body, boundary: boundary) { collect(part, depth: depth + 1, into: &parts) }
+            return
+        }
+        let disposition = HeaderValue(header("content-disposition"))
+        let name = (type.parameters["name"] ?? disposition.parameters["filename"] ?? "").lowercased()
+        guard
+            ["text/calendar", "application/ics", "text/x-vcalendar"].contains(type.value)
+                || (type.value == "application/octet-stream" && name.hasSuffix(".ics"))
+        else { return }
+        let encoding = HeaderValue(header("content-transfer-encoding")).value
+        var decoded: [UInt8]
+        switch encoding {
+        case "base64": decoded = base64(body)
+        case "quoted-printable": decoded = quotedPrintable(body)
+        default: decoded = Array(body)
+        }
+        decoded = utf8(decoded, charset: type.parameters["charset"])
+        parts.append(CalendarPart(bytes: decoded, method: type.parameters["method"]?.uppercased()))
+    }
+
+    /// The parts of a multipart body: what lies between `--boundary` lines, up to `--boundary--`.
+    static func split(_ body: ArraySlice<UInt8>, boundary: String) -> [ArraySlice<UInt8>] {
+        let delimiter = Array(("--" + boundary).utf8)
+        var parts: [ArraySlice<UInt8>] = []
+        var start: Int?
+        var index = body.startIndex
+        while index < body.endIndex {
+            let end = body[index...].firstIndex(of: 0x0A) ?? body.endIndex
+            let line = body[index..<end]
+            if line.starts(with: delimiter) {
+                if let start {
+                    // The line break before a delimiter belongs to it.
+                    var stop = index
+                    if stop > start, body[stop - 1] == 0x0A { stop -= 1 }
+                    if stop > start, body[stop - 1] == 0x0D { stop -= 1 }
+                    parts.append(body[start..<stop])
+                }
+                if line.dropFirst(delimiter.count).starts(with: [0x2D, 0x2D]) { return parts }
+                start = min(end + 1, body.endIndex)
+            }
+            index = min(end + 1, body.endIndex)
+        }
+        if let start, start < body.endIndex { parts.append(body[start...]) }  // no closing delimiter
+        return parts
+    }
+
+    // MARK: Transfer encodings and charsets
+
+    static func base64(_ body: ArraySlice<UInt8>) -> [UInt8] {
+        let text = String(decoding: body.filter { !$0.isASCIIWhitespace }, as: UTF8.self)
+        let padded = text + String(repeating: "=", count: (4 - text.count % 4) % 4)
+        return Data(base64Encoded: padded).map { Array($0) } ?? []
+    }
+
+    static func quotedPrintable(_ body: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count)
+        var index = body.startIndex
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x41...0x46: byte - 0x37
+            case 0x61...0x66: byte - 0x57
+            default: nil
+            }
+        }
+        while index < body.endIndex {
+            let byte = body[index]
+            guard byte == 0x3D else {
+                out.append(byte)
+                index += 1
+                continue
+            }
+            let next = body.index(after: index)
+            if next < body.endIndex, body[next] == 0x0A {  // a soft line break
+                index = next + 1
+            } else if next + 1 < body.endIndex, body[next] == 0x0D, body[next + 1] == 0x0A {
+                index = next + 2
+            } else if next + 1 < body.endIndex, let high = hex(body[next]), let low = hex(body[next + 1]) {
+                out.append(high << 4 | low)
+                index = next + 2
+            } else {
+                out.append(byte)  // a lone `=`, kept as written
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// The bytes as UTF-8 from the part's charset: UTF-8 and ASCII as they are, Latin-1 and Windows-1252 byte by
+    /// byte, others through Foundation; an unknown charset leaves the bytes to the reader (which takes UTF-8, else
+    /// Windows-1252).
+    static func utf8(_ bytes: [UInt8], charset: String?) -> [UInt8] {
+        switch charset?.lowercased() {
+        case nil, "utf-8", "utf8", "us-ascii", "ascii": return bytes
+        case "iso-8859-1", "latin1", "windows-1252", "cp1252":
+            return bytes.withUnsafeBufferPointer { Windows1252.utf8(from: $0) }
+        case "utf-16": return String(data: Data(bytes), encoding: .utf16).map { Array($0.utf8) } ?? bytes
+        case "utf-16le": return String(data: Data(bytes), encoding: .utf16LittleEndian).map { Array($0.utf8) } ?? bytes
+        case "utf-16be": return String(data: Data(bytes), encoding: .utf16BigEndian).map { Array($0.utf8) } ?? bytes
+        case "iso-8859-2": return String(data: Data(bytes), encoding: .isoLatin2).map { Array($0.utf8) } ?? bytes
+        default: return bytes
+        }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isASCIIWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
+}
