@@ -231,6 +231,9 @@ enum StoreSchema {
         migrator.registerMigration("v15: the instances of series, kept month by month") { db in
             try db.execute(sql: InstanceCache.schema)
         }
+        migrator.registerMigration("v16: settings the user gives (icskit config)") { db in
+            try db.execute(sql: "CREATE TABLE setting (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+        }
         return migrator
     }
 

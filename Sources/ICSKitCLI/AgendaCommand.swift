@@ -102,7 +102,7 @@ struct AgendaCommand: ParsableCommand {
             try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
         } else {
             var style = AgendaStyle(details: details)
-            style.me = me.identity
+            style.me = me.identity(store: store)
             if color.isOn(isTerminal: isatty(STDOUT_FILENO) == 1) {
                 style.colors = try PageColors.ofStore(
                     files.isEmpty ? store.open(.readOnly) : nil, shown: shown)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalendarModel
+import CalendarStore
 import Foundation
 
 /// `--me a@x,b@y` (else `$ICSKIT_ME`): the addresses that are the user, compared case-insensitively
@@ -9,12 +10,22 @@ struct MeOption: ParsableArguments {
     @Option(
         name: .customLong("me"),
         help: ArgumentHelp(
-            "Your addresses, comma-separated (default: $ICSKIT_ME): items waiting for your answer are marked.",
+            "Your addresses, comma-separated (default: $ICSKIT_ME, else icskit config me): items waiting for your "
+                + "answer are marked.",
             valueName: "addresses"))
     var addresses: String?
 
     var identity: Identity {
         Identity(addresses ?? ProcessInfo.processInfo.environment["ICSKIT_ME"] ?? "")
+    }
+
+    /// `--me`, else `$ICSKIT_ME`, else what `icskit config me` kept in the store.
+    func identity(store: StoreOption) -> Identity {
+        if addresses != nil || ProcessInfo.processInfo.environment["ICSKIT_ME"] != nil { return identity }
+        let kept =
+            (try? CalendarStore(path: store.path ?? CalendarStore.defaultPath(), access: .readOnly))
+            .flatMap { try? $0.myAddresses() } ?? []
+        return Identity(kept.joined(separator: ","))
     }
 }
 
@@ -23,8 +34,12 @@ struct Identity: Sendable {
     let addresses: Set<String>
 
     init(_ text: String) {
-        addresses = Set(
-            text.split(separator: ",").map { Self.normalized(String($0)) }.filter { !$0.isEmpty })
+        addresses = Set(Self.addresses(in: text).map(Self.normalized))
+    }
+
+    /// The addresses of a comma-separated list, trimmed, empty ones left out.
+    static func addresses(in text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// `MAILTO:Ana@X.org ` → `ana@x.org`.

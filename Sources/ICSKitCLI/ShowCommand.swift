@@ -62,7 +62,7 @@ struct ShowCommand: ParsableCommand {
             calendar: loaded, zone: try zoneOption.zone(),
             now: now.date, nextCount: next,
             categoryColors: colors)
-        details.me = me.identity
+        details.me = me.identity(store: store)
         guard let item = details.master else { throw CommandFailure("item \(match.uid) has no component to show") }
         let place = (name: match.calendar, source: source.map { URLUserInfo.redacting($0) })
         if json {
