@@ -16,6 +16,7 @@ final class ReadmeDocTests: XCTestCase {
         "old-export.ics": "hand/needs-repair.ics", "google-export.ics": "demo/work.ics",
         "alice.ics": "hand/freebusy/alice.ics", "bob.ics": "hand/freebusy/bob.ics",
         "carol.ics": "hand/freebusy/carol.ics", "week.ics": "hand/week/planner.ics",
+        "invitation.eml": "mail/invite.eml",
         "outlook-calendar.csv": "hand/csv/outlook-calendar.csv", "sheet.csv": "hand/csv/sheet.csv",
     ]
 
