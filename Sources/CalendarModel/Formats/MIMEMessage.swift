@@ -17,7 +17,12 @@ public enum MIMEMessage {
     /// Whether these bytes are a mail message rather than a calendar: header lines (`Name: value`) up to the first
     /// empty line, among them MIME-Version or Content-Type, and no `BEGIN:` before that line.
     public static func isMessage(_ bytes: [UInt8]) -> Bool {
-        let head = headerBlock(bytes[...]).lines
+        // Every calendar file is asked: decide on its first line, and on at most the first 64 KB.
+        let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        guard let colon = start.prefix(80).firstIndex(of: 0x3A),
+            !String(decoding: start[..<colon], as: UTF8.self).uppercased().hasPrefix("BEGIN")
+        else { return false }
+        let head = headerBlock(start.prefix(1 << 16)).lines
         guard let first = head.first, first.range(of: #"^[A-Za-z0-9-]+:"#, options: .regularExpression) != nil,
             !head.contains(where: { $0.uppercased().hasPrefix("BEGIN:") })
         else { return false }
@@ -28,7 +33,7 @@ public enum MIMEMessage {
     /// Every calendar part of the message, in order, each once.
     public static func calendarParts(_ bytes: [UInt8]) -> [CalendarPart] {
         var parts: [CalendarPart] = []
-        collect(bytes[...], depth: 0, into: &parts)
+        collect(bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }, depth: 0, into: &parts)
         var seen: Set<[UInt8]> = []
         return parts.filter { seen.insert($0.bytes).inserted }
     }
