@@ -298,9 +298,14 @@ extension InstanceCache {
         let series = parsed.occurrencesBySeries(
             from: Date(timeIntervalSince1970: TimeInterval(window.lowerBound)),
             to: Date(timeIntervalSince1970: TimeInterval(window.upperBound)), options: way.options)
-        var rows: [String: Int64] = [:]
-        let uids = Set(series.compactMap(\.uid))
-        for slice in CalendarStore.slices(of: uids) {
+        func expandsWhereListed() throws {
+            try db.execute(sql: "DELETE FROM instance WHERE monthID = ?", arguments: [monthID])
+            try db.execute(sql: "UPDATE instanceMonth SET expands = 1 WHERE id = ?", arguments: [monthID])
+        }
+        guard !series.contains(where: \.hasDiagnostics) else { return try expandsWhereListed() }
+        // The store's rows of these series' components, by UID and RECURRENCE-ID.
+        var items: [String: (id: Int64, kind: String, content: String)] = [:]
+        for slice in CalendarStore.slices(of: Set(series.compactMap(\.uid))) {
             for row in try Row.fetchAll(
                 db,
                 sql: """
@@ -309,15 +314,32 @@ extension InstanceCache {
                     """,
                 arguments: StatementArguments([calendar] + slice.uids))
             {
-                let id: Int64 = row[2]
-                rows[(row[0] as String) + "\u{1F}" + (row[1] as String)] = id
-                try db.cachedStatement(
-                    sql: """
-                        INSERT OR IGNORE INTO instanceItem (itemID, kind, uid, recurrenceID, brief)
-                        VALUES (?, ?, ?, ?, ?)
-                        """
-                ).execute(arguments: [id, row[3], row[0], row[1], Data(brief(row[4]))])
+                items[(row[0] as String) + "\u{1F}" + (row[1] as String)] = (row[2], row[3], row[4])
             }
+        }
+        // Positions go on from the month's last: a UID expanded again follows the instances already kept.
+        var position =
+            try Int.fetchOne(
+                db, sql: "SELECT coalesce(max(position), 0) FROM instance WHERE monthID = ?", arguments: [monthID]) ?? 0
+        var arguments: [StatementArguments] = []
+        var used: [String: (id: Int64, kind: String, content: String)] = [:]
+        var longest: Int64 = 0
+        for expansion in series {
+            let uid = expansion.uid ?? ""
+            for occurrence in expansion.occurrences {
+                let key = uid + "\u{1F}" + (occurrence.core.recurrenceID?.date.icsValue ?? "")
+                guard occurrence.core.uid == uid, let item = items[key] else { return try expandsWhereListed() }
+                position += 1
+                arguments.append(row(occurrence, monthID: monthID, itemID: item.id, position: position))
+                used[key] = item
+                longest = max(longest, seconds(occurrence.endDate) - seconds(occurrence.startDate))
+            }
+        }
+        let keepItem = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO instanceItem (itemID, kind, uid, recurrenceID, brief) VALUES (?, ?, ?, ?, ?)")
+        for (key, item) in used {
+            let parts = key.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            try keepItem.execute(arguments: [item.id, item.kind, parts[0], parts[1], Data(brief(item.content))])
         }
         let insert = try db.cachedStatement(
             sql: """
@@ -325,38 +347,7 @@ extension InstanceCache {
                     endForm, recurrenceUTC, recurrenceWall, recurrenceForm, floating, hasAlarm)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-        var rowsOfSeries: [[StatementArguments]] = []
-        // Positions go on from the month's last: a UID expanded again follows the instances already kept.
-        var position =
-            try Int.fetchOne(
-                db, sql: "SELECT coalesce(max(position), 0) FROM instance WHERE monthID = ?", arguments: [monthID]) ?? 0
-        for expansion in series {
-            let uid = expansion.uid ?? ""
-            var arguments: [StatementArguments] = []
-            for occurrence in expansion.occurrences {
-                let key = uid + "\u{1F}" + (occurrence.core.recurrenceID?.date.icsValue ?? "")
-                guard !expansion.hasDiagnostics, occurrence.core.uid == uid, let id = rows[key] else {
-                    try db.execute(sql: "DELETE FROM instance WHERE monthID = ?", arguments: [monthID])
-                    try db.execute(sql: "UPDATE instanceMonth SET expands = 1 WHERE id = ?", arguments: [monthID])
-                    return
-                }
-                position += 1
-                arguments.append(row(occurrence, monthID: monthID, itemID: id, position: position))
-            }
-            if expansion.hasDiagnostics {
-                try db.execute(sql: "DELETE FROM instance WHERE monthID = ?", arguments: [monthID])
-                try db.execute(sql: "UPDATE instanceMonth SET expands = 1 WHERE id = ?", arguments: [monthID])
-                return
-            }
-            rowsOfSeries.append(arguments)
-        }
-        var longest: Int64 = 0
-        for expansion in series {
-            for occurrence in expansion.occurrences {
-                longest = max(longest, seconds(occurrence.endDate) - seconds(occurrence.startDate))
-            }
-        }
-        for arguments in rowsOfSeries.joined() { try insert.execute(arguments: arguments) }
+        for row in arguments { try insert.execute(arguments: row) }
         try db.execute(
             sql: "UPDATE instanceMonth SET longest = max(longest, ?) WHERE id = ?", arguments: [longest, monthID])
     }
@@ -392,17 +383,17 @@ extension InstanceCache {
     }
 
     static func date(wall: Int64, form: String) -> CalendarDate {
-        let time = LocalDateTime(wallSeconds: wall)
-        let kind: CalendarDate.Form =
-            switch form.first {
-            case "D": .date
-            case "U": .utc
-            case "Z": .zoned(tzid: String(form.dropFirst()))
-            default: .floating
-            }
-        return CalendarDate(
-            year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
-            second: time.second, form: kind)
+        CalendarDate(wall: LocalDateTime(wallSeconds: wall), form: Self.form(form))
+    }
+
+    /// The form `form(_: CalendarDate)` wrote.
+    static func form(_ text: String) -> CalendarDate.Form {
+        switch text.first {
+        case "D": .date
+        case "U": .utc
+        case "Z": .zoned(tzid: String(text.dropFirst()))
+        default: .floating
+        }
     }
 }
 
@@ -507,8 +498,7 @@ extension CalendarStore {
                         window: Int64(from.timeIntervalSince1970)..<Int64(to.timeIntervalSince1970))
                     let expansion = parsed.occurrences(from: from, to: to, options: options, file: path)
                     kept.diagnostics += expansion.diagnostics
-                    kept.calendars.append(
-                        (calendar.name, expansion.occurrences, try Self.storedCalendar(db, calendar: calendar.id)))
+                    kept.calendars.append((calendar.name, expansion.occurrences, parsed))
                     continue
                 }
                 let listed = try InstanceCache.kept(
@@ -578,7 +568,7 @@ extension InstanceCache {
             if let known = forms[text] {
                 form = known
             } else {
-                form = Self.date(wall: 0, form: text).form
+                form = Self.form(text)
                 forms[text] = form
             }
             return CalendarDate(wall: LocalDateTime(wallSeconds: wall), form: form)
