@@ -1,3 +1,4 @@
+import CalendarModel
 import Foundation
 internal import GRDB
 
@@ -68,44 +69,56 @@ extension CalendarStore {
     /// `minimum` characters that no other UID starts with (the whole UID when no prefix is unique), as git
     /// abbreviates commits.
     public func shortHandles(for uids: Set<String>? = nil, minimum: Int = 6) throws -> [String: String] {
-        /// In sorted order a UID shares its longest prefix with a neighbour: one character more is unique.
-        func handle(_ uid: String, neighbours: [String]) -> String {
-            // Bytes when both are ASCII (UIDs nearly always are), characters otherwise.
-            func common(_ other: String) -> Int {
-                if uid.utf8.allSatisfy({ $0 < 0x80 }), other.utf8.allSatisfy({ $0 < 0x80 }) {
-                    return zip(uid.utf8, other.utf8).prefix { $0 == $1 }.count
-                }
-                return zip(uid, other).prefix { $0 == $1 }.count
-            }
-            let shared = neighbours.map(common).max() ?? 0
-            let length = max(minimum, shared + 1)
-            return length >= uid.count ? uid : String(uid.prefix(length))
-        }
-        return try database.read { db in
+        try database.read { db in
+            if let uids { return try Self.shortHandles(db, for: uids, minimum: minimum) }
             var handles: [String: String] = [:]
-            if let uids {
-                // Some UIDs of many (an agenda's week of a large store): each one's neighbours through the index,
-                // in one statement.
-                let list = String(decoding: try JSONEncoder().encode(Array(uids)), as: UTF8.self)
-                let rows = try Row.fetchCursor(
-                    db,
-                    sql: """
-                        SELECT j.value, (SELECT max(uid) FROM item WHERE uid < j.value),
-                               (SELECT min(uid) FROM item WHERE uid > j.value)
-                        FROM json_each(?) j
-                        """, arguments: [list])
-                while let row = try rows.next() {
-                    let uid: String = row[0]
-                    handles[uid] = handle(uid, neighbours: [row[1] as String?, row[2] as String?].compactMap { $0 })
-                }
-                return handles
-            }
             let all = try String.fetchAll(db, sql: "SELECT DISTINCT uid FROM item ORDER BY uid")
             for (index, uid) in all.enumerated() {
-                handles[uid] = handle(
-                    uid, neighbours: [index - 1, index + 1].filter(all.indices.contains).map { all[$0] })
+                handles[uid] = Self.handle(
+                    uid, neighbours: [index - 1, index + 1].filter(all.indices.contains).map { all[$0] },
+                    minimum: minimum)
             }
             return handles
         }
+    }
+
+    /// `shortHandles(for:)` of some UIDs of many (an agenda's week of a large store): each one's neighbours
+    /// through the index, in one statement.
+    static func shortHandles(_ db: Database, for uids: Set<String>, minimum: Int = 6) throws -> [String: String] {
+        guard !uids.isEmpty else { return [:] }
+        var json = JSONWriter()
+        json.beginArray()
+        for uid in uids { json.string(uid) }
+        json.endArray()
+        let list = String(decoding: json.takeBytes(), as: UTF8.self)
+        var handles: [String: String] = [:]
+        handles.reserveCapacity(uids.count)
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT j.value, (SELECT max(uid) FROM item WHERE uid < j.value),
+                       (SELECT min(uid) FROM item WHERE uid > j.value)
+                FROM json_each(?) j
+                """, arguments: [list])
+        while let row = try rows.next() {
+            let uid: String = row[0]
+            handles[uid] = handle(
+                uid, neighbours: [row[1] as String?, row[2] as String?].compactMap { $0 }, minimum: minimum)
+        }
+        return handles
+    }
+
+    /// In sorted order a UID shares its longest prefix with a neighbour: one character more is unique.
+    static func handle(_ uid: String, neighbours: [String], minimum: Int) -> String {
+        // Bytes when both are ASCII (UIDs nearly always are), characters otherwise.
+        func common(_ other: String) -> Int {
+            if uid.utf8.allSatisfy({ $0 < 0x80 }), other.utf8.allSatisfy({ $0 < 0x80 }) {
+                return zip(uid.utf8, other.utf8).prefix { $0 == $1 }.count
+            }
+            return zip(uid, other).prefix { $0 == $1 }.count
+        }
+        let shared = neighbours.map(common).max() ?? 0
+        let length = max(minimum, shared + 1)
+        return length >= uid.count ? uid : String(uid.prefix(length))
     }
 }

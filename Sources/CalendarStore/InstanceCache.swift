@@ -87,6 +87,65 @@ enum InstanceCache {
         END;
         """
 
+    /// Schema v17: each kept item's listed fields as bytes (`ListedItem`) and its short handle; the handles are
+    /// forgotten when a UID may have come or gone, which the triggers count (`uidEpoch`) for deletions and changed
+    /// UIDs, and the highest item id shows for additions (a deletion of the highest row counts first).
+    static let listingSchema = """
+        ALTER TABLE instanceItem ADD COLUMN listing BLOB NOT NULL DEFAULT x'';
+        -- The forms of kept times (`form(_: CalendarDate)`: D, F, U, Z and a TZID), each once.
+        CREATE TABLE instanceForm (id INTEGER PRIMARY KEY, form TEXT NOT NULL UNIQUE);
+        DROP TABLE instance;
+        CREATE TABLE instance (
+            monthID INTEGER NOT NULL,
+            itemID INTEGER NOT NULL,
+            uid TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            startUTC INTEGER NOT NULL,
+            endUTC INTEGER NOT NULL,
+            startWall INTEGER NOT NULL,
+            startForm INTEGER NOT NULL,
+            endWall INTEGER NOT NULL,
+            endForm INTEGER NOT NULL,
+            recurrenceUTC INTEGER,
+            recurrenceWall INTEGER,
+            recurrenceForm INTEGER,
+            floating INTEGER NOT NULL,
+            hasAlarm INTEGER NOT NULL,
+            -- When the instance's alarms can go off (UTC seconds, a day of slack each side).
+            alarmFirst INTEGER,
+            alarmLast INTEGER,
+            PRIMARY KEY (monthID, startUTC, position)
+        ) WITHOUT ROWID;
+        CREATE INDEX instance_alarm ON instance(monthID, startUTC) WHERE hasAlarm;
+        CREATE INDEX instance_item ON instance(itemID);
+        CREATE INDEX instance_uid ON instance(uid);
+        ALTER TABLE instanceItem ADD COLUMN handle TEXT;
+        ALTER TABLE instanceState ADD COLUMN uidEpoch INTEGER NOT NULL DEFAULT 0;
+        -- uidEpoch and the highest item id when the kept handles were made.
+        ALTER TABLE instanceState ADD COLUMN handlesKey TEXT NOT NULL DEFAULT '';
+        DROP TRIGGER instanceItemDelete;
+        DROP TRIGGER instanceItemChange;
+        CREATE TRIGGER instanceItemDelete AFTER DELETE ON item WHEN EXISTS (SELECT 1 FROM instanceMonth) BEGIN
+            DELETE FROM instance WHERE itemID = old.id;
+            DELETE FROM instanceItem WHERE itemID = old.id;
+            INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
+            UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item)
+            WHERE builtThrough > (SELECT coalesce(max(id), 0) FROM item);
+            UPDATE instanceState SET uidEpoch = uidEpoch + 1;
+        END;
+        CREATE TRIGGER instanceItemChange AFTER UPDATE OF content, calendarID, uid ON item
+        WHEN EXISTS (SELECT 1 FROM instanceMonth) AND (old.content IS NOT new.content
+            OR old.calendarID IS NOT new.calendarID OR old.uid IS NOT new.uid) BEGIN
+            DELETE FROM instanceItem WHERE itemID = old.id;
+            INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
+            INSERT INTO instanceStale (calendarID, uid) SELECT new.calendarID, new.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = new.calendarID AND uid = new.uid);
+            UPDATE instanceState SET uidEpoch = uidEpoch + 1 WHERE old.uid IS NOT new.uid;
+        END;
+        """
+
     /// The longest window kept instances serve, in months: a listing of years is expanded as before (keeping it
     /// would cost more than expanding it, and grow the store by every month of it).
     static let windowLimit = 3
@@ -176,6 +235,7 @@ enum InstanceCache {
 extension InstanceCache {
     /// Brings the kept months of these calendars up to date and makes the ones [window] needs for `way`.
     static func prepare(_ db: Database, calendars: [Int64], way: Way, window: Range<Int64>) throws {
+        try forgetHandlesIfUIDsChanged(db)
         // Months of calendars that are gone (their items' triggers removed the instances).
         try drop(
             db,
@@ -322,51 +382,69 @@ extension InstanceCache {
             try Int.fetchOne(
                 db, sql: "SELECT coalesce(max(position), 0) FROM instance WHERE monthID = ?", arguments: [monthID]) ?? 0
         var arguments: [StatementArguments] = []
-        var used: [String: (id: Int64, kind: String, content: String)] = [:]
+        var used: [String: (id: Int64, kind: String, content: String, item: Occurrence.Item)] = [:]
         var longest: Int64 = 0
+        let time = CalendarTime(calendar: parsed, viewerZone: way.viewerZone)
+        var forms: [String: Int64] = [:]
+        func formID(_ date: CalendarDate) throws -> Int64 {
+            let text = form(date)
+            if let id = forms[text] { return id }
+            try db.execute(sql: "INSERT OR IGNORE INTO instanceForm (form) VALUES (?)", arguments: [text])
+            let id = try Int64.fetchOne(db, sql: "SELECT id FROM instanceForm WHERE form = ?", arguments: [text]) ?? 0
+            forms[text] = id
+            return id
+        }
         for expansion in series {
             let uid = expansion.uid ?? ""
             for occurrence in expansion.occurrences {
                 let key = uid + "\u{1F}" + (occurrence.core.recurrenceID?.date.icsValue ?? "")
                 guard occurrence.core.uid == uid, let item = items[key] else { return try expandsWhereListed() }
                 position += 1
-                arguments.append(row(occurrence, monthID: monthID, itemID: item.id, position: position))
-                used[key] = item
+                arguments.append(
+                    try row(occurrence, monthID: monthID, itemID: item.id, position: position, time: time, form: formID)
+                )
+                if used[key] == nil { used[key] = (item.id, item.kind, item.content, occurrence.item) }
                 longest = max(longest, seconds(occurrence.endDate) - seconds(occurrence.startDate))
             }
         }
+        // Each item's listed fields as bytes; the brief text (what reminders parse) only for items with alarms.
         let keepItem = try db.cachedStatement(
-            sql: "INSERT OR IGNORE INTO instanceItem (itemID, kind, uid, recurrenceID, brief) VALUES (?, ?, ?, ?, ?)")
+            sql: """
+                INSERT OR IGNORE INTO instanceItem (itemID, kind, uid, recurrenceID, brief, listing)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """)
         for (key, item) in used {
             let parts = key.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            try keepItem.execute(arguments: [item.id, item.kind, parts[0], parts[1], Data(brief(item.content))])
+            let listing = ListedItem.encode(item.item)
+            let brief = listing[2] & 1 != 0 ? brief(item.content) : []
+            try keepItem.execute(arguments: [item.id, item.kind, parts[0], parts[1], Data(brief), Data(listing)])
         }
         let insert = try db.cachedStatement(
             sql: """
                 INSERT INTO instance (monthID, itemID, uid, position, startUTC, endUTC, startWall, startForm, endWall,
-                    endForm, recurrenceUTC, recurrenceWall, recurrenceForm, floating, hasAlarm)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    endForm, recurrenceUTC, recurrenceWall, recurrenceForm, floating, hasAlarm, alarmFirst, alarmLast)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         for row in arguments { try insert.execute(arguments: row) }
         try db.execute(
             sql: "UPDATE instanceMonth SET longest = max(longest, ?) WHERE id = ?", arguments: [longest, monthID])
     }
 
-    private static func row(_ occurrence: Occurrence, monthID: Int64, itemID: Int64, position: Int)
-        -> StatementArguments
-    {
-        let hasAlarm =
-            switch occurrence.item {
-            case .event(let event): !event.alarms.isEmpty
-            case .todo(let todo): !todo.alarms.isEmpty
-            case .journal: false
-            }
+    /// An instance's row. Its alarms' times are kept as a span a day wider on each side than they are here (a
+    /// reminder reads the item again, whose times X-WR-TIMEZONE may not have moved), so that `remind` reads only
+    /// the instances whose alarms can go off in its window.
+    private static func row(
+        _ occurrence: Occurrence, monthID: Int64, itemID: Int64, position: Int, time: CalendarTime,
+        form: (CalendarDate) throws -> Int64
+    ) throws -> StatementArguments {
+        let firings = occurrence.alarmFirings(time: time).map { seconds($0.fires) }
         let recurrence = occurrence.recurrenceID
         return [
             monthID, itemID, occurrence.uid ?? "", position, seconds(occurrence.startDate),
-            seconds(occurrence.endDate), occurrence.start.wall.wallSeconds, form(occurrence.start),
-            occurrence.end.wall.wallSeconds, form(occurrence.end), occurrence.recurrenceDate.map(seconds),
-            recurrence?.wall.wallSeconds, recurrence.map(form), occurrence.isFloating, hasAlarm,
+            seconds(occurrence.endDate), occurrence.start.wall.wallSeconds, try form(occurrence.start),
+            occurrence.end.wall.wallSeconds, try form(occurrence.end), occurrence.recurrenceDate.map(seconds),
+            recurrence?.wall.wallSeconds, try recurrence.map(form), occurrence.isFloating, occurrence.hasAlarms,
+            firings.min().map { $0 - 86_400 }, firings.max().map { $0 + 86_400 },
         ]
     }
 
@@ -448,6 +526,18 @@ extension CalendarStore {
 
 // MARK: Listing
 
+/// How much of each item kept instances carry.
+public enum KeptDetail: Sendable {
+    /// The whole item, as stored.
+    case whole
+    /// What a listing shows, read without parsing: UID, summary, status, place, categories, colour, organizer and
+    /// attendees, RECURRENCE-ID, COMPLETED and whether it has alarms (not the alarms; no description, times of
+    /// the item itself, rules or X- properties).
+    case listing
+    /// What a reminder needs: that and the alarms, and the item's own times (DTSTART, DTEND, DUE, DURATION).
+    case alarms
+}
+
 /// The instances of a window as the store keeps them: each calendar's, sorted as an expansion sorts them, and what
 /// expanding the series it does not keep said.
 public struct KeptInstances: Sendable {
@@ -456,19 +546,22 @@ public struct KeptInstances: Sendable {
     public var calendars: [(name: String, occurrences: [Occurrence], frame: ICalendar)] = []
     /// What the series expanded anew said.
     public var diagnostics: [Diagnostic] = []
+    /// The short handles of the instances' UIDs (`CalendarStore.shortHandles(for:)`), when asked for.
+    public var handles: [String: String] = [:]
 }
 
 extension CalendarStore {
     /// The instances of [from, to) of these calendars (all: none named), from the months the store keeps, which are
     /// made or brought up to date first: what `occurrences(from:to:options:)` of each `loadCalendars` calendar
-    /// gives, without expanding every series. `options.components` and `alarmsOnly` (items with alarms) choose
-    /// instances; `options.budget` is not applied. Nil for a window of more than `InstanceCache.windowLimit` months
-    /// (3): a listing of years is expanded. `brief` items hold only what a listing shows (UID, summary,
-    /// times, status, place, categories, colour, organizer and attendees, alarms; no description, rules or X-
-    /// properties). Nil for a store opened read-only.
+    /// gives, without expanding every series. `options.components` choose instances, and `alarmsFiring` (when
+    /// given) those of items with alarms that can go off in it (a few more: whoever asks decides which do);
+    /// `options.budget` is not applied. Nil for a window of more than `InstanceCache.windowLimit` months (3): a
+    /// listing of years is expanded. `detail` says how much of each item the instances carry; `handles` asks for
+    /// the short handles of their UIDs; without `frames` a kept calendar's frame is left empty. Nil for a store
+    /// opened read-only.
     public func keptInstances(
-        from: Date, to: Date, calendars names: [String] = [], options: ExpansionOptions, alarmsOnly: Bool = false,
-        brief: Bool = false
+        from: Date, to: Date, calendars names: [String] = [], options: ExpansionOptions,
+        alarmsFiring: Range<Date>? = nil, detail: KeptDetail = .whole, handles: Bool = false, frames: Bool = true
     ) throws -> KeptInstances? {
         let window = Occurrence.seconds(from: from, to: to)
         let months =
@@ -482,6 +575,9 @@ extension CalendarStore {
             }.filter { names.isEmpty || names.contains($0.name) }
             try InstanceCache.prepare(db, calendars: calendars.map(\.id), way: way, window: window)
             var kept = KeptInstances()
+            var keptHandles: [String: String] = [:]
+            var unhandledItems: [(id: Int64, uid: String)] = []
+            var expandedUIDs: Set<String> = []
             for calendar in calendars {
                 if try Bool.fetchOne(
                     db,
@@ -499,28 +595,35 @@ extension CalendarStore {
                     let expansion = parsed.occurrences(from: from, to: to, options: options, file: path)
                     kept.diagnostics += expansion.diagnostics
                     kept.calendars.append((calendar.name, expansion.occurrences, parsed))
+                    expandedUIDs.formUnion(expansion.occurrences.compactMap(\.uid))
                     continue
                 }
-                let listed = try InstanceCache.kept(
+                let (listed, handled, unhandled) = try InstanceCache.kept(
                     db, calendar: calendar.id, way: way, window: window, kinds: options.components,
-                    alarmsOnly: alarmsOnly, brief: brief)
-                // Sort small keys, then gather (as expansion does): moving instances costs more than comparing.
-                let keys = listed.map {
-                    (
-                        start: $0.occurrence.startDate, uid: $0.occurrence.uid ?? "",
-                        kind: $0.occurrence.componentName, position: $0.position
-                    )
-                }
-                let order = keys.indices.sorted { lhs, rhs in
-                    let (a, b) = (keys[lhs], keys[rhs])
-                    if a.start != b.start { return a.start < b.start }
-                    return (a.uid, a.kind, a.position) < (b.uid, b.kind, b.position)
+                    firing: alarmsFiring.map { Occurrence.seconds(from: $0.lowerBound, to: $0.upperBound) },
+                    detail: detail)
+                keptHandles.merge(handled) { first, _ in first }
+                unhandledItems += unhandled
+                // Sort small keys, then gather (as expansion does): moving instances costs more than comparing. The
+                // rows come nearly in order (by start within each month), so most comparisons end at the start.
+                let starts = listed.map(\.occurrence.startDate)
+                let order = listed.indices.sorted { lhs, rhs in
+                    if starts[lhs] != starts[rhs] { return starts[lhs] < starts[rhs] }
+                    let (a, b) = (listed[lhs], listed[rhs])
+                    return (a.occurrence.uid ?? "", a.occurrence.componentName, a.position, a.read)
+                        < (b.occurrence.uid ?? "", b.occurrence.componentName, b.position, b.read)
                 }
                 kept.calendars.append(
                     (
                         calendar.name, order.map { listed[$0].occurrence },
-                        try Self.storedCalendar(db, calendar: calendar.id)
+                        frames ? try Self.storedCalendar(db, calendar: calendar.id) : ICalendar()
                     ))
+            }
+            if handles {
+                kept.handles = keptHandles
+                kept.handles.merge(try InstanceCache.keepHandles(db, of: unhandledItems)) { first, _ in first }
+                let rest = expandedUIDs.subtracting(kept.handles.keys)
+                kept.handles.merge(try Self.shortHandles(db, for: rest)) { first, _ in first }
             }
             return kept
         }
@@ -532,53 +635,44 @@ extension InstanceCache {
         [month(of: window.lowerBound), month(of: max(window.lowerBound, window.upperBound - 1))]
     }
 
-    /// One calendar's kept instances that overlap the window, each once, with the item that describes it.
+    /// One calendar's kept instances that overlap the window, each once, with the item that describes it, its
+    /// position in its month and its order of reading (items in the order first read, then rows: how they were
+    /// gathered before); the ids of those items, and the short handles kept for their UIDs (`handles`).
     static func kept(
-        _ db: Database, calendar: Int64, way: Way, window: Range<Int64>, kinds: Set<String>, alarmsOnly: Bool,
-        brief: Bool
-    ) throws -> [(occurrence: Occurrence, position: Int)] {
-        let kindList = kinds.sorted()
-        // `startUTC >= from - longest` bounds the index range from below: an instance that overlaps the window
-        // starts at most the month's longest instance before it.
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT n.itemID, n.position, n.startUTC, n.endUTC, n.startWall, n.startForm, n.endWall, n.endForm,
-                       n.recurrenceUTC, n.recurrenceWall, n.recurrenceForm, n.floating
-                FROM instanceMonth m JOIN instance n ON n.monthID = m.id JOIN instanceItem i ON i.itemID = n.itemID
-                WHERE m.calendarID = ? AND m.viewerZone = ? AND m.applyWRTimeZone = ? AND m.zones = ?
-                AND m.month BETWEEN ? AND ? AND n.startUTC < ? AND n.startUTC >= ? - m.longest
-                AND n.endUTC >= ? \(alarmsOnly ? "AND n.hasAlarm" : "")
-                AND i.kind IN (\(Array(repeating: "?", count: kindList.count).joined(separator: ", ")))
-                """,
-            arguments: StatementArguments(
-                [calendar] + way.arguments + monthBounds(window)
-                    + [window.upperBound, window.lowerBound, window.lowerBound] + kindList))
+        _ db: Database, calendar: Int64, way: Way, window: Range<Int64>, kinds: Set<String>, firing: Range<Int64>?,
+        detail: KeptDetail
+    ) throws -> (
+        listed: [(occurrence: Occurrence, position: Int, read: Int)], handles: [String: String],
+        unhandled: [(id: Int64, uid: String)]
+    ) {
+        let rows = try keptRows(
+            db, calendar: calendar, way: way, window: window, kinds: kinds, firing: firing, detail: detail)
         struct Key: Hashable {
             var item: Int64
             var start: Int64
             var recurrence: Int64?
         }
         var seen: Set<Key> = []
-        var timings: [Int64: [(Occurrence.Timing, Int)]] = [:]
+        let oneMonth = month(of: window.lowerBound) == month(of: max(window.lowerBound, window.upperBound - 1))
+        var entries: [(item: Int64, timing: Occurrence.Timing, position: Int)] = []
+        var ordinals: [Int64: Int] = [:]
         var order: [Int64] = []
-        var forms: [String: CalendarDate.Form] = [:]
-        func date(_ wall: Int64, _ text: String) -> CalendarDate {
-            let form: CalendarDate.Form
-            if let known = forms[text] {
-                form = known
-            } else {
-                form = Self.form(text)
-                forms[text] = form
-            }
-            return CalendarDate(wall: LocalDateTime(wallSeconds: wall), form: form)
+        var shared: [Int64: Occurrence.Shared] = [:]
+        var handles: [String: String] = [:]
+        handles.reserveCapacity(1_024)
+        var unhandled: [(id: Int64, uid: String)] = []
+        let forms = try keptForms(db)
+        func date(_ wall: Int64, _ id: Int) -> CalendarDate {
+            CalendarDate(
+                wall: LocalDateTime(wallSeconds: wall), form: forms.indices.contains(id) ? forms[id] : .floating)
         }
         while let row = try rows.next() {
             let (item, start, end): (Int64, Int64, Int64) = (row[0], row[2], row[3])
+            // An instance over the end of a month is kept in both: read once (one month holds each once).
             guard Occurrence.overlaps(start: start, end: end, window: window),
-                seen.insert(Key(item: item, start: start, recurrence: row[8])).inserted
+                oneMonth || seen.insert(Key(item: item, start: start, recurrence: row[8])).inserted
             else { continue }
-            let recurrenceForm: String? = row[10]
+            let recurrenceForm: Int? = row[10]
             let timing = Occurrence.Timing(
                 recurrenceID: recurrenceForm.map { date(row[9], $0) },
                 start: date(row[4], row[5]), end: date(row[6], row[7]),
@@ -586,18 +680,101 @@ extension InstanceCache {
                 endDate: Date(timeIntervalSince1970: TimeInterval(end)),
                 recurrenceDate: (row[8] as Int64?).map { Date(timeIntervalSince1970: TimeInterval($0)) },
                 isFloating: row[11])
-            if timings[item] == nil { order.append(item) }
-            timings[item, default: []].append((timing, row[1]))
+            if ordinals[item] == nil {
+                ordinals[item] = order.count
+                order.append(item)
+                if let handle = row[13] as String? {
+                    handles[row[14]] = handle
+                } else {
+                    unhandled.append((item, row[14]))
+                }
+                if detail == .listing,
+                    let read = try row.withUnsafeData(atIndex: 12, { $0?.withUnsafeBytes(ListedItem.decode) })
+                {
+                    shared[item] = Occurrence.Shared(read.item, hasAlarms: read.hasAlarms)
+                }
+            }
+            entries.append((item, timing, row[1]))
         }
-        let items = try parsedItems(db, ids: order, brief: brief)
-        var listed: [(occurrence: Occurrence, position: Int)] = []
-        listed.reserveCapacity(seen.count)
-        for id in order {
-            guard let item = items[id], let entries = timings[id] else { continue }
-            let occurrences = Occurrence.instances(of: item, at: entries.map(\.0))
-            for (occurrence, entry) in zip(occurrences, entries) { listed.append((occurrence, entry.1)) }
+        // The items not read from their listed fields: their brief texts or their content.
+        let unread = order.filter { shared[$0] == nil }
+        if !unread.isEmpty {
+            for (id, item) in try parsedItems(db, ids: unread, brief: detail == .alarms) {
+                shared[id] = Occurrence.Shared(item)
+            }
         }
-        return listed
+        var listed: [(occurrence: Occurrence, position: Int, read: Int)] = []
+        listed.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() {
+            guard let item = shared[entry.item], let ordinal = ordinals[entry.item] else { continue }
+            listed.append((Occurrence(item, entry.timing), entry.position, ordinal << 32 | index))
+        }
+        return (listed, handles, unhandled)
+    }
+
+    /// The rows of one calendar's kept instances that can overlap the window, with their items' listed fields
+    /// (`detail` .listing), handles and UIDs.
+    private static func keptRows(
+        _ db: Database, calendar: Int64, way: Way, window: Range<Int64>, kinds: Set<String>, firing: Range<Int64>?,
+        detail: KeptDetail
+    ) throws -> RowCursor {
+        let kindList = kinds.sorted()
+        // `startUTC >= from - longest` bounds the index range from below: an instance that overlaps the window
+        // starts at most the month's longest instance before it. An item's listed fields come with each row
+        // (the join looks the item up anyway) and are read at its first.
+        return try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT n.itemID, n.position, n.startUTC, n.endUTC, n.startWall, n.startForm, n.endWall, n.endForm,
+                       n.recurrenceUTC, n.recurrenceWall, n.recurrenceForm, n.floating,
+                       \(detail == .listing ? "i.listing" : "NULL"), i.handle, i.uid
+                FROM instanceMonth m JOIN instance n ON n.monthID = m.id JOIN instanceItem i ON i.itemID = n.itemID
+                WHERE m.calendarID = ? AND m.viewerZone = ? AND m.applyWRTimeZone = ? AND m.zones = ?
+                AND m.month BETWEEN ? AND ? AND n.startUTC < ? AND n.startUTC >= ? - m.longest
+                AND n.endUTC >= ? \(firing == nil ? "" : "AND n.hasAlarm AND n.alarmLast >= ? AND n.alarmFirst < ?")
+                AND i.kind IN (\(Array(repeating: "?", count: kindList.count).joined(separator: ", ")))
+                """,
+            arguments: StatementArguments(
+                [calendar] + way.arguments + monthBounds(window)
+                    + [window.upperBound, window.lowerBound, window.lowerBound]
+                    + (firing.map { [$0.lowerBound, $0.upperBound] } ?? []) + kindList))
+    }
+
+    /// The forms kept times name by number (`instanceForm`), by number.
+    private static func keptForms(_ db: Database) throws -> [CalendarDate.Form] {
+        var forms: [CalendarDate.Form] = []
+        for row in try Row.fetchAll(db, sql: "SELECT id, form FROM instanceForm ORDER BY id") {
+            let id: Int = row[0]
+            guard id >= 0, id < 1 << 20 else { continue }
+            while forms.count <= id { forms.append(.floating) }
+            forms[id] = Self.form(row[1] as String)
+        }
+        return forms
+    }
+
+    /// Kept handles are forgotten when a UID may have come or gone since they were made.
+    static func forgetHandlesIfUIDsChanged(_ db: Database) throws {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT uidEpoch, handlesKey, (SELECT coalesce(max(id), 0) FROM item) FROM instanceState")
+        else { return }
+        let key = "\(row[0] as Int64):\(row[2] as Int64)"
+        guard key != row[1] as String else { return }
+        try db.execute(sql: "UPDATE instanceItem SET handle = NULL WHERE handle IS NOT NULL")
+        try db.execute(sql: "UPDATE instanceState SET handlesKey = ?", arguments: [key])
+    }
+
+    /// The short handles (`CalendarStore.shortHandles`) of the UIDs of kept items that have none yet, found and
+    /// kept beside them.
+    static func keepHandles(_ db: Database, of items: [(id: Int64, uid: String)]) throws -> [String: String] {
+        guard !items.isEmpty else { return [:] }
+        let found = try CalendarStore.shortHandles(db, for: Set(items.map(\.uid)))
+        let keep = try db.cachedStatement(sql: "UPDATE instanceItem SET handle = ? WHERE itemID = ?")
+        for item in items {
+            guard let handle = found[item.uid] else { continue }
+            try keep.execute(arguments: [handle, item.id])
+        }
+        return found
     }
 
     /// The items of these rows, read from their content or (`brief`) their brief text: as one calendar, which
@@ -608,7 +785,11 @@ extension InstanceCache {
         var joined = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit//kept//EN\r\n".utf8)
         let sql =
             brief
-            ? "SELECT itemID, uid, brief FROM instanceItem WHERE itemID IN "
+            // Brief texts are kept for items with alarms; another is read whole.
+            ? """
+            SELECT i.itemID, i.uid, CASE WHEN length(i.brief) > 0 THEN i.brief ELSE CAST(t.content AS BLOB) END
+            FROM instanceItem i JOIN item t ON t.id = i.itemID WHERE i.itemID IN
+            """
             : "SELECT id, uid, CAST(content AS BLOB) FROM item WHERE id IN "
         for start in stride(from: 0, to: ids.count, by: 500) {
             let slice = ids[start..<min(start + 500, ids.count)]
@@ -659,7 +840,7 @@ extension InstanceCache {
         return items
     }
 
-    /// The properties a brief item keeps (`keptInstances(brief:)`); every line of a component inside it (an alarm)
+    /// The properties a brief item keeps (`KeptDetail.alarms`); every line of a component inside it (an alarm)
     /// is kept.
     static let briefNames: Set<[UInt8]> = Set(
         [

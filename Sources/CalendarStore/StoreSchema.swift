@@ -234,6 +234,12 @@ enum StoreSchema {
         migrator.registerMigration("v16: settings the user gives (icskit config)") { db in
             try db.execute(sql: "CREATE TABLE setting (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
         }
+        migrator.registerMigration(
+            "v17: kept items' listed fields as bytes and their handles, brief texts only for alarms"
+        ) { db in
+            try InstanceCache.clear(db)
+            try db.execute(sql: InstanceCache.listingSchema)
+        }
         return migrator
     }
 

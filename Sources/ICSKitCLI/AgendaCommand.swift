@@ -84,7 +84,7 @@ struct AgendaCommand: ParsableCommand {
         options.viewerZone = zone.identifier
         options.applyWRTimeZone = !noXWRTimezone
         options.limitPerSeries = maxInstances
-        var (rows, diagnostics, shown, storeIsEmpty) =
+        var (rows, diagnostics, shown, storeIsEmpty, keptHandles) =
             try keptRows(from: zone.date(of: start), to: zone.date(of: end), options)
             ?? expandedRows(from: zone.date(of: start), to: zone.date(of: end), options)
         rows.sort { ($0.occurrence.startDate, $0.calendar) < ($1.occurrence.startDate, $1.calendar) }
@@ -107,10 +107,10 @@ struct AgendaCommand: ParsableCommand {
                 style.colors = try PageColors.ofStore(
                     files.isEmpty ? store.open(.readOnly) : nil, shown: shown)
             }
-            format.printDays(
-                rows, from: start, to: end,
-                handles: try store.handles(files: files, hidden: noIDs, for: Set(rows.compactMap(\.occurrence.uid))),
-                style: style)
+            let handles =
+                try keptHandles
+                ?? store.handles(files: files, hidden: noIDs, for: Set(rows.compactMap(\.occurrence.uid)))
+            format.printDays(rows, from: start, to: end, handles: handles, style: style)
             if rows.isEmpty, storeIsEmpty {
                 Output.print(CalendarFiles.emptyStoreHint(store.path ?? CalendarStore.defaultPath()))
             }
@@ -121,7 +121,7 @@ struct AgendaCommand: ParsableCommand {
 extension AgendaCommand {
     typealias Rows = (
         rows: [(occurrence: Occurrence, calendar: String)], diagnostics: [Diagnostic], shown: [String],
-        storeIsEmpty: Bool
+        storeIsEmpty: Bool, handles: [String: String]?
     )
 
     /// The store's instances from the months it keeps (nil: files given, or the store cannot keep them); when they
@@ -130,13 +130,13 @@ extension AgendaCommand {
         guard files.isEmpty,
             let (kept, opened) = try CalendarFiles.keptInstances(
                 store: store, calendars: Set(calendar).sorted(), from: from, to: to, options: options,
-                brief: !details),
+                detail: details ? .whole : .listing, handles: !noIDs && !json, frames: false),
             kept.calendars.reduce(0, { $0 + $1.occurrences.count }) <= maxTotal
         else { return nil }
         let rows = kept.calendars.flatMap { calendar in calendar.occurrences.map { ($0, calendar.name) } }
         // Whether the store is empty matters only when there is nothing to show (counting its items costs).
         let isEmpty = try rows.isEmpty && opened.calendars().allSatisfy { $0.itemCount == 0 }
-        return (rows, kept.diagnostics, kept.calendars.map(\.name), isEmpty)
+        return (rows, kept.diagnostics, kept.calendars.map(\.name), isEmpty, noIDs || json ? nil : kept.handles)
     }
 
     /// Every calendar read (files, or the store's items that can reach the window) and expanded.
@@ -154,7 +154,7 @@ extension AgendaCommand {
                 rows += expansion.occurrences.map { ($0, source.name) }
             }
         }
-        return (rows, diagnostics, input.sources.map(\.name), input.storeIsEmpty)
+        return (rows, diagnostics, input.sources.map(\.name), input.storeIsEmpty, nil)
     }
 }
 
@@ -214,7 +214,6 @@ struct InstanceFormat {
         _ rows: [(occurrence: Occurrence, calendar: String)], from: LocalDateTime, to: LocalDateTime,
         handles: [String: String] = [:], style: AgendaStyle = AgendaStyle()
     ) {
-        let names = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         let firstDay = from.startOfDay
         let dayCount = max(0, to.adding(seconds: -1).dayNumber - firstDay.dayNumber + 1)
         var days = [[Int]](repeating: [], count: dayCount)
@@ -233,58 +232,90 @@ struct InstanceFormat {
             for day in lower...upper { days[day - firstDay.dayNumber].append(index) }
         }
         var printed = false
+        var lines = Output.Lines()
         for (offset, todays) in days.enumerated() where !todays.isEmpty {
-            let day = firstDay.adding(days: offset), next = day.adding(days: 1)
-            Output.print("\(printed ? "\n" : "")\(names[day.isoWeekday]) \(day.isoDate)")
+            let day = firstDay.adding(days: offset)
+            if printed { lines.end() }
+            lines.raw(Self.dayNames[day.isoWeekday] + " " + day.isoDate)
+            lines.end()
             printed = true
             for index in todays {
-                let row = rows[index]
+                let occurrence = rows[index].occurrence
                 let (start, end) = walls[index]
-                // A timed span over several days: where it starts, the days it goes on through, where it ends.
-                var span: String
-                var until = ""
-                if row.occurrence.isAllDay {
-                    span = "all day    "
-                } else if end == start {
-                    span = clock(start) + "      "  // a point in time: a todo with only DUE
-                } else if start >= day, end <= next {
-                    span = clock(start) + "–" + clock(end)
-                } else if start >= day {
-                    span = clock(start) + " →    "
-                    until = " (until " + names[end.isoWeekday] + " " + end.isoDate + " " + clock(end) + ")"
-                } else if end <= next {
-                    span = "    → " + clock(end)
-                } else {
-                    span = "↔ all day  "
-                }
-                let handle = row.occurrence.uid.flatMap { handles[$0] }.map { "  id:" + $0 } ?? ""
-                var text = mark(row.occurrence)
-                text += row.occurrence.summary ?? "(no summary)"
-                text += AgendaStyle.marks(row.occurrence, me: style.me)
-                text += until
-                text += Self.symbols(row.occurrence)
-                text += "  (" + row.calendar + ")" + handle
-                let swatch = style.swatch(row.occurrence, calendar: row.calendar)
-                if swatch.isEmpty {
-                    Output.line("  " + span + "  " + text)
-                } else {
-                    Output.line([.text("  " + span + "  ")] + swatch + [.text(text)])
-                }
-                if style.details {
-                    for line in AgendaStyle.details(row.occurrence, zone: zone) {
-                        Output.line("               " + line)
+                lines.raw("  ")
+                let until = appendSpan(start: start, end: end, allDay: occurrence.isAllDay, on: day, to: &lines)
+                lines.raw("  ")
+                for piece in style.swatch(occurrence, calendar: rows[index].calendar) {
+                    switch piece {
+                    case .text(let text): lines.text(text)
+                    case .code(let code): lines.raw(code)
                     }
+                }
+                lines.raw(mark(occurrence))
+                lines.text(occurrence.summary ?? "(no summary)")
+                lines.raw(AgendaStyle.marks(occurrence, me: style.me))
+                if until {
+                    lines.raw(" (until " + Self.dayNames[end.isoWeekday] + " " + end.isoDate + " ")
+                    lines.clock(end)
+                    lines.raw(")")
+                }
+                lines.raw(Self.symbols(occurrence))
+                lines.raw("  (")
+                lines.text(rows[index].calendar)
+                lines.raw(")")
+                if let handle = occurrence.uid.flatMap({ handles[$0] }) {
+                    lines.raw("  id:")
+                    lines.text(handle)
+                }
+                lines.end()
+                guard style.details else { continue }
+                for line in AgendaStyle.details(occurrence, zone: zone) {
+                    lines.raw("               ")
+                    lines.text(line)
+                    lines.end()
                 }
             }
         }
+        lines.flush()
         if !printed { Output.print("nothing between \(from.iso8601) and \(to.iso8601)") }
+    }
+
+    static let dayNames = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+    /// An instance's times on one of its days: `09:00–10:00`, `all day`, `09:00` for a point in time (a todo with
+    /// only DUE); a timed span over several days `09:00 →` where it starts (true: its end is said after the title),
+    /// `↔ all day` on the days it goes on through, `→ 17:00` where it ends.
+    private func appendSpan(
+        start: LocalDateTime, end: LocalDateTime, allDay: Bool, on day: LocalDateTime, to lines: inout Output.Lines
+    ) -> Bool {
+        let next = day.adding(days: 1)
+        if allDay {
+            lines.raw("all day    ")
+        } else if end == start {
+            lines.clock(start)
+            lines.raw("      ")
+        } else if start >= day, end <= next {
+            lines.clock(start)
+            lines.raw("–")
+            lines.clock(end)
+        } else if start >= day {
+            lines.clock(start)
+            lines.raw(" →    ")
+            return true
+        } else if end <= next {
+            lines.raw("    → ")
+            lines.clock(end)
+        } else {
+            lines.raw("↔ all day  ")
+        }
+        return false
     }
 
     /// What khal shows beside a title: ⟳ an instance of a recurring series (⟳ changed: one whose instance was
     /// edited, an override), ⏰ an item with an alarm.
     static func symbols(_ occurrence: Occurrence) -> String {
         var text = ""
-        if occurrence.core.recurrenceID != nil {
+        if occurrence.isOverride {
             text += " ⟳ changed"
         } else if occurrence.recurrenceID != nil {
             text += " ⟳"
@@ -305,14 +336,6 @@ struct InstanceFormat {
         value.isDate || value.form == .floating || floating ? LocalDateTime(value) : zone.wallClock(at: instant)
     }
 
-    /// `HH:MM`.
-    private func clock(_ time: LocalDateTime) -> String {
-        let digits: [UInt8] = [
-            UInt8(48 + time.hour / 10), UInt8(48 + time.hour % 10), 0x3A, UInt8(48 + time.minute / 10),
-            UInt8(48 + time.minute % 10),
-        ]
-        return String(decoding: digits, as: UTF8.self)
-    }
 }
 
 /// `--component event,todo,journal`: the component names to expand.

@@ -123,7 +123,7 @@ struct CalendarFiles {
     /// needs, or `ICSKIT_INSTANCE_CACHE=0`), and the command expands the calendars itself.
     static func keptInstances(
         store: StoreOption, calendars: [String], from: Date, to: Date, options: ExpansionOptions,
-        alarmsOnly: Bool = false, brief: Bool = false
+        alarmsFiring: Range<Date>? = nil, detail: KeptDetail = .whole, handles: Bool = false, frames: Bool = true
     ) throws -> (kept: KeptInstances, store: CalendarStore)? {
         let path = store.path ?? CalendarStore.defaultPath()
         guard ProcessInfo.processInfo.environment["ICSKIT_INSTANCE_CACHE"] != "0",
@@ -135,7 +135,8 @@ struct CalendarFiles {
         for name in calendars { try requireCalendar(name, in: opened) }
         guard
             let kept = try opened.keptInstances(
-                from: from, to: to, calendars: calendars, options: options, alarmsOnly: alarmsOnly, brief: brief)
+                from: from, to: to, calendars: calendars, options: options, alarmsFiring: alarmsFiring, detail: detail,
+                handles: handles, frames: frames)
         else { return nil }
         return (kept, opened)
     }

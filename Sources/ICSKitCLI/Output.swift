@@ -178,6 +178,52 @@ enum Output {
         standardOutput.append(out + "\n")
     }
 
+    /// Lines built as bytes, for listings of many thousands of lines: text pieces made safe as `line` makes them,
+    /// codes ICSKit wrote (colours) passed through; written out in blocks.
+    struct Lines {
+        private(set) var bytes: [UInt8] = []
+
+        init() { bytes.reserveCapacity(1 << 16) }
+
+        /// Text from an item (a summary, a calendar's name): control characters and line breaks escaped.
+        mutating func text(_ text: String) {
+            if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) {
+                bytes += TerminalText.safe(text, keepingLineBreaks: false).utf8
+            } else {
+                bytes += text.utf8
+            }
+        }
+
+        /// Text ICSKit wrote itself (labels, times, escape codes).
+        mutating func raw(_ text: String) { bytes += text.utf8 }
+
+        mutating func raw(_ text: StaticString) {
+            text.withUTF8Buffer { bytes += $0 }
+        }
+
+        /// `HH:MM`.
+        mutating func clock(_ time: LocalDateTime) {
+            bytes += [
+                UInt8(48 + time.hour / 10), UInt8(48 + time.hour % 10), 0x3A, UInt8(48 + time.minute / 10),
+                UInt8(48 + time.minute % 10),
+            ]
+        }
+
+        /// Ends the line, and writes the block out when it is large.
+        mutating func end() {
+            bytes.append(0x0A)
+            if bytes.count >= 1 << 16 { flush() }
+        }
+
+        /// Writes the lines so far after what was printed before them (a failed write is recorded and ends the
+        /// command when it finishes, as for `print`).
+        mutating func flush() {
+            guard !bytes.isEmpty else { return }
+            standardOutput.append(bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// Writes bytes to standard output as they are (no copy into `Data`), after the text printed before them. A
     /// write that fails (a full disk, a closed pipe) is an error.
     static func writeStandardOutput(_ bytes: [UInt8]) throws {
@@ -263,6 +309,14 @@ private final class StandardOutput: @unchecked Sendable {
     func append(_ text: String) {
         let full = lock.withLock {
             buffer.append(contentsOf: text.utf8)
+            return buffer.count >= 1 << 16
+        }
+        if full { try? flush() }
+    }
+
+    func append(_ bytes: [UInt8]) {
+        let full = lock.withLock {
+            buffer.append(contentsOf: bytes)
             return buffer.count >= 1 << 16
         }
         if full { try? flush() }

@@ -113,7 +113,7 @@ struct RemindCommand: ParsableCommand {
         if files.isEmpty,
             let (kept, _) = try CalendarFiles.keptInstances(
                 store: store, calendars: Set(calendar).sorted(), from: reach.lowerBound, to: reach.upperBound,
-                options: options, alarmsOnly: true, brief: true)
+                options: options, alarmsFiring: from..<to, detail: .alarms)
         {
             for entry in kept.calendars {
                 collect(
@@ -181,16 +181,6 @@ struct RemindCommand: ParsableCommand {
     }
 }
 
-extension Alarm {
-    /// When a relative trigger goes off for an instance [start, end): from the start, or from the end with
-    /// RELATED=END or `fromEnd` (a todo without DTSTART counts from its due time). Nil for an absolute trigger or
-    /// none. `remind`, `agenda --details` and `show` all place alarms through this.
-    func relativeFiring(start: Date, end: Date, fromEnd: Bool = false) -> Date? {
-        guard case .relative(let offset, let relatedToEnd) = trigger else { return nil }
-        return (relatedToEnd || fromEnd ? end : start).addingTimeInterval(TimeInterval(offset.totalSeconds))
-    }
-}
-
 /// One time an alarm goes off, for one instance.
 struct DueAlarm {
     var fires: Date
@@ -227,48 +217,24 @@ struct DueAlarm {
         return "\(minutes / 60) h \(minutes % 60) min"
     }
 
-    /// Every time the alarms of an instance go off (each REPEAT included).
+    /// Every time the alarms of an instance go off (each REPEAT included); none for a cancelled event or a
+    /// completed todo.
     static func alarms(of occurrence: Occurrence, calendar: String, time: CalendarTime) -> [DueAlarm] {
-        let alarms: [Alarm]
-        var relatedToDue = false
-        var end = occurrence.endDate
         switch occurrence.item {
-        case .event(let event):
-            guard event.core.status != .cancelled else { return [] }
-            alarms = event.alarms
-        case .todo(let todo):
-            guard !todo.isCompleted else { return [] }
-            alarms = todo.alarms
-            relatedToDue = todo.core.start == nil
-            if let due = todo.due { end = time.date(of: due) }
+        case .event(let event): guard event.core.status != .cancelled else { return [] }
+        case .todo(let todo): guard !todo.isCompleted else { return [] }
         case .journal: return []
         }
         let summary = occurrence.summary ?? "(no summary)"
         let uid = occurrence.uid ?? ""
-        var due: [DueAlarm] = []
-        for (index, alarm) in alarms.enumerated() {
-            let first: Date
-            if let relative = alarm.relativeFiring(start: occurrence.startDate, end: end, fromEnd: relatedToDue) {
-                first = relative
-            } else if case .absolute(let value) = alarm.trigger {
-                first = time.date(of: value)
-            } else {
-                continue
-            }
-            let step = TimeInterval(alarm.duration?.totalSeconds ?? 0)
-            let repeats = step > 0 ? min(max(alarm.repeatCount ?? 0, 0), 100) : 0
-            for count in 0...repeats {
-                let fires = first.addingTimeInterval(step * TimeInterval(count))
-                let absolute = if case .absolute = alarm.trigger { true } else { false }
-                due.append(
-                    DueAlarm(
-                        fires: fires, start: occurrence.startDate, summary: summary, description: alarm.description,
-                        action: alarm.action?.rawValue ?? "DISPLAY", uid: uid, calendar: calendar,
-                        key: Key(
-                            uid: uid + (absolute ? "" : "@\(occurrence.startDate.timeIntervalSince1970)"), alarm: index,
-                            fires: fires)))
-            }
+        return occurrence.alarmFirings(time: time).map { firing in
+            DueAlarm(
+                fires: firing.fires, start: occurrence.startDate, summary: summary,
+                description: firing.alarm.description, action: firing.alarm.action?.rawValue ?? "DISPLAY", uid: uid,
+                calendar: calendar,
+                key: Key(
+                    uid: uid + (firing.isAbsolute ? "" : "@\(occurrence.startDate.timeIntervalSince1970)"),
+                    alarm: firing.index, fires: firing.fires))
         }
-        return due
     }
 }

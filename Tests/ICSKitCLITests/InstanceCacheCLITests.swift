@@ -132,4 +132,34 @@ final class InstanceCacheCLITests: StoreCLITestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
     }
+
+    /// The short handles kept beside a month's items follow UIDs that come and go: an item whose UID shares a
+    /// longer start with a listed one lengthens the listed handle at once, and removing it shortens it again; a
+    /// week's alarms are found by their kept times.
+    func testKeptHandlesFollowUIDsThatComeAndGo() throws {
+        func event(_ uid: String, _ day: Int) -> String {
+            """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\n\
+            DTSTAMP:20260101T000000Z\r\nDTSTART:202612\(String(format: "%02d", day))T090000Z\r\n\
+            DURATION:PT1H\r\nSUMMARY:Review \(uid)\r\nRRULE:FREQ=DAILY;COUNT=3\r\nBEGIN:VALARM\r\n\
+            ACTION:DISPLAY\r\nDESCRIPTION:Soon\r\nTRIGGER:-PT30M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """
+        }
+        try event("meeting-aaaa-1", 7).write(toFile: path("one.ics"), atomically: true, encoding: .utf8)
+        try event("meeting-aaaa-2", 8).write(toFile: path("two.ics"), atomically: true, encoding: .utf8)
+        try icskit(["import", path("one.ics"), "--calendar", "Work", "-q"])
+        let week = ["agenda", "--from", "2026-12-07", "--to", "+7d", "--tz", "UTC"]
+        XCTAssertTrue(try icskit(week).stdout.contains("(Work)  id:meetin\n"))
+        try icskit(["import", path("two.ics"), "--calendar", "Home", "-q"])
+        let both = try icskit(week).stdout
+        XCTAssertTrue(both.contains("Review meeting-aaaa-1 ⟳ ⏰  (Work)  id:meeting-aaaa-1\n"), both)
+        XCTAssertTrue(both.contains("(Home)  id:meeting-aaaa-2\n"), both)
+        try assertSameListing(week, "a UID that lengthens another's handle")
+        try icskit(["rm", "meeting-aaaa-2", "--yes"])
+        XCTAssertTrue(try icskit(week).stdout.contains("(Work)  id:meetin\n"))
+        try assertSameListing(week, "the longer UID gone")
+        let remind = ["remind", "--now", "2026-12-08T08:00:00Z", "--within", "1h", "--tz", "UTC"]
+        XCTAssertTrue(try icskit(remind).stdout.contains("Review meeting-aaaa-1: Soon at 09:00 (in 30 minutes)"))
+        try assertSameListing(remind, "a reminder from kept alarm times")
+    }
 }

@@ -39,15 +39,18 @@ public struct Occurrence: Sendable, Hashable {
         let hasAlarms: Bool
         let isCompletedTodo: Bool
 
-        init(_ item: Item) {
+        /// `hasAlarms`: whether the item has alarms, for an item kept without them (nil: whether it has).
+        init(_ item: Item, hasAlarms knownAlarms: Bool? = nil) {
             self.item = item
             core = item.core
             componentName = item.componentName
+            let alarms: Bool
             switch item {
-            case .event(let event): (hasAlarms, isCompletedTodo) = (!event.alarms.isEmpty, false)
-            case .todo(let todo): (hasAlarms, isCompletedTodo) = (!todo.alarms.isEmpty, todo.isCompleted)
-            case .journal: (hasAlarms, isCompletedTodo) = (false, false)
+            case .event(let event): (alarms, isCompletedTodo) = (!event.alarms.isEmpty, false)
+            case .todo(let todo): (alarms, isCompletedTodo) = (!todo.alarms.isEmpty, todo.isCompleted)
+            case .journal: (alarms, isCompletedTodo) = (false, false)
             }
+            hasAlarms = knownAlarms ?? alarms
         }
 
         static func == (lhs: Source, rhs: Source) -> Bool { lhs === rhs || lhs.item == rhs.item }
@@ -85,6 +88,8 @@ public struct Occurrence: Sendable, Hashable {
     public var isAllDay: Bool { start.isDate }
     /// `item.componentName`, without copying the item.
     public var componentName: String { source.componentName }
+    /// Whether the item overrides one instance of its series (it has a RECURRENCE-ID), without copying the item.
+    public var isOverride: Bool { source.core.recurrenceID != nil }
     /// Whether the item has alarms (VALARM components).
     public var hasAlarms: Bool { source.hasAlarms }
     /// Whether the item is a completed todo.
@@ -134,12 +139,24 @@ extension Occurrence {
 
     /// The occurrences of one item at these times, sharing the item as an expansion's instances do.
     public static func instances(of item: Item, at timings: [Timing]) -> [Occurrence] {
-        let source = Source(item)
-        return timings.map {
-            Occurrence(
-                source: source, recurrenceID: $0.recurrenceID, start: $0.start, end: $0.end, startDate: $0.startDate,
-                endDate: $0.endDate, recurrenceDate: $0.recurrenceDate, isFloating: $0.isFloating)
-        }
+        let shared = Shared(item)
+        return timings.map { Occurrence(shared, $0) }
+    }
+
+    /// An item shared by the occurrences made of it, as an expansion's instances share theirs.
+    package struct Shared: Sendable {
+        let source: Source
+
+        /// `hasAlarms`: whether the item has alarms, for an item kept briefly without them (nil: whether it has).
+        package init(_ item: Item, hasAlarms: Bool? = nil) { source = Source(item, hasAlarms: hasAlarms) }
+    }
+
+    /// An occurrence of a shared item at these times.
+    package init(_ shared: Shared, _ timing: Timing) {
+        self.init(
+            source: shared.source, recurrenceID: timing.recurrenceID, start: timing.start, end: timing.end,
+            startDate: timing.startDate, endDate: timing.endDate, recurrenceDate: timing.recurrenceDate,
+            isFloating: timing.isFloating)
     }
 
     /// Whether an instance [start, end) overlaps the window as expansion decides it: a span when it starts before
