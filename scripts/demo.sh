@@ -2,7 +2,8 @@
 # The story `make demo` tells, with the `icskit` found on PATH: a real Outlook export checked; two calendars (a
 # Google "Work" export and an Apple "Family" one) brought into a fresh store; the week of 2026-11-23 as an agenda and
 # a todo list; a todo ticked off by name and an event edited here; then a changed Work export merged (by title: what
-# moved, what is new, what was deleted, and the local edit kept); the week as an HTML page, rendered to a PNG by
+# moved, what is new, what was deleted, and the local edit kept); an invitation mail received, answered, moved and
+# cancelled; the week as an HTML page, rendered to a PNG by
 # headless Chromium when it is installed. Everything goes into DEMO_DIR (default .build/demo); the last line names
 # the PNG.
 set -euo pipefail
@@ -50,6 +51,18 @@ say "Work exported again after a week of changes elsewhere: what a merge would d
 run icskit merge "$fixtures/demo/work-changed.ics" --into Work --dry-run
 run icskit merge "$fixtures/demo/work-changed.ics" --into Work
 run icskit agenda --from 2026-11-24 --to +1d --tz Europe/Berlin --calendar Work --no-ids
+
+say "An invitation arrives by mail: it waits for your answer; you accept (the REPLY mail to send is printed)"
+lunch=(--from 2026-11-27 --to +1d --tz Europe/Berlin --calendar Invitations --no-ids)
+run icskit config me ana@example.org
+run icskit invite "$fixtures/mail/invite.eml"
+run icskit agenda "${lunch[@]}"
+run icskit reply "Déjeuner" --accept --comment "Avec plaisir" --mime
+say "The organizer moves the lunch (SEQUENCE 1: your answer is asked again), then cancels it"
+run icskit invite "$fixtures/itip/lunch-update.ics"
+run icskit agenda "${lunch[@]}"
+run icskit invite "$fixtures/itip/lunch-cancel.ics"
+run icskit agenda "${lunch[@]}"
 
 say "The week as one HTML page (and the month), and as a picture"
 run icskit export --format html "${week[@]}" -o "$dir/week.html"

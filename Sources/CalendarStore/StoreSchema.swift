@@ -240,6 +240,9 @@ enum StoreSchema {
             try InstanceCache.clear(db)
             try db.execute(sql: InstanceCache.listingSchema)
         }
+        migrator.registerMigration("v18: scheduling messages (iTIP) received") { db in
+            try db.execute(sql: SchedulingState.schema)
+        }
         return migrator
     }
 

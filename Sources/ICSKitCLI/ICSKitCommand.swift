@@ -20,7 +20,7 @@ public struct ICSKitCommand: ParsableCommand {
             CheckStoreCommand.self, AddCommand.self, EditCommand.self, CategoriesCommand.self, LogCommand.self,
             FreeBusyCommand.self, SubscribeCommand.self, RefreshCommand.self, UnsubscribeCommand.self,
             SyncCommand.self, SearchCommand.self, ShowCommand.self, CalendarsCommand.self, RemindCommand.self,
-            UndoCommand.self, ConfigCommand.self,
+            UndoCommand.self, ConfigCommand.self, InviteCommand.self, ReplyCommand.self,
         ]
     )
 

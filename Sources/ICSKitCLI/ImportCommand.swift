@@ -45,6 +45,8 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var zoneRules: ZonesOption
 
+    @OptionGroup var me: MeOption
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one calendar file (- reads standard input)") }
     }
@@ -64,6 +66,17 @@ struct ImportCommand: ParsableCommand {
         let empty = input.withoutCalendars
         for source in input.sources {
             let name = calendar ?? source.name
+            // An invitation (METHOD:REQUEST, CANCEL, REPLY …) is applied by its rules, as `invite` applies it.
+            if source.calendars.contains(where: {
+                InviteCommand.schedulingMethods.contains($0.method?.uppercased() ?? "")
+            }) {
+                let outcomes = try store.receiveScheduling(source.calendars, calendar: calendar ?? "Invitations")
+                if !json {
+                    Output.print("\(source.path): scheduling messages, applied as icskit invite applies them")
+                    try InviteCommand.printOutcomes(outcomes, store: store, me: me.identity(store: self.store))
+                }
+                continue
+            }
             progress.phase("\(name): writing the items of \(source.path)")
             let report = try store.importCalendars(source.calendars, into: name, file: source.path) { done, total in
                 progress.count(done, of: total, "\(name): items written")

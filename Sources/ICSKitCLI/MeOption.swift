@@ -60,9 +60,9 @@ struct Identity: Sendable {
         return (me.participationStatus ?? "NEEDS-ACTION").uppercased()
     }
 
-    /// The agenda's mark for my answer: waiting for it, or declined.
+    /// The agenda's mark for my answer: waiting for it (not for a cancelled item), or declined.
     func mark(_ core: ItemCore) -> String {
-        switch answer(in: core) {
+        switch core.status == .cancelled ? nil : answer(in: core) {
         case "NEEDS-ACTION": " [answer needed]"
         case "DECLINED": " [declined]"
         default: ""

@@ -40,6 +40,17 @@ final class DemoScriptTests: XCTestCase {
         // The merge of the changed export, by name.
         XCTAssertTrue(run.stdout.contains("update: \"1:1 with Priya\" DTSTART 14:00 → 15:00"), run.stdout)
         XCTAssertTrue(run.stdout.contains("delete: \"Retrospective\""))
+        // The invitation: waiting, answered by a mail, moved (asked again), cancelled.
+        XCTAssertTrue(
+            run.stdout.contains(
+                "REQUEST lunch@example.org: added \"Déjeuner au café\" in Invitations: your answer is needed"),
+            run.stdout)
+        XCTAssertTrue(run.stdout.contains("13:00–14:00  Déjeuner au café [answer needed]  (Invitations)"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Subject: =?UTF-8?B?"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Content-Type: text/calendar; charset=UTF-8; method=REPLY"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("14:00–15:00  Déjeuner au café [answer needed]  (Invitations)"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("CANCEL lunch@example.org: cancelled \"Déjeuner au café\""), run.stdout)
+        XCTAssertTrue(run.stdout.contains("14:00–15:00  Déjeuner au café [cancelled]  (Invitations)"), run.stdout)
         XCTAssertTrue(run.stdout.contains("add: \"Demo day rehearsal\""))
         XCTAssertTrue(
             run.stdout.contains("1 added, 1 updated, 0 merged, 1 deleted, 8 unchanged, 0 conflicts"), run.stdout)

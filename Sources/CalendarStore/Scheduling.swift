@@ -1,0 +1,530 @@
+import CalendarMerge
+import CalendarModel
+import Foundation
+internal import GRDB
+
+/// What receiving one scheduling message (iTIP, RFC 5546) did to the store.
+public struct SchedulingOutcome: Sendable, Hashable {
+    /// What receiving a message did.
+    public enum Kind: String, Sendable {
+        /// A REQUEST (or PUBLISH) for an item the store did not have: added.
+        case added
+        /// A newer REQUEST, an ADD, or a PUBLISH: the item changed.
+        case updated
+        /// A CANCEL of the whole series (or item).
+        case cancelled
+        /// A CANCEL of one instance.
+        case instanceCancelled = "instance cancelled"
+        /// A REPLY: an attendee's answer set in the organizer's copy.
+        case replied
+        /// Nothing changed: the store has a newer version (or the message names an item it does not have).
+        case ignored
+        /// The same message again.
+        case repeated
+        /// A COUNTER or DECLINECOUNTER: shown, not applied.
+        case counter
+        /// A REFRESH: answered with the current REQUEST (`reply`).
+        case refresh
+    }
+
+    /// What it did.
+    public var kind: Kind
+    /// The message's METHOD.
+    public var method: String
+    /// The item's UID.
+    public var uid: String
+    /// The instance's RECURRENCE-ID as written, empty for the series.
+    public var recurrenceID: String
+    /// The item's SUMMARY (the message's, else the stored item's).
+    public var summary: String?
+    /// The store calendar the item is in.
+    public var calendar: String
+    /// What happened, in words: why a message was ignored, who answered what, what a counter proposes.
+    public var detail: String
+    /// For a REFRESH: the REQUEST that answers it, as iCalendar text.
+    public var reply: String?
+}
+
+/// The messages of one UID in one calendar as the store keeps them (`schedulingMessage`), and the item they make.
+///
+/// The item is derived from the whole set of messages, never from the order they came in, so receiving is
+/// idempotent and order-independent: the newest REQUEST of each instance wins (SEQUENCE, then DTSTAMP; the
+/// message's fingerprint breaks ties), an override older than the series' SEQUENCE is dropped (a reschedule
+/// replaces them), an ADD of the series' SEQUENCE adds its instance (an RDATE and the instance's own data), a
+/// CANCEL at least as new as what it cancels cancels the series (STATUS:CANCELLED on every component) or removes
+/// the instance (an EXDATE; an instance without its series is marked cancelled), and each attendee's newest REPLY
+/// that is not older than the component's SEQUENCE sets that attendee's PARTSTAT (a reschedule asks again).
+enum SchedulingState {
+    struct Message {
+        var method: String
+        var key: String
+        var sequence: Int
+        var stamp: Int64
+        var digest: String
+        var item: CalendarComponent
+
+        var content: String
+
+        /// The order of versions: SEQUENCE, DTSTAMP, then the text itself (a total order, so that no two
+        /// messages tie and the order they came in cannot matter).
+        var version: (Int, Int64, String, String) { (sequence, stamp, digest, content) }
+        var core: ItemCore { item.core ?? ItemCore() }
+    }
+
+    static let schema = """
+        CREATE TABLE schedulingMessage (
+            id INTEGER PRIMARY KEY,
+            calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+            uid TEXT NOT NULL,
+            method TEXT NOT NULL,
+            recurrenceID TEXT NOT NULL,
+            sequence INTEGER NOT NULL,
+            stamp INTEGER NOT NULL,
+            digest TEXT NOT NULL,
+            content TEXT NOT NULL
+        );
+        CREATE INDEX schedulingMessage_uid ON schedulingMessage(calendarID, uid);
+        """
+
+    /// A received item as a message: its text as kept, the hash of that text, its instance, SEQUENCE and DTSTAMP.
+    static func message(_ component: Component, item: CalendarComponent, method: String, time: CalendarTime)
+        -> Message
+    {
+        let content = String(decoding: ICS.write(components: [component]), as: UTF8.self)
+        var hash = FNV1a()
+        hash.add(content)
+        let core = item.core ?? ItemCore()
+        return Message(
+            method: method, key: item.identity.recurrenceID, sequence: core.sequence ?? 0,
+            stamp: core.stamp.map { Int64(time.date(of: $0).timeIntervalSince1970) } ?? 0, digest: hash.hex, item: item,
+            content: content)
+    }
+
+    /// The methods whose messages make items (the others are answered or shown).
+    static let stored: Set<String> = ["REQUEST", "PUBLISH", "ADD", "CANCEL", "REPLY"]
+
+    /// The item (its master and overrides, master first) the messages make; empty when they make none.
+    static func components(of messages: [Message]) -> [CalendarComponent] {
+        var newest: [String: Message] = [:]
+        for message in messages where message.method == "REQUEST" || message.method == "PUBLISH" {
+            if newest[message.key].map({ $0.version < message.version }) ?? true { newest[message.key] = message }
+        }
+        let master = newest[""]
+        var items: [String: (item: CalendarComponent, version: (Int, Int64, String, String))] = [:]
+        for (key, message) in newest {
+            if let master, key != "", message.sequence < master.sequence { continue }
+            items[key] = (message.item, message.version)
+        }
+        if let master { addInstances(messages.filter { $0.method == "ADD" }, master: master, to: &items) }
+        cancel(messages.filter { $0.method == "CANCEL" }, master: master, in: &items)
+        applyReplies(messages.filter { $0.method == "REPLY" }, to: &items)
+        return items.keys.sorted().compactMap { items[$0]?.item }
+    }
+
+    /// ADDs of the series' SEQUENCE: each one's start as an RDATE of the master, and the instance as an override.
+    private static func addInstances(
+        _ adds: [Message], master: Message,
+        to items: inout [String: (item: CalendarComponent, version: (Int, Int64, String, String))]
+    ) {
+        for add in adds.sorted(by: { $0.version < $1.version }) where add.sequence >= master.sequence {
+            guard let start = add.core.start, var series = items[""]?.item, var core = series.core else { continue }
+            if !core.recurrenceDates.contains(where: { $0.start == start }) {
+                core.recurrenceDates.append(.date(start))
+                series.core = core
+                items[""] = (series, items[""]!.version)
+            }
+            var instance = add.item
+            instance.core?.recurrenceID = RecurrenceID(start)
+            if items[start.icsValue].map({ $0.version < add.version }) ?? true {
+                items[start.icsValue] = (instance, add.version)
+            }
+        }
+    }
+
+    /// The newest CANCEL of the series, and of each instance, when at least as new as what it cancels.
+    private static func cancel(
+        _ cancels: [Message], master: Message?,
+        in items: inout [String: (item: CalendarComponent, version: (Int, Int64, String, String))]
+    ) {
+        var newest: [String: Message] = [:]
+        for message in cancels where newest[message.key].map({ $0.version < message.version }) ?? true {
+            newest[message.key] = message
+        }
+        if let whole = newest[""], master.map({ $0.version <= whole.version }) ?? true {
+            for key in Array(items.keys) {
+                items[key]?.item.core?.status = .cancelled
+            }
+        }
+        for (key, message) in newest.sorted(by: { $0.key < $1.key }) where key != "" {
+            let target = items[key]?.version ?? master?.version
+            guard let target, target <= message.version else { continue }
+            if var series = items[""]?.item, var core = series.core, let id = message.core.recurrenceID?.date {
+                if !core.exceptionDates.contains(id) { core.exceptionDates.append(id) }
+                series.core = core
+                items[""]?.item = series
+                items[key] = nil
+            } else {
+                items[key]?.item.core?.status = .cancelled
+            }
+        }
+    }
+
+    /// Each attendee's newest REPLY for a component, unless older than the component's SEQUENCE.
+    private static func applyReplies(
+        _ replies: [Message], to items: inout [String: (item: CalendarComponent, version: (Int, Int64, String, String))]
+    ) {
+        var newest: [String: Message] = [:]  // key and address
+        for reply in replies {
+            for attendee in reply.core.attendees {
+                let id = reply.key + "\u{1F}" + normalized(attendee.address)
+                if newest[id].map({
+                    ($0.stamp, $0.sequence, $0.digest, $0.content) < (
+                        reply.stamp, reply.sequence, reply.digest, reply.content
+                    )
+                })
+                    ?? true
+                {
+                    newest[id] = reply
+                }
+            }
+        }
+        for (id, reply) in newest.sorted(by: { $0.key < $1.key }) {
+            let parts = id.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
+            let (key, address) = (String(parts[0]), String(parts[1]))
+            // An answer for one instance of a series makes that instance an override of its own.
+            if items[key] == nil, let series = items[""], let date = reply.core.recurrenceID?.date,
+                !(series.item.core?.exceptionDates.contains(date) ?? false),
+                let instance = instanceOverride(of: series.item, at: date)
+            {
+                items[key] = (instance, series.version)
+            }
+            guard var entry = items[key], var core = entry.item.core, reply.sequence >= (core.sequence ?? 0),
+                let answer = reply.core.attendees.first(where: { normalized($0.address) == address })
+            else { continue }
+            let status = answer.participationStatus ?? "NEEDS-ACTION"
+            if let index = core.attendees.firstIndex(where: { normalized($0.address) == address }) {
+                var attendee = core.attendees[index]
+                attendee.parameters.removeAll { $0.name == "PARTSTAT" }
+                attendee.parameters.append(Parameter("PARTSTAT", status))
+                core.attendees[index] = attendee
+            } else {
+                core.attendees.append(answer)
+            }
+            entry.item.core = core
+            items[key] = entry
+        }
+    }
+
+    /// One instance of an event series as an override: the series' data at `date` (its RECURRENCE-ID), without
+    /// its rules; nil for todos and journals.
+    static func instanceOverride(of series: CalendarComponent, at date: CalendarDate) -> CalendarComponent? {
+        guard case .event(var event) = series, let start = event.core.start else { return nil }
+        let shift = date.wall.wallSeconds - start.wall.wallSeconds
+        event.core.recurrenceRules = []
+        event.core.recurrenceDates = []
+        event.core.exceptionDates = []
+        event.core.recurrenceID = RecurrenceID(date)
+        event.core.start = date
+        if let end = event.end {
+            event.end = CalendarDate(wall: LocalDateTime(wallSeconds: end.wall.wallSeconds + shift), form: end.form)
+        }
+        return .event(event)
+    }
+
+    /// `MAILTO:Ana@X.org` → `ana@x.org`.
+    static func normalized(_ address: String) -> String {
+        var text = address.trimmingCharacters(in: .whitespaces).lowercased()
+        if text.hasPrefix("mailto:") { text.removeFirst(7) }
+        return text
+    }
+}
+
+extension CalendarStore {
+    /// Receives scheduling messages (iTIP, RFC 5546: each calendar's METHOD; none or PUBLISH adds or updates by
+    /// SEQUENCE and DTSTAMP), all in one transaction: REQUEST, PUBLISH, ADD, CANCEL and REPLY change the item as
+    /// `SchedulingState` derives it from every message of its UID kept so far; COUNTER and DECLINECOUNTER are
+    /// reported, REFRESH answered with the current REQUEST. An item goes to the calendar that has its UID, else to
+    /// `calendar` (made when missing).
+    public func receiveScheduling(_ calendars: [ICalendar], calendar defaultName: String) throws
+        -> [SchedulingOutcome]
+    {
+        try write { db in
+            let writer = StoreWriter(db)
+            var outcomes: [SchedulingOutcome] = []
+            for calendar in calendars {
+                let method = (calendar.method ?? "PUBLISH").uppercased()
+                for item in calendar.components where item.isItem {
+                    let (component, uid) = item.keyed
+                    let calendarID =
+                        try Int64.fetchOne(
+                            db, sql: "SELECT calendarID FROM item WHERE uid = ? ORDER BY id LIMIT 1", arguments: [uid])
+                        ?? writer.calendarID(named: defaultName, create: true)!
+                    let name =
+                        try String.fetchOne(
+                            db, sql: "SELECT name FROM calendar WHERE id = ?", arguments: [calendarID]) ?? defaultName
+                    var outcome = SchedulingOutcome(
+                        kind: .ignored, method: method, uid: uid, recurrenceID: item.identity.recurrenceID,
+                        summary: item.core?.summary, calendar: name, detail: "")
+                    switch method {
+                    case "COUNTER", "DECLINECOUNTER":
+                        outcome.kind = .counter
+                        outcome.detail = Self.counterText(item, component, method: method)
+                    case "REFRESH":
+                        outcome.kind = .refresh
+                        outcome.reply = try Self.currentRequest(db, calendarID: calendarID, uid: uid)
+                        outcome.detail = outcome.reply == nil ? "the store has no item \(uid) to send" : "answered"
+                    case _ where SchedulingState.stored.contains(method):
+                        try writer.saveTimeZones(calendar.timeZones, calendarID: calendarID)
+                        try Self.receive(
+                            db, component: component, item: item, method: method, calendarID: calendarID,
+                            outcome: &outcome)
+                    default:
+                        outcome.detail = "METHOD:\(method) is not a scheduling method ICSKit knows"
+                    }
+                    outcomes.append(outcome)
+                }
+            }
+            return outcomes
+        }
+    }
+
+    /// Keeps one message and writes the item that the UID's messages make now, when it differs from before.
+    static func receive(
+        _ db: Database, component: Component, item: CalendarComponent, method: String, calendarID: Int64,
+        outcome: inout SchedulingOutcome
+    ) throws {
+        let time = CalendarTime(calendar: try storedCalendar(db, calendar: calendarID), viewerZone: "UTC")
+        let core = item.core ?? ItemCore()
+        let message = SchedulingState.message(component, item: item, method: method, time: time)
+        let before = try schedulingMessages(db, calendarID: calendarID, uid: outcome.uid)
+        // The same message again (a copy re-sent, a mail read twice) is kept once.
+        try db.execute(
+            sql: """
+                INSERT INTO schedulingMessage
+                    (calendarID, uid, method, recurrenceID, sequence, stamp, digest, content)
+                SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE NOT EXISTS (SELECT 1 FROM schedulingMessage
+                    WHERE calendarID = ?1 AND uid = ?2 AND method = ?3 AND digest = ?7 AND content = ?8)
+                """,
+            arguments: [
+                calendarID, outcome.uid, method, message.key, message.sequence, message.stamp, message.digest,
+                message.content,
+            ])
+        guard db.changesCount > 0 else {
+            outcome.kind = .repeated
+            outcome.detail = "this message was received before"
+            return
+        }
+        let old = SchedulingState.components(of: before)
+        let new = SchedulingState.components(of: try schedulingMessages(db, calendarID: calendarID, uid: outcome.uid))
+        guard old != new else {
+            outcome.summary = outcome.summary ?? old.first?.core?.summary
+            outcome.detail = ignoredText(method: method, core: core, messages: before, key: outcome.recurrenceID)
+            return
+        }
+        outcome.summary = outcome.summary ?? (new.first ?? old.first)?.core?.summary
+        let writer = StoreWriter(db)
+        let rows = new.compactMap { ItemRow($0, time: time) }
+        let kept = Set(rows.map(\.recurrenceID))
+        for recurrenceID in try String.fetchAll(
+            db, sql: "SELECT recurrenceID FROM item WHERE calendarID = ? AND uid = ?",
+            arguments: [calendarID, outcome.uid])
+        where !kept.contains(recurrenceID) {
+            try writer.delete(
+                MergeKey(uid: outcome.uid, recurrenceID: recurrenceID), calendarID: calendarID, tombstone: true)
+        }
+        for row in rows { try writer.save(row, calendarID: calendarID) }
+        switch method {
+        case "CANCEL": outcome.kind = outcome.recurrenceID.isEmpty ? .cancelled : .instanceCancelled
+        case "REPLY":
+            outcome.kind = .replied
+            outcome.detail = core.attendees.map {
+                SchedulingState.normalized($0.address) + " " + ($0.participationStatus ?? "NEEDS-ACTION").lowercased()
+            }.joined(separator: ", ")
+        default: outcome.kind = old.isEmpty ? .added : .updated
+        }
+    }
+
+    /// The kept messages of one UID.
+    static func schedulingMessages(_ db: Database, calendarID: Int64, uid: String) throws
+        -> [SchedulingState.Message]
+    {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT method, recurrenceID, sequence, stamp, digest, content FROM schedulingMessage
+                WHERE calendarID = ? AND uid = ? ORDER BY id
+                """, arguments: [calendarID, uid]
+        ).compactMap { row in
+            let text =
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit//kept//EN\r\n" + (row[5] as String)
+                + "END:VCALENDAR\r\n"
+            guard let item = ICS.read(Array(text.utf8)).calendars.first?.components.first(where: \.isItem) else {
+                return nil
+            }
+            return SchedulingState.Message(
+                method: row[0], key: row[1], sequence: row[2], stamp: row[3], digest: row[4], item: item,
+                content: row[5])
+        }
+    }
+
+    /// Why a message changed nothing: what the store has is as new or newer.
+    private static func ignoredText(
+        method: String, core: ItemCore, messages: [SchedulingState.Message], key: String
+    ) -> String {
+        let requests = messages.filter { $0.method == "REQUEST" || $0.method == "PUBLISH" }
+        guard let newest = requests.filter({ $0.key == key || $0.key.isEmpty }).max(by: { $0.version < $1.version })
+        else {
+            return method == "REQUEST" || method == "PUBLISH"
+                ? "nothing changed" : "the store has no invitation for this item"
+        }
+        return "the store has SEQUENCE \(newest.sequence) (DTSTAMP \(newest.core.stamp?.icsValue ?? "none")); "
+            + "this message has SEQUENCE \(core.sequence ?? 0) (DTSTAMP \(core.stamp?.icsValue ?? "none")): nothing changed"
+    }
+
+    /// What a COUNTER proposes, or that the organizer declined one.
+    private static func counterText(_ item: CalendarComponent, _ component: Component, method: String) -> String {
+        guard method == "COUNTER" else { return "the organizer declined the counter proposal" }
+        let organizer = item.core?.organizer.map { SchedulingState.normalized($0.address) }
+        let who =
+            item.core?.attendees.map { SchedulingState.normalized($0.address) }.first { $0 != organizer }
+            ?? "an attendee"
+        let start = item.core?.start.map { " starting \($0.description)" } ?? ""
+        let comment = component.properties.first { $0.name == "COMMENT" }.map { ": " + $0.value } ?? ""
+        return "\(who) proposes\(start)\(comment)"
+    }
+
+    /// The item as a REQUEST from its organizer (its VTIMEZONEs included), as iCalendar text.
+    static func currentRequest(_ db: Database, calendarID: Int64, uid: String) throws -> String? {
+        let stored = try storedCalendar(db, calendar: calendarID, uids: [uid])
+        guard stored.components.contains(where: \.isItem) else { return nil }
+        var request = ICalendar()
+        request.productID = ICS.productID
+        request.version = "2.0"
+        request.method = "REQUEST"
+        request.components = stored.components
+        return String(decoding: ICS.write([request]), as: UTF8.self)
+    }
+}
+
+/// An answer to an invitation (`CalendarStore.reply`): the REPLY to send, and what it answered.
+public struct SchedulingReply: Sendable {
+    /// The REPLY (METHOD:REPLY, the VTIMEZONEs its times use) as iCalendar text.
+    public var text: String
+    /// The organizer's address, without `mailto:`.
+    public var organizer: String?
+    /// The attendee address that answered, without `mailto:`.
+    public var attendee: String
+    /// The item's SUMMARY.
+    public var summary: String?
+    /// The answer (ACCEPTED, DECLINED, TENTATIVE).
+    public var answer: String
+}
+
+extension CalendarStore {
+    /// Answers an invitation as `addresses` (the first of them that is an attendee of the item, or of the
+    /// instance `instance` names): a REPLY with only that ATTENDEE and its new PARTSTAT, the same UID, SEQUENCE and
+    /// RECURRENCE-ID, DTSTAMP `now`, and COMMENT; kept as a received message is, so the answer stays across the
+    /// organizer's later updates of the same SEQUENCE, and set in the store, in the same transaction.
+    public func reply(
+        uid: String, calendar name: String, addresses: Set<String>, answer: String, comment: String? = nil,
+        instance: CalendarDate? = nil, now: Date = Date()
+    ) throws -> SchedulingReply {
+        try write { db in
+            guard let calendarID = try StoreWriter(db).calendarID(named: name, create: false) else {
+                throw StoreError("no calendar \"\(name)\" in the store")
+            }
+            let stored = try Self.storedCalendar(db, calendar: calendarID, uids: [uid])
+            let items = stored.components.filter(\.isItem)
+            let key = instance?.icsValue ?? ""
+            guard
+                let target = items.first(where: { $0.identity.recurrenceID == key })
+                    ?? items.first(where: {
+                        $0.identity.recurrenceID.isEmpty
+                    }),
+                var core = target.core
+            else { throw StoreError("the store has no item \(uid) in \"\(name)\"") }
+            guard
+                var me = core.attendees.first(where: {
+                    addresses.contains(SchedulingState.normalized($0.address))
+                })
+            else {
+                throw StoreError(
+                    "none of your addresses (\(addresses.sorted().joined(separator: ", "))) is an attendee of \(uid)")
+            }
+            me.parameters.removeAll { $0.name == "PARTSTAT" || $0.name == "RSVP" }
+            me.parameters.append(Parameter("PARTSTAT", answer))
+            var event = Event()
+            event.core.uid = uid
+            event.core.sequence = core.sequence
+            event.core.organizer = core.organizer
+            event.core.attendees = [me]
+            event.core.summary = core.summary
+            // An instance without an override of its own starts at its RECURRENCE-ID.
+            event.core.start = core.recurrenceID == nil ? instance ?? core.start : core.start
+            // Later than any answer kept before (two answers in one second: the second is the answer).
+            let answered =
+                try Int64.fetchOne(
+                    db,
+                    sql:
+                        "SELECT max(stamp) FROM schedulingMessage WHERE calendarID = ? AND uid = ? AND method = 'REPLY'",
+                    arguments: [calendarID, uid]) ?? Int64.min
+            let stamp = max(Int64(now.timeIntervalSince1970), answered == Int64.min ? Int64.min : answered + 1)
+            event.core.stamp = LocalDateTime(wallSeconds: stamp).calendarDate(.utc)
+            if let instance { event.core.recurrenceID = core.recurrenceID ?? RecurrenceID(instance) }
+            if let comment { event.otherProperties.append(Property("COMMENT", value: comment)) }
+            let reply: CalendarComponent
+            if case .todo = target {
+                var todo = Todo()
+                todo.core = event.core
+                todo.otherProperties = event.otherProperties
+                reply = .todo(todo)
+            } else {
+                reply = .event(event)
+            }
+            core.attendees = core.attendees.map {
+                SchedulingState.normalized($0.address) == SchedulingState.normalized(me.address) ? me : $0
+            }
+            var received = SchedulingOutcome(
+                kind: .ignored, method: "REPLY", uid: uid, recurrenceID: key, summary: core.summary, calendar: name,
+                detail: "")
+            try Self.seedSchedulingMessages(db, calendarID: calendarID, uid: uid, items: items)
+            try Self.receive(
+                db, component: reply.keyed.component, item: reply, method: "REPLY", calendarID: calendarID,
+                outcome: &received)
+            var calendar = ICalendar()
+            calendar.productID = ICS.productID
+            calendar.version = "2.0"
+            calendar.method = "REPLY"
+            let zones = Set([event.core.start?.tzid, event.core.recurrenceID?.date.tzid].compactMap { $0 })
+            calendar.components =
+                stored.timeZones.filter { $0.tzid.map(zones.contains) ?? false }.map { .timeZone($0) } + [reply]
+            return SchedulingReply(
+                text: String(decoding: ICS.write([calendar]), as: UTF8.self),
+                organizer: core.organizer.map { SchedulingState.normalized($0.address) },
+                attendee: SchedulingState.normalized(me.address), summary: core.summary, answer: answer)
+        }
+    }
+
+    /// An item the store has from a plain import (no REQUEST kept for it) is kept as PUBLISH messages first, so
+    /// that what the messages make is that item with the answers.
+    static func seedSchedulingMessages(
+        _ db: Database, calendarID: Int64, uid: String, items: [CalendarComponent]
+    ) throws {
+        let kept = try schedulingMessages(db, calendarID: calendarID, uid: uid)
+        guard !kept.contains(where: { $0.method == "REQUEST" || $0.method == "PUBLISH" }) else { return }
+        let time = CalendarTime(calendar: try storedCalendar(db, calendar: calendarID), viewerZone: "UTC")
+        for item in items {
+            let message = SchedulingState.message(item.keyed.component, item: item, method: "PUBLISH", time: time)
+            try db.execute(
+                sql: """
+                    INSERT INTO schedulingMessage
+                        (calendarID, uid, method, recurrenceID, sequence, stamp, digest, content)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    calendarID, uid, "PUBLISH", message.key, message.sequence, message.stamp, message.digest,
+                    message.content,
+                ])
+        }
+    }
+}

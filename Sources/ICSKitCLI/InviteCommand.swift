@@ -1,0 +1,100 @@
+import ArgumentParser
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `icskit invite FILE|-`: scheduling messages (iTIP) received by mail or saved from one, applied to the store.
+struct InviteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invite",
+        abstract: "Apply invitations, updates, cancellations and answers (iTIP) from a file or a saved mail.",
+        discussion: """
+            Reads .ics files or whole mails (.eml, or a mail client's pipe on standard input) and applies each \
+            message by RFC 5546: a REQUEST adds or updates the item (only when newer by SEQUENCE, then DTSTAMP; \
+            an older one is ignored with a message), a CANCEL cancels the series or removes one instance, an ADD \
+            adds instances, a REPLY sets that attendee's answer in your copy; COUNTER and DECLINECOUNTER are shown, \
+            not applied; a REFRESH is answered with the current REQUEST (printed). The item is what all messages \
+            received for its UID make, so receiving the same messages again, or in another order, gives the same \
+            store. Everything a run receives is one transaction (undo takes it back).
+
+            Examples:
+              icskit invite invitation.eml
+              icskit invite - --calendar Work < message.eml
+            """
+    )
+
+    @Argument(help: "Files with scheduling messages (.ics, or mails); - reads standard input.")
+    var files: [String]
+
+    @Option(help: "The store calendar new items go to (an item the store has stays in its calendar).")
+    var calendar = "Invitations"
+
+    @Flag(help: "Print one JSON array, an object per message.")
+    var json = false
+
+    @OptionGroup var store: StoreOption
+    @OptionGroup var me: MeOption
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give a file with an invitation (- reads standard input)") }
+    }
+
+    func run() throws {
+        let input = try CalendarFiles.read(files)
+        CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: false)
+        if !input.withoutCalendars.isEmpty {
+            throw CommandFailure("no calendar data in " + input.withoutCalendars.joined(separator: ", "))
+        }
+        let opened = try store.open()
+        let outcomes = try opened.receiveScheduling(input.sources.flatMap(\.calendars), calendar: calendar)
+        if json { return try Self.printJSON(outcomes) }
+        if outcomes.isEmpty { Output.print("no event or todo in " + files.joined(separator: ", ")) }
+        try Self.printOutcomes(outcomes, store: opened, me: me.identity(store: store))
+    }
+
+    /// The methods that make a file an invitation (PUBLISH is a plain calendar's).
+    static let schedulingMethods: Set<String> = [
+        "REQUEST", "CANCEL", "REPLY", "ADD", "COUNTER", "DECLINECOUNTER", "REFRESH",
+    ]
+
+    /// One line per message: `REQUEST uid: added "Title" in Invitations: your answer is needed — …`; a REFRESH's
+    /// answer after its line.
+    static func printOutcomes(_ outcomes: [SchedulingOutcome], store: CalendarStore, me identity: Identity) throws {
+        for outcome in outcomes {
+            var line = "\(outcome.method) \(outcome.uid)"
+            if !outcome.recurrenceID.isEmpty { line += " (instance \(outcome.recurrenceID))" }
+            line += ": \(outcome.kind.rawValue)"
+            if let summary = outcome.summary { line += " \"\(summary)\"" }
+            if [.added, .updated].contains(outcome.kind) {
+                line += " in \(outcome.calendar)"
+                if let (_, component) = try store.item(uid: outcome.uid), let core = component.core,
+                    identity.mark(core) == " [answer needed]"
+                {
+                    line += ": your answer is needed"
+                }
+            }
+            if !outcome.detail.isEmpty { line += " — " + outcome.detail }
+            Output.line(line)
+            if let reply = outcome.reply { Output.print(reply.replacingOccurrences(of: "\r\n", with: "\n")) }
+        }
+    }
+
+    static func printJSON(_ outcomes: [SchedulingOutcome]) throws {
+        var writer = JSONWriter(pretty: true)
+        writer.beginArray()
+        for outcome in outcomes {
+            writer.beginObject()
+            writer.key("method"); writer.string(outcome.method)
+            writer.key("uid"); writer.string(outcome.uid)
+            writer.key("recurrence_id"); writer.string(outcome.recurrenceID.isEmpty ? nil : outcome.recurrenceID)
+            writer.key("result"); writer.string(outcome.kind.rawValue)
+            writer.key("summary"); writer.string(outcome.summary)
+            writer.key("calendar"); writer.string(outcome.calendar)
+            writer.key("detail"); writer.string(outcome.detail)
+            writer.key("reply"); writer.string(outcome.reply)
+            writer.endObject()
+        }
+        writer.endArray()
+        try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
+    }
+}

@@ -1,0 +1,164 @@
+import ArgumentParser
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `icskit reply HANDLE --accept|--decline|--tentative`: answer an invitation in the store.
+struct ReplyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reply",
+        abstract: "Answer an invitation: set your answer in the store and write the REPLY to send.",
+        discussion: """
+            Writes an iTIP REPLY (RFC 5546) with only your ATTENDEE and its new PARTSTAT, the item's UID, SEQUENCE \
+            and RECURRENCE-ID, and DTSTAMP now; your answer is set in the store in the same transaction. With \
+            --mime the REPLY is a whole mail (RFC 6047: From you, To the organizer, Subject "Accepted: …", a text \
+            part and the text/calendar part, which is attached again as CalConnect's iMIP guide advises), ready \
+            for `sendmail -t`. Your addresses come from --me, $ICSKIT_ME or `icskit config me`.
+
+            Examples:
+              icskit reply 1e78a2 --accept
+              icskit reply "Team sync" --decline --comment "On holiday" --mime | sendmail -t
+              icskit reply standup --tentative --instance 2026-12-01
+            """)
+
+    enum Answer: String, EnumerableFlag {
+        case accept, decline, tentative
+
+        var partStatus: String {
+            switch self {
+            case .accept: "ACCEPTED"
+            case .decline: "DECLINED"
+            case .tentative: "TENTATIVE"
+            }
+        }
+
+        /// `Accepted: Team sync`.
+        var subjectWord: String {
+            switch self {
+            case .accept: "Accepted"
+            case .decline: "Declined"
+            case .tentative: "Tentative"
+            }
+        }
+    }
+
+    @Argument(help: "The invitation: its UID, a unique UID prefix, or words of its summary.")
+    var handle: String
+
+    @Flag(help: "Your answer.")
+    var answer: Answer
+
+    @Option(help: "A comment for the organizer (COMMENT).")
+    var comment: String?
+
+    @Option(help: "Answer for one instance of a series: its date, or date and time when a day has several.")
+    var instance: String?
+
+    @Flag(help: "Write a whole mail (RFC 6047 iMIP) instead of the .ics text.")
+    var mime = false
+
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    var output: String?
+
+    @Option(help: "Only in this store calendar.", completion: CalendarCompletion.kind)
+    var calendar: String?
+
+    @OptionGroup var zoneOption: ZoneOption
+    @OptionGroup var me: MeOption
+    @OptionGroup var store: StoreOption
+
+    func run() throws {
+        let identity = me.identity(store: store)
+        guard !identity.addresses.isEmpty else {
+            throw CommandFailure("say who you are: --me ADDRESS, ICSKIT_ME, or icskit config me ADDRESS")
+        }
+        let opened = try store.open()
+        try CalendarFiles.requireCalendar(calendar, in: opened)
+        let item = try Handles.resolve(handle, in: opened, calendar: calendar, kind: nil, what: "item")
+        var date: CalendarDate?
+        if let instance {
+            let loaded = try opened.loadItems(calendar: item.calendar, uids: [item.uid])
+            let occurrence = try SeriesInstance.find(instance, of: item.uid, in: loaded, zone: try zoneOption.zone())
+            guard let recurrenceID = occurrence.recurrenceID else {
+                throw CommandFailure("\(item.uid) is not a series: answer without --instance")
+            }
+            date = recurrenceID
+        }
+        let reply: SchedulingReply
+        do {
+            reply = try opened.reply(
+                uid: item.uid, calendar: item.calendar, addresses: identity.addresses, answer: answer.partStatus,
+                comment: comment, instance: date)
+        } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        }
+        let text = mime ? IMIPMessage.reply(reply, subject: answer.subjectWord, comment: comment) : reply.text
+        // A file is written whole or not at all (a temporary file renamed).
+        let sink = try Output.Sink(output ?? "-")
+        try sink.write(Array(text.utf8))
+        try sink.commit()
+    }
+}
+
+/// An iTIP message as a mail (iMIP, RFC 6047).
+enum IMIPMessage {
+    /// A REPLY as a mail: From the attendee, To the organizer, `Subject: Accepted: Title`, multipart/mixed with a
+    /// multipart/alternative (text/plain, text/calendar; method=REPLY) and the calendar again as an attachment.
+    static func reply(_ reply: SchedulingReply, subject word: String, comment: String?, now: Date = Date()) -> String {
+        let title = reply.summary ?? "(no title)"
+        let boundary = "icskit-" + UUID().uuidString
+        let inner = "icskit-alt-" + UUID().uuidString
+        var said =
+            "\(reply.attendee) has \(word.lowercased() == "tentative" ? "tentatively accepted" : word.lowercased())"
+        said += " the invitation \"\(title)\"."
+        if let comment { said += "\n\n" + comment }
+        let calendar = Data(reply.text.utf8).base64EncodedString(options: [.lineLength76Characters])
+        let body = Data((said + "\n").utf8).base64EncodedString(options: [.lineLength76Characters])
+        let date = DateFormatter()
+        date.locale = Locale(identifier: "en_US_POSIX")
+        date.timeZone = TimeZone(identifier: "UTC")
+        date.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
+        var lines = [
+            "From: \(reply.attendee)",
+            "To: \(reply.organizer ?? "")",
+            "Subject: \(headerText(word + ": " + title))",
+            "Date: \(date.string(from: now))",
+            "Message-ID: <\(UUID().uuidString.lowercased())@icskit>",
+            "MIME-Version: 1.0",
+            "Content-Type: multipart/mixed; boundary=\"\(boundary)\"",
+            "",
+            "--\(boundary)",
+            "Content-Type: multipart/alternative; boundary=\"\(inner)\"",
+            "",
+            "--\(inner)",
+            "Content-Type: text/plain; charset=UTF-8",
+            "Content-Transfer-Encoding: base64",
+            "",
+        ]
+        lines += body.components(separatedBy: "\r\n")
+        lines += [
+            "--\(inner)",
+            "Content-Type: text/calendar; charset=UTF-8; method=REPLY",
+            "Content-Transfer-Encoding: base64",
+            "",
+        ]
+        lines += calendar.components(separatedBy: "\r\n")
+        lines += [
+            "--\(inner)--",
+            "--\(boundary)",
+            "Content-Type: application/ics; name=\"reply.ics\"",
+            "Content-Disposition: attachment; filename=\"reply.ics\"",
+            "Content-Transfer-Encoding: base64",
+            "",
+        ]
+        lines += calendar.components(separatedBy: "\r\n")
+        lines.append("--\(boundary)--")
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// A header value, RFC 2047-encoded (UTF-8, base64) when it is not plain ASCII.
+    static func headerText(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value > 0x7E || $0.value < 0x20 }) else { return text }
+        return "=?UTF-8?B?" + Data(text.utf8).base64EncodedString() + "?="
+    }
+}
