@@ -252,7 +252,7 @@ extension CalendarStore {
             let writer = StoreWriter(db)
             var outcomes: [SchedulingOutcome] = []
             for calendar in calendars {
-                let method = (calendar.method ?? "PUBLISH").uppercased()
+                let method = (calendar.method ?? "PUBLISH").trimmingCharacters(in: .whitespaces).uppercased()
                 for item in calendar.components where item.isItem {
                     let (component, uid) = item.keyed
                     let calendarID =

@@ -68,7 +68,8 @@ struct ImportCommand: ParsableCommand {
             let name = calendar ?? source.name
             // An invitation (METHOD:REQUEST, CANCEL, REPLY …) is applied by its rules, as `invite` applies it.
             if source.calendars.contains(where: {
-                InviteCommand.schedulingMethods.contains($0.method?.uppercased() ?? "")
+                InviteCommand.schedulingMethods.contains(
+                    $0.method?.trimmingCharacters(in: .whitespaces).uppercased() ?? "")
             }) {
                 let outcomes = try store.receiveScheduling(source.calendars, calendar: calendar ?? "Invitations")
                 if !json {

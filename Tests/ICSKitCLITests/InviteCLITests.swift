@@ -199,4 +199,51 @@ final class InviteCLITests: StoreCLITestCase {
             listed.contains("Mon 2026-01-19\n  12:00–13:00  IETF Calendaring Working Group Meeting [declined]"), listed)
         XCTAssertEqual(listed.components(separatedBy: "[answer needed]").count - 1, 5, listed)
     }
+
+    /// Real invitations: Outlook 2010's and Exchange 2010's REQUESTs and a Lotus Notes REQUEST for one instance
+    /// without its series (from the shared corpus), and invitations in the shapes Google Calendar, Apple Calendar
+    /// and Thunderbird send: each is added (the one instance kept and shown), waits for the invited address's
+    /// answer, and keeps its producer's X- properties; Google's CANCEL applies; a reply to Apple's weekly series
+    /// carries its VTIMEZONE and one ATTENDEE.
+    func testRealInvitationsFromGoogleAppleThunderbirdOutlookExchangeAndNotes() throws {
+        let me = ["--me", "ana@example.org,iCalParticipant@coffeebean.com"]
+        for (file, uid) in [
+            ("itip/google-request.ics", "5m0ql7v3k1s8abcdg2h3j4k5l6@google.com"),
+            ("itip/apple-request.ics", "8A7B6C5D-4E3F-2A1B-9C8D-7E6F5A4B3C2D"),
+            ("itip/thunderbird-request.ics", "f1e2d3c4-b5a6-4798-8a9b-0c1d2e3f4a5b"),
+            ("corpus-copies/lotus-request.ics", "6BA1ECA4D58B306C85256FDB0071B664-Lotus_Notes_Generated"),
+        ] {
+            let run = try icskit(["invite", CLI.fixture(file)] + me).stdout
+            XCTAssertTrue(
+                run.contains("\(uid)") && run.contains(": added ") && run.hasSuffix("your answer is needed\n"), run)
+        }
+        for file in ["corpus-copies/outlook-2010.ics", "corpus-copies/exchange-request.ics"] {
+            XCTAssertTrue(try icskit(["invite", CLI.fixture(file)] + me).stdout.contains(": added "))
+        }
+        let stored = try CLI.sqlite(store, "SELECT content FROM item")
+        for kept in [
+            "X-GOOGLE-CONFERENCE:https://meet.google.com/abc-defg-hij", "X-APPLE-TRAVEL-ADVISORY-BEHAVIOR:AUTOMATIC",
+            "X-MOZ-SEND-INVITATIONS:TRUE", "X-MICROSOFT-CDO-BUSYSTATUS",
+        ] {
+            XCTAssertTrue(stored.contains(kept), kept)
+        }
+        let notes = try icskit(["agenda", "--from", "2005-04-26", "--to", "+1d", "--tz", "UTC", "--no-ids"] + me).stdout
+        XCTAssertTrue(notes.contains("More complicated stream (5 day recurring) [answer needed]"), notes)
+
+        XCTAssertTrue(
+            try icskit(["invite", itip("google-cancel.ics")] + me).stdout.contains(": cancelled \"Budget review\""))
+        let december = ["agenda", "--from", "2026-12-03", "--to", "+8d", "--tz", "Europe/Berlin", "--no-ids"] + me
+        XCTAssertTrue(try icskit(december).stdout.contains("10:00–10:30  Budget review [cancelled]"))
+
+        try icskit(["reply", "Chorale", "--accept", "-o", path("chorale.ics")] + me)
+        let read = CLI.python([
+            "-c",
+            "import icalendar,sys; c=icalendar.Calendar.from_ical(open(sys.argv[1],'rb').read()); "
+                + "e=c.walk('VEVENT')[0]; a=e.get('ATTENDEE'); "
+                + "print([str(z['TZID']) for z in c.walk('VTIMEZONE')], a, a.params['PARTSTAT'], a.params['CN'])",
+            path("chorale.ics"),
+        ])
+        XCTAssertEqual(read.stdout, "['Europe/Paris'] mailto:ana@example.org ACCEPTED Ana\n", read.stderr)
+        XCTAssertTrue(try icskit(december).stdout.contains("18:00–20:00  Chorale ⟳ ⏰  (Invitations)"))
+    }
 }
