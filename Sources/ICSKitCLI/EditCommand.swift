@@ -74,6 +74,13 @@ struct EditCommand: ParsableCommand {
     var status: String?
 
     @OptionGroup var zoneOption: InputZoneOption
+    @Option(
+        help: ArgumentHelp(
+            "For an item you organize with attendees: write the updated REQUEST to this file (- standard output).",
+            valueName: "file"))
+    var notify: String?
+
+    @OptionGroup var me: MeOption
     @OptionGroup var store: StoreOption
 
     func validate() throws {
@@ -112,10 +119,34 @@ struct EditCommand: ParsableCommand {
                 target = series.count - 1
             }
         }
+        // Decided before anything changes: --notify for an item the user does not organize is refused.
+        let organizer = organizerAddress(of: series[masterIndex])
+        if notify != nil, organizer == nil {
+            throw CommandFailure("--notify: you do not organize \(match.uid) with attendees (--me, icskit config me)")
+        }
         try apply(to: &series[target], zone: zone)
         try store.replaceSeries(uid: match.uid, calendar: match.calendar, with: series, zones: loaded)
         let what = series[target].core?.summary ?? "(no summary)"
-        Output.line("edited: \(what)\(instance.map { " (the instance of \($0))" } ?? "")  (\(match.uid))")
+        let line = "edited: \(what)\(instance.map { " (the instance of \($0))" } ?? "")  (\(match.uid))"
+        if notify == "-" { Output.standardError(line) } else { Output.line(line) }
+        // An item the user organizes with attendees: the change is what the attendees are sent next (kept as the
+        // REQUEST their replies answer), written to --notify now or said to be ready.
+        guard let organizer else { return }
+        let request = try store.organize(uid: match.uid, calendar: match.calendar, organizer: organizer)
+        if let notify {
+            try IMIPMessage.write(request.text, to: notify)
+        } else {
+            Output.standardError("icskit: you organize it with attendees: --notify FILE writes the updated REQUEST")
+        }
+    }
+
+    /// The user's address that organizes this item, when it has attendees besides.
+    private func organizerAddress(of master: CalendarComponent) -> String? {
+        guard let organizer = master.core?.organizer.map({ Identity.normalized($0.address) }),
+            me.identity(store: store).addresses.contains(organizer),
+            master.core?.attendees.contains(where: { Identity.normalized($0.address) != organizer }) == true
+        else { return nil }
+        return organizer
     }
 
     /// The options' changes, with SEQUENCE and LAST-MODIFIED moved on.

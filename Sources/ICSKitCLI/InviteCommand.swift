@@ -7,7 +7,7 @@ import Foundation
 struct InviteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invite",
-        abstract: "Apply invitations, updates, cancellations and answers (iTIP) from a file or a saved mail.",
+        abstract: "Apply invitations, updates, cancellations and answers (iTIP) from a file or a saved mail; or invite people.",
         discussion: """
             Reads .ics files or whole mails (.eml, or a mail client's pipe on standard input) and applies each \
             message by RFC 5546: a REQUEST adds or updates the item (only when newer by SEQUENCE, then DTSTAMP; \
@@ -17,14 +17,29 @@ struct InviteCommand: ParsableCommand {
             received for its UID make, so receiving the same messages again, or in another order, gives the same \
             store. Everything a run receives is one transaction (undo takes it back).
 
+            With --to, the argument is an item of yours and icskit writes the REQUEST that invites these people: \
+            you become its ORGANIZER, each address an ATTENDEE (RSVP=TRUE), and SEQUENCE goes up when the time, the \
+            rule or the place changed since the last REQUEST; --mime writes the whole mail. Their replies, given to \
+            `icskit invite`, set their answers in your copy.
+
             Examples:
               icskit invite invitation.eml
               icskit invite - --calendar Work < message.eml
+              icskit invite "Design review" --to priya@example.com,jonas@example.net --mime | sendmail -t
             """
     )
 
-    @Argument(help: "Files with scheduling messages (.ics, or mails); - reads standard input.")
+    @Argument(help: "Files with scheduling messages (.ics, or mails); - reads standard input. With --to: the item.")
     var files: [String]
+
+    @Option(help: "Invite these people (comma-separated addresses) to the item the argument names.")
+    var to: String?
+
+    @Flag(help: "With --to: write a whole mail (RFC 6047 iMIP) instead of the .ics text.")
+    var mime = false
+
+    @Option(name: .shortAndLong, help: "With --to: write to this file instead of standard output.")
+    var output: String?
 
     @Option(help: "The store calendar new items go to (an item the store has stays in its calendar).")
     var calendar = "Invitations"
@@ -37,9 +52,11 @@ struct InviteCommand: ParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("give a file with an invitation (- reads standard input)") }
+        if to != nil, files.count != 1 { throw ValidationError("--to invites people to one item: give its handle") }
     }
 
     func run() throws {
+        if let to { return try invitePeople(Identity.addresses(in: to)) }
         let input = try CalendarFiles.read(files)
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: false)
         if !input.withoutCalendars.isEmpty {
@@ -50,6 +67,31 @@ struct InviteCommand: ParsableCommand {
         if json { return try Self.printJSON(outcomes) }
         if outcomes.isEmpty { Output.print("no event or todo in " + files.joined(separator: ", ")) }
         try Self.printOutcomes(outcomes, store: opened, me: me.identity(store: store))
+    }
+
+    /// `--to`: the REQUEST inviting these people to the item, as the user (the item's organizer).
+    private func invitePeople(_ people: [String]) throws {
+        let identity = me.identity(store: store)
+        guard let organizer = identity.primary else {
+            throw CommandFailure("say who you are: --me ADDRESS, ICSKIT_ME, or icskit config me ADDRESS")
+        }
+        guard !people.isEmpty else { throw ValidationError("--to needs at least one address") }
+        let opened = try store.open()
+        let item = try Handles.resolve(files[0], in: opened, calendar: nil, kind: nil, what: "item")
+        let request: SchedulingRequest
+        do {
+            // The address of mine that already organizes the item, else the first.
+            let organizes = try opened.item(uid: item.uid)?.component.core?.organizer.map {
+                Identity.normalized($0.address)
+            }
+            request = try opened.organize(
+                uid: item.uid, calendar: item.calendar,
+                organizer: organizes.flatMap { identity.addresses.contains($0) ? $0 : nil } ?? organizer,
+                inviting: people)
+        } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        }
+        try IMIPMessage.write(mime ? IMIPMessage.request(request) : request.text, to: output ?? "-")
     }
 
     /// The methods that make a file an invitation (PUBLISH is a plain calendar's).

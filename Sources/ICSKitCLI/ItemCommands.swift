@@ -92,7 +92,14 @@ struct RemoveCommand: ParsableCommand {
     @Flag(help: "Remove a whole recurring series without asking.")
     var yes = false
 
+    @Option(
+        help: ArgumentHelp(
+            "For an item you organize with attendees: write the CANCEL to send them to this file (- standard output).",
+            valueName: "file"))
+    var notify: String?
+
     @OptionGroup var zoneOption: ZoneOption
+    @OptionGroup var me: MeOption
     @OptionGroup var store: StoreOption
 
     func run() throws {
@@ -112,9 +119,22 @@ struct RemoveCommand: ParsableCommand {
                     + (overrides > 0 ? " with its \(overrides.counted("changed instance"))" : "")
                     + "? (--instance DATE removes one instance)", yes: yes)
         }
+        // The attendees of an item the user organizes are told: the CANCEL, made before the item goes.
+        let cancel = try opened.cancellation(
+            uid: item.uid, calendar: item.calendar, addresses: me.identity(store: store).addresses)
+        if notify != nil, cancel == nil {
+            throw CommandFailure("--notify: you do not organize \(item.uid) with attendees (--me, icskit config me)")
+        }
+        if let notify, let cancel { try IMIPMessage.write(cancel.text, to: notify) }
         let removed = try opened.delete(uid: item.uid, calendar: calendar)
         guard removed > 0 else { throw CommandFailure("no item with UID \(item.uid) in the store") }
-        Output.line("removed: \(item.summary ?? "(no summary)")  (\(item.uid), \(removed.counted("component")))")
+        let line = "removed: \(item.summary ?? "(no summary)")  (\(item.uid), \(removed.counted("component")))"
+        if notify == "-" { Output.standardError(line) } else { Output.line(line) }
+        if let cancel, notify == nil {
+            Output.standardError(
+                "icskit: you organize it with \(cancel.recipients.count.counted("attendee")): --notify FILE writes the "
+                    + "CANCEL to send them")
+        }
     }
 
     /// One instance out of its series: an EXDATE on the master, and its override (if it had one) deleted.

@@ -32,9 +32,13 @@ struct MeOption: ParsableArguments {
 /// The user's addresses, and where the user stands in an item: organizer, attendee with an answer, or neither.
 struct Identity: Sendable {
     let addresses: Set<String>
+    /// The first address given: the one an item the user organizes names.
+    let primary: String?
 
     init(_ text: String) {
-        addresses = Set(Self.addresses(in: text).map(Self.normalized))
+        let given = Self.addresses(in: text).map(Self.normalized)
+        addresses = Set(given)
+        primary = given.first
     }
 
     /// The addresses of a comma-separated list, trimmed, empty ones left out.

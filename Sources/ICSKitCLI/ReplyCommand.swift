@@ -93,35 +93,51 @@ struct ReplyCommand: ParsableCommand {
             throw CommandFailure(error.description)
         }
         let text = mime ? IMIPMessage.reply(reply, subject: answer.subjectWord, comment: comment) : reply.text
-        // A file is written whole or not at all (a temporary file renamed).
-        let sink = try Output.Sink(output ?? "-")
-        try sink.write(Array(text.utf8))
-        try sink.commit()
+        try IMIPMessage.write(text, to: output ?? "-")
     }
 }
 
 /// An iTIP message as a mail (iMIP, RFC 6047).
 enum IMIPMessage {
-    /// A REPLY as a mail: From the attendee, To the organizer, `Subject: Accepted: Title`, multipart/mixed with a
-    /// multipart/alternative (text/plain, text/calendar; method=REPLY) and the calendar again as an attachment.
+    /// A REPLY as a mail: From the attendee, To the organizer, `Subject: Accepted: Title`.
     static func reply(_ reply: SchedulingReply, subject word: String, comment: String?, now: Date = Date()) -> String {
         let title = reply.summary ?? "(no title)"
-        let boundary = "icskit-" + UUID().uuidString
-        let inner = "icskit-alt-" + UUID().uuidString
-        var said =
-            "\(reply.attendee) has \(word.lowercased() == "tentative" ? "tentatively accepted" : word.lowercased())"
+        var said = "\(reply.attendee) has \(word == "Tentative" ? "tentatively accepted" : word.lowercased())"
         said += " the invitation \"\(title)\"."
         if let comment { said += "\n\n" + comment }
-        let calendar = Data(reply.text.utf8).base64EncodedString(options: [.lineLength76Characters])
-        let body = Data((said + "\n").utf8).base64EncodedString(options: [.lineLength76Characters])
+        return mail(
+            from: reply.attendee, to: [reply.organizer ?? ""], subject: word + ": " + title, text: said,
+            calendar: reply.text, method: "REPLY", now: now)
+    }
+
+    /// An organizer's REQUEST or CANCEL as a mail to the attendees: `Invitation: Title`, `Cancelled: Title`.
+    static func request(_ request: SchedulingRequest, now: Date = Date()) -> String {
+        let title = request.summary ?? "(no title)"
+        let cancelled = request.method == "CANCEL"
+        return mail(
+            from: request.organizer, to: request.recipients,
+            subject: (cancelled ? "Cancelled: " : "Invitation: ") + title,
+            text: "\(request.organizer) \(cancelled ? "cancelled" : "invites you to") \"\(title)\".",
+            calendar: request.text, method: request.method, now: now)
+    }
+
+    /// multipart/mixed: a multipart/alternative (text/plain, text/calendar with its method) and the calendar again
+    /// as an attachment, as CalConnect's iMIP guide advises; both base64, UTF-8.
+    static func mail(
+        from: String, to: [String], subject: String, text: String, calendar: String, method: String, now: Date
+    ) -> String {
+        let boundary = "icskit-" + UUID().uuidString
+        let inner = "icskit-alt-" + UUID().uuidString
+        let encoded = Data(calendar.utf8).base64EncodedString(options: [.lineLength76Characters])
+        let body = Data((text + "\n").utf8).base64EncodedString(options: [.lineLength76Characters])
         let date = DateFormatter()
         date.locale = Locale(identifier: "en_US_POSIX")
         date.timeZone = TimeZone(identifier: "UTC")
         date.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
         var lines = [
-            "From: \(reply.attendee)",
-            "To: \(reply.organizer ?? "")",
-            "Subject: \(headerText(word + ": " + title))",
+            "From: \(from)",
+            "To: \(to.joined(separator: ", "))",
+            "Subject: \(headerText(subject))",
             "Date: \(date.string(from: now))",
             "Message-ID: <\(UUID().uuidString.lowercased())@icskit>",
             "MIME-Version: 1.0",
@@ -138,20 +154,20 @@ enum IMIPMessage {
         lines += body.components(separatedBy: "\r\n")
         lines += [
             "--\(inner)",
-            "Content-Type: text/calendar; charset=UTF-8; method=REPLY",
+            "Content-Type: text/calendar; charset=UTF-8; method=\(method)",
             "Content-Transfer-Encoding: base64",
             "",
         ]
-        lines += calendar.components(separatedBy: "\r\n")
+        lines += encoded.components(separatedBy: "\r\n")
         lines += [
             "--\(inner)--",
             "--\(boundary)",
-            "Content-Type: application/ics; name=\"reply.ics\"",
-            "Content-Disposition: attachment; filename=\"reply.ics\"",
+            "Content-Type: application/ics; name=\"\(method.lowercased()).ics\"",
+            "Content-Disposition: attachment; filename=\"\(method.lowercased()).ics\"",
             "Content-Transfer-Encoding: base64",
             "",
         ]
-        lines += calendar.components(separatedBy: "\r\n")
+        lines += encoded.components(separatedBy: "\r\n")
         lines.append("--\(boundary)--")
         return lines.joined(separator: "\r\n") + "\r\n"
     }
@@ -160,5 +176,12 @@ enum IMIPMessage {
     static func headerText(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0.value > 0x7E || $0.value < 0x20 }) else { return text }
         return "=?UTF-8?B?" + Data(text.utf8).base64EncodedString() + "?="
+    }
+
+    /// Writes a message to a file (whole or not at all) or, for `-`, to standard output.
+    static func write(_ text: String, to destination: String) throws {
+        let sink = try Output.Sink(destination)
+        try sink.write(Array(text.utf8))
+        try sink.commit()
     }
 }

@@ -246,4 +246,70 @@ final class InviteCLITests: StoreCLITestCase {
         XCTAssertEqual(read.stdout, "['Europe/Paris'] mailto:ana@example.org ACCEPTED Ana\n", read.stderr)
         XCTAssertTrue(try icskit(december).stdout.contains("18:00–20:00  Chorale ⟳ ⏰  (Invitations)"))
     }
+
+    /// The organizer's side: `invite HANDLE --to` makes me the ORGANIZER and the addresses ATTENDEEs with RSVP,
+    /// the mail goes to them; an edit of the time raises SEQUENCE in the REQUEST `--notify` writes; an attendee's
+    /// REPLY sets her answer in my copy; `rm --notify` writes the CANCEL (SEQUENCE up, STATUS:CANCELLED).
+    func testAnOrganizerInvitesMovesHearsAnswersAndCancels() throws {
+        let me = ["--me", "ana@example.org"]
+        let uid = try icskit(
+            ["add", "event", "Design review", "--start", "2026-12-07 10:00", "--duration", "1h", "--location", "Room 1",
+             "--calendar", "Work"]
+        ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try icskit(
+            ["invite", "Design review", "--to", "priya@example.com,Jonas@example.net", "--mime", "-o", path("invite.eml")]
+                + me)
+        let mail = CLI.python([
+            "-c",
+            """
+            import email, email.policy, icalendar, sys
+            m = email.message_from_bytes(open(sys.argv[1], 'rb').read(), policy=email.policy.default)
+            part = [p for p in m.walk() if p.get_content_type() == 'text/calendar'][0]
+            e = icalendar.Calendar.from_ical(part.get_content()).walk('VEVENT')[0]
+            print(m['From'], '|', m['To'], '|', m['Subject'], '|', part.get_param('method'))
+            print(e['ORGANIZER'], sorted(str(a) for a in e['ATTENDEE']), e['SEQUENCE'])
+            print(sorted(a.params['RSVP'] + a.params['PARTSTAT'] for a in e['ATTENDEE']))
+            """,
+            path("invite.eml"),
+        ])
+        XCTAssertEqual(
+            mail.stdout,
+            """
+            ana@example.org | priya@example.com, jonas@example.net | Invitation: Design review | REQUEST
+            mailto:ana@example.org ['mailto:jonas@example.net', 'mailto:priya@example.com'] 0
+            ['TRUENEEDS-ACTION', 'TRUENEEDS-ACTION']
+
+            """, mail.stderr)
+
+        let moved = try icskit(["edit", "Design review", "--start", "2026-12-07 11:00", "--notify", path("moved.ics")] + me)
+        XCTAssertTrue(moved.stdout.hasPrefix("edited: Design review"), moved.stdout)
+        let update = try String(contentsOfFile: path("moved.ics"), encoding: .utf8)
+        XCTAssertTrue(update.contains("METHOD:REQUEST") && update.contains("SEQUENCE:1\r\n"), update)
+        // An edit without --notify says the attendees could be told; the place moved: SEQUENCE 2, so an answer
+        // to SEQUENCE 1 is stale.
+        let quiet = try icskit(["edit", "Design review", "--location", "Room 2"] + me)
+        XCTAssertTrue(quiet.stderr.contains("--notify FILE writes the updated REQUEST"), quiet.stderr)
+
+        let reply = """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nMETHOD:REPLY\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\n\
+            SEQUENCE:2\r\nDTSTAMP:20261126T120000Z\r\nORGANIZER:mailto:ana@example.org\r\n\
+            ATTENDEE;PARTSTAT=ACCEPTED:mailto:priya@example.com\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """
+        try reply.write(toFile: path("reply.ics"), atomically: true, encoding: .utf8)
+        XCTAssertTrue(try icskit(["invite", path("reply.ics")] + me).stdout.contains("priya@example.com accepted"))
+        let shown = try icskit(["show", "Design review"] + me).stdout
+        XCTAssertTrue(shown.contains("priya@example.com  required, accepted"), shown)
+        XCTAssertTrue(shown.contains("jonas@example.net  required, no answer yet"), shown)
+
+        let removed = try icskit(["rm", "Design review", "--notify", path("cancel.ics")] + me)
+        XCTAssertTrue(removed.stdout.hasPrefix("removed: Design review"), removed.stdout)
+        let cancel = try String(contentsOfFile: path("cancel.ics"), encoding: .utf8)
+        XCTAssertTrue(cancel.contains("METHOD:CANCEL") && cancel.contains("STATUS:CANCELLED"), cancel)
+        XCTAssertTrue(cancel.contains("SEQUENCE:3\r\n"), cancel)
+        // Someone else's item: --notify refuses, nothing is removed.
+        try icskit(["invite", itip("google-request.ics")] + me)
+        let refused = try icskit(["rm", "Budget review", "--notify", path("no.ics")] + me, status: 1)
+        XCTAssertTrue(refused.stderr.contains("you do not organize"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("no.ics")))
+    }
 }
