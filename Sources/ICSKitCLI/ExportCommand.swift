@@ -68,6 +68,8 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOption
 
+    @OptionGroup var me: MeOption
+
     var hasWindow: Bool { window.isGiven }
 
     @OptionGroup var zoneRules: ZonesOption
@@ -273,7 +275,7 @@ struct ExportCommand: ParsableCommand {
             let page = HTMLMonthPage(
                 title: content.title, zone: zone, month: first, gridStart: gridStart, gridEnd: gridEnd,
                 occurrences: content.occurrences, todos: content.todos, colors: content.colors, notes: content.notes,
-                now: Date())
+                now: Date(), me: me.identity(store: self.store))
             try Output.emit(Array(page.html().utf8), to: output)
             return
         }
@@ -289,7 +291,7 @@ struct ExportCommand: ParsableCommand {
         let page = HTMLWeekPage(
             title: content.title, zone: zone, layout: layout, todos: content.todos, colors: content.colors,
             calendarOfEntry: layout.entries.map { content.occurrences[$0.index].calendar }, notes: content.notes,
-            now: Date())
+            now: Date(), me: me.identity(store: self.store))
         try Output.emit(Array(page.html().utf8), to: output)
     }
 

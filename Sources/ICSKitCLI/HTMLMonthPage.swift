@@ -18,6 +18,8 @@ struct HTMLMonthPage {
     /// Warnings the page shows at its top (an instance budget spent).
     var notes: [String] = []
     var now: Date
+    /// Who the reader is: invitations waiting for an answer, and declined ones, are marked.
+    var me = Identity("")
 
     static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -104,9 +106,9 @@ struct HTMLMonthPage {
             case (false, true): time = "→ " + PageColors.clock(item.end)
             case (false, false): time = "↔"
             }
-            let cancelled = item.occurrence.core.status == .cancelled
+            let state = me.pageClasses(item.occurrence.core).map { " " + $0 }.joined()
             out +=
-                "<li class=\"timed\(cancelled ? " cancelled" : "")\" title=\"\(PageColors.escape(tooltip(item)))\">"
+                "<li class=\"timed\(state)\" title=\"\(PageColors.escape(tooltip(item)))\">"
                 + "<span class=\"swatch\" style=\"background:\(color)\"></span><span class=\"time\">\(time)</span> "
                 + "<span class=\"what\">\(PageColors.escape(item.occurrence.summary ?? "(no title)"))</span></li>"
         }
@@ -131,7 +133,7 @@ struct HTMLMonthPage {
                     + "\(PageColors.day(item.end)) \(PageColors.clock(item.end))"
                 : " · \(PageColors.clock(item.start))–\(PageColors.clock(item.end))"
         }
-        if let location = item.occurrence.core.location { text += " · " + location }
-        return text
+        if let location = item.occurrence.core.location, !location.isEmpty { text += " · " + location }
+        return text + me.pageNote(item.occurrence.core)
     }
 }

@@ -22,6 +22,8 @@ struct HTMLWeekPage {
     /// Warnings the page shows at its top (an instance budget spent).
     var notes: [String] = []
     var now: Date
+    /// Who the reader is: invitations waiting for an answer, and declined ones, are marked.
+    var me = Identity("")
 
     static let weekdays = PageColors.weekdays
     static let months = PageColors.months
@@ -112,7 +114,7 @@ struct HTMLWeekPage {
             let core = entry.occurrence.core
             let short = until - from < 45
             let classes =
-                ["event"] + (short ? ["short"] : []) + (core.status == .cancelled ? ["cancelled"] : [])
+                ["event"] + (short ? ["short"] : []) + me.pageClasses(core)
                 + (entry.occurrence.item.componentName == "VEVENT" && isFree(entry) ? ["free"] : [])
             let time =
                 "<span class=\"time\">\(block.continuesBefore ? "…" : Self.clock(entry.start))–"
@@ -236,10 +238,10 @@ struct HTMLWeekPage {
         } else if !entry.isAllDay {
             text += " · \(Self.clock(entry.start))–\(Self.clock(entry.end))"
         }
-        if let location = entry.occurrence.core.location { text += " · " + location }
+        if let location = entry.occurrence.core.location, !location.isEmpty { text += " · " + location }
         let categories = entry.occurrence.core.categories.map(\.name)
         if !categories.isEmpty { text += " · " + categories.joined(separator: ", ") }
-        return text
+        return text + me.pageNote(entry.occurrence.core)
     }
 
     static func textColor(on color: String) -> String { PageColors.textColor(on: color) }

@@ -7,7 +7,8 @@ import Foundation
 struct InviteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invite",
-        abstract: "Apply invitations, updates, cancellations and answers (iTIP) from a file or a saved mail; or invite people.",
+        abstract:
+            "Apply invitations, updates, cancellations and answers (iTIP) from a file or a saved mail; or invite people.",
         discussion: """
             Reads .ics files or whole mails (.eml, or a mail client's pipe on standard input) and applies each \
             message by RFC 5546: a REQUEST adds or updates the item (only when newer by SEQUENCE, then DTSTAMP; \

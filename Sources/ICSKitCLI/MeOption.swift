@@ -73,3 +73,33 @@ struct Identity: Sendable {
         }
     }
 }
+
+extension Identity {
+    /// The HTML pages' classes for an item's state: cancelled, tentative, waiting for my answer, declined by me.
+    func pageClasses(_ core: ItemCore) -> [String] {
+        if core.status == .cancelled { return ["cancelled"] }
+        var classes = core.status == .tentative ? ["tentative"] : []
+        switch answer(in: core) {
+        case "NEEDS-ACTION": classes.append("needs-answer")
+        case "DECLINED": classes.append("declined")
+        default: break
+        }
+        return classes
+    }
+
+    /// ` · waiting for your answer` and ` · answers: priya@example.com accepted, jonas@example.net no answer yet`:
+    /// what a page's tooltip adds for an invitation.
+    func pageNote(_ core: ItemCore) -> String {
+        var note = core.status != .cancelled && answer(in: core) == "NEEDS-ACTION" ? " · waiting for your answer" : ""
+        let organizer = core.organizer.map { Self.normalized($0.address) }
+        let others = core.attendees.filter { Self.normalized($0.address) != organizer }
+        guard !others.isEmpty else { return note }
+        note +=
+            " · answers: "
+            + others.map { attendee in
+                let status = attendee.participationStatus?.lowercased() ?? "needs-action"
+                return Self.normalized(attendee.address) + " " + (status == "needs-action" ? "no answer yet" : status)
+            }.joined(separator: ", ")
+        return note
+    }
+}

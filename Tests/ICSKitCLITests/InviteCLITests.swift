@@ -230,6 +230,13 @@ final class InviteCLITests: StoreCLITestCase {
         let notes = try icskit(["agenda", "--from", "2005-04-26", "--to", "+1d", "--tz", "UTC", "--no-ids"] + me).stdout
         XCTAssertTrue(notes.contains("More complicated stream (5 day recurring) [answer needed]"), notes)
 
+        // The pages mark what waits for an answer (week and month).
+        for window in [["--week", "2026-W49"], ["--month", "2026-12"]] {
+            try icskit(["export", "--format", "html", "--tz", "Europe/Berlin", "-o", path("page.html")] + window + me)
+            let page = try String(contentsOfFile: path("page.html"), encoding: .utf8)
+            XCTAssertTrue(page.contains(" needs-answer\""), window.joined())
+            XCTAssertTrue(page.contains("Budget review · 10:00–10:30 · waiting for your answer"), window.joined())
+        }
         XCTAssertTrue(
             try icskit(["invite", itip("google-cancel.ics")] + me).stdout.contains(": cancelled \"Budget review\""))
         let december = ["agenda", "--from", "2026-12-03", "--to", "+8d", "--tz", "Europe/Berlin", "--no-ids"] + me
@@ -253,11 +260,17 @@ final class InviteCLITests: StoreCLITestCase {
     func testAnOrganizerInvitesMovesHearsAnswersAndCancels() throws {
         let me = ["--me", "ana@example.org"]
         let uid = try icskit(
-            ["add", "event", "Design review", "--start", "2026-12-07 10:00", "--duration", "1h", "--location", "Room 1",
-             "--calendar", "Work"]
+            [
+                "add", "event", "Design review", "--start", "2026-12-07 10:00", "--duration", "1h", "--location",
+                "Room 1",
+                "--calendar", "Work",
+            ]
         ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try icskit(
-            ["invite", "Design review", "--to", "priya@example.com,Jonas@example.net", "--mime", "-o", path("invite.eml")]
+            [
+                "invite", "Design review", "--to", "priya@example.com,Jonas@example.net", "--mime", "-o",
+                path("invite.eml"),
+            ]
                 + me)
         let mail = CLI.python([
             "-c",
@@ -281,7 +294,8 @@ final class InviteCLITests: StoreCLITestCase {
 
             """, mail.stderr)
 
-        let moved = try icskit(["edit", "Design review", "--start", "2026-12-07 11:00", "--notify", path("moved.ics")] + me)
+        let moved = try icskit(
+            ["edit", "Design review", "--start", "2026-12-07 11:00", "--notify", path("moved.ics")] + me)
         XCTAssertTrue(moved.stdout.hasPrefix("edited: Design review"), moved.stdout)
         let update = try String(contentsOfFile: path("moved.ics"), encoding: .utf8)
         XCTAssertTrue(update.contains("METHOD:REQUEST") && update.contains("SEQUENCE:1\r\n"), update)
@@ -300,6 +314,11 @@ final class InviteCLITests: StoreCLITestCase {
         let shown = try icskit(["show", "Design review"] + me).stdout
         XCTAssertTrue(shown.contains("priya@example.com  required, accepted"), shown)
         XCTAssertTrue(shown.contains("jonas@example.net  required, no answer yet"), shown)
+
+        // The week's page: my invitation's tooltip lists the answers.
+        try icskit(["export", "--format", "html", "--week", "2026-W50", "--tz", "UTC", "-o", path("week.html")] + me)
+        let page = try String(contentsOfFile: path("week.html"), encoding: .utf8)
+        XCTAssertTrue(page.contains("answers: priya@example.com accepted, jonas@example.net no answer yet"))
 
         let removed = try icskit(["rm", "Design review", "--notify", path("cancel.ics")] + me)
         XCTAssertTrue(removed.stdout.hasPrefix("removed: Design review"), removed.stdout)
