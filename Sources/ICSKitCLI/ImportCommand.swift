@@ -76,6 +76,7 @@ struct ImportCommand: ParsableCommand {
                     Output.print("\(source.path): scheduling messages, applied as icskit invite applies them")
                     try InviteCommand.printOutcomes(outcomes, store: store, me: me.identity(store: self.store))
                 }
+                reports.append(Self.report(of: outcomes, calendar: calendar ?? "Invitations"))
                 continue
             }
             progress.phase("\(name): writing the items of \(source.path)")
@@ -116,6 +117,21 @@ struct ImportCommand: ParsableCommand {
         progress.finish()
         CalendarFiles.report(diagnostics.filter { $0.severity == .error }, quiet: quiet)
         CalendarFiles.report(report.diagnostics, quiet: quiet)
+        return report
+    }
+
+    /// Received messages counted as an import counts items: added; updated (also cancelled, answered); unchanged
+    /// (a message received before); skipped (older than what the store has, or only shown).
+    static func report(of outcomes: [SchedulingOutcome], calendar: String) -> ImportReport {
+        var report = ImportReport(calendar: calendar)
+        for outcome in outcomes {
+            switch outcome.kind {
+            case .added: report.added += 1
+            case .updated, .cancelled, .instanceCancelled, .replied: report.updated += 1
+            case .repeated: report.unchanged += 1
+            case .ignored, .counter, .refresh: report.skipped += 1
+            }
+        }
         return report
     }
 

@@ -26,7 +26,8 @@ struct InviteCommand: ParsableCommand {
             Examples:
               icskit invite invitation.eml
               icskit invite - --calendar Work < message.eml
-              icskit invite "Design review" --to priya@example.com,jonas@example.net --mime | sendmail -t
+              icskit invite review --to priya@example.com,jo@example.net > request.ics
+              icskit invite review --to priya@example.com --mime | sendmail -t
             """
     )
 

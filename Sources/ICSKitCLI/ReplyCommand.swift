@@ -17,7 +17,8 @@ struct ReplyCommand: ParsableCommand {
 
             Examples:
               icskit reply 1e78a2 --accept
-              icskit reply "Team sync" --decline --comment "On holiday" --mime | sendmail -t
+              icskit reply "Team sync" --decline --comment "On holiday"
+              icskit reply 1e78a2 --tentative --mime | sendmail -t
               icskit reply standup --tentative --instance 2026-12-01
             """)
 

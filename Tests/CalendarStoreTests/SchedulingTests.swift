@@ -7,8 +7,9 @@ import XCTest
 /// Receiving scheduling messages (`receiveScheduling`) is idempotent and order-independent: for random streams of
 /// REQUEST, ADD, REPLY and CANCEL messages of one series (updates, rescheduled series, instance overrides,
 /// cancelled instances, answers, copies re-sent), every order the stream can arrive in leaves the same items: 1,000
-/// streams in up to 24 orders each through the rules that make the item (`SchedulingState`), and streams through
-/// whole stores (150 by default; `ICSKIT_ITIP_STREAMS=1000` runs more).
+/// streams in every order through the rules that make the item (`SchedulingState`), and streams in three orders
+/// and twice over through whole stores (60 by default, a store per order costs; `ICSKIT_ITIP_STREAMS=1000` runs
+/// more).
 final class SchedulingTests: XCTestCase {
     static let uid = "series@example.org"
     static let days = ["20270104", "20270111", "20270118", "20270125", "20270201"]
@@ -77,7 +78,7 @@ final class SchedulingTests: XCTestCase {
     func testEveryOrderOfAStreamLeavesTheSameItems() throws {
         var (random, seed, count) = SeededGenerator.start(
             "scheduling order test", seedVariable: "ICSKIT_ITIP_SEED", countVariable: "ICSKIT_ITIP_STREAMS",
-            defaultCount: 150, unit: "streams")
+            defaultCount: 60, unit: "streams")
         var changedStates = 0
         for stream in 0..<count {
             var messages = (0..<Int.random(in: 2...7, using: &random)).map { _ in Self.message(&random) }
@@ -96,11 +97,11 @@ final class SchedulingTests: XCTestCase {
             XCTAssertEqual(try received(messages + messages, in: 3), first)
         }
         // The streams made overrides, cancellations and series, not only empty stores.
-        XCTAssertGreaterThan(changedStates, count / 4)
+        XCTAssertGreaterThan(changedStates, count / 5)
     }
 
-    /// 1,000 streams, each in up to 24 orders (every one for streams of up to four messages): the item the rules
-    /// make is the same.
+    /// 1,000 streams of two to six messages (and a copy re-sent) in every order they can arrive in: the item the
+    /// rules make is the same.
     func testEveryPermutationOfAStreamMakesTheSameItem() throws {
         var (random, seed, count) = SeededGenerator.start(
             "scheduling permutation test", seedVariable: "ICSKIT_ITIP_SEED", countVariable: "ICSKIT_ITIP_RULE_STREAMS",
@@ -108,7 +109,7 @@ final class SchedulingTests: XCTestCase {
         let time = CalendarTime(calendar: ICalendar(), viewerZone: "UTC")
         var orders = 0
         for stream in 0..<count {
-            var texts = (0..<Int.random(in: 2...7, using: &random)).map { _ in Self.message(&random) }
+            var texts = (0..<Int.random(in: 2...6, using: &random)).map { _ in Self.message(&random) }
             if Bool.random(using: &random), let copy = texts.randomElement(using: &random) { texts.append(copy) }
             // Kept once each, as the store keeps them (a copy again is the same message).
             var seen: Set<String> = []
@@ -120,14 +121,13 @@ final class SchedulingTests: XCTestCase {
                 return seen.insert(message.method + message.content).inserted ? message : nil
             }
             let first = SchedulingState.components(of: messages)
-            var permutations = messages.count <= 4 ? Self.permutations(messages) : []
-            while permutations.count < 24, messages.count > 4 { permutations.append(messages.shuffled(using: &random)) }
-            for order in permutations {
+            // Six messages at most (a copy is the same message): every one of their orders.
+            for order in Self.permutations(messages) {
                 XCTAssertEqual(SchedulingState.components(of: order), first, "seed \(seed), stream \(stream)")
                 orders += 1
             }
         }
-        XCTAssertGreaterThan(orders, count * 10)
+        XCTAssertGreaterThan(orders, count * 50)
     }
 
     static func permutations<T>(_ items: [T]) -> [[T]] {
