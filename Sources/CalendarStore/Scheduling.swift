@@ -396,13 +396,9 @@ extension CalendarStore {
     /// The item as a REQUEST from its organizer (its VTIMEZONEs included), as iCalendar text.
     static func currentRequest(_ db: Database, calendarID: Int64, uid: String) throws -> String? {
         let stored = try storedCalendar(db, calendar: calendarID, uids: [uid])
-        guard stored.components.contains(where: \.isItem) else { return nil }
-        var request = ICalendar()
-        request.productID = ICS.productID
-        request.version = "2.0"
-        request.method = "REQUEST"
-        request.components = stored.components
-        return String(decoding: ICS.write([request]), as: UTF8.self)
+        let items = stored.components.filter(\.isItem)
+        guard !items.isEmpty else { return nil }
+        return message("REQUEST", items, zones: stored.timeZones)
     }
 }
 
@@ -491,15 +487,8 @@ extension CalendarStore {
             try Self.receive(
                 db, component: reply.keyed.component, item: reply, method: "REPLY", calendarID: calendarID,
                 outcome: &received)
-            var calendar = ICalendar()
-            calendar.productID = ICS.productID
-            calendar.version = "2.0"
-            calendar.method = "REPLY"
-            let zones = Set([event.core.start?.tzid, event.core.recurrenceID?.date.tzid].compactMap { $0 })
-            calendar.components =
-                stored.timeZones.filter { $0.tzid.map(zones.contains) ?? false }.map { .timeZone($0) } + [reply]
             return SchedulingReply(
-                text: String(decoding: ICS.write([calendar]), as: UTF8.self),
+                text: Self.message("REPLY", [reply], zones: stored.timeZones),
                 organizer: core.organizer.map { SchedulingState.normalized($0.address) },
                 attendee: SchedulingState.normalized(me.address), summary: core.summary, answer: answer)
         }
