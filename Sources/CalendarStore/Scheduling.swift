@@ -495,15 +495,25 @@ extension CalendarStore {
     }
 
     /// An item the store has from a plain import (no REQUEST kept for it) is kept as PUBLISH messages first, so
-    /// that what the messages make is that item with the answers.
+    /// that what the messages make is that item with the answers; kept again, ahead of the messages before it, when
+    /// the store's item changed since.
     static func seedSchedulingMessages(
         _ db: Database, calendarID: Int64, uid: String, items: [CalendarComponent]
     ) throws {
         let kept = try schedulingMessages(db, calendarID: calendarID, uid: uid)
-        guard !kept.contains(where: { $0.method == "REQUEST" || $0.method == "PUBLISH" }) else { return }
+        guard !kept.contains(where: { $0.method == "REQUEST" }) else { return }
+        // Kept before, and the store's item changed since (imported again, edited): kept again, ahead of the rest.
+        let made = SchedulingState.components(of: kept)
+        let stored = items.sorted { $0.identity.recurrenceID < $1.identity.recurrenceID }
+        if kept.contains(where: { $0.method == "PUBLISH" }), made == stored { return }
+        let ahead = (
+            sequence: kept.map(\.sequence).max() ?? Int.min, stamp: (kept.map(\.stamp).max() ?? Int64.min / 2) + 1
+        )
         let time = CalendarTime(calendar: try storedCalendar(db, calendar: calendarID), viewerZone: "UTC")
         for item in items {
-            let message = SchedulingState.message(item.keyed.component, item: item, method: "PUBLISH", time: time)
+            var message = SchedulingState.message(item.keyed.component, item: item, method: "PUBLISH", time: time)
+            message.sequence = max(message.sequence, ahead.sequence)
+            message.stamp = max(message.stamp, ahead.stamp)
             try db.execute(
                 sql: """
                     INSERT INTO schedulingMessage

@@ -331,4 +331,27 @@ final class InviteCLITests: StoreCLITestCase {
         XCTAssertTrue(refused.stderr.contains("you do not organize"), refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("no.ics")))
     }
+
+    /// An invitation that came in a plain calendar file (no METHOD): answered, imported again changed, answered
+    /// again: the answer goes on the item as the store has it now.
+    func testAnswersGoOnAPlainlyImportedItemAsItIsNow() throws {
+        func calendar(_ summary: String) -> String {
+            """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:club@example.org\r\n\
+            DTSTAMP:20261120T100000Z\r\nDTSTART:20261215T180000Z\r\nSUMMARY:\(summary)\r\n\
+            ORGANIZER:mailto:olga@example.org\r\nATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:ana@example.org\r\n\
+            END:VEVENT\r\nEND:VCALENDAR\r\n
+            """
+        }
+        let me = ["--me", "ana@example.org"]
+        try calendar("Book club").write(toFile: path("club.ics"), atomically: true, encoding: .utf8)
+        try icskit(["import", path("club.ics"), "--calendar", "Club", "-q"])
+        try icskit(["reply", "club@example.org", "--accept", "-o", path("r1.ics")] + me)
+        try calendar("Book club (at Olga's)").write(toFile: path("club.ics"), atomically: true, encoding: .utf8)
+        try icskit(["import", path("club.ics"), "--calendar", "Club", "-q"])
+        try icskit(["reply", "club@example.org", "--decline", "-o", path("r2.ics")] + me)
+        let content = try CLI.sqlite(store, "SELECT content FROM item")
+        XCTAssertTrue(content.contains("SUMMARY:Book club (at Olga's)"), content)
+        XCTAssertTrue(content.contains("PARTSTAT=DECLINED:mailto:ana@example.org"), content)
+    }
 }
