@@ -231,12 +231,8 @@ enum SchedulingState {
         return .event(event)
     }
 
-    /// `MAILTO:Ana@X.org` → `ana@x.org`.
-    static func normalized(_ address: String) -> String {
-        var text = address.trimmingCharacters(in: .whitespaces).lowercased()
-        if text.hasPrefix("mailto:") { text.removeFirst(7) }
-        return text
-    }
+    /// `MAILTO:Ana@X.org` → `ana@x.org` (`CalendarUser.comparable`).
+    static func normalized(_ address: String) -> String { CalendarUser.comparable(address) }
 }
 
 extension CalendarStore {

@@ -46,12 +46,8 @@ struct Identity: Sendable {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// `MAILTO:Ana@X.org ` → `ana@x.org`.
-    static func normalized(_ address: String) -> String {
-        var text = address.trimmingCharacters(in: .whitespaces).lowercased()
-        if text.hasPrefix("mailto:") { text.removeFirst(7) }
-        return text
-    }
+    /// `MAILTO:Ana@X.org ` → `ana@x.org` (`CalendarUser.comparable`).
+    static func normalized(_ address: String) -> String { CalendarUser.comparable(address) }
 
     func isMe(_ user: CalendarUser) -> Bool { addresses.contains(Self.normalized(user.address)) }
 

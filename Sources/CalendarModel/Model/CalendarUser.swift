@@ -1,3 +1,5 @@
+import Foundation
+
 /// An ORGANIZER or ATTENDEE: a calendar address (usually `mailto:`) with its parameters (CN, ROLE, PARTSTAT …).
 ///
 /// ```
@@ -32,6 +34,14 @@ public struct CalendarUser: Sendable, Hashable {
     /// The address without its `mailto:` scheme.
     public var email: String? {
         address.lowercased().hasPrefix("mailto:") ? String(address.dropFirst(7)) : nil
+    }
+
+    /// An address as people compare them: trimmed, lower-cased, without its `mailto:` (`MAILTO:Ana@X.org ` →
+    /// `ana@x.org`), so that aliases in different spellings are one address.
+    public static func comparable(_ address: String) -> String {
+        var text = address.trimmingCharacters(in: .whitespaces).lowercased()
+        if text.hasPrefix("mailto:") { text.removeFirst(7) }
+        return text
     }
 
     /// The first value of a parameter, by upper-case name.
