@@ -37,10 +37,14 @@ $(VENV)/.installed: scripts/requirements-test.txt
 build: deps
 	swift build
 
+## Tests run in TEST_WORKERS processes at once (one per core by default: much of their time is spent waiting on
+## servers and Python peers); `make test TEST_WORKERS=1` runs them one after another and prints every test's output.
+TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 test: PACKAGES += chromium calcurse
 test: deps venv
 	swift build --build-tests
-	ICSKIT_PYTHON=$(abspath $(PYTHON)) swift test --disable-swift-testing
+	ICSKIT_PYTHON=$(abspath $(PYTHON)) swift test --disable-swift-testing \
+	  $(if $(filter 1,$(TEST_WORKERS)),,--parallel --num-workers $(TEST_WORKERS))
 
 ## The main job: build, then scripts/demo.sh tells the story with the release icskit on PATH: a real Outlook export
 ## checked; a Google "Work" and an Apple "Family" calendar into a fresh store; their week (2026-W48) as an agenda and
