@@ -68,7 +68,7 @@ final class SchedulingTests: XCTestCase {
     func received(_ messages: [String], in slot: Int = 0) throws -> [String] {
         while stores.count <= slot { stores.append(try CalendarStore.inMemory()) }
         let store = stores[slot]
-        if try store.hasCalendar(named: "Invitations") { try store.removeCalendar("Invitations") }
+        if try store.hasCalendar(named: "Invitations") { _ = try store.removeCalendar("Invitations") }
         for message in messages {
             _ = try store.receiveScheduling(ICS.read(Array(message.utf8)).calendars, calendar: "Invitations")
         }

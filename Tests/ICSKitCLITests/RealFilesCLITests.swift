@@ -456,6 +456,72 @@ final class RealFilesCLITests: XCTestCase {
                 + "'URI'), ('https://example.org/party.jpg', 'URI')]\n", run.stderr)
     }
 
+    /// Changed instances without their series (an invitation to two instances of a stand-up, one with a stray
+    /// RRULE as khal's tests hold one; an all-day instance; a todo's): Radicale refuses the file ("Main component
+    /// missing"). `--repair` adds each series, its start and RDATEs at the instances' RECURRENCE-IDs and its length
+    /// the first instance's, so every instance is overridden: the instances ICSKit and recurring-ical-events show
+    /// are the same before and after, and a series that has its master is left alone. RECURRENCE-IDs that mix
+    /// dates and times are left as they are, and said.
+    func testRepairGivesChangedInstancesWithoutASeriesTheirSeries() throws {
+        let file = CLI.fixture("hand/repair-lone-overrides.ics")
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (repaired, warnings) = try repair("hand/repair-lone-overrides.ics", into: directory)
+        let added =
+            "and no series, which servers refuse; the series they belong to added (start and RDATEs at their "
+            + "RECURRENCE-IDs, each overridden as written: the same instances)"
+        XCTAssertEqual(
+            warnings,
+            [
+                "19: warning: repaired: VEVENT UID standup@example.com has only changed instances (2 with "
+                    + "RECURRENCE-ID) " + added,
+                "38: warning: repaired: VEVENT UID holiday@example.com has only changed instances (1 with "
+                    + "RECURRENCE-ID) " + added,
+                "46: warning: repaired: VTODO UID report@example.com has only changed instances (1 with "
+                    + "RECURRENCE-ID) " + added,
+            ])
+        let text = try String(contentsOfFile: repaired, encoding: .utf8)
+        XCTAssertTrue(
+            text.contains(
+                "DTSTART;TZID=Europe/Berlin:20260112T090000\r\nDURATION:PT30M\r\n"
+                    + "RDATE;TZID=Europe/Berlin:20260119T090000\r\n"), text)
+        XCTAssertTrue(text.contains("DTSTART;VALUE=DATE:20260106\r\nDURATION:P2D\r\n"), text)
+        XCTAssertTrue(text.contains("DTSTART:20260115T090000Z\r\nDURATION:PT8H\r\n"), text)
+        XCTAssertEqual(text.components(separatedBy: "UID:series@example.com").count - 1, 2, "the series as it was")
+        let validate = try CLI.run(["validate", repaired])
+        XCTAssertTrue(validate.stderr.hasSuffix("0 errors, 0 warnings in 1 file\n"), validate.stdout + validate.stderr)
+        let expected = [
+            "VEVENT 2026-01-05T15:00:00Z Series", "VEVENT 2026-01-07 Office closed",
+            "VEVENT 2026-01-12T08:30:00Z Stand-up (moved)", "VEVENT 2026-01-12T16:00:00Z Series moved",
+            "VEVENT 2026-01-19T08:00:00Z Stand-up (long)", "VEVENT 2026-01-19T15:00:00Z Series",
+            "VTODO 2026-01-16T09:00:00Z Weekly report",
+        ]
+        XCTAssertEqual(
+            try CLI.agendaLines(file, from: "2026-01-01", to: "2026-02-01", components: "event,todo"), expected)
+        let lines = try CLI.agendaLines(repaired, from: "2026-01-01", to: "2026-02-01", components: "event,todo")
+        XCTAssertEqual(lines, expected)
+        try CLI.requirePythonTools()
+        XCTAssertEqual(
+            try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01", components: "event,todo"),
+            lines)
+        let answers = try peerVerdicts([file, repaired], peers: ["radicale"], in: directory)
+        XCTAssertEqual(answers[file]?["radicale"]?["accepted"] as? Bool, false, "Radicale refuses the original")
+        XCTAssertEqual(
+            answers[repaired]?["radicale"]?["accepted"] as? Bool, true,
+            "\(answers[repaired]?["radicale"]?["detail"] ?? "no answer")")
+
+        let (mixed, mixedWarnings) = try repair("hand/repair-lone-overrides-mixed.ics", into: directory)
+        XCTAssertEqual(mixedWarnings, [])
+        let mixedRun = try CLI.run(["convert", CLI.fixture("hand/repair-lone-overrides-mixed.ics"), "--repair"])
+        XCTAssertTrue(
+            mixedRun.stderr.contains(
+                ":4: warning: VEVENT UID mixed@example.com has only changed instances (RECURRENCE-ID), no series, "
+                    + "and they mix dates and date-times; left as they are (servers may refuse them)"),
+            mixedRun.stderr)
+        XCTAssertEqual(
+            try String(contentsOfFile: mixed, encoding: .utf8).components(separatedBy: "RECURRENCE-ID").count - 1, 2)
+    }
+
     /// An RRULE's UNTIL in another form than DTSTART (a date against a time, a UTC time against a date or a floating
     /// start, a local time against a zoned one) is written in DTSTART's form with the bound ICSKit reads; a rule
     /// already right is left alone. The agenda is the same before and after, and recurring-ical-events reads the

@@ -12,7 +12,8 @@ extension ICalendar {
     /// of the result, with a warning; other values that do not parse are replaced or left out as
     /// `droppingUnreadable` says. What ICSKit reads past goes (a repeated DTSTART, a DURATION beside DTEND, a copy
     /// or older version of an item, a DTSTAMP in an observance, a component without a name), two items that share a
-    /// UID and a version are told apart, and a TZID nothing defines is written as the floating time ICSKit reads.
+    /// UID and a version are told apart, changed instances without their series get it (`seriesForLoneOverrides`),
+    /// and a TZID nothing defines is written as the floating time ICSKit reads.
     /// Texts, titles and series are written in the form RFC 5545 wants where readers agree on what they mean
     /// (`escapingTexts`, `oneLineSummary`, `synchronizingStart` and the others beside them).
     public func repairedForPeers(file: String? = nil) -> (calendar: ICalendar, diagnostics: [Diagnostic]) {
@@ -43,7 +44,7 @@ extension ICalendar {
             }
             children += Self.repaired(child, &log)
         }
-        root.components = Self.separatingDuplicates(children, &log)
+        root.components = Self.seriesForLoneOverrides(Self.separatingDuplicates(children, &log), &log)
         Self.floatingUnknownZones(&root, &log)
         let reread = ICS.read(ICS.write(components: [root]), file: file)
         return (reread.calendars.first ?? self, log.sortedByLine)
@@ -738,12 +739,12 @@ extension ICalendar {
         return [master] + overrides
     }
 
-    /// The series' length in seconds from DURATION or DTEND (same form), nil when neither says.
-    private static func length(of item: Component) -> Int? {
+    /// The series' length in seconds from DURATION or `end` (DTEND, a todo's DUE; same form), nil when neither says.
+    static func length(of item: Component, end: String = "DTEND") -> Int? {
         if let duration = item.property("DURATION"), case .success(let value) = Duration.parse(duration.value) {
             return value.totalSeconds
         }
-        guard let startProperty = item.property("DTSTART"), let endProperty = item.property("DTEND"),
+        guard let startProperty = item.property("DTSTART"), let endProperty = item.property(end),
             case .success(let start) = CalendarDate.parse(startProperty.value, tzid: startProperty["TZID"]),
             case .success(let end) = CalendarDate.parse(endProperty.value, tzid: endProperty["TZID"])
         else { return nil }
