@@ -575,7 +575,7 @@ extension CalendarStore {
             }.filter { names.isEmpty || names.contains($0.name) }
             try InstanceCache.prepare(db, calendars: calendars.map(\.id), way: way, window: window)
             var kept = KeptInstances()
-            var keptHandles: [String: String] = [:]
+            var keptHandles: [String: String]? = handles ? [:] : nil
             var unhandledItems: [(id: Int64, uid: String)] = []
             var expandedUIDs: Set<String> = []
             for calendar in calendars {
@@ -598,32 +598,23 @@ extension CalendarStore {
                     expandedUIDs.formUnion(expansion.occurrences.compactMap(\.uid))
                     continue
                 }
-                let (listed, handled, unhandled) = try InstanceCache.kept(
+                let (listed, unhandled) = try InstanceCache.kept(
                     db, calendar: calendar.id, way: way, window: window, kinds: options.components,
                     firing: alarmsFiring.map { Occurrence.seconds(from: $0.lowerBound, to: $0.upperBound) },
-                    detail: detail)
-                keptHandles.merge(handled) { first, _ in first }
+                    detail: detail, handles: &keptHandles)
                 unhandledItems += unhandled
-                // Sort small keys, then gather (as expansion does): moving instances costs more than comparing. The
-                // rows come nearly in order (by start within each month), so most comparisons end at the start.
-                let starts = listed.map(\.occurrence.startDate)
-                let order = listed.indices.sorted { lhs, rhs in
-                    if starts[lhs] != starts[rhs] { return starts[lhs] < starts[rhs] }
-                    let (a, b) = (listed[lhs], listed[rhs])
-                    return (a.occurrence.uid ?? "", a.occurrence.componentName, a.position, a.read)
-                        < (b.occurrence.uid ?? "", b.occurrence.componentName, b.position, b.read)
-                }
                 kept.calendars.append(
                     (
-                        calendar.name, order.map { listed[$0].occurrence },
+                        calendar.name, listed,
                         frames ? try Self.storedCalendar(db, calendar: calendar.id) : ICalendar()
                     ))
             }
-            if handles {
-                kept.handles = keptHandles
-                kept.handles.merge(try InstanceCache.keepHandles(db, of: unhandledItems)) { first, _ in first }
-                let rest = expandedUIDs.subtracting(kept.handles.keys)
-                kept.handles.merge(try Self.shortHandles(db, for: rest)) { first, _ in first }
+            if var found = keptHandles {
+                keptHandles = nil  // `found` alone holds the table, which is added to in place
+                found.merge(try InstanceCache.keepHandles(db, of: unhandledItems)) { first, _ in first }
+                let rest = expandedUIDs.subtracting(found.keys)
+                found.merge(try Self.shortHandles(db, for: rest)) { first, _ in first }
+                kept.handles = found
             }
             return kept
         }
@@ -635,16 +626,14 @@ extension InstanceCache {
         [month(of: window.lowerBound), month(of: max(window.lowerBound, window.upperBound - 1))]
     }
 
-    /// One calendar's kept instances that overlap the window, each once, with the item that describes it, its
-    /// position in its month and its order of reading (items in the order first read, then rows: how they were
-    /// gathered before); the ids of those items, and the short handles kept for their UIDs (`handles`).
+    /// One calendar's kept instances that overlap the window, each once, with the item that describes it, sorted
+    /// as an expansion sorts them: by start, then UID and kind, position in its month and order of reading (items
+    /// in the order first read, then rows: how they were gathered before). With `handles`, the short handles kept
+    /// for their UIDs are added to it, and the ids and UIDs of the items that have none returned.
     static func kept(
         _ db: Database, calendar: Int64, way: Way, window: Range<Int64>, kinds: Set<String>, firing: Range<Int64>?,
-        detail: KeptDetail
-    ) throws -> (
-        listed: [(occurrence: Occurrence, position: Int, read: Int)], handles: [String: String],
-        unhandled: [(id: Int64, uid: String)]
-    ) {
+        detail: KeptDetail, handles: inout [String: String]?
+    ) throws -> (listed: [Occurrence], unhandled: [(id: Int64, uid: String)]) {
         let rows = try keptRows(
             db, calendar: calendar, way: way, window: window, kinds: kinds, firing: firing, detail: detail)
         struct Key: Hashable {
@@ -654,12 +643,10 @@ extension InstanceCache {
         }
         var seen: Set<Key> = []
         let oneMonth = month(of: window.lowerBound) == month(of: max(window.lowerBound, window.upperBound - 1))
-        var entries: [(item: Int64, timing: Occurrence.Timing, position: Int)] = []
+        var entries: [(item: Int64, start: Int64, timing: Occurrence.Timing, position: Int)] = []
         var ordinals: [Int64: Int] = [:]
         var order: [Int64] = []
         var shared: [Int64: Occurrence.Shared] = [:]
-        var handles: [String: String] = [:]
-        handles.reserveCapacity(1_024)
         var unhandled: [(id: Int64, uid: String)] = []
         let forms = try keptForms(db)
         func date(_ wall: Int64, _ id: Int) -> CalendarDate {
@@ -683,10 +670,12 @@ extension InstanceCache {
             if ordinals[item] == nil {
                 ordinals[item] = order.count
                 order.append(item)
-                if let handle = row[13] as String? {
-                    handles[row[14]] = handle
-                } else {
-                    unhandled.append((item, row[14]))
+                if handles != nil {
+                    if let handle = row[13] as String? {
+                        handles?[row[14]] = handle
+                    } else {
+                        unhandled.append((item, row[14]))
+                    }
                 }
                 if detail == .listing,
                     let read = try row.withUnsafeData(atIndex: 12, { $0?.withUnsafeBytes(ListedItem.decode) })
@@ -694,7 +683,7 @@ extension InstanceCache {
                     shared[item] = Occurrence.Shared(read.item, hasAlarms: read.hasAlarms)
                 }
             }
-            entries.append((item, timing, row[1]))
+            entries.append((item, start, timing, row[1]))
         }
         // The items not read from their listed fields: their brief texts or their content.
         let unread = order.filter { shared[$0] == nil }
@@ -703,13 +692,41 @@ extension InstanceCache {
                 shared[id] = Occurrence.Shared(item)
             }
         }
-        var listed: [(occurrence: Occurrence, position: Int, read: Int)] = []
+        var listed: [Occurrence] = []
+        var keys: [(start: Int64, item: Int, position: Int, read: Int)] = []
         listed.reserveCapacity(entries.count)
+        keys.reserveCapacity(entries.count)
+        var firstOf = [Int](repeating: -1, count: order.count)
         for (index, entry) in entries.enumerated() {
             guard let item = shared[entry.item], let ordinal = ordinals[entry.item] else { continue }
-            listed.append((Occurrence(item, entry.timing), entry.position, ordinal << 32 | index))
+            if firstOf[ordinal] < 0 { firstOf[ordinal] = listed.count }
+            keys.append((entry.start, ordinal, entry.position, ordinal << 32 | index))
+            listed.append(Occurrence(item, entry.timing))
         }
-        return (listed, handles, unhandled)
+        return (sortedAsExpanded(listed, keys: keys, firstOf: firstOf), unhandled)
+    }
+
+    /// Instances in the order an expansion gives them: by start, then UID and kind, position in the month and order
+    /// of reading (`keys`, whose `item` is the ordinal of the item; `firstOf` its first instance, -1 for none).
+    /// Small keys are sorted, then the instances gathered: moving instances costs more than comparing, and comparing
+    /// UIDs more than numbers, so each item's UID and kind are ranked once (ties share a rank).
+    private static func sortedAsExpanded(
+        _ listed: [Occurrence], keys: [(start: Int64, item: Int, position: Int, read: Int)], firstOf: [Int]
+    ) -> [Occurrence] {
+        var rank = [Int](repeating: 0, count: firstOf.count)
+        let named = firstOf.indices.filter { firstOf[$0] >= 0 }.map { ordinal in
+            (ordinal, listed[firstOf[ordinal]].uid ?? "", listed[firstOf[ordinal]].componentName)
+        }.sorted { ($0.1, $0.2) < ($1.1, $1.2) }
+        for (place, entry) in named.enumerated() {
+            rank[entry.0] =
+                place > 0 && (named[place - 1].1, named[place - 1].2) == (entry.1, entry.2)
+                ? rank[named[place - 1].0] : place
+        }
+        let sorted = keys.indices.sorted { lhs, rhs in
+            let (a, b) = (keys[lhs], keys[rhs])
+            return (a.start, rank[a.item], a.position, a.read) < (b.start, rank[b.item], b.position, b.read)
+        }
+        return sorted.map { listed[$0] }
     }
 
     /// The rows of one calendar's kept instances that can overlap the window, with their items' listed fields
