@@ -259,14 +259,23 @@ extension InstanceCache {
             for month in months where !kept.contains(month) {
                 try build(db, calendar: calendar, month: month, way: way, basis: basis)
             }
+            // The months listed become the most recently used, unless they are already (then nothing is written).
             let tick = (try Int64.fetchOne(db, sql: "SELECT coalesce(max(usedAt), 0) + 1 FROM instanceMonth")) ?? 1
-            try db.execute(
+            let monthsOfWay: [any DatabaseValueConvertible] =
+                [calendar] + way.arguments + [months.lowerBound, months.upperBound]
+            let behind = try Bool.fetchOne(
+                db,
                 sql: """
-                    UPDATE instanceMonth SET usedAt = ? WHERE calendarID = ? AND viewerZone = ?
-                    AND applyWRTimeZone = ? AND zones = ? AND month BETWEEN ? AND ?
-                    """,
-                arguments: StatementArguments(
-                    [tick, calendar] + way.arguments + [months.lowerBound, months.upperBound]))
+                    SELECT EXISTS (SELECT 1 FROM instanceMonth WHERE calendarID = ? AND viewerZone = ?
+                    AND applyWRTimeZone = ? AND zones = ? AND month BETWEEN ? AND ? AND usedAt < ?)
+                    """, arguments: StatementArguments(monthsOfWay + [tick - 1]))
+            if behind == true {
+                try db.execute(
+                    sql: """
+                        UPDATE instanceMonth SET usedAt = ? WHERE calendarID = ? AND viewerZone = ?
+                        AND applyWRTimeZone = ? AND zones = ? AND month BETWEEN ? AND ?
+                        """, arguments: StatementArguments([tick] + monthsOfWay))
+            }
             try drop(
                 db,
                 months: Int64.fetchAll(
@@ -290,11 +299,13 @@ extension InstanceCache {
     /// Expands again, in every kept month of their calendar, the UIDs whose items changed since the last listing.
     private static func refreshStale(_ db: Database) throws {
         guard let through = try Int64.fetchOne(db, sql: "SELECT builtThrough FROM instanceState") else { return }
+        // Written only when something changed: a listing of an unchanged store writes nothing (no commit to sync).
         defer {
             try? db.execute(
                 sql: """
-                    DELETE FROM instanceStale;
-                    UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item);
+                    DELETE FROM instanceStale WHERE true; -- a WHERE: SQLite's truncation rewrites empty tables' pages
+                    UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item)
+                    WHERE builtThrough <> (SELECT coalesce(max(id), 0) FROM item);
                     """)
         }
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM instanceMonth)") == true else { return }
@@ -634,7 +645,7 @@ extension InstanceCache {
         _ db: Database, calendar: Int64, way: Way, window: Range<Int64>, kinds: Set<String>, firing: Range<Int64>?,
         detail: KeptDetail, handles: inout [String: String]?
     ) throws -> (listed: [Occurrence], unhandled: [(id: Int64, uid: String)]) {
-        let rows = try keptRows(
+        let statement = try keptRows(
             db, calendar: calendar, way: way, window: window, kinds: kinds, firing: firing, detail: detail)
         struct Key: Hashable {
             var item: Int64
@@ -653,37 +664,35 @@ extension InstanceCache {
             CalendarDate(
                 wall: LocalDateTime(wallSeconds: wall), form: forms.indices.contains(id) ? forms[id] : .floating)
         }
-        while let row = try rows.next() {
-            let (item, start, end): (Int64, Int64, Int64) = (row[0], row[2], row[3])
+        try DirectRows.forEach(statement) { row in
+            let (item, start, end) = (row.int64(0), row.int64(2), row.int64(3))
             // An instance over the end of a month is kept in both: read once (one month holds each once).
             guard Occurrence.overlaps(start: start, end: end, window: window),
-                oneMonth || seen.insert(Key(item: item, start: start, recurrence: row[8])).inserted
-            else { continue }
-            let recurrenceForm: Int? = row[10]
+                oneMonth || seen.insert(Key(item: item, start: start, recurrence: row.optionalInt64(8))).inserted
+            else { return }
             let timing = Occurrence.Timing(
-                recurrenceID: recurrenceForm.map { date(row[9], $0) },
-                start: date(row[4], row[5]), end: date(row[6], row[7]),
+                recurrenceID: row.optionalInt(10).map { date(row.int64(9), $0) },
+                start: date(row.int64(4), row.int(5)), end: date(row.int64(6), row.int(7)),
                 startDate: Date(timeIntervalSince1970: TimeInterval(start)),
                 endDate: Date(timeIntervalSince1970: TimeInterval(end)),
-                recurrenceDate: (row[8] as Int64?).map { Date(timeIntervalSince1970: TimeInterval($0)) },
-                isFloating: row[11])
+                recurrenceDate: row.optionalInt64(8).map { Date(timeIntervalSince1970: TimeInterval($0)) },
+                isFloating: row.bool(11))
             if ordinals[item] == nil {
                 ordinals[item] = order.count
                 order.append(item)
                 if handles != nil {
-                    if let handle = row[13] as String? {
-                        handles?[row[14]] = handle
+                    let uid = row.text(14) ?? ""
+                    if let handle = row.text(13) {
+                        handles?[uid] = handle
                     } else {
-                        unhandled.append((item, row[14]))
+                        unhandled.append((item, uid))
                     }
                 }
-                if detail == .listing,
-                    let read = try row.withUnsafeData(atIndex: 12, { $0?.withUnsafeBytes(ListedItem.decode) })
-                {
+                if detail == .listing, let read = row.withBytes(12, ListedItem.decode) ?? nil {
                     shared[item] = Occurrence.Shared(read.item, hasAlarms: read.hasAlarms)
                 }
             }
-            entries.append((item, start, timing, row[1]))
+            entries.append((item, start, timing, row.int(1)))
         }
         // The items not read from their listed fields: their brief texts or their content.
         let unread = order.filter { shared[$0] == nil }
@@ -692,55 +701,83 @@ extension InstanceCache {
                 shared[id] = Occurrence.Shared(item)
             }
         }
-        var listed: [Occurrence] = []
+        // Each item once, by ordinal; an instance of each, which names it for the order.
+        var items: [Occurrence.Shared?] = Array(repeating: nil, count: order.count)
+        for (item, ordinal) in ordinals { items[ordinal] = shared[item] }
         var keys: [(start: Int64, item: Int, position: Int, read: Int)] = []
-        listed.reserveCapacity(entries.count)
         keys.reserveCapacity(entries.count)
-        var firstOf = [Int](repeating: -1, count: order.count)
+        var named: [Occurrence?] = Array(repeating: nil, count: order.count)
         for (index, entry) in entries.enumerated() {
-            guard let item = shared[entry.item], let ordinal = ordinals[entry.item] else { continue }
-            if firstOf[ordinal] < 0 { firstOf[ordinal] = listed.count }
+            guard let ordinal = ordinals[entry.item], let item = items[ordinal] else { continue }
+            if named[ordinal] == nil { named[ordinal] = Occurrence(item, entry.timing) }
             keys.append((entry.start, ordinal, entry.position, ordinal << 32 | index))
-            listed.append(Occurrence(item, entry.timing))
         }
-        return (sortedAsExpanded(listed, keys: keys, firstOf: firstOf), unhandled)
+        // Made once each, in the order listed.
+        return (
+            sortedAsExpanded(keys, named: named).map { key in
+                Occurrence(items[key.item]!, entries[key.read & 0xFFFF_FFFF].timing)
+            }, unhandled
+        )
     }
 
-    /// Instances in the order an expansion gives them: by start, then UID and kind, position in the month and order
-    /// of reading (`keys`, whose `item` is the ordinal of the item; `firstOf` its first instance, -1 for none).
-    /// Small keys are sorted, then the instances gathered: moving instances costs more than comparing, and comparing
-    /// UIDs more than numbers, so each item's UID and kind are ranked once (ties share a rank).
+    /// The keys of instances in the order an expansion gives them: by start, then UID and kind, position in the
+    /// month and order of reading (`item` is the ordinal of the item, `named` an instance of each). Comparing UIDs
+    /// costs more than comparing numbers, so each item's UID and kind are ranked once (ties share a rank).
     private static func sortedAsExpanded(
-        _ listed: [Occurrence], keys: [(start: Int64, item: Int, position: Int, read: Int)], firstOf: [Int]
-    ) -> [Occurrence] {
-        var rank = [Int](repeating: 0, count: firstOf.count)
-        let named = firstOf.indices.filter { firstOf[$0] >= 0 }.map { ordinal in
-            (ordinal, listed[firstOf[ordinal]].uid ?? "", listed[firstOf[ordinal]].componentName)
-        }.sorted { ($0.1, $0.2) < ($1.1, $1.2) }
-        for (place, entry) in named.enumerated() {
-            rank[entry.0] =
-                place > 0 && (named[place - 1].1, named[place - 1].2) == (entry.1, entry.2)
-                ? rank[named[place - 1].0] : place
+        _ keys: [(start: Int64, item: Int, position: Int, read: Int)], named: [Occurrence?]
+    ) -> [(start: Int64, item: Int, position: Int, read: Int)] {
+        var rank = [Int](repeating: 0, count: named.count)
+        var names: [(ordinal: Int, prefix: (UInt64, UInt64)?, uid: String, kind: String)] = []
+        names.reserveCapacity(named.count)
+        for (ordinal, instance) in named.enumerated() {
+            guard let instance else { continue }
+            let uid = instance.uid ?? ""
+            names.append((ordinal, orderedPrefix(uid), uid, instance.componentName))
         }
-        let sorted = keys.indices.sorted { lhs, rhs in
-            let (a, b) = (keys[lhs], keys[rhs])
-            return (a.start, rank[a.item], a.position, a.read) < (b.start, rank[b.item], b.position, b.read)
+        names.sort { a, b in
+            if let x = a.prefix, let y = b.prefix, x != y { return x < y }
+            return (a.uid, a.kind) < (b.uid, b.kind)
         }
-        return sorted.map { listed[$0] }
+        for (place, entry) in names.enumerated() {
+            let before = place > 0 ? names[place - 1] : nil
+            rank[entry.ordinal] =
+                before.map { ($0.uid, $0.kind) == (entry.uid, entry.kind) } == true
+                ? rank[before!.ordinal] : place
+        }
+        return keys.sorted { a, b in
+            (a.start, rank[a.item], a.position, a.read) < (b.start, rank[b.item], b.position, b.read)
+        }
     }
 
-    /// The rows of one calendar's kept instances that can overlap the window, with their items' listed fields
-    /// (`detail` .listing), handles and UIDs.
+    /// An ASCII UID's first 16 bytes as two numbers that order as the text does (bytes after its end count as 0,
+    /// which no UID holds), so most UIDs are ordered without comparing texts; nil for another UID, which is
+    /// compared as text (Unicode's order is not its bytes').
+    static func orderedPrefix(_ uid: String) -> (UInt64, UInt64)? {
+        var words: (UInt64, UInt64) = (0, 0)
+        var index = 0
+        for byte in uid.utf8 {
+            guard byte < 0x80 else { return nil }
+            if index < 8 {
+                words.0 |= UInt64(byte) << (56 - 8 * index)
+            } else if index < 16 {
+                words.1 |= UInt64(byte) << (56 - 8 * (index - 8))
+            }
+            index += 1
+        }
+        return words
+    }
+
+    /// The statement of the rows of one calendar's kept instances that can overlap the window, with their items'
+    /// listed fields (`detail` .listing), handles and UIDs, its arguments set.
     private static func keptRows(
         _ db: Database, calendar: Int64, way: Way, window: Range<Int64>, kinds: Set<String>, firing: Range<Int64>?,
         detail: KeptDetail
-    ) throws -> RowCursor {
+    ) throws -> Statement {
         let kindList = kinds.sorted()
         // `startUTC >= from - longest` bounds the index range from below: an instance that overlaps the window
         // starts at most the month's longest instance before it. An item's listed fields come with each row
         // (the join looks the item up anyway) and are read at its first.
-        return try Row.fetchCursor(
-            db,
+        let statement = try db.makeStatement(
             sql: """
                 SELECT n.itemID, n.position, n.startUTC, n.endUTC, n.startWall, n.startForm, n.endWall, n.endForm,
                        n.recurrenceUTC, n.recurrenceWall, n.recurrenceForm, n.floating,
@@ -750,11 +787,13 @@ extension InstanceCache {
                 AND m.month BETWEEN ? AND ? AND n.startUTC < ? AND n.startUTC >= ? - m.longest
                 AND n.endUTC >= ? \(firing == nil ? "" : "AND n.hasAlarm AND n.alarmLast >= ? AND n.alarmFirst < ?")
                 AND i.kind IN (\(Array(repeating: "?", count: kindList.count).joined(separator: ", ")))
-                """,
-            arguments: StatementArguments(
+                """)
+        try statement.setArguments(
+            StatementArguments(
                 [calendar] + way.arguments + monthBounds(window)
                     + [window.upperBound, window.lowerBound, window.lowerBound]
                     + (firing.map { [$0.lowerBound, $0.upperBound] } ?? []) + kindList))
+        return statement
     }
 
     /// The forms kept times name by number (`instanceForm`), by number.

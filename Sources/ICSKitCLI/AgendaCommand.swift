@@ -84,32 +84,33 @@ struct AgendaCommand: ParsableCommand {
         options.viewerZone = zone.identifier
         options.applyWRTimeZone = !noXWRTimezone
         options.limitPerSeries = maxInstances
-        var (rows, diagnostics, shown, storeIsEmpty, keptHandles) =
+        let (segments, diagnostics, shown, storeIsEmpty, keptHandles, opened) =
             try keptRows(from: zone.date(of: start), to: zone.date(of: end), options)
             ?? expandedRows(from: zone.date(of: start), to: zone.date(of: end), options)
-        rows.sort { ($0.occurrence.startDate, $0.calendar) < ($1.occurrence.startDate, $1.calendar) }
+        let rows = ListedRows(segments)
         ProcessLifetime.keepUntilExit(rows)
         CalendarFiles.report(diagnostics, quiet: quiet)
         let format = InstanceFormat(zone: zone)
         if json {
             var writer = JSONWriter(pretty: true)
             writer.beginArray()
-            for row in rows {
-                format.write(row.occurrence, calendar: row.calendar, to: &writer)
+            for (segment, index) in rows.order {
+                format.write(
+                    rows.segments[segment].occurrences[index], calendar: rows.segments[segment].name, to: &writer)
                 if writer.bytes.count > 1 << 20 { try Output.writeStandardOutput(writer.takeBytes()) }
             }
             writer.endArray()
             try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
         } else {
             var style = AgendaStyle(details: details)
-            style.me = me.identity(store: store)
+            style.me = me.identity(store: store, opened: opened)
             if color.isOn(isTerminal: isatty(STDOUT_FILENO) == 1) {
                 style.colors = try PageColors.ofStore(
-                    files.isEmpty ? store.open(.readOnly) : nil, shown: shown)
+                    files.isEmpty ? opened ?? store.open(.readOnly) : nil, shown: shown)
             }
             let handles =
                 try keptHandles
-                ?? store.handles(files: files, hidden: noIDs, for: Set(rows.compactMap(\.occurrence.uid)))
+                ?? store.handles(files: files, hidden: noIDs, for: rows.uids)
             format.printDays(rows, from: start, to: end, handles: handles, style: style)
             if rows.isEmpty, storeIsEmpty {
                 Output.print(CalendarFiles.emptyStoreHint(store.path ?? CalendarStore.defaultPath()))
@@ -120,8 +121,8 @@ struct AgendaCommand: ParsableCommand {
 
 extension AgendaCommand {
     typealias Rows = (
-        rows: [(occurrence: Occurrence, calendar: String)], diagnostics: [Diagnostic], shown: [String],
-        storeIsEmpty: Bool, handles: [String: String]?
+        segments: [ListedRows.Segment], diagnostics: [Diagnostic], shown: [String],
+        storeIsEmpty: Bool, handles: [String: String]?, opened: CalendarStore?
     )
 
     /// The store's instances from the months it keeps (nil: files given, or the store cannot keep them); when they
@@ -133,10 +134,13 @@ extension AgendaCommand {
                 detail: details ? .whole : .listing, handles: !noIDs && !json, frames: false),
             kept.calendars.reduce(0, { $0 + $1.occurrences.count }) <= maxTotal
         else { return nil }
-        let rows = kept.calendars.flatMap { calendar in calendar.occurrences.map { ($0, calendar.name) } }
+        let segments = kept.calendars.map { (name: $0.name, occurrences: $0.occurrences) }
         // Whether the store is empty matters only when there is nothing to show (counting its items costs).
-        let isEmpty = try rows.isEmpty && opened.calendars().allSatisfy { $0.itemCount == 0 }
-        return (rows, kept.diagnostics, kept.calendars.map(\.name), isEmpty, noIDs || json ? nil : kept.handles)
+        let isEmpty =
+            try segments.allSatisfy { $0.occurrences.isEmpty } && opened.calendars().allSatisfy { $0.itemCount == 0 }
+        return (
+            segments, kept.diagnostics, kept.calendars.map(\.name), isEmpty, noIDs || json ? nil : kept.handles, opened
+        )
     }
 
     /// Every calendar read (files, or the store's items that can reach the window) and expanded.
@@ -146,15 +150,15 @@ extension AgendaCommand {
         var options = options
         options.budget = InstanceBudget(limit: maxTotal)
         var diagnostics = input.diagnostics.filter { $0.severity == .error }
-        var rows: [(occurrence: Occurrence, calendar: String)] = []
+        var segments: [ListedRows.Segment] = []
         for source in input.sources {
             for calendar in source.calendars {
                 let expansion = calendar.occurrences(from: from, to: to, options: options, file: source.path)
                 diagnostics += expansion.diagnostics
-                rows += expansion.occurrences.map { ($0, source.name) }
+                segments.append((source.name, expansion.occurrences))
             }
         }
-        return (rows, diagnostics, input.sources.map(\.name), input.storeIsEmpty, nil)
+        return (segments, diagnostics, input.sources.map(\.name), input.storeIsEmpty, nil, nil)
     }
 }
 
@@ -211,17 +215,18 @@ struct InstanceFormat {
     /// days it touches in one pass (an agenda over decades holds hundreds of thousands of instances).
     /// Items read from the store end with their handle (`id:1e78a2`), which `done`, `rm` and `log` take.
     func printDays(
-        _ rows: [(occurrence: Occurrence, calendar: String)], from: LocalDateTime, to: LocalDateTime,
-        handles: [String: String] = [:], style: AgendaStyle = AgendaStyle()
+        _ rows: ListedRows, from: LocalDateTime, to: LocalDateTime, handles: [String: String] = [:],
+        style: AgendaStyle = AgendaStyle()
     ) {
         let firstDay = from.startOfDay
         let dayCount = max(0, to.adding(seconds: -1).dayNumber - firstDay.dayNumber + 1)
         var days = [[Int]](repeating: [], count: dayCount)
         // Each instance's wall-clock start and end, once.
-        let walls = rows.map { row in
-            (
-                start: wall(row.occurrence.start, row.occurrence.startDate, row.occurrence.isFloating),
-                end: wall(row.occurrence.end, row.occurrence.endDate, row.occurrence.isFloating)
+        let walls = rows.order.map { segment, index in
+            let occurrence = rows.segments[segment].occurrences[index]
+            return (
+                start: wall(occurrence.start, occurrence.startDate, occurrence.isFloating),
+                end: wall(occurrence.end, occurrence.endDate, occurrence.isFloating)
             )
         }
         for (index, (start, end)) in walls.enumerated() {
@@ -231,53 +236,103 @@ struct InstanceFormat {
             guard lower <= upper else { continue }
             for day in lower...upper { days[day - firstDay.dayNumber].append(index) }
         }
-        var printed = false
-        var lines = Output.Lines()
-        for (offset, todays) in days.enumerated() where !todays.isEmpty {
+        let printed = days.contains { !$0.isEmpty }
+        if style.details || rows.count < Self.parallelFrom {
+            var lines = Output.Lines()
+            Self.appendDays(
+                days.indices, of: days, rows, walls: walls, from: firstDay, handles: handles, style: style,
+                zone: zone, to: &lines)
+            lines.flush()
+        } else {
+            // Two halves of the days (by lines) written on both cores, then printed in order.
+            var split = 0, count = 0
+            while split < days.count, count * 2 < rows.count {
+                count += days[split].count
+                split += 1
+            }
+            let parts = [0..<split, split..<days.count]
+            let days = days
+            let written = ParallelParts.run(parts.count) { part in
+                var lines = Output.Lines(flushing: false)
+                Self.appendDays(
+                    parts[part], of: days, rows, walls: walls, from: firstDay, handles: handles, style: style,
+                    zone: nil, to: &lines, firstDays: parts[part].lowerBound == 0)
+                return lines.bytes
+            }
+            var lines = Output.Lines()
+            for bytes in written { lines.append(bytes) }
+            lines.flush()
+        }
+        if !printed { Output.print("nothing between \(from.iso8601) and \(to.iso8601)") }
+    }
+
+    /// Listings of at least this many instances are written on two cores (without details, which read zones).
+    static let parallelFrom = 4_000
+
+    /// The days in `range` of `days` (positions in `rows.order` per day from `from`), each with its heading after an
+    /// empty line (not before the first day written when `firstDays`: the listing's start).
+    private static func appendDays(
+        _ range: Range<Int>, of days: [[Int]], _ rows: ListedRows, walls: [(start: LocalDateTime, end: LocalDateTime)],
+        from firstDay: LocalDateTime, handles: [String: String], style: AgendaStyle, zone: ZoneClock?,
+        to lines: inout Output.Lines, firstDays: Bool = true
+    ) {
+        var printed = !firstDays
+        for offset in range where !days[offset].isEmpty {
             let day = firstDay.adding(days: offset)
             if printed { lines.end() }
-            lines.raw(Self.dayNames[day.isoWeekday] + " " + day.isoDate)
+            lines.raw(dayNames[day.isoWeekday] + " " + day.isoDate)
             lines.end()
             printed = true
-            for index in todays {
-                let occurrence = rows[index].occurrence
-                let (start, end) = walls[index]
-                lines.raw("  ")
-                let until = appendSpan(start: start, end: end, allDay: occurrence.isAllDay, on: day, to: &lines)
-                lines.raw("  ")
-                for piece in style.swatch(occurrence, calendar: rows[index].calendar) {
-                    switch piece {
-                    case .text(let text): lines.text(text)
-                    case .code(let code): lines.raw(code)
-                    }
-                }
-                lines.raw(mark(occurrence))
-                lines.text(occurrence.summary ?? "(no summary)")
-                lines.raw(AgendaStyle.marks(occurrence, me: style.me))
-                if until {
-                    lines.raw(" (until " + Self.dayNames[end.isoWeekday] + " " + end.isoDate + " ")
-                    lines.clock(end)
-                    lines.raw(")")
-                }
-                lines.raw(Self.symbols(occurrence))
-                lines.raw("  (")
-                lines.text(rows[index].calendar)
-                lines.raw(")")
-                if let handle = occurrence.uid.flatMap({ handles[$0] }) {
-                    lines.raw("  id:")
-                    lines.text(handle)
-                }
-                lines.end()
-                guard style.details else { continue }
-                for line in AgendaStyle.details(occurrence, zone: zone) {
-                    lines.raw("               ")
-                    lines.text(line)
-                    lines.end()
+            for position in days[offset] {
+                let (segment, index) = rows.order[position]
+                appendLine(
+                    rows.segments[segment].occurrences[index], calendar: rows.segments[segment].name,
+                    wall: walls[position], on: day, handles: handles, style: style, zone: zone, to: &lines)
+            }
+        }
+    }
+
+    /// One instance's line on one of its days (and its details under it): borrowed from the rows, not copied.
+    private static func appendLine(
+        _ occurrence: borrowing Occurrence, calendar: String, wall: (start: LocalDateTime, end: LocalDateTime),
+        on day: LocalDateTime, handles: [String: String], style: AgendaStyle, zone: ZoneClock?,
+        to lines: inout Output.Lines
+    ) {
+        let (start, end) = wall
+        lines.raw("  ")
+        let until = appendSpan(start: start, end: end, allDay: occurrence.isAllDay, on: day, to: &lines)
+        lines.raw("  ")
+        if style.colors != nil {
+            for piece in style.swatch(occurrence, calendar: calendar) {
+                switch piece {
+                case .text(let text): lines.text(text)
+                case .code(let code): lines.raw(code)
                 }
             }
         }
-        lines.flush()
-        if !printed { Output.print("nothing between \(from.iso8601) and \(to.iso8601)") }
+        lines.raw(mark(occurrence))
+        lines.text(occurrence.summary ?? "(no summary)")
+        lines.raw(AgendaStyle.marks(occurrence, me: style.me))
+        if until {
+            lines.raw(" (until " + Self.dayNames[end.isoWeekday] + " " + end.isoDate + " ")
+            lines.clock(end)
+            lines.raw(")")
+        }
+        lines.raw(Self.symbols(occurrence))
+        lines.raw("  (")
+        lines.text(calendar)
+        lines.raw(")")
+        if !handles.isEmpty, let handle = occurrence.uid.flatMap({ handles[$0] }) {
+            lines.raw("  id:")
+            lines.text(handle)
+        }
+        lines.end()
+        guard style.details, let zone else { return }
+        for line in AgendaStyle.details(copy occurrence, zone: zone) {
+            lines.raw("               ")
+            lines.text(line)
+            lines.end()
+        }
     }
 
     static let dayNames = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
@@ -285,7 +340,7 @@ struct InstanceFormat {
     /// An instance's times on one of its days: `09:00–10:00`, `all day`, `09:00` for a point in time (a todo with
     /// only DUE); a timed span over several days `09:00 →` where it starts (true: its end is said after the title),
     /// `↔ all day` on the days it goes on through, `→ 17:00` where it ends.
-    private func appendSpan(
+    private static func appendSpan(
         start: LocalDateTime, end: LocalDateTime, allDay: Bool, on day: LocalDateTime, to lines: inout Output.Lines
     ) -> Bool {
         let next = day.adding(days: 1)
@@ -324,7 +379,7 @@ struct InstanceFormat {
     }
 
     /// Todos get a check box, journals a label; events nothing.
-    private func mark(_ occurrence: Occurrence) -> String {
+    private static func mark(_ occurrence: Occurrence) -> String {
         switch occurrence.componentName {
         case "VTODO": return occurrence.isCompletedTodo ? "[x] " : "[ ] "
         case "VJOURNAL": return "journal: "

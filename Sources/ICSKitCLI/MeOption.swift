@@ -19,11 +19,12 @@ struct MeOption: ParsableArguments {
         Identity(addresses ?? ProcessInfo.processInfo.environment["ICSKIT_ME"] ?? "")
     }
 
-    /// `--me`, else `$ICSKIT_ME`, else what `icskit config me` kept in the store.
-    func identity(store: StoreOption) -> Identity {
+    /// `--me`, else `$ICSKIT_ME`, else what `icskit config me` kept in the store (read from `opened` when the
+    /// command has the store open already).
+    func identity(store: StoreOption, opened: CalendarStore? = nil) -> Identity {
         if addresses != nil || ProcessInfo.processInfo.environment["ICSKIT_ME"] != nil { return identity }
         let kept =
-            (try? CalendarStore(path: store.path ?? CalendarStore.defaultPath(), access: .readOnly))
+            (opened ?? (try? CalendarStore(path: store.path ?? CalendarStore.defaultPath(), access: .readOnly)))
             .flatMap { try? $0.myAddresses() } ?? []
         return Identity(kept.joined(separator: ","))
     }

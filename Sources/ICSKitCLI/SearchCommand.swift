@@ -142,7 +142,8 @@ struct SearchCommand: ParsableCommand {
             try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
         } else {
             let uids = Set(rows.compactMap(\.occurrence.uid))
-            format.printDays(rows, from: from, to: to, handles: noIDs ? [:] : try store.shortHandles(for: uids))
+            format.printDays(
+                ListedRows(rows: rows), from: from, to: to, handles: noIDs ? [:] : try store.shortHandles(for: uids))
         }
     }
 
