@@ -25,6 +25,38 @@ final class DailyCLITests: StoreCLITestCase {
         XCTAssertTrue(all.contains("Pay the electricity bill") && all.contains("Write the release notes"), all)
     }
 
+    /// A listing of thousands of instances is written on both cores, half of the days each; `--details` (which
+    /// reads zones, one thread's) writes on one. With nothing to detail, both must print the same, byte for byte:
+    /// quarter-hourly series, all-day items and timed items over several days (which cross the halves), from a
+    /// file and from the store (its kept months).
+    func testAListingWrittenOnBothCoresIsTheListingWrittenOnOne() throws {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit tests//many//EN\r\n"
+        for series in 0..<8 {
+            text += "BEGIN:VEVENT\r\nUID:quarter-\(series)@example.org\r\nDTSTAMP:20260101T000000Z\r\n"
+            text += "DTSTART;TZID=Europe/Berlin:20261123T00\(series)000\r\nDURATION:PT10M\r\n"
+            text += "RRULE:FREQ=MINUTELY;INTERVAL=15\r\nSUMMARY:Tick \(series)\r\nEND:VEVENT\r\n"
+        }
+        for (index, (start, end)) in [
+            ("VALUE=DATE:20261125", "VALUE=DATE:20261128"),
+            ("TZID=Europe/Berlin:20261124T220000", "TZID=Europe/Berlin:20261127T060000"),
+            ("VALUE=DATE:20261123", "VALUE=DATE:20261124"),
+        ].enumerated() {
+            text += "BEGIN:VEVENT\r\nUID:long-\(index)@example.org\r\nDTSTAMP:20260101T000000Z\r\n"
+            text += "DTSTART;\(start)\r\nDTEND;\(end)\r\nSUMMARY:Long \(index)\r\nEND:VEVENT\r\n"
+        }
+        text += "END:VCALENDAR\r\n"
+        let file = directory.appendingPathComponent("many.ics").path
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let window = ["--week", "2026-W48", "--tz", "Europe/Berlin", "--no-ids", "--max-total", "100000"]
+        let plain = try icskit(["agenda", file] + window).stdout
+        XCTAssertEqual(plain.components(separatedBy: "Tick 0").count - 1, 7 * 96, "every quarter of the week")
+        XCTAssertEqual(try icskit(["agenda", file, "--details"] + window).stdout, plain)
+        try icskit(["import", file, "--calendar", "Many", "-q"])
+        let stored = try icskit(["agenda"] + window).stdout
+        XCTAssertEqual(stored, plain.replacingOccurrences(of: "(many)", with: "(Many)"))
+        XCTAssertEqual(try icskit(["agenda", "--details"] + window).stdout, stored)
+    }
+
     func testAnEmptyStoreSaysWhereItIsAndHowToFillIt() throws {
         let agenda = try icskit(["agenda", "--from", "2026-11-23", "--to", "+7d"]).stdout
         XCTAssertTrue(agenda.hasPrefix("nothing between 2026-11-23T00:00:00 and 2026-11-30T00:00:00\n"), agenda)
