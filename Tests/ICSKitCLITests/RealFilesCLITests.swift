@@ -237,6 +237,19 @@ final class RealFilesCLITests: XCTestCase {
             JSONSerialization.jsonObject(with: Data(contentsOf: verdicts)) as? [String: [String: [String: Any]]])
     }
 
+    /// ICSKit reads `expected` (January 2026's instances) from the repaired file, and so does recurring-ical-events.
+    private func assertRepairedInstances(
+        _ repaired: String, _ expected: [String], components: String, line: UInt = #line
+    ) throws {
+        XCTAssertEqual(
+            try CLI.agendaLines(repaired, from: "2026-01-01", to: "2026-02-01", components: components), expected,
+            line: line)
+        try CLI.requirePythonTools()
+        XCTAssertEqual(
+            try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01", components: components),
+            expected, line: line)
+    }
+
     /// `convert --repair` of a fixture into `directory`: the file written, and the "repaired:" warnings as
     /// `LINE: warning: …` (exit 0 asserted).
     private func repair(_ fixture: String, into directory: URL) throws -> (path: String, warnings: [String]) {
@@ -498,12 +511,7 @@ final class RealFilesCLITests: XCTestCase {
         ]
         XCTAssertEqual(
             try CLI.agendaLines(file, from: "2026-01-01", to: "2026-02-01", components: "event,todo"), expected)
-        let lines = try CLI.agendaLines(repaired, from: "2026-01-01", to: "2026-02-01", components: "event,todo")
-        XCTAssertEqual(lines, expected)
-        try CLI.requirePythonTools()
-        XCTAssertEqual(
-            try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01", components: "event,todo"),
-            lines)
+        try assertRepairedInstances(repaired, expected, components: "event,todo")
         let answers = try peerVerdicts([file, repaired], peers: ["radicale"], in: directory)
         XCTAssertEqual(answers[file]?["radicale"]?["accepted"] as? Bool, false, "Radicale refuses the original")
         XCTAssertEqual(
@@ -623,12 +631,7 @@ final class RealFilesCLITests: XCTestCase {
         let original = try CLI.agendaLines(file, from: "2026-01-01", to: "2026-02-01", components: "event,todo")
         // Read as it is, a UID stands for one item: the newer version, the first of equal ones.
         XCTAssertEqual(original, expected.filter { !$0.hasSuffix("Episode 2") })
-        let lines = try CLI.agendaLines(repaired, from: "2026-01-01", to: "2026-02-01", components: "event,todo")
-        XCTAssertEqual(lines, expected)
-        try CLI.requirePythonTools()
-        XCTAssertEqual(
-            try CLI.recurringICalEventsLines(repaired, from: "2026-01-01", to: "2026-02-01", components: "event,todo"),
-            lines)
+        try assertRepairedInstances(repaired, expected, components: "event,todo")
         // The peers themselves, as `make peers` asks them, from the tests' virtual environment.
         let answers = try peerVerdicts(
             [file, repaired], peers: ["icalendar", "vobject", "rie", "khal", "radicale"], in: directory)
