@@ -654,10 +654,11 @@ extension InstanceCache {
         }
         var seen: Set<Key> = []
         let oneMonth = month(of: window.lowerBound) == month(of: max(window.lowerBound, window.upperBound - 1))
-        var entries: [(item: Int64, start: Int64, timing: Occurrence.Timing, position: Int)] = []
+        // Items by ordinal (the order first read): their ids, and what describes their instances.
+        var entries: [(ordinal: Int, start: Int64, timing: Occurrence.Timing, position: Int)] = []
         var ordinals: [Int64: Int] = [:]
         var order: [Int64] = []
-        var shared: [Int64: Occurrence.Shared] = [:]
+        var items: [Occurrence.Shared?] = []
         var unhandled: [(id: Int64, uid: String)] = []
         let forms = try keptForms(db)
         func date(_ wall: Int64, _ id: Int) -> CalendarDate {
@@ -677,8 +678,12 @@ extension InstanceCache {
                 endDate: Date(timeIntervalSince1970: TimeInterval(end)),
                 recurrenceDate: row.optionalInt64(8).map { Date(timeIntervalSince1970: TimeInterval($0)) },
                 isFloating: row.bool(11))
-            if ordinals[item] == nil {
-                ordinals[item] = order.count
+            let ordinal: Int
+            if let known = ordinals[item] {
+                ordinal = known
+            } else {
+                ordinal = order.count
+                ordinals[item] = ordinal
                 order.append(item)
                 if handles != nil {
                     let uid = row.text(14) ?? ""
@@ -688,29 +693,26 @@ extension InstanceCache {
                         unhandled.append((item, uid))
                     }
                 }
-                if detail == .listing, let read = row.withBytes(12, ListedItem.decode) ?? nil {
-                    shared[item] = Occurrence.Shared(read.item, hasAlarms: read.hasAlarms)
-                }
+                let read = detail == .listing ? row.withBytes(12, ListedItem.decode) ?? nil : nil
+                items.append(read.map { Occurrence.Shared($0.item, hasAlarms: $0.hasAlarms) })
             }
-            entries.append((item, start, timing, row.int(1)))
+            entries.append((ordinal, start, timing, row.int(1)))
         }
         // The items not read from their listed fields: their brief texts or their content.
-        let unread = order.filter { shared[$0] == nil }
+        let unread = order.indices.filter { items[$0] == nil }.map { order[$0] }
         if !unread.isEmpty {
             for (id, item) in try parsedItems(db, ids: unread, brief: detail == .alarms) {
-                shared[id] = Occurrence.Shared(item)
+                if let ordinal = ordinals[id] { items[ordinal] = Occurrence.Shared(item) }
             }
         }
-        // Each item once, by ordinal; an instance of each, which names it for the order.
-        var items: [Occurrence.Shared?] = Array(repeating: nil, count: order.count)
-        for (item, ordinal) in ordinals { items[ordinal] = shared[item] }
+        // An instance of each item, which names it for the order.
         var keys: [(start: Int64, item: Int, position: Int, read: Int)] = []
         keys.reserveCapacity(entries.count)
         var named: [Occurrence?] = Array(repeating: nil, count: order.count)
         for (index, entry) in entries.enumerated() {
-            guard let ordinal = ordinals[entry.item], let item = items[ordinal] else { continue }
-            if named[ordinal] == nil { named[ordinal] = Occurrence(item, entry.timing) }
-            keys.append((entry.start, ordinal, entry.position, ordinal << 32 | index))
+            guard let item = items[entry.ordinal] else { continue }
+            if named[entry.ordinal] == nil { named[entry.ordinal] = Occurrence(item, entry.timing) }
+            keys.append((entry.start, entry.ordinal, entry.position, entry.ordinal << 32 | index))
         }
         // Made once each, in the order listed.
         return (

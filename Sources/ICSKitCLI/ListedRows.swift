@@ -47,9 +47,6 @@ struct ListedRows {
     var count: Int { order.count }
     var isEmpty: Bool { order.isEmpty }
 
-    /// The calendar of the instance at `position` in the listing order.
-    func calendar(at position: Int) -> String { segments[order[position].segment].name }
-
     /// Every instance's UID.
     var uids: Set<String> {
         Set(segments.lazy.flatMap { $0.occurrences.lazy.compactMap(\.uid) })
