@@ -557,8 +557,9 @@ public struct KeptInstances: Sendable {
     public var calendars: [(name: String, occurrences: [Occurrence], frame: ICalendar)] = []
     /// What the series expanded anew said.
     public var diagnostics: [Diagnostic] = []
-    /// The short handles of the instances' UIDs (`CalendarStore.shortHandles(for:)`), when asked for.
-    public var handles: [String: String] = [:]
+    /// When asked for, the short handle of each instance's UID (`CalendarStore.shortHandles(for:)`): each
+    /// calendar's as its `occurrences` are; else empty.
+    public var handles: [[String?]] = []
 }
 
 extension CalendarStore {
@@ -586,8 +587,6 @@ extension CalendarStore {
             }.filter { names.isEmpty || names.contains($0.name) }
             try InstanceCache.prepare(db, calendars: calendars.map(\.id), way: way, window: window)
             var kept = KeptInstances()
-            var keptHandles: [String: String]? = handles ? [:] : nil
-            var unhandledItems: [(id: Int64, uid: String)] = []
             var expandedUIDs: Set<String> = []
             for calendar in calendars {
                 if try Bool.fetchOne(
@@ -606,26 +605,28 @@ extension CalendarStore {
                     let expansion = parsed.occurrences(from: from, to: to, options: options, file: path)
                     kept.diagnostics += expansion.diagnostics
                     kept.calendars.append((calendar.name, expansion.occurrences, parsed))
-                    expandedUIDs.formUnion(expansion.occurrences.compactMap(\.uid))
+                    if handles {
+                        kept.handles.append([])  // filled below
+                        expandedUIDs.formUnion(expansion.occurrences.compactMap(\.uid))
+                    }
                     continue
                 }
-                let (listed, unhandled) = try InstanceCache.kept(
+                let (listed, listedHandles) = try InstanceCache.kept(
                     db, calendar: calendar.id, way: way, window: window, kinds: options.components,
                     firing: alarmsFiring.map { Occurrence.seconds(from: $0.lowerBound, to: $0.upperBound) },
-                    detail: detail, handles: &keptHandles)
-                unhandledItems += unhandled
+                    detail: detail, handles: handles)
+                if handles { kept.handles.append(listedHandles) }
                 kept.calendars.append(
                     (
                         calendar.name, listed,
                         frames ? try Self.storedCalendar(db, calendar: calendar.id) : ICalendar()
                     ))
             }
-            if var found = keptHandles {
-                keptHandles = nil  // `found` alone holds the table, which is added to in place
-                found.merge(try InstanceCache.keepHandles(db, of: unhandledItems)) { first, _ in first }
-                let rest = expandedUIDs.subtracting(found.keys)
-                found.merge(try Self.shortHandles(db, for: rest)) { first, _ in first }
-                kept.handles = found
+            if !expandedUIDs.isEmpty {
+                let found = try Self.shortHandles(db, for: expandedUIDs)
+                for (place, calendar) in kept.calendars.enumerated() where kept.handles[place].isEmpty {
+                    kept.handles[place] = calendar.occurrences.map { $0.uid.flatMap { found[$0] } }
+                }
             }
             return kept
         }
@@ -639,12 +640,12 @@ extension InstanceCache {
 
     /// One calendar's kept instances that overlap the window, each once, with the item that describes it, sorted
     /// as an expansion sorts them: by start, then UID and kind, position in its month and order of reading (items
-    /// in the order first read, then rows: how they were gathered before). With `handles`, the short handles kept
-    /// for their UIDs are added to it, and the ids and UIDs of the items that have none returned.
+    /// in the order first read, then rows: how they were gathered before). With `handles`, the short handle of
+    /// each one's UID, as kept beside its item (made and kept for an item that has none yet); else none.
     static func kept(
         _ db: Database, calendar: Int64, way: Way, window: Range<Int64>, kinds: Set<String>, firing: Range<Int64>?,
-        detail: KeptDetail, handles: inout [String: String]?
-    ) throws -> (listed: [Occurrence], unhandled: [(id: Int64, uid: String)]) {
+        detail: KeptDetail, handles: Bool
+    ) throws -> (listed: [Occurrence], handles: [String?]) {
         let statement = try keptRows(
             db, calendar: calendar, way: way, window: window, kinds: kinds, firing: firing, detail: detail)
         struct Key: Hashable {
@@ -654,30 +655,20 @@ extension InstanceCache {
         }
         var seen: Set<Key> = []
         let oneMonth = month(of: window.lowerBound) == month(of: max(window.lowerBound, window.upperBound - 1))
-        // Items by ordinal (the order first read): their ids, and what describes their instances.
-        var entries: [(ordinal: Int, start: Int64, timing: Occurrence.Timing, position: Int)] = []
+        // Rows as numbers (times are made for the instances listed, once); items by ordinal (the order first
+        // read): their ids, and what describes their instances.
+        var rows: [KeptRow] = []
         var ordinals: [Int64: Int] = [:]
         var order: [Int64] = []
         var items: [Occurrence.Shared?] = []
-        var unhandled: [(id: Int64, uid: String)] = []
-        let forms = try keptForms(db)
-        func date(_ wall: Int64, _ id: Int) -> CalendarDate {
-            CalendarDate(
-                wall: LocalDateTime(wallSeconds: wall), form: forms.indices.contains(id) ? forms[id] : .floating)
-        }
+        var itemHandles: [String?] = []
+        var unhandled: [(id: Int64, uid: String, ordinal: Int)] = []
         try DirectRows.forEach(statement) { row in
             let (item, start, end) = (row.int64(0), row.int64(2), row.int64(3))
             // An instance over the end of a month is kept in both: read once (one month holds each once).
             guard Occurrence.overlaps(start: start, end: end, window: window),
                 oneMonth || seen.insert(Key(item: item, start: start, recurrence: row.optionalInt64(8))).inserted
             else { return }
-            let timing = Occurrence.Timing(
-                recurrenceID: row.optionalInt(10).map { date(row.int64(9), $0) },
-                start: date(row.int64(4), row.int(5)), end: date(row.int64(6), row.int(7)),
-                startDate: Date(timeIntervalSince1970: TimeInterval(start)),
-                endDate: Date(timeIntervalSince1970: TimeInterval(end)),
-                recurrenceDate: row.optionalInt64(8).map { Date(timeIntervalSince1970: TimeInterval($0)) },
-                isFloating: row.bool(11))
             let ordinal: Int
             if let known = ordinals[item] {
                 ordinal = known
@@ -685,18 +676,15 @@ extension InstanceCache {
                 ordinal = order.count
                 ordinals[item] = ordinal
                 order.append(item)
-                if handles != nil {
-                    let uid = row.text(14) ?? ""
-                    if let handle = row.text(13) {
-                        handles?[uid] = handle
-                    } else {
-                        unhandled.append((item, uid))
-                    }
+                if handles {
+                    let handle = row.text(13)
+                    itemHandles.append(handle)
+                    if handle == nil { unhandled.append((item, row.text(14) ?? "", ordinal)) }
                 }
                 let read = detail == .listing ? row.withBytes(12, ListedItem.decode) ?? nil : nil
-                items.append(read.map { Occurrence.Shared($0.item, hasAlarms: $0.hasAlarms) })
+                items.append(read.map(Occurrence.Shared.init))
             }
-            entries.append((ordinal, start, timing, row.int(1)))
+            rows.append(KeptRow(row, ordinal: ordinal))
         }
         // The items not read from their listed fields: their brief texts or their content.
         let unread = order.indices.filter { items[$0] == nil }.map { order[$0] }
@@ -705,50 +693,87 @@ extension InstanceCache {
                 if let ordinal = ordinals[id] { items[ordinal] = Occurrence.Shared(item) }
             }
         }
-        // An instance of each item, which names it for the order.
-        var keys: [(start: Int64, item: Int, position: Int, read: Int)] = []
-        keys.reserveCapacity(entries.count)
-        var named: [Occurrence?] = Array(repeating: nil, count: order.count)
-        for (index, entry) in entries.enumerated() {
-            guard let item = items[entry.ordinal] else { continue }
-            if named[entry.ordinal] == nil { named[entry.ordinal] = Occurrence(item, entry.timing) }
-            keys.append((entry.start, entry.ordinal, entry.position, entry.ordinal << 32 | index))
+        if !unhandled.isEmpty {
+            let found = try keepHandles(db, of: unhandled.map { ($0.id, $0.uid) })
+            for item in unhandled { itemHandles[item.ordinal] = found[item.uid] }
         }
-        // Made once each, in the order listed.
+        let forms = try keptForms(db)
+        let listed = sortedAsExpanded(rows, items: items)
         return (
-            sortedAsExpanded(keys, named: named).map { key in
-                Occurrence(items[key.item]!, entries[key.read & 0xFFFF_FFFF].timing)
-            }, unhandled
+            listed.map { read in Occurrence(items[rows[read].ordinal]!, rows[read].timing(forms)) },
+            handles ? listed.map { itemHandles[rows[$0].ordinal] } : []
         )
     }
 
-    /// The keys of instances in the order an expansion gives them: by start, then UID and kind, position in the
-    /// month and order of reading (`item` is the ordinal of the item, `named` an instance of each). Comparing UIDs
-    /// costs more than comparing numbers, so each item's UID and kind are ranked once (ties share a rank).
-    private static func sortedAsExpanded(
-        _ keys: [(start: Int64, item: Int, position: Int, read: Int)], named: [Occurrence?]
-    ) -> [(start: Int64, item: Int, position: Int, read: Int)] {
-        var rank = [Int](repeating: 0, count: named.count)
-        var names: [(ordinal: Int, prefix: (UInt64, UInt64)?, uid: String, kind: String)] = []
-        names.reserveCapacity(named.count)
-        for (ordinal, instance) in named.enumerated() {
-            guard let instance else { continue }
-            let uid = instance.uid ?? ""
-            names.append((ordinal, orderedPrefix(uid), uid, instance.componentName))
+    /// A kept instance's row as numbers: what its times are made of, the ordinal of its item, and its position in
+    /// its month.
+    private struct KeptRow {
+        var start, end, startWall, endWall, recurrenceWall: Int64
+        var recurrence: Int64?
+        /// Form numbers; -1 for a RECURRENCE-ID the instance has not.
+        var startForm, endForm, recurrenceForm: Int32
+        var floating: Bool
+        var ordinal: Int
+        var position: Int
+
+        init(_ row: DirectRow, ordinal: Int) {
+            (start, end, startWall, endWall) = (row.int64(2), row.int64(3), row.int64(4), row.int64(6))
+            (startForm, endForm) = (Int32(truncatingIfNeeded: row.int(5)), Int32(truncatingIfNeeded: row.int(7)))
+            (recurrence, recurrenceWall) = (row.optionalInt64(8), row.int64(9))
+            recurrenceForm = row.isNull(10) ? -1 : Int32(truncatingIfNeeded: max(0, row.int(10)))
+            floating = row.bool(11)
+            self.ordinal = ordinal
+            position = row.int(1)
         }
-        names.sort { a, b in
-            if let x = a.prefix, let y = b.prefix, x != y { return x < y }
-            return (a.uid, a.kind) < (b.uid, b.kind)
+
+        /// Its times; `forms` names the forms by number (another is floating).
+        func timing(_ forms: [CalendarDate.Form]) -> Occurrence.Timing {
+            func date(_ wall: Int64, _ id: Int) -> CalendarDate {
+                CalendarDate(
+                    wall: LocalDateTime(wallSeconds: wall), form: forms.indices.contains(id) ? forms[id] : .floating)
+            }
+            return Occurrence.Timing(
+                recurrenceID: recurrenceForm < 0 ? nil : date(recurrenceWall, Int(recurrenceForm)),
+                start: date(startWall, Int(startForm)), end: date(endWall, Int(endForm)),
+                startDate: Date(timeIntervalSince1970: TimeInterval(start)),
+                endDate: Date(timeIntervalSince1970: TimeInterval(end)),
+                recurrenceDate: recurrence.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+                isFloating: floating)
         }
-        for (place, entry) in names.enumerated() {
-            let before = place > 0 ? names[place - 1] : nil
-            rank[entry.ordinal] =
-                before.map { ($0.uid, $0.kind) == (entry.uid, entry.kind) } == true
-                ? rank[before!.ordinal] : place
+    }
+
+    /// The rows' indices in the order an expansion gives their instances: by start, then UID and kind, position in
+    /// the month and order of reading (the item's, then the row's). Rows mostly come by start (a month's are kept
+    /// so): only rows that share a start are compared further, UIDs by their first 16 bytes as numbers where they
+    /// can be (`orderedPrefix`).
+    private static func sortedAsExpanded(_ rows: [KeptRow], items: [Occurrence.Shared?]) -> [Int] {
+        var order = rows.indices.filter { items[rows[$0].ordinal] != nil }
+        if !zip(order, order.dropFirst()).allSatisfy({ rows[$0].start <= rows[$1].start }) {
+            order.sort { (rows[$0].start, $0) < (rows[$1].start, $1) }
         }
-        return keys.sorted { a, b in
-            (a.start, rank[a.item], a.position, a.read) < (b.start, rank[b.item], b.position, b.read)
+        let prefixes = items.map { $0.flatMap { orderedPrefix($0.uid ?? "") } }
+        /// Whether item `a`'s UID and kind come before `b`'s; nil when they are the same.
+        func precedes(_ a: Int, _ b: Int) -> Bool? {
+            if a == b { return nil }
+            if let x = prefixes[a], let y = prefixes[b], x != y { return x < y }
+            let (first, second) = (items[a]!, items[b]!)
+            let (x, y) = ((first.uid ?? "", first.componentName), (second.uid ?? "", second.componentName))
+            return x == y ? nil : x < y
         }
+        var low = 0
+        while low < order.count {
+            var high = low + 1
+            while high < order.count, rows[order[high]].start == rows[order[low]].start { high += 1 }
+            if high - low > 1 {
+                order[low..<high].sort { a, b in
+                    let (x, y) = (rows[a], rows[b])
+                    if let before = precedes(x.ordinal, y.ordinal) { return before }
+                    return (x.position, x.ordinal, a) < (y.position, y.ordinal, b)
+                }
+            }
+            low = high
+        }
+        return order
     }
 
     /// An ASCII UID's first 16 bytes as two numbers that order as the text does (bytes after its end count as 0,

@@ -43,8 +43,8 @@ enum ListedItem {
         return writer.bytes
     }
 
-    /// The item `encode` wrote (with only those fields) and whether it has alarms; nil for bytes it did not write.
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> (item: Occurrence.Item, hasAlarms: Bool)? {
+    /// The fields `encode` wrote (its `item` an item with only those); nil for bytes it did not write.
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> Occurrence.Listed? {
         var reader = Reader(bytes: bytes)
         guard reader.byte() == version, let kind = reader.byte(), let flags = reader.byte() else { return nil }
         var core = ItemCore()
@@ -72,21 +72,10 @@ enum ListedItem {
         guard reader.offset == bytes.count else { return nil }
         let hasAlarms = flags & 1 != 0
         switch kind {
-        case 0x45:
-            var event = Event()
-            event.core = core
-            return (.event(event), hasAlarms)
-        case 0x54:
-            var todo = Todo()
-            todo.core = core
-            todo.completed = completed
-            return (.todo(todo), hasAlarms)
-        case 0x4A:
-            var journal = Journal()
-            journal.core = core
-            return (.journal(journal), hasAlarms)
-        default:
-            return nil
+        case 0x45: return Occurrence.Listed(kind: .event, core: core, hasAlarms: hasAlarms)
+        case 0x54: return Occurrence.Listed(kind: .todo, core: core, completed: completed, hasAlarms: hasAlarms)
+        case 0x4A: return Occurrence.Listed(kind: .journal, core: core, hasAlarms: hasAlarms)
+        default: return nil
         }
     }
 

@@ -109,8 +109,8 @@ struct AgendaCommand: ParsableCommand {
                     files.isEmpty ? opened ?? store.open(.readOnly) : nil, shown: shown)
             }
             let handles =
-                try keptHandles
-                ?? store.handles(files: files, hidden: noIDs, for: rows.uids)
+                try keptHandles.map(ListedHandles.bySegment)
+                ?? .byUID(store.handles(files: files, hidden: noIDs, for: rows.uids))
             format.printDays(rows, from: start, to: end, handles: handles, style: style)
             if rows.isEmpty, storeIsEmpty {
                 Output.print(CalendarFiles.emptyStoreHint(store.path ?? CalendarStore.defaultPath()))
@@ -122,7 +122,7 @@ struct AgendaCommand: ParsableCommand {
 extension AgendaCommand {
     typealias Rows = (
         segments: [ListedRows.Segment], diagnostics: [Diagnostic], shown: [String],
-        storeIsEmpty: Bool, handles: [String: String]?, opened: CalendarStore?
+        storeIsEmpty: Bool, handles: [[String?]]?, opened: CalendarStore?
     )
 
     /// The store's instances from the months it keeps (nil: files given, or the store cannot keep them); when they
@@ -215,20 +215,15 @@ struct InstanceFormat {
     /// days it touches in one pass (an agenda over decades holds hundreds of thousands of instances).
     /// Items read from the store end with their handle (`id:1e78a2`), which `done`, `rm` and `log` take.
     func printDays(
-        _ rows: ListedRows, from: LocalDateTime, to: LocalDateTime, handles: [String: String] = [:],
+        _ rows: ListedRows, from: LocalDateTime, to: LocalDateTime, handles: ListedHandles = .byUID([:]),
         style: AgendaStyle = AgendaStyle()
     ) {
         let firstDay = from.startOfDay
         let dayCount = max(0, to.adding(seconds: -1).dayNumber - firstDay.dayNumber + 1)
         var days = [[Int]](repeating: [], count: dayCount)
-        // Each instance's wall-clock start and end, once.
-        let walls = rows.order.map { segment, index in
-            let occurrence = rows.segments[segment].occurrences[index]
-            return (
-                start: wall(occurrence.start, occurrence.startDate, occurrence.isFloating),
-                end: wall(occurrence.end, occurrence.endDate, occurrence.isFloating)
-            )
-        }
+        // Each instance's wall-clock start and end, once (read where the instance is: copying one costs more).
+        let segments = rows.segments
+        let walls = rows.order.map { segment, index in segments[segment].occurrences[index].walls(in: zone) }
         for (index, (start, end)) in walls.enumerated() {
             // A span touches the days from its start's to the one before its end; an instant only its own.
             let last = end > start ? end.adding(seconds: -1).dayNumber : start.dayNumber
@@ -273,10 +268,11 @@ struct InstanceFormat {
     /// empty line (not before the first day written when `firstDays`: the listing's start).
     private static func appendDays(
         _ range: Range<Int>, of days: [[Int]], _ rows: ListedRows, walls: [(start: LocalDateTime, end: LocalDateTime)],
-        from firstDay: LocalDateTime, handles: [String: String], style: AgendaStyle, zone: ZoneClock?,
+        from firstDay: LocalDateTime, handles: ListedHandles, style: AgendaStyle, zone: ZoneClock?,
         to lines: inout Output.Lines, firstDays: Bool = true
     ) {
         var printed = !firstDays
+        let (segments, order) = (rows.segments, rows.order)
         for offset in range where !days[offset].isEmpty {
             let day = firstDay.adding(days: offset)
             if printed { lines.end() }
@@ -284,54 +280,12 @@ struct InstanceFormat {
             lines.end()
             printed = true
             for position in days[offset] {
-                let (segment, index) = rows.order[position]
-                appendLine(
-                    rows.segments[segment].occurrences[index], calendar: rows.segments[segment].name,
-                    wall: walls[position], on: day, handles: handles, style: style, zone: zone, to: &lines)
+                let (segment, index) = order[position]
+                segments[segment].occurrences[index].appendAgendaLine(
+                    calendar: segments[segment].name, wall: walls[position], on: day,
+                    handle: handles.handle(segment, index, of: segments[segment].occurrences[index]), style: style,
+                    zone: zone, to: &lines)
             }
-        }
-    }
-
-    /// One instance's line on one of its days (and its details under it): borrowed from the rows, not copied.
-    private static func appendLine(
-        _ occurrence: borrowing Occurrence, calendar: String, wall: (start: LocalDateTime, end: LocalDateTime),
-        on day: LocalDateTime, handles: [String: String], style: AgendaStyle, zone: ZoneClock?,
-        to lines: inout Output.Lines
-    ) {
-        let (start, end) = wall
-        lines.raw("  ")
-        let until = appendSpan(start: start, end: end, allDay: occurrence.isAllDay, on: day, to: &lines)
-        lines.raw("  ")
-        if style.colors != nil {
-            for piece in style.swatch(occurrence, calendar: calendar) {
-                switch piece {
-                case .text(let text): lines.text(text)
-                case .code(let code): lines.raw(code)
-                }
-            }
-        }
-        lines.raw(mark(occurrence))
-        lines.text(occurrence.summary ?? "(no summary)")
-        lines.raw(AgendaStyle.marks(occurrence, me: style.me))
-        if until {
-            lines.raw(" (until " + Self.dayNames[end.isoWeekday] + " " + end.isoDate + " ")
-            lines.clock(end)
-            lines.raw(")")
-        }
-        lines.raw(Self.symbols(occurrence))
-        lines.raw("  (")
-        lines.text(calendar)
-        lines.raw(")")
-        if !handles.isEmpty, let handle = occurrence.uid.flatMap({ handles[$0] }) {
-            lines.raw("  id:")
-            lines.text(handle)
-        }
-        lines.end()
-        guard style.details, let zone else { return }
-        for line in AgendaStyle.details(copy occurrence, zone: zone) {
-            lines.raw("               ")
-            lines.text(line)
-            lines.end()
         }
     }
 
@@ -340,7 +294,7 @@ struct InstanceFormat {
     /// An instance's times on one of its days: `09:00–10:00`, `all day`, `09:00` for a point in time (a todo with
     /// only DUE); a timed span over several days `09:00 →` where it starts (true: its end is said after the title),
     /// `↔ all day` on the days it goes on through, `→ 17:00` where it ends.
-    private static func appendSpan(
+    fileprivate static func appendSpan(
         start: LocalDateTime, end: LocalDateTime, allDay: Bool, on day: LocalDateTime, to lines: inout Output.Lines
     ) -> Bool {
         let next = day.adding(days: 1)
@@ -379,7 +333,7 @@ struct InstanceFormat {
     }
 
     /// Todos get a check box, journals a label; events nothing.
-    private static func mark(_ occurrence: Occurrence) -> String {
+    fileprivate static func mark(_ occurrence: Occurrence) -> String {
         switch occurrence.componentName {
         case "VTODO": return occurrence.isCompletedTodo ? "[x] " : "[ ] "
         case "VJOURNAL": return "journal: "
@@ -387,10 +341,58 @@ struct InstanceFormat {
         }
     }
 
-    private func wall(_ value: CalendarDate, _ instant: Date, _ floating: Bool) -> LocalDateTime {
-        value.isDate || value.form == .floating || floating ? LocalDateTime(value) : zone.wallClock(at: instant)
+}
+
+extension Occurrence {
+    /// The wall-clock start and end in `zone` (dates, floating times and times of an unknown zone as written).
+    fileprivate func walls(in zone: ZoneClock) -> (start: LocalDateTime, end: LocalDateTime) {
+        func wall(_ value: CalendarDate, _ instant: Date) -> LocalDateTime {
+            value.isDate || value.form == .floating || isFloating ? LocalDateTime(value) : zone.wallClock(at: instant)
+        }
+        return (wall(start, startDate), wall(end, endDate))
     }
 
+    /// This instance's agenda line on one of its days (and its details under it).
+    fileprivate func appendAgendaLine(
+        calendar: String, wall: (start: LocalDateTime, end: LocalDateTime), on day: LocalDateTime, handle: String?,
+        style: AgendaStyle, zone: ZoneClock?, to lines: inout Output.Lines
+    ) {
+        let (start, end) = wall
+        lines.raw("  ")
+        let until = InstanceFormat.appendSpan(start: start, end: end, allDay: isAllDay, on: day, to: &lines)
+        lines.raw("  ")
+        if style.colors != nil {
+            for piece in style.swatch(self, calendar: calendar) {
+                switch piece {
+                case .text(let text): lines.text(text)
+                case .code(let code): lines.raw(code)
+                }
+            }
+        }
+        lines.raw(InstanceFormat.mark(self))
+        lines.text(summary ?? "(no summary)")
+        lines.raw(AgendaStyle.marks(self, me: style.me))
+        if until {
+            lines.raw(" (until " + InstanceFormat.dayNames[end.isoWeekday] + " " + end.isoDate + " ")
+            lines.clock(end)
+            lines.raw(")")
+        }
+        lines.raw(InstanceFormat.symbols(self))
+        lines.raw("  (")
+        lines.text(calendar)
+        lines.raw(")")
+        if let handle {
+            lines.raw("  id:")
+            lines.text(handle)
+        }
+        lines.end()
+        guard style.details, let zone else { return }
+        for line in AgendaStyle.details(self, zone: zone) {
+            lines.raw("               ")
+            lines.text(line)
+            lines.end()
+        }
+    }
 }
 
 /// `--component event,todo,journal`: the component names to expand.

@@ -52,3 +52,17 @@ struct ListedRows {
         Set(segments.lazy.flatMap { $0.occurrences.lazy.compactMap(\.uid) })
     }
 }
+
+/// Each listed instance's short handle (`id:…`): by UID, or as each segment's instances are (the store's kept
+/// instances come with theirs).
+enum ListedHandles {
+    case byUID([String: String])
+    case bySegment([[String?]])
+
+    func handle(_ segment: Int, _ index: Int, of occurrence: Occurrence) -> String? {
+        switch self {
+        case .byUID(let handles): return handles.isEmpty ? nil : occurrence.uid.flatMap { handles[$0] }
+        case .bySegment(let handles): return handles[segment][index]
+        }
+    }
+}

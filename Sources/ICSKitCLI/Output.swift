@@ -199,11 +199,13 @@ enum Output {
 
         /// Text from an item (a summary, a calendar's name): control characters and line breaks escaped.
         mutating func text(_ text: String) {
-            if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) {
-                bytes += TerminalText.safe(text, keepingLineBreaks: false).utf8
-            } else {
-                bytes += text.utf8
+            var text = text
+            let isPlain = text.withUTF8 { utf8 in
+                guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return false }
+                bytes += utf8
+                return true
             }
+            if !isPlain { bytes += TerminalText.safe(text, keepingLineBreaks: false).utf8 }
         }
 
         /// Text ICSKit wrote itself (labels, times, escape codes).

@@ -143,7 +143,8 @@ struct SearchCommand: ParsableCommand {
         } else {
             let uids = Set(rows.compactMap(\.occurrence.uid))
             format.printDays(
-                ListedRows(rows: rows), from: from, to: to, handles: noIDs ? [:] : try store.shortHandles(for: uids))
+                ListedRows(rows: rows), from: from, to: to,
+                handles: .byUID(noIDs ? [:] : try store.shortHandles(for: uids)))
         }
     }
 

@@ -33,7 +33,14 @@ public struct Occurrence: Sendable, Hashable {
     /// The component describing the instance, shared by every instance it describes (a series can have
     /// thousands): copying an occurrence copies a reference, not an event.
     final class Source: Sendable, Hashable {
-        let item: Item
+        /// The whole item, or (for an item known only by its listed fields) what it holds beside `core`: its
+        /// item is made again when asked, so that a listing of thousands holds each item's fields once, not twice.
+        private enum Storage: Sendable {
+            indirect case whole(Item)
+            case listed(completed: CalendarDate?)
+        }
+
+        private let storage: Storage
         let core: ItemCore
         let componentName: String
         let hasAlarms: Bool
@@ -41,7 +48,7 @@ public struct Occurrence: Sendable, Hashable {
 
         /// `hasAlarms`: whether the item has alarms, for an item kept without them (nil: whether it has).
         init(_ item: Item, hasAlarms knownAlarms: Bool? = nil) {
-            self.item = item
+            storage = .whole(item)
             core = item.core
             componentName = item.componentName
             let alarms: Bool
@@ -51,6 +58,30 @@ public struct Occurrence: Sendable, Hashable {
             case .journal: (alarms, isCompletedTodo) = (false, false)
             }
             hasAlarms = knownAlarms ?? alarms
+        }
+
+        /// An item of which only `core` (and a todo's COMPLETED) is known: `Listed.item`.
+        init(_ listed: Listed) {
+            storage = .listed(completed: listed.completed)
+            core = listed.core
+            componentName = listed.kind.componentName
+            hasAlarms = listed.hasAlarms
+            isCompletedTodo = listed.kind == .todo && (core.status == .completed || listed.completed != nil)
+        }
+
+        var item: Item {
+            switch storage {
+            case .whole(let item): return item
+            case .listed(let completed): return Listed(kind: kind, core: core, completed: completed).item
+            }
+        }
+
+        private var kind: Listed.Kind {
+            switch componentName {
+            case "VTODO": return .todo
+            case "VJOURNAL": return .journal
+            default: return .event
+            }
         }
 
         static func == (lhs: Source, rhs: Source) -> Bool { lhs === rhs || lhs.item == rhs.item }
@@ -149,6 +180,59 @@ extension Occurrence {
 
         /// `hasAlarms`: whether the item has alarms, for an item kept briefly without them (nil: whether it has).
         package init(_ item: Item, hasAlarms: Bool? = nil) { source = Source(item, hasAlarms: hasAlarms) }
+
+        /// An item known by its listed fields, held without a second copy of them.
+        package init(_ listed: Listed) { source = Source(listed) }
+
+        /// The item's UID.
+        package var uid: String? { source.core.uid }
+        /// `Item.componentName`.
+        package var componentName: String { source.componentName }
+    }
+
+    /// What a listing shows of an item, without the rest of it: its shared properties, a todo's COMPLETED, and
+    /// whether it has alarms (not the alarms). Its `item` is an event, todo or journal with only these.
+    package struct Listed: Sendable {
+        /// Which kind of item.
+        package enum Kind: Sendable {
+            case event, todo, journal
+
+            var componentName: String {
+                switch self {
+                case .event: return "VEVENT"
+                case .todo: return "VTODO"
+                case .journal: return "VJOURNAL"
+                }
+            }
+        }
+
+        package var kind: Kind
+        package var core: ItemCore
+        package var completed: CalendarDate?
+        package var hasAlarms = false
+
+        package init(kind: Kind, core: ItemCore, completed: CalendarDate? = nil, hasAlarms: Bool = false) {
+            (self.kind, self.core, self.completed, self.hasAlarms) = (kind, core, completed, hasAlarms)
+        }
+
+        /// The item with only these fields (a journal or event has no COMPLETED).
+        package var item: Item {
+            switch kind {
+            case .event:
+                var event = Event()
+                event.core = core
+                return .event(event)
+            case .todo:
+                var todo = Todo()
+                todo.core = core
+                todo.completed = completed
+                return .todo(todo)
+            case .journal:
+                var journal = Journal()
+                journal.core = core
+                return .journal(journal)
+            }
+        }
     }
 
     /// An occurrence of a shared item at these times.
