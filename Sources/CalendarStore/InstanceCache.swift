@@ -660,7 +660,8 @@ extension InstanceCache {
         var rows: [KeptRow] = []
         var ordinals: [Int64: Int] = [:]
         var order: [Int64] = []
-        var items: [Occurrence.Shared?] = []
+        // Items' listed fields, copied as they come and decoded after the rows (on every core when many).
+        var listings = ListedItem.Batch()
         var itemHandles: [String?] = []
         var unhandled: [(id: Int64, uid: String, ordinal: Int)] = []
         try DirectRows.forEach(statement) { row in
@@ -681,11 +682,15 @@ extension InstanceCache {
                     itemHandles.append(handle)
                     if handle == nil { unhandled.append((item, row.text(14) ?? "", ordinal)) }
                 }
-                let read = detail == .listing ? row.withBytes(12, ListedItem.decode) ?? nil : nil
-                items.append(read.map(Occurrence.Shared.init))
+                if detail == .listing {
+                    row.withBytes(12) { listings.append($0) } ?? listings.appendNone()
+                } else {
+                    listings.appendNone()
+                }
             }
             rows.append(KeptRow(row, ordinal: ordinal))
         }
+        var items = listings.decoded()
         // The items not read from their listed fields: their brief texts or their content.
         let unread = order.indices.filter { items[$0] == nil }.map { order[$0] }
         if !unread.isEmpty {

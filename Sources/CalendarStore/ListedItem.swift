@@ -79,6 +79,36 @@ enum ListedItem {
         }
     }
 
+    /// Items' listed fields gathered one after another (each copied once, into one buffer), then decoded together:
+    /// on every core when there are many.
+    struct Batch {
+        private var bytes: [UInt8] = []
+        private var spans: [Range<Int>?] = []
+
+        /// The next item's fields.
+        mutating func append(_ fields: UnsafeRawBufferPointer) {
+            spans.append(bytes.count..<bytes.count + fields.count)
+            bytes += fields
+        }
+
+        /// The next item has no listed fields.
+        mutating func appendNone() { spans.append(nil) }
+
+        /// Each item's fields as shared instances' items, in the order appended; nil where there were none or
+        /// they are not what `encode` writes.
+        func decoded() -> [Occurrence.Shared?] {
+            let (bytes, spans) = (self.bytes, self.spans)
+            let parts = ParallelParts.ranges(spans.count, from: 2_000)
+            return ParallelParts.run(parts.count) { part in
+                parts[part].map { index in
+                    spans[index].flatMap { span in
+                        bytes[span].withUnsafeBytes(ListedItem.decode).map(Occurrence.Shared.init)
+                    }
+                }
+            }.flatMap { $0 }
+        }
+    }
+
     struct Writer {
         var bytes: [UInt8] = []
 
