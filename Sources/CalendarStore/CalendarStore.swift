@@ -23,6 +23,11 @@ public final class CalendarStore: Sendable {
         /// Reading only: a store on read-only media still serves `agenda`, `export` and `check-store`, and a store
         /// that does not exist yet reads as empty (nothing is created).
         case readOnly
+        /// Reading, and writing what reading keeps (a listing keeps the months of instances it reads), through one
+        /// connection, as `.readWrite` does otherwise. Opening writes nothing: a pool of connections (`.readWrite`)
+        /// makes sure of a non-empty WAL file by committing a change of its own, which costs a listing of an
+        /// unchanged store three syncs to disk (the WAL's header, then the WAL and the file when it closes).
+        case readWriteAlone
     }
 
     /// The store file's path (`:memory:` for `inMemory()`).
@@ -44,7 +49,11 @@ public final class CalendarStore: Sendable {
         isReadOnly = access == .readOnly
         undoSession = UndoLog.Session(label: changeLabel)
         do {
-            database = access == .readWrite ? try Self.openForWriting(path) : try Self.openForReading(path)
+            switch access {
+            case .readWrite: database = try Self.openForWriting(path, pooled: true)
+            case .readWriteAlone: database = try Self.openForWriting(path, pooled: false)
+            case .readOnly: database = try Self.openForReading(path)
+            }
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
@@ -117,15 +126,24 @@ public final class CalendarStore: Sendable {
         return configuration
     }
 
-    private static func openForWriting(_ path: String) throws -> any DatabaseWriter {
+    /// `pooled`: a DatabasePool (WAL: readers never wait for the writer), else one connection (a store that is
+    /// not in WAL mode yet is put in it, as a pool does).
+    private static func openForWriting(_ path: String, pooled: Bool) throws -> any DatabaseWriter {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try PrivateFiles.makeFolders(folder, for: path)
         try DamageMark.refuseWrites(store: path)  // before SQLite opens it for writing at all
-        let database: DatabasePool
+        let database: any DatabaseWriter
         do {
             database = try FolderLock.holding(folder) {
                 PrivateFiles.makeFile(path)
-                return try DatabasePool(path: path, configuration: configuration(readOnly: false))
+                if pooled { return try DatabasePool(path: path, configuration: configuration(readOnly: false)) }
+                let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: false))
+                try queue.writeWithoutTransaction { db in
+                    if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                        _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                    }
+                }
+                return queue
             }
         } catch let error as DatabaseError
             where [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM]

@@ -130,7 +130,7 @@ struct CalendarFiles {
             options.limitPerSeries == ExpansionOptions().limitPerSeries,
             FileManager.default.isWritableFile(atPath: path),
             FileManager.default.isWritableFile(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path),
-            let opened = try? CalendarStore(path: path, access: .readWrite, changeLabel: "listing")
+            let opened = try? CalendarStore(path: path, access: .readWriteAlone, changeLabel: "listing")
         else { return nil }
         for name in calendars { try requireCalendar(name, in: opened) }
         guard

@@ -57,6 +57,30 @@ final class DailyCLITests: StoreCLITestCase {
         XCTAssertEqual(try icskit(["agenda", "--details"] + window).stdout, stored)
     }
 
+    /// Once a listing has kept its months, listing them again (and reminding) leaves the store file as it was,
+    /// byte for byte, with no WAL left beside it: nothing is committed, nothing synced. (A pool of connections
+    /// committed a table made and dropped at every open.) A change is still seen by the next listing.
+    func testListingAnUnchangedStoreWritesNothing() throws {
+        try icskit(["import", CLI.fixture("demo/work.ics"), "--calendar", "Work", "-q"])
+        let week = ["agenda", "--from", "2026-11-23", "--to", "+7d", "--tz", "Europe/Berlin"]
+        let remind = ["remind", "--within", "1d", "--now", "2026-11-24T07:00:00Z", "--tz", "Europe/Berlin"]
+        let first = try icskit(week).stdout
+        _ = try icskit(remind)
+        _ = try icskit(week)  // the months' last use written once more, after remind's
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        for _ in 0..<3 {
+            XCTAssertEqual(try icskit(week).stdout, first)
+            _ = try icskit(week + ["--json"])
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before, "the listings wrote to the store")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + "-wal"), "a WAL file was left")
+        try icskit([
+            "add", "event", "Dentist", "--start", "2026-11-25 15:00", "--duration", "1h", "--tz", "Europe/Berlin",
+            "--calendar", "Work",
+        ])
+        XCTAssertTrue(try icskit(week).stdout.contains("Dentist"))
+    }
+
     func testAnEmptyStoreSaysWhereItIsAndHowToFillIt() throws {
         let agenda = try icskit(["agenda", "--from", "2026-11-23", "--to", "+7d"]).stdout
         XCTAssertTrue(agenda.hasPrefix("nothing between 2026-11-23T00:00:00 and 2026-11-30T00:00:00\n"), agenda)
