@@ -49,9 +49,9 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let path = store.path ?? CalendarStore.defaultPath()
-        // The index is brought up to date as the search runs, which needs write access; with no store yet there
-        // is nothing to find, and nothing is created.
-        let opened = try store.open(FileManager.default.fileExists(atPath: path) ? .readWrite : .readOnly)
+        // The index is brought up to date as the search runs, which needs write access (one connection: opening
+        // writes nothing itself); with no store yet there is nothing to find, and nothing is created.
+        let opened = try store.open(FileManager.default.fileExists(atPath: path) ? .readWriteAlone : .readOnly)
         for name in calendar { try CalendarFiles.requireCalendar(name, in: opened) }
         var query = SearchQuery(words.joined(separator: " "))
         query.calendars = calendar
