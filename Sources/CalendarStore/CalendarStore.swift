@@ -34,8 +34,8 @@ public final class CalendarStore: Sendable {
     public let path: String
     /// Whether this store was opened for reading only.
     public let isReadOnly: Bool
-    /// A DatabasePool (WAL: readers never wait for the writer), or for a read-only store whose WAL index cannot be
-    /// made a connection to the file marked immutable.
+    /// A DatabasePool (WAL: readers never wait for the writer); one connection for `.readWriteAlone`, and for a
+    /// read-only store whose WAL index cannot be made one to the file marked immutable.
     let database: any DatabaseWriter
     /// The last merge snapshot, for the merge's transaction to take when nothing changed since.
     let snapshots = SnapshotCache()
