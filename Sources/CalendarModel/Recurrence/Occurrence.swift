@@ -37,7 +37,7 @@ public struct Occurrence: Sendable, Hashable {
         /// item is made again when asked, so that a listing of thousands holds each item's fields once, not twice.
         private enum Storage: Sendable {
             indirect case whole(Item)
-            case listed(completed: CalendarDate?)
+            case listed(Listed.Kind, completed: CalendarDate?)
         }
 
         private let storage: Storage
@@ -62,25 +62,21 @@ public struct Occurrence: Sendable, Hashable {
 
         /// An item of which only `core` (and a todo's COMPLETED) is known: `Listed.item`.
         init(_ listed: Listed) {
-            storage = .listed(completed: listed.completed)
+            storage = .listed(listed.kind, completed: listed.completed)
             core = listed.core
             componentName = listed.kind.componentName
             hasAlarms = listed.hasAlarms
-            isCompletedTodo = listed.kind == .todo && (core.status == .completed || listed.completed != nil)
+            if listed.kind == .todo, case .todo(let todo) = listed.item {
+                isCompletedTodo = todo.isCompleted
+            } else {
+                isCompletedTodo = false
+            }
         }
 
         var item: Item {
             switch storage {
             case .whole(let item): return item
-            case .listed(let completed): return Listed(kind: kind, core: core, completed: completed).item
-            }
-        }
-
-        private var kind: Listed.Kind {
-            switch componentName {
-            case "VTODO": return .todo
-            case "VJOURNAL": return .journal
-            default: return .event
+            case .listed(let kind, let completed): return Listed(kind: kind, core: core, completed: completed).item
             }
         }
 
