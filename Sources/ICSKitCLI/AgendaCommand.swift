@@ -340,7 +340,6 @@ struct InstanceFormat {
         default: return ""
         }
     }
-
 }
 
 extension Occurrence {
