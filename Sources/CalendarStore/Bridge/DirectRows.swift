@@ -36,8 +36,6 @@ struct DirectRow {
 
     func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
 
-    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
-
     /// The column as text (its UTF-8 bytes, repaired as `String(decoding:)` does), nil for NULL.
     func text(_ column: Int32) -> String? {
         guard let bytes = sqlite3_column_text(statement, column) else { return nil }
