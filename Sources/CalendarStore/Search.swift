@@ -107,6 +107,19 @@ enum SearchIndex {
         END;
         """
 
+    /// Schema v19: the change trigger marks an item stale only when it is not marked yet. v13's `INSERT OR IGNORE`
+    /// took the conflict clause of the statement that fired it (an upsert's is ABORT), so the second write to an
+    /// item after a search failed on the mark the first had left.
+    static let staleMarkOnce = """
+        DROP TRIGGER itemSearchChange;
+        CREATE TRIGGER itemSearchChange AFTER UPDATE OF content ON item WHEN old.content IS NOT new.content BEGIN
+            DELETE FROM itemSearch WHERE rowid = old.id;
+            INSERT INTO itemSearchStale (itemID)
+            SELECT old.id WHERE old.id <= (SELECT indexedThrough FROM itemSearchState)
+            AND NOT EXISTS (SELECT 1 FROM itemSearchStale WHERE itemID = old.id);
+        END;
+        """
+
     /// Indexes the items added or changed since the last update.
     static func update(_ db: Database) throws {
         guard let through = try Int64.fetchOne(db, sql: "SELECT indexedThrough FROM itemSearchState") else { return }

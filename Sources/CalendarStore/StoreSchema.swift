@@ -243,6 +243,9 @@ enum StoreSchema {
         migrator.registerMigration("v18: scheduling messages (iTIP) received") { db in
             try db.execute(sql: SchedulingState.schema)
         }
+        migrator.registerMigration("v19: a search index mark that a second write does not trip over") { db in
+            try db.execute(sql: SearchIndex.staleMarkOnce)
+        }
         return migrator
     }
 

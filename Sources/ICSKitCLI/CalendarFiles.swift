@@ -51,7 +51,7 @@ struct CalendarFiles {
             names = try FileManager.default.contentsOfDirectory(atPath: path)
                 .filter { $0.hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
         } catch {
-            throw ValidationError("cannot read the directory \(path): \(error.localizedDescription)")
+            throw ValidationError(ErrorText.line(error, subject: path))
         }
         let displayName = (try? String(contentsOf: directory.appendingPathComponent("displayname"), encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -73,7 +73,7 @@ struct CalendarFiles {
         do {
             return try Output.readInput(path)
         } catch {
-            throw ValidationError("cannot read \(path == "-" ? "<stdin>" : path): \(error.localizedDescription)")
+            throw ValidationError(ErrorText.line(error, subject: path == "-" ? "<stdin>" : path))
         }
     }
 
@@ -160,5 +160,55 @@ struct CalendarFiles {
     static func report(_ diagnostics: [Diagnostic], quiet: Bool) {
         guard !quiet else { return }
         for diagnostic in diagnostics { Output.standardError(diagnostic.description) }
+    }
+}
+
+extension FileManager {
+    /// Whether `path` is a folder.
+    func isFolder(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+}
+
+/// The files a batch command (`validate`, `convert`) was given, a folder standing for every `.ics` file below it.
+struct BatchInputs {
+    struct Input {
+        /// The path to read (`-` for standard input).
+        var path: String
+        /// For a file found in a folder: its path below that folder (`sub/a.ics`), which `--out-dir` keeps.
+        var relative: String?
+    }
+
+    var inputs: [Input] = []
+    /// Folders given that hold no `.ics` file at all.
+    var emptyFolders: [String] = []
+
+    /// Each folder in `paths` replaced by the `.ics` files below it, recursively, in name order; hidden files and
+    /// folders are left out. Files stay as given.
+    init(_ paths: [String]) throws {
+        for path in paths {
+            guard path != "-", FileManager.default.isFolder(path) else {
+                inputs.append(Input(path: path))
+                continue
+            }
+            guard let walker = FileManager.default.enumerator(atPath: path) else {
+                throw CommandFailure("cannot read the folder \(path): permission denied")
+            }
+            var found: [String] = []
+            while let relative = walker.nextObject() as? String {
+                let name = (relative as NSString).lastPathComponent
+                if name.hasPrefix(".") {
+                    walker.skipDescendants()
+                    continue
+                }
+                let full = (path as NSString).appendingPathComponent(relative)
+                if name.lowercased().hasSuffix(".ics"), !FileManager.default.isFolder(full) { found.append(relative) }
+            }
+            if found.isEmpty { emptyFolders.append(path) }
+            for relative in found.sorted() {
+                inputs.append(Input(path: (path as NSString).appendingPathComponent(relative), relative: relative))
+            }
+        }
     }
 }

@@ -4,7 +4,7 @@ import CalendarStore
 import Foundation
 
 /// `icskit calendars`: the store's calendars, and their colour, name and removal.
-struct CalendarsCommand: ParsableCommand {
+struct CalendarsCommand: ParsableCommand, ChecksWhatIsGiven {
     static let configuration = CommandConfiguration(
         commandName: "calendars", abstract: "List the store's calendars; set a colour, rename or remove one.",
         discussion: """
@@ -44,14 +44,17 @@ struct CalendarsCommand: ParsableCommand {
         let actions = [setColor != nil, rename != nil, remove].filter { $0 }.count
         if actions > 1 { throw ValidationError("give one of --set-color, --rename and --remove") }
         if actions == 1, name == nil { throw ValidationError("name the calendar to change") }
-        if actions == 0, name != nil {
-            throw ValidationError("say what to do with \(name!): --set-color, --rename or --remove")
-        }
         if let setColor, setColor.lowercased() != "none", !CategoryColor.isHex(setColor) {
             throw ValidationError("--set-color takes #RRGGBB or none, not \(setColor)")
         }
         if let rename, rename.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--rename needs a name")
+        }
+    }
+
+    func checkGiven() throws {
+        if [setColor != nil, rename != nil, remove].allSatisfy({ !$0 }), let name {
+            throw ValidationError("say what to do with \(name): --set-color, --rename or --remove")
         }
     }
 

@@ -17,6 +17,7 @@ struct ConvertCommand: ParsableCommand {
               icskit convert google.ics -o google.json
               icskit convert --to ics < calendar.json > calendar.ics
               icskit convert exports/*.ics --out-dir clean/ --jobs 2 --report json
+              icskit convert exports/ --to jcal --out-dir json/
               icskit convert week.ics --to csv --tz Europe/Berlin -o week.csv
               icskit convert outlook.csv --tz America/New_York -o outlook.ics
               icskit convert sheet.csv --columns "Title=summary,When=start,Until=end" \\
@@ -24,7 +25,8 @@ struct ConvertCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Input files; - (or none) reads standard input.")
+    @Argument(
+        help: "Input files, or folders (every .ics file in them, recursively); - (or none) reads standard input.")
     var inputs: [String] = []
 
     @Option(name: .shortAndLong, help: "Output file; - writes standard output.")
@@ -87,15 +89,22 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         try csv.checkZone()
-        let sources = inputs.isEmpty ? ["-"] : inputs
-        if let outDir {
-            try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+        let batch = try BatchInputs(inputs.isEmpty ? ["-"] : inputs)
+        if outDir == nil, batch.inputs.count != inputs.count || batch.inputs.count > 1 {
+            throw ValidationError("a folder is converted into --out-dir DIR (each file keeps its place below it)")
         }
-        let destinations = plannedDestinations(sources)
+        for folder in batch.emptyFolders { Output.standardError("icskit: \(folder): no .ics file in this folder") }
+        let sources = batch.inputs.map(\.path)
+        let destinations = plannedDestinations(batch.inputs)
+        if let outDir {
+            for folder in Set(destinations.map { ($0 as NSString).deletingLastPathComponent }) + [outDir] {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
+        }
         if jobs > 1 { ICS.prepareForConcurrentUse() }
         let progress = Progress(total: sources.count, enabled: !quiet && sources.count > 1 && isatty(2) == 1)
         let results = ParallelParts.run(sources.count, jobs: jobs) { index in
-            let result = convert(sources[index], to: destinations[index])
+            let result = convert(sources[index], to: destinations[index], isOnlyFile: sources.count == 1)
             progress.step(sources[index])
             return result
         }
@@ -137,12 +146,16 @@ struct ConvertCommand: ParsableCommand {
         return text
     }
 
-    /// Where each input goes: `-o`, standard output, or a unique name in --out-dir.
-    private func plannedDestinations(_ sources: [String]) -> [String] {
+    /// Where each input goes: `-o`, standard output, or a unique name in --out-dir (a file found in a folder at
+    /// its place below the folder).
+    private func plannedDestinations(_ sources: [BatchInputs.Input]) -> [String] {
         guard let outDir else { return [output ?? "-"] }
         var used: Set<String> = []
-        return sources.map { source in
-            let base = source == "-" ? "stdin" : URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
+        return sources.map { input in
+            let source = input.path
+            let below = input.relative.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+            let file = source == "-" ? "stdin" : URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
+            let base = below.isEmpty ? file : (below as NSString).appendingPathComponent(file)
             let format = targetFormat(destination: nil, source: source)
             var name = base + "." + format.fileExtension
             var counter = 2
@@ -199,7 +212,7 @@ struct ConvertCommand: ParsableCommand {
         read.calendars = calendars
     }
 
-    private func convert(_ source: String, to destination: String) -> FileResult {
+    private func convert(_ source: String, to destination: String, isOnlyFile: Bool) -> FileResult {
         let name = source == "-" ? "<stdin>" : source
         var result = FileResult(input: name, output: destination == "-" ? "<stdout>" : destination)
         if convertStreaming(source, name: name, to: destination, &result) { return result }
@@ -207,13 +220,13 @@ struct ConvertCommand: ParsableCommand {
         do {
             bytes = try Output.readInput(source)
         } catch {
-            result.failure = "cannot read: \(error.localizedDescription)"
+            result.failure = ErrorText.line(error, subject: source)
             return result
         }
         let inputFormat = from ?? CalendarFormat(pathExtension: source) ?? CalendarFormat(sniffing: bytes)
         var read = inputFormat.read(bytes, file: name, csv: csv.options)
         // One file: its parse is left to the OS at exit (a batch frees each file's as it goes).
-        if inputs.count <= 1 { ProcessLifetime.keepUntilExit(read) }
+        if isOnlyFile { ProcessLifetime.keepUntilExit(read) }
         if normalizeTimezones {
             read.calendars = read.calendars.map { calendar in
                 let normalized = calendar.normalizingTimeZones(file: name)
@@ -250,7 +263,7 @@ struct ConvertCommand: ParsableCommand {
         do {
             try Output.emit(written, to: destination)
         } catch {
-            result.failure = "\(error)"
+            result.failure = ErrorText.line(error, subject: destination)
         }
         return result
     }
@@ -290,7 +303,7 @@ struct ConvertCommand: ParsableCommand {
             try sink?.commit()
         } catch {
             sink?.discard()
-            result.failure = "\(error)"
+            result.failure = ErrorText.line(error, subject: destination)
         }
         result.counts = counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }
         return true

@@ -4,7 +4,7 @@ import CalendarStore
 import Foundation
 
 /// `icskit edit HANDLE …`: change an item in the store, or (`--instance DATE`) one instance of a series.
-struct EditCommand: ParsableCommand {
+struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Change an event or todo in the store, or one instance of a series.",
@@ -86,14 +86,17 @@ struct EditCommand: ParsableCommand {
     func validate() throws {
         if let priority, !(0...9).contains(priority) { throw ValidationError("--priority takes 0–9") }
         if end != nil, duration != nil { throw ValidationError("use --end or --duration, not both") }
+        if instance != nil, repetition.repeat != nil {
+            throw ValidationError("--repeat changes a whole series, not one --instance")
+        }
+    }
+
+    func checkGiven() throws {
         let changes: [Any?] = [
             summary, start, end, duration, due, priority, location, description, url, alarm, status, repetition.repeat,
         ]
         if changes.allSatisfy({ $0 == nil }), category.isEmpty {
             throw ValidationError("say what to change (--summary, --start, --due, --category …)")
-        }
-        if instance != nil, repetition.repeat != nil {
-            throw ValidationError("--repeat changes a whole series, not one --instance")
         }
     }
 

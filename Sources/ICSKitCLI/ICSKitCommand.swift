@@ -39,6 +39,16 @@ public struct ICSKitCommand: ParsableCommand {
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
         }
+        if let command = command as? any ChecksWhatIsGiven {
+            do {
+                try command.checkGiven()
+            } catch {
+                let name = type(of: command).configuration.commandName ?? ""
+                let text = "Error: \(ErrorText.line(error))\n  See 'icskit \(name) --help' for more information.\n"
+                FileHandle.standardError.write(Data(text.utf8))
+                Foundation.exit(2)
+            }
+        }
         // Running: whatever goes wrong now (a missing file, a date that does not read, an unknown UID or zone) is
         // one line and exit 1, without the usage text.
         do {
@@ -52,12 +62,12 @@ public struct ICSKitCommand: ParsableCommand {
             fail(failure.message, status: 1)
         } catch let exit as ExitCode {
             // What was printed before the failing status still has to reach its reader.
-            do { try Output.flushStandardOutput() } catch { fail("\(error)", status: 1) }
+            do { try Output.flushStandardOutput() } catch { fail(ErrorText.line(error), status: 1) }
             Foundation.exit(exit.rawValue)
         } catch {
             // `icskit agenda --help` parses as the help command, which "fails" with the help text.
             if exitCode(for: error) == .success { exit(withError: error) }
-            fail("\(error)", status: 1)
+            fail(ErrorText.line(error), status: 1)
         }
     }
 
@@ -66,6 +76,13 @@ public struct ICSKitCommand: ParsableCommand {
         Output.standardError("icskit: " + message)
         Foundation.exit(status)
     }
+}
+
+/// A command that needs something given ("say what to change"), checked once the whole command line has parsed:
+/// ArgumentParser runs `validate()` before it looks for options it does not know, so a check there would hide a
+/// misspelt option (`edit tea --title X` said "say what to change" instead of naming `--title`). Usage, exit 2.
+protocol ChecksWhatIsGiven: ParsableCommand {
+    func checkGiven() throws
 }
 
 /// A command that could not do its work for a reason that is not a usage error (a store that cannot be opened, a

@@ -4,7 +4,7 @@ import CalendarStore
 import Foundation
 
 /// `icskit import`: calendar files into the store, without duplicates.
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import calendar files into the store; importing the same file again changes nothing.",
@@ -47,7 +47,7 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var me: MeOption
 
-    func validate() throws {
+    func checkGiven() throws {
         if files.isEmpty { throw ValidationError("give at least one calendar file (- reads standard input)") }
     }
 

@@ -4,7 +4,7 @@ import CalendarStore
 import Foundation
 
 /// `icskit invite FILE|-`: scheduling messages (iTIP) received by mail or saved from one, applied to the store.
-struct InviteCommand: ParsableCommand {
+struct InviteCommand: ParsableCommand, ChecksWhatIsGiven {
     static let configuration = CommandConfiguration(
         commandName: "invite",
         abstract:
@@ -53,8 +53,11 @@ struct InviteCommand: ParsableCommand {
     @OptionGroup var me: MeOption
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("give a file with an invitation (- reads standard input)") }
         if to != nil, files.count != 1 { throw ValidationError("--to invites people to one item: give its handle") }
+    }
+
+    func checkGiven() throws {
+        if files.isEmpty { throw ValidationError("give a file with an invitation (- reads standard input)") }
     }
 
     func run() throws {

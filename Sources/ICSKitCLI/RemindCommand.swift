@@ -155,7 +155,7 @@ struct RemindCommand: ParsableCommand {
             "ICSKIT_ALARM_TIME": minutes(alarm.fires, zone), "ICSKIT_ALARM_UID": alarm.uid,
             "ICSKIT_ALARM_CALENDAR": alarm.calendar,
         ]) { _, new in new }
-        do { try process.run() } catch { throw CommandFailure("--exec: cannot run /bin/sh: \(error)") }
+        do { try process.run() } catch { throw CommandFailure("--exec: cannot run /bin/sh: " + ErrorText.line(error)) }
         process.waitUntilExit()
         if process.terminationStatus != 0 {
             Output.standardError("icskit: --exec for \"\(alarm.summary)\" exited \(process.terminationStatus)")

@@ -4,7 +4,7 @@ import CalendarStore
 import Foundation
 
 /// `icskit search TEXT`: the store's items whose text holds every word.
-struct SearchCommand: ParsableCommand {
+struct SearchCommand: ParsableCommand, ChecksWhatIsGiven {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Find items in the store by their words.",
         discussion: """
@@ -41,7 +41,7 @@ struct SearchCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOption
 
-    func validate() throws {
+    func checkGiven() throws {
         guard words.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw ValidationError("give at least one word to search for")
         }
@@ -57,7 +57,7 @@ struct SearchCommand: ParsableCommand {
         query.calendars = calendar
         query.kinds = components?.names ?? []
         let hits: [SearchHit]
-        do { hits = try opened.search(query) } catch { throw CommandFailure("search failed: \(error)") }
+        do { hits = try opened.search(query) } catch { throw CommandFailure("search failed: " + ErrorText.line(error)) }
         let zone = try window.zone()
         if window.isGiven {
             try listInstances(of: hits, in: opened, zone: zone)

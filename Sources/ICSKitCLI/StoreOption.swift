@@ -19,7 +19,8 @@ struct StoreOption: ParsableArguments {
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         } catch {
-            throw CommandFailure("cannot open the store \(path): \(error)")
+            throw CommandFailure(
+                StoreError(translating: error, store: path)?.description ?? ErrorText.line(error, subject: path))
         }
     }
 

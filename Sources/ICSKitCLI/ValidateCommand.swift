@@ -14,10 +14,15 @@ struct ValidateCommand: ParsableCommand {
             Examples:
               icskit validate calendar.ics
               icskit validate --strict --json exports/*.ics
+              icskit validate ~/.calendars/
             """
     )
 
-    @Argument(help: "Files to check (.ics, jCal .json, xCal .xml or .csv); - reads standard input.")
+    @Argument(
+        help: """
+            Files to check (.ics, jCal .json, xCal .xml or .csv), or folders (every .ics file in them, \
+            recursively); - reads standard input.
+            """)
     var files: [String]
 
     @Flag(help: "Treat warnings as errors.")
@@ -32,7 +37,12 @@ struct ValidateCommand: ParsableCommand {
         var failed = false
         var reports: [JSONValue] = []
         var errorCount = 0, warningCount = 0
-        for path in files {
+        let batch = try BatchInputs(files)
+        for folder in batch.emptyFolders {
+            Output.standardError("icskit: \(folder): no .ics file in this folder")
+            failed = true
+        }
+        for path in batch.inputs.map(\.path) {
             let name = path == "-" ? "<stdin>" : path
             var diagnostics: [Diagnostic]
             do {
@@ -45,7 +55,7 @@ struct ValidateCommand: ParsableCommand {
                 }
             } catch {
                 diagnostics = [
-                    Diagnostic(.error, file: name, line: 0, "cannot read the file: \(error.localizedDescription)")
+                    Diagnostic(.error, file: name, line: 0, ErrorText.line(error, subject: name))
                 ]
             }
             let errors = diagnostics.filter { $0.severity == .error }.count
@@ -76,8 +86,8 @@ struct ValidateCommand: ParsableCommand {
                 ])
                 .serialized(pretty: true))
         } else {
-            Output.standardError(
-                "\(errorCount.counted("error")), \(warningCount.counted("warning")) in \(files.count.counted("file"))")
+            let files = batch.inputs.count.counted("file")
+            Output.standardError("\(errorCount.counted("error")), \(warningCount.counted("warning")) in \(files)")
         }
         if failed { throw ExitCode(1) }
     }
