@@ -165,8 +165,38 @@ struct AddCommand: ParsableCommand {
             component.core?.recurrenceRules = [rule]
         }
         let colors = color.flatMap { color in category.first.map { [(category: $0, color: color)] } } ?? []
+        let isNewCalendar = try !store.hasCalendar(named: calendar)
         try store.add(component, to: calendar, categoryColors: colors)
         Output.print(core.uid!)
+        Output.standardError(Self.made(component, calendar: calendar, isNewCalendar: isNewCalendar))
+    }
+
+    /// What was made, for the person who typed it (the UID alone goes to standard output, for scripts):
+    /// `added event "Tea": Fri 2026-11-27 09:00 Europe/Berlin, to Personal (a new calendar)`.
+    static func made(_ component: CalendarComponent, calendar: String, isNewCalendar: Bool) -> String {
+        let todo: Todo? = if case .todo(let todo) = component { todo } else { nil }
+        var text = "added \(todo == nil ? "event" : "todo") \"\(component.core?.summary ?? "")\""
+        if let start = component.core?.start {
+            text += ": " + (todo == nil ? "" : "starts ") + Self.spoken(start)
+        }
+        if let due = todo?.due { text += (component.core?.start == nil ? ": " : ", ") + "due " + Self.spoken(due) }
+        if component.core?.recurrenceRules.isEmpty == false { text += ", repeating" }
+        return text + ", to \(calendar)" + (isNewCalendar ? " (a new calendar)" : "")
+    }
+
+    /// `Fri 2026-11-27 09:00 Europe/Berlin`, `Fri 2026-11-27 (all day)`, `Fri 2026-11-27 09:00 UTC`.
+    static func spoken(_ date: CalendarDate) -> String {
+        let day = LocalDateTime(date)
+        let weekday = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][day.isoWeekday - 1]
+        let text = "\(weekday) " + String(format: "%04d-%02d-%02d", day.year, day.month, day.day)
+        guard !date.isDate else { return text + " (all day)" }
+        let zone: String
+        switch date.form {
+        case .utc: zone = " UTC"
+        case .zoned(let tzid): zone = " " + tzid
+        default: zone = " (floating)"
+        }
+        return text + String(format: " %02d:%02d", day.hour, day.minute) + zone
     }
 
     /// `2026-11-23`, `2026-11-23T09:30`, `2026-11-23 09:30`, `today`, `tomorrow 09:30`, `friday 14:00`.

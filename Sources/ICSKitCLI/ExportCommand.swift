@@ -12,8 +12,8 @@ struct ExportCommand: ParsableCommand {
             + "or a week as one HTML page.",
         discussion: """
             With a window (--week, --today, --from/--to) only the items that touch it are written: series with \
-            all their overrides. --expand writes each instance as an event of its own, for apps that do not \
-            understand RRULE.
+            all their overrides. --expand writes each instance as an item of its own (todos too), for apps that \
+            do not understand RRULE.
 
             --format html writes one self-contained page (no network) for the 7 days from the window's start \
             (default: this week): a time grid with overlapping events side by side and timed events over several \
@@ -331,26 +331,45 @@ struct ExportCommand: ParsableCommand {
         return result
     }
 
-    /// Every instance in the window as an event of its own: UID `<uid>-<start>`, no recurrence properties.
+    /// Every instance in the window as an item of its own (events, todos and journals alike): UID
+    /// `<uid>-<start>`, no recurrence properties.
     static func expanded(_ calendar: ICalendar, _ range: Range<Date>, _ zone: ZoneClock) -> ICalendar {
         var options = ExpansionOptions()
+        options.components = ExpansionOptions.allItemKinds
         options.viewerZone = zone.identifier
         var result = calendar
         result.components = calendar.components.filter { $0.name == "VTIMEZONE" }
         for occurrence in calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)
             .occurrences
         {
-            guard case .event(var event) = occurrence.item else { continue }
+            var item: CalendarComponent
             let instance = occurrence.recurrenceID.map { $0.icsValue } ?? occurrence.start.icsValue
-            event.uid = (event.uid ?? "icskit") + "-" + instance
-            event.start = occurrence.start
-            event.end = occurrence.end
-            event.duration = nil
-            event.recurrenceRules = []
-            event.recurrenceDates = []
-            event.exceptionDates = []
-            event.recurrenceID = nil
-            result.components.append(.event(event))
+            switch occurrence.item {
+            case .event(var event):
+                event.start = occurrence.start
+                event.end = occurrence.end
+                event.duration = nil
+                item = .event(event)
+            case .todo(var todo):
+                // A todo's instance starts at its DTSTART, or (without one) at its DUE.
+                if todo.start != nil {
+                    todo.start = occurrence.start
+                    if todo.due != nil { todo.due = occurrence.end }
+                } else {
+                    todo.due = occurrence.start
+                }
+                item = .todo(todo)
+            case .journal(var journal):
+                journal.start = occurrence.start
+                item = .journal(journal)
+            }
+            let uid = (item.core?.uid ?? "icskit") + "-" + instance
+            item.core?.uid = uid
+            item.core?.recurrenceRules = []
+            item.core?.recurrenceDates = []
+            item.core?.exceptionDates = []
+            item.core?.recurrenceID = nil
+            result.components.append(item)
         }
         return result
     }

@@ -64,12 +64,16 @@ extension ZoneSource: ExpressibleByArgument {}
 struct WindowOptions: ParsableArguments {
     @Option(
         help: """
-            First day or time, in --tz: YYYY-MM-DD, DD.MM.YYYY, today, tomorrow, a weekday, next/last WEEKDAY, \
-            in N days, each with an optional HH:MM. Default: today.
+            First day or time, in --tz: YYYY-MM-DD, DD.MM.YYYY, Dec 1, today, tomorrow, a weekday, this/next/last \
+            WEEKDAY, in N days, now, each with an optional time (09:30, 9am, noon). Default: today.
             """)
     var from: String?
 
-    @Option(help: "End, exclusive: a date, or +N days/weeks after --from (+7d, +2w). Default: +7d.")
+    @Option(
+        help: """
+            End, exclusive: a day or time, or a length after --from (+7d, +2w, +2h; without --from, +2h is from \
+            now). Default: +7d.
+            """)
     var to: String?
 
     @Flag(help: "Just today.")
@@ -147,13 +151,12 @@ struct WindowOptions: ParsableArguments {
         let start =
             try from.map { try Self.parse($0, option: "--from", today: todayStart, now: wallNow) } ?? todayStart
         guard let to else { return (start, start.adding(days: 7)) }
-        if to.hasPrefix("+") {
-            let count = Int(to.dropFirst().dropLast())
-            switch (count, to.last) {
-            case (let count?, "d"): return (start, start.adding(days: count))
-            case (let count?, "w"): return (start, start.adding(days: 7 * count))
-            default: break  // `+2h` and the like: from now, read below
-            }
+        // `+1d`, `+2w`, `+2h`: after --from when there is one (days and weeks on the wall clock); without --from,
+        // days and weeks count from today and hours and minutes from now, as `+2h` does everywhere.
+        if to.hasPrefix("+"), case .success(let length) = TypedInput.duration(to), !length.isNegative {
+            let days = length.weeks * 7 + length.days
+            let seconds = Int64(length.hours * 3600 + length.minutes * 60 + length.seconds)
+            if from != nil || seconds == 0 { return (start, start.adding(days: days).adding(seconds: seconds)) }
         }
         let end = try Self.parse(to, option: "--to", today: todayStart, now: wallNow)
         guard end > start else { throw ValidationError("--to must come after --from") }
@@ -172,12 +175,5 @@ struct WindowOptions: ParsableArguments {
     }
 
     /// `november`, `nov` (three letters or more of an English month name) as 1…12.
-    static func monthNumber(_ word: String) -> Int? {
-        let names = [
-            "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-            "november", "december",
-        ]
-        guard word.count >= 3 else { return nil }
-        return names.firstIndex { $0.hasPrefix(word.lowercased()) }.map { $0 + 1 }
-    }
+    static func monthNumber(_ word: String) -> Int? { LocalDateTime.monthIndex(word) }
 }

@@ -19,19 +19,22 @@ public enum TypedInput {
     /// The one grammar of days and times every command reads (wall-clock times, in whatever zone the command
     /// says), with an optional `HH:MM` after any day:
     /// - `2026-11-27`, `2026-11-27T09:30`, `27.11.2026`;
-    /// - `today`, `tomorrow`, `yesterday`, a weekday (`friday`, `fri`: today when it is today, else the next);
+    /// - `today`, `tomorrow`, `yesterday`, a weekday (`friday`, `fri`, `this friday`: today when it is today,
+    ///   else the next);
     /// - `next friday` (the first after today), `last friday` (the last before today);
+    /// - `Dec 1`, `1 Dec`, `December 1 2026`, `1 Dec 2026` (without a year: this year's);
     /// - `in 3 days`, `in 2 weeks` (`in 3d`, `in 2w`);
-    /// - `+2h`, `+90m`, `+1d` from now (a time);
-    /// - `09:30` alone: today at that time.
+    /// - `now`, and `+2h`, `+90m`, `+1d` from now (a time);
+    /// - a time alone (`09:30`, `9am`, `9:30pm`, `noon`, `midnight`): today at that time.
     public static func moment(_ text: String, now: LocalDateTime, today: LocalDateTime? = nil) -> Result<
         (wall: LocalDateTime, hasTime: Bool), ValueError
     > {
         let today = today ?? now.startOfDay
         let unreadable = ValueError(
-            "cannot read the time \(text) (try 2026-11-27, 27.11.2026, today, friday, next monday, in 3 days, "
-                + "+2h, each with an optional HH:MM)")
+            "cannot read the time \(text) (try 2026-11-27, 27.11.2026, Dec 1, today, friday, next monday, "
+                + "in 3 days, now, +2h, each with an optional time: 09:30, 9am, noon)")
         var words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        if words == ["now"] { return .success((now.adding(seconds: -Int64(now.second)), true)) }
         if words.count == 1, words[0].hasPrefix("+"), case .success(let length) = duration(words[0]) {
             let minute = now.adding(seconds: Int64(length.totalSeconds))
             return .success((minute.adding(seconds: -Int64(minute.second)), true))
@@ -56,8 +59,19 @@ public enum TypedInput {
             ))
     }
 
-    /// `HH:MM` (or `HH:MM:SS`, seconds dropped).
+    /// `HH:MM` (or `HH:MM:SS`, seconds dropped); `9am`, `9:30pm`, `12am` (midnight); `noon`, `midnight`.
     static func clock(_ word: String) -> (hour: Int, minute: Int)? {
+        switch word {
+        case "noon": return (12, 0)
+        case "midnight": return (0, 0)
+        default: break
+        }
+        for (suffix, offset) in [("am", 0), ("pm", 12)] where word.hasSuffix(suffix) {
+            let time = String(word.dropLast(2))
+            let parsed = time.contains(":") ? clock(time) : Int(time).map { ($0, 0) }
+            guard let (hour, minute) = parsed, (1...12).contains(hour) else { return nil }
+            return (hour % 12 + offset, minute)
+        }
         let parts = word.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }),
             let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute)
@@ -83,6 +97,9 @@ public enum TypedInput {
                 date.isDate
             else { return nil }
             return LocalDateTime(date)
+        case 2 where words[0] == "this":
+            guard LocalDateTime.weekdayIndex(words[1]) != nil else { return nil }
+            return LocalDateTime.namedDay(words[1], today: today)
         case 2 where words[0] == "next":
             guard let weekday = LocalDateTime.weekdayIndex(words[1]) else { return nil }
             return today.adding(days: (weekday - today.isoWeekday + 6) % 7 + 1)
@@ -101,8 +118,23 @@ public enum TypedInput {
             case "week", "weeks": return today.adding(days: 7 * count)
             default: return nil
             }
-        default: return nil
+        default: return monthDay(words, today: today)
         }
+    }
+
+    /// `dec 1`, `1 dec`, `december 1 2026`, `1 dec 2026` (a month's name of three letters or more; without a year,
+    /// this year's).
+    static func monthDay(_ words: [String], today: LocalDateTime) -> LocalDateTime? {
+        guard (2...3).contains(words.count) else { return nil }
+        let year = words.count == 3 ? Int(words[2]) : today.year
+        let pair: (month: Int?, day: Int?) =
+            Int(words[0]) != nil
+            ? (LocalDateTime.monthIndex(words[1]), Int(words[0]))
+            : (LocalDateTime.monthIndex(words[0]), Int(words[1].filter { $0 != "," }))
+        guard let year, (1...9999).contains(year), let month = pair.month, let day = pair.day,
+            (1...LocalDateTime.days(inMonth: month, year: year)).contains(day)
+        else { return nil }
+        return LocalDateTime(year: year, month: month, day: day)
     }
 
     /// A length: numbers with units `w`, `d`, `h`, `m`, `s` (`90m`, `1h30m`, `2d`), signed (`-15m`, a reminder
@@ -160,6 +192,17 @@ extension LocalDateTime {
         let lowered = word.lowercased()
         guard lowered.count >= 3, let index = names.firstIndex(where: { $0.hasPrefix(lowered) }) else { return nil }
         return index + 1
+    }
+
+    /// The month (1…12) an English name or its first three or more letters give (`dec`, `december`).
+    public static func monthIndex(_ word: String) -> Int? {
+        let names = [
+            "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+            "november", "december",
+        ]
+        let lowered = word.lowercased()
+        guard lowered.count >= 3 else { return nil }
+        return names.firstIndex { $0.hasPrefix(lowered) }.map { $0 + 1 }
     }
 
     /// How many days a month has.
