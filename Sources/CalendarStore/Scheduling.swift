@@ -443,11 +443,22 @@ extension CalendarStore {
                 throw StoreError(
                     "none of your addresses (\(addresses.sorted().joined(separator: ", "))) is an attendee of \(uid)")
             }
+            guard core.organizer != nil else {
+                throw StoreError(
+                    "\(core.summary.map { "\"\($0)\"" } ?? uid) names no ORGANIZER: there is no one to send a REPLY to")
+            }
             me.parameters.removeAll { $0.name == "PARTSTAT" || $0.name == "RSVP" }
             me.parameters.append(Parameter("PARTSTAT", answer))
             var event = Event()
             event.core.uid = uid
-            event.core.sequence = core.sequence
+            // A REPLY answers the organizer's SEQUENCE (RFC 5546 §2.1.4), not one a local edit raised.
+            event.core.sequence =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT max(sequence) FROM schedulingMessage
+                        WHERE calendarID = ? AND uid = ? AND method IN ('REQUEST', 'ADD') AND recurrenceID IN ('', ?)
+                        """, arguments: [calendarID, uid, key]) ?? core.sequence
             event.core.organizer = core.organizer
             event.core.attendees = [me]
             event.core.summary = core.summary
@@ -463,7 +474,7 @@ extension CalendarStore {
             let stamp = max(Int64(now.timeIntervalSince1970), answered == Int64.min ? Int64.min : answered + 1)
             event.core.stamp = LocalDateTime(wallSeconds: stamp).calendarDate(.utc)
             if let instance { event.core.recurrenceID = core.recurrenceID ?? RecurrenceID(instance) }
-            if let comment { event.otherProperties.append(Property("COMMENT", value: comment)) }
+            if let comment { event.otherProperties.append(Property("COMMENT", text: comment)) }
             let reply: CalendarComponent
             if case .todo = target {
                 var todo = Todo()
@@ -606,12 +617,23 @@ extension CalendarStore {
     }
 
     /// The CANCEL an organizer sends before removing an item: every component with STATUS:CANCELLED, SEQUENCE
-    /// one higher, DTSTAMP `now`; nil when none of `addresses` organizes it or it has no attendees besides.
-    public func cancellation(uid: String, calendar name: String, addresses: Set<String>, now: Date = Date()) throws
-        -> SchedulingRequest?
-    {
+    /// one higher, DTSTAMP `now`; for one `instance` of a series, that instance alone (RFC 5546 §3.2.5: the
+    /// master's copy with its RECURRENCE-ID, or the instance's override). Nil when none of `addresses` organizes
+    /// it or it has no attendees besides.
+    public func cancellation(
+        uid: String, calendar name: String, addresses: Set<String>, instance: CalendarDate? = nil, now: Date = Date()
+    ) throws -> SchedulingRequest? {
         let stored = try loadItems(calendar: name, uids: [uid])
         var items = stored.components.filter(\.isItem)
+        if let instance {
+            guard let master = items.first(where: { $0.identity.recurrenceID.isEmpty }) else { return nil }
+            var one =
+                items.first { $0.core?.recurrenceID?.date == instance }
+                ?? master.withoutRecurrence(startingAt: instance)
+            let recurrenceID = one.core?.recurrenceID ?? RecurrenceID(instance)
+            one.core?.recurrenceID = recurrenceID
+            items = [one]
+        }
         guard let master = items.first(where: { $0.identity.recurrenceID.isEmpty }) ?? items.first,
             let organizer = master.core?.organizer.map({ SchedulingState.normalized($0.address) }),
             addresses.contains(organizer)
@@ -623,7 +645,7 @@ extension CalendarStore {
         for index in items.indices {
             guard var core = items[index].core else { continue }
             core.status = .cancelled
-            core.sequence = (core.sequence ?? 0) + 1
+            core.sequence = SchedulingState.nextSequence(after: core.sequence ?? 0)
             core.stamp = LocalDateTime(wallSeconds: Int64(now.timeIntervalSince1970)).calendarDate(.utc)
             items[index].core = core
         }
@@ -645,7 +667,31 @@ extension CalendarStore {
     }
 }
 
+extension CalendarComponent {
+    /// The series' instance at `start` as a CANCEL names it: no RRULE, RDATE or EXDATE, DTSTART `start`, no end
+    /// (RFC 5546 §3.2.5 asks for none).
+    func withoutRecurrence(startingAt start: CalendarDate) -> CalendarComponent {
+        var copy = self
+        copy.core?.recurrenceRules = []
+        copy.core?.recurrenceDates = []
+        copy.core?.exceptionDates = []
+        if case .event(var event) = copy {
+            event.end = nil
+            event.duration = nil
+            copy = .event(event)
+        }
+        copy.core?.start = start
+        return copy
+    }
+}
+
 extension SchedulingState {
+    /// The SEQUENCE after `sequence`: one higher, and never past the largest INTEGER (RFC 5545 §3.3.8) a reader
+    /// may hold.
+    static func nextSequence(after sequence: Int) -> Int {
+        sequence < Int(Int32.max) ? max(sequence, -1) + 1 : Int(Int32.max)
+    }
+
     /// Whether the time, the rule or the place differ: what raises an organizer's SEQUENCE (RFC 5546 §2.1.4).
     static func scheduleChanged(_ item: CalendarComponent, since sent: CalendarComponent) -> Bool {
         func schedule(_ item: CalendarComponent) -> [String] {

@@ -126,7 +126,7 @@ struct FreeBusyCommand: ParsableCommand {
                 Property("DTSTAMP", value: stamp),
                 Property("DTSTART", value: utc(from)),
                 Property("DTEND", value: utc(to)),
-                Property("COMMENT", value: TextEscaping.escape(name)),
+                Property("COMMENT", text: name),
             ]
             properties += periods.map { period in
                 Property(

@@ -106,13 +106,18 @@ struct RemoveCommand: ParsableCommand {
         let opened = try store.open()
         try CalendarFiles.requireCalendar(calendar, in: opened)
         let item = try Handles.resolve(handle, in: opened, calendar: calendar, kind: nil, what: "item")
+        let loaded = try opened.loadItems(calendar: item.calendar, uids: [item.uid])
+        var instanceDate: CalendarDate?
         if let instance {
-            try removeInstance(instance, of: item, from: opened)
-            return
+            let occurrence = try SeriesInstance.find(instance, of: item.uid, in: loaded, zone: try zoneOption.zone())
+            guard let recurrenceID = occurrence.recurrenceID else {
+                throw CommandFailure("not an instance of a series")
+            }
+            instanceDate = recurrenceID
         }
         // A whole series is many instances: asked for on a terminal, --yes elsewhere.
-        let components = try opened.loadItems(calendar: item.calendar, uids: [item.uid]).components
-        if components.contains(where: { $0.core?.isRecurring == true }) {
+        let components = loaded.components
+        if instanceDate == nil, components.contains(where: { $0.core?.isRecurring == true }) {
             let overrides = components.filter { $0.core?.recurrenceID != nil }.count
             try Confirmation.ask(
                 "Remove the whole recurring series \"\(item.summary ?? item.uid)\" (\(item.calendar))"
@@ -121,14 +126,21 @@ struct RemoveCommand: ParsableCommand {
         }
         // The attendees of an item the user organizes are told: the CANCEL, made before the item goes.
         let cancel = try opened.cancellation(
-            uid: item.uid, calendar: item.calendar, addresses: me.identity(store: store).addresses)
+            uid: item.uid, calendar: item.calendar, addresses: me.identity(store: store).addresses,
+            instance: instanceDate)
         if notify != nil, cancel == nil {
             throw CommandFailure("--notify: you do not organize \(item.uid) with attendees (--me, icskit config me)")
         }
         if let notify, let cancel { try IMIPMessage.write(cancel.text, to: notify) }
-        let removed = try opened.delete(uid: item.uid, calendar: calendar)
-        guard removed > 0 else { throw CommandFailure("no item with UID \(item.uid) in the store") }
-        let line = "removed: \(item.summary ?? "(no summary)")  (\(item.uid), \(removed.counted("component")))"
+        let line: String
+        if let instance, let instanceDate {
+            try removeInstance(instanceDate, of: item, loaded: loaded, from: opened)
+            line = "removed: the instance of \(instance) of \(item.summary ?? "(no summary)")  (\(item.uid))"
+        } else {
+            let removed = try opened.delete(uid: item.uid, calendar: calendar)
+            guard removed > 0 else { throw CommandFailure("no item with UID \(item.uid) in the store") }
+            line = "removed: \(item.summary ?? "(no summary)")  (\(item.uid), \(removed.counted("component")))"
+        }
         if notify == "-" { Output.standardError(line) } else { Output.line(line) }
         if let cancel, notify == nil {
             Output.standardError(
@@ -138,11 +150,9 @@ struct RemoveCommand: ParsableCommand {
     }
 
     /// One instance out of its series: an EXDATE on the master, and its override (if it had one) deleted.
-    private func removeInstance(_ instance: String, of item: HandleMatch, from store: CalendarStore) throws {
-        let zone = try zoneOption.zone()
-        let loaded = try store.loadItems(calendar: item.calendar, uids: [item.uid])
-        let occurrence = try SeriesInstance.find(instance, of: item.uid, in: loaded, zone: zone)
-        guard let recurrenceID = occurrence.recurrenceID else { throw CommandFailure("not an instance of a series") }
+    private func removeInstance(
+        _ recurrenceID: CalendarDate, of item: HandleMatch, loaded: ICalendar, from store: CalendarStore
+    ) throws {
         var series = loaded.components.filter {
             $0.core?.uid == item.uid && $0.core?.recurrenceID?.date != recurrenceID
         }
@@ -153,7 +163,6 @@ struct RemoveCommand: ParsableCommand {
         core.recordEdit()
         series[master].core = core
         try store.replaceSeries(uid: item.uid, calendar: item.calendar, with: series, zones: loaded)
-        Output.line("removed: the instance of \(instance) of \(item.summary ?? "(no summary)")  (\(item.uid))")
     }
 }
 

@@ -48,6 +48,12 @@ public struct Property: Sendable {
         self.sourcePrefix = nil
     }
 
+    /// A property whose value is TEXT (RFC 5545 §3.3.11), given as plain text: `\`, `;`, `,` and line breaks are
+    /// escaped here, the one escaping every writer of text uses.
+    public init(_ name: String, parameters: [Parameter] = [], text: String) {
+        self.init(name, parameters: parameters, value: TextEscaping.escape(text))
+    }
+
     init(name: String, parameters: [Parameter], value: String, line: Int, sourcePrefix: String?) {
         self.name = name
         self.parameters = parameters
