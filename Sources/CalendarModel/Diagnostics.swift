@@ -22,6 +22,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var column: Int?
     /// One sentence: what is wrong and what was done about it.
     public var message: String
+    /// Whether it is a finding about the file's time zones (a VTIMEZONE that disagrees with tzdata, a TZID
+    /// mapped or unknown): said once where the file is read, not on every listing of what a store keeps of it.
+    package var isAboutZones = false
 
     /// A diagnostic at a place in a file (line 0: the file as a whole).
     public init(_ severity: Severity, file: String?, line: Int, column: Int? = nil, _ message: String) {

@@ -89,7 +89,7 @@ struct AgendaCommand: ParsableCommand {
             ?? expandedRows(from: zone.date(of: start), to: zone.date(of: end), options)
         let rows = ListedRows(segments)
         ProcessLifetime.keepUntilExit(rows)
-        CalendarFiles.report(diagnostics, quiet: quiet)
+        CalendarFiles.report(diagnostics, quiet: quiet, fromStore: files.isEmpty)
         let format = InstanceFormat(zone: zone)
         if json {
             var writer = JSONWriter(pretty: true)

@@ -157,9 +157,23 @@ struct CalendarFiles {
     }
 
     /// Prints warnings and errors found while reading or expanding, unless `quiet`.
-    static func report(_ diagnostics: [Diagnostic], quiet: Bool) {
+    /// What the store keeps was reported when it was read: its findings about time zones (a VTIMEZONE that
+    /// disagrees with tzdata …) are left out of listings `fromStore` (`check-store` lists them).
+    static func report(_ diagnostics: [Diagnostic], quiet: Bool, fromStore: Bool = false) {
         guard !quiet else { return }
-        for diagnostic in diagnostics { Output.standardError(diagnostic.description) }
+        for diagnostic in diagnostics where !(fromStore && diagnostic.isAboutZones) {
+            Output.standardError(diagnostic.description)
+        }
+    }
+
+    /// The findings about time zones in what was read (said once, at import; the store keeps the data as read).
+    static func zoneFindings(of sources: [Source]) -> [Diagnostic] {
+        sources.flatMap { source in
+            source.calendars.flatMap { calendar in
+                CalendarTime(calendar: calendar, viewerZone: "UTC", file: source.path).everyZoneFinding()
+                    .filter(\.isAboutZones)
+            }
+        }
     }
 }
 

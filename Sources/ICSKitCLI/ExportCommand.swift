@@ -253,7 +253,7 @@ struct ExportCommand: ParsableCommand {
                 + "raises the limit)"
             content.notes.append(note)
         }
-        CalendarFiles.report(diagnostics, quiet: false)  // the budget's own warning among them
+        CalendarFiles.report(diagnostics, quiet: false, fromStore: true)  // the budget's own warning among them
         content.todos.sort {
             ($0.todo.isCompleted ? 1 : 0, $0.due?.wallSeconds ?? .max) < (
                 $1.todo.isCompleted ? 1 : 0, $1.due?.wallSeconds ?? .max

@@ -70,7 +70,7 @@ struct FreeBusyCommand: ParsableCommand {
             }
             busy.append((source.name, periods))
         }
-        CalendarFiles.report(diagnostics, quiet: quiet)
+        CalendarFiles.report(diagnostics, quiet: quiet, fromStore: files.isEmpty)
         if let find, let minimum = Self.seconds(find) {
             let slots = FreeBusy.freeSlots(
                 busy: busy.flatMap { $0.periods.map(\.range) }, from: from, to: to,

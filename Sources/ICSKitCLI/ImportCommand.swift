@@ -60,6 +60,8 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
         let input = try CalendarFiles.read(files, csv: csv.options) { progress.phase("reading \($0)") }
         ProcessLifetime.keepUntilExit(input)
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
+        // Said once, here: listings of the store leave them out.
+        CalendarFiles.report(CalendarFiles.zoneFindings(of: input.sources), quiet: quiet)
         var reports: [ImportReport] = []
         // A file with no calendar in it (garbage, an empty file, JSON that is not jCal) imports nothing: said, and
         // the import goes on with the other files and exits 1.

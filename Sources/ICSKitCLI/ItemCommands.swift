@@ -182,6 +182,13 @@ struct CheckStoreCommand: ParsableCommand {
             Output.print(
                 "  \(calendar.name): \(calendar.itemCount.counted("item"))\(calendar.color.map { "  \($0)" } ?? "")")
         }
+        // What listings leave unsaid: the findings about each calendar's time zones, as import reported them.
+        for (calendar, name) in try opened.loadCalendars(named: nil, window: nil) {
+            for finding in CalendarTime(calendar: calendar, viewerZone: "UTC").everyZoneFinding()
+            where finding.isAboutZones {
+                Output.print("  \(name): \(finding.severity.rawValue): \(finding.message)")
+            }
+        }
         if problems != ["ok"] { throw ExitCode(1) }
     }
 }

@@ -24,6 +24,13 @@ public final class CalendarTime {
     /// Warnings about the calendar's time zones met so far (a TZID read as floating, a VTIMEZONE not used …).
     public var diagnostics: [Diagnostic] { resolver.diagnostics }
 
+    /// Every warning about the calendar's time zones: each TZID its items use is resolved first (placing values
+    /// resolves only the zones it meets).
+    public func everyZoneFinding() -> [Diagnostic] {
+        resolver.resolveEveryUsedZone()
+        return resolver.diagnostics
+    }
+
     /// The UTC instant (seconds) of a value; `line` places a warning about its zone, if one is due.
     func instant(_ date: CalendarDate, line: Int) -> Int64 {
         clock(for: date.form, line: line).instant(LocalDateTime(date))

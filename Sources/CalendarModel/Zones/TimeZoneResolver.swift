@@ -27,6 +27,18 @@ final class TimeZoneResolver {
     }
 
     /// The zone a TZID names; nil means floating time. `line` places the warning, if one is due.
+    /// Resolves each TZID the calendar's items name (their start, end, due, RECURRENCE-ID, RDATEs and EXDATEs).
+    func resolveEveryUsedZone() {
+        for component in calendar.components {
+            guard let core = component.core else { continue }
+            var values = [core.start, core.recurrenceID?.date] + core.recurrenceDates.map(\.start)
+            values += core.exceptionDates.map(Optional.some)
+            if case .event(let event) = component { values.append(event.end) }
+            if case .todo(let todo) = component { values.append(todo.due) }
+            for case .zoned(let tzid)? in values.map({ $0?.form }) { _ = zone(for: tzid) }
+        }
+    }
+
     func zone(for tzid: String, line: Int = 0) -> LibicalZone? {
         if let cached = cache[tzid] { return cached }
         let zone = resolve(tzid, line: line)
@@ -179,7 +191,9 @@ final class TimeZoneResolver {
     }
 
     private func warn(_ line: Int, _ message: String) {
-        diagnostics.append(Diagnostic(.warning, file: file, line: line, message))
+        var diagnostic = Diagnostic(.warning, file: file, line: line, message)
+        diagnostic.isAboutZones = true
+        diagnostics.append(diagnostic)
     }
 
     /// The IANA zone a TZID names without help from the file, and what kind of name it was when not IANA.
