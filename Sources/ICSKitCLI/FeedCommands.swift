@@ -290,6 +290,7 @@ struct NetworkOptions: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         return HTTPClient(
             timeout: timeout, credentials: credentials,
-            caFile: caFile ?? environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }, environment: environment)
+            caFile: caFile ?? environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }, environment: environment,
+            warn: { Output.standardError("icskit: warning: " + $0) })
     }
 }

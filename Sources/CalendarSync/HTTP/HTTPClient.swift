@@ -86,14 +86,20 @@ public final class HTTPClient: Sendable {
     private let transport: Result<any HTTPTransport, HTTPFailure>
     /// The Digest challenge each origin gave, for the requests after the first.
     private let digests = DigestState()
+    /// Hears what a person should know of (a password sent in the clear).
+    private let warn: @Sendable (String) -> Void
+    /// The plain-HTTP origins warned of already (one warning per origin).
+    private let warned = OriginSet()
 
     /// A client. `caFile` adds a private CA's certificates (PEM) to the system's trusted roots; `environment` is
     /// where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read; `transport` replaces the network (tests).
     public init(
         timeout: TimeInterval = 30, retries: Int = 3, initialDelay: TimeInterval = 0.5,
         maximumDelay: TimeInterval = 30, credentials: (user: String, password: String)? = nil, caFile: String? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment, transport: (any HTTPTransport)? = nil
+        environment: [String: String] = ProcessInfo.processInfo.environment, transport: (any HTTPTransport)? = nil,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.warn = warn
         self.timeout = timeout
         self.retries = retries
         self.initialDelay = initialDelay
@@ -224,16 +230,34 @@ public final class HTTPClient: Sendable {
             signed.headers.append((name: "Authorization", value: value))
             return signed
         }
-        let first =
-            digests.header(for: origin, request, credentials)
-            ?? "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
-        let answer = try exchange(withHeader(first))
-        guard answer.status == 401, let challenge = answer[header: "WWW-Authenticate"].flatMap(DigestChallenge.init)
-        else { return answer }
-        digests.remember(challenge, for: origin)
-        guard let header = digests.header(for: origin, request, credentials) else { return answer }
-        return try exchange(withHeader(header))
+        let basic = "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
+        // Over plain HTTP a password goes out only when the server asks for it (a 401), and then with a warning.
+        let isPlain = request.url.scheme?.lowercased() == "http"
+        let digest = digests.header(for: origin, request, credentials)
+        let answer = try exchange(digest.map(withHeader) ?? (isPlain ? request : withHeader(basic)))
+        guard answer.status == 401 else { return answer }
+        if let challenge = answer[header: "WWW-Authenticate"].flatMap(DigestChallenge.init) {
+            digests.remember(challenge, for: origin)
+            guard let header = digests.header(for: origin, request, credentials) else { return answer }
+            return try exchange(withHeader(header))
+        }
+        guard isPlain, digest == nil else { return answer }
+        if warned.insert(origin) {
+            warn(
+                "\(origin) asks for a password over plain http: it is sent unencrypted (use https:// if the server "
+                    + "has it)")
+        }
+        return try exchange(withHeader(basic))
     }
+}
+
+/// Origins, for the warnings said once each (`@unchecked Sendable`: under `lock`).
+final class OriginSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var origins: Set<String> = []
+
+    /// Whether `origin` was new.
+    func insert(_ origin: String) -> Bool { lock.withLock { origins.insert(origin).inserted } }
 }
 
 /// The Digest challenge per origin and how many requests answered it (`@unchecked Sendable`: under `lock`).

@@ -9,14 +9,16 @@ import Foundation
 public struct VdirStorage: SyncStorage {
     public let directory: URL
 
-    /// A vdir at `path`, created when missing.
+    /// A vdir at `path`, created when missing (0700: calendars are private, as the store is; files are written
+    /// 0600).
     public init(path: String) throws {
         directory = URL(fileURLWithPath: path).standardizedFileURL
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw SyncStorageError.failed("\(path) is not a directory") }
         } else {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
     }
 
@@ -145,7 +147,7 @@ public struct VdirStorage: SyncStorage {
     /// A new hidden file in the vdir holding `bytes`, flushed to disk.
     private func writeTemporary(_ bytes: [UInt8]) throws -> String {
         let temporary = directory.appendingPathComponent(".icskit-\(UUID().uuidString).tmp").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {
             throw SyncStorageError.failed("cannot write in \(directory.path): \(String(cString: strerror(errno)))")
         }
