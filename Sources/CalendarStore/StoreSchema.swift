@@ -246,6 +246,9 @@ enum StoreSchema {
         migrator.registerMigration("v19: a search index mark that a second write does not trip over") { db in
             try db.execute(sql: SearchIndex.staleMarkOnce)
         }
+        migrator.registerMigration("v20: what sync partners refused to store") { db in
+            try db.execute(sql: CalendarStore.refusalSchema)
+        }
         return migrator
     }
 

@@ -67,7 +67,7 @@ enum UndoLog {
     /// (restoring it would make the next sync fetch the partner's side again). Rows of a calendar the undo removes
     /// go with it. The partner's merge base in `syncState` and `syncBase` (rows whose source is a partner's) is
     /// left alike; the bases of files and feeds are restored.
-    static let remoteMirror: Set<String> = ["syncResource", "syncPartner"]
+    static let remoteMirror: Set<String> = ["syncResource", "syncPartner", "syncRefusal"]
 
     /// Tables that hold the merge bases of every source, partners included: the column that names the source.
     static let baseSources = ["syncState": "source", "syncBase": "partner"]

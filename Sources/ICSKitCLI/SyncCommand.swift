@@ -22,7 +22,12 @@ struct SyncCommand: ParsableCommand {
             read (If-Match); one someone changes while the sync runs is left for the next sync. An emptied \
             collection or directory deletes nothing without --force-delete.
 
-            Exit status: 0 ok; 1 a sync refused, conflicts left or files deferred; 2 usage.
+            A resource the server refuses (HTTP 400, 403, 409, 413, 415, 507) is reported by title with the \
+            server's reason, stays in the store and does not stop the others; it is not sent again until it \
+            changes. Changed instances without their series (Google exports hold them) are written with the \
+            series they belong to, as convert --repair writes them, which servers accept.
+
+            Exit status: 0 ok; 1 a sync refused, a resource refused, conflicts left or files deferred; 2 usage.
 
             Examples:
               icskit sync --discover https://cal.example.com --user ana
@@ -95,6 +100,17 @@ struct SyncCommand: ParsableCommand {
                 if report.pulled.unresolved > 0 || !report.deferred.isEmpty { failed = true }
                 for href in report.deferred where !quiet {
                     Output.standardError("\(calendar): \(href) changed during the sync; the next sync merges it")
+                }
+                // A refused resource stays in the store and does not stop the others; the status says so.
+                if !report.refused.isEmpty { failed = true }
+                for refusal in report.refused {
+                    let what = "\"\(refusal.title ?? "(no title)")\" (\(refusal.uid))"
+                    Output.standardError(
+                        refusal.isNew
+                            ? "\(calendar): the server refused \(what): \(refusal.reason); kept in the store, sent "
+                                + "again when it changes"
+                            : "\(calendar): \(what) is unchanged since the server refused it (\(refusal.reason)); "
+                                + "not sent again")
                 }
                 if json {
                     reports.append(Self.json(report, partner, dryRun: merging.dryRun))
@@ -190,6 +206,16 @@ struct SyncCommand: ParsableCommand {
                     })
             ),
             ("deferred", .array(report.deferred.map(JSONValue.string))),
+            (
+                "refused",
+                .array(
+                    report.refused.map { refusal in
+                        .object([
+                            ("uid", .string(refusal.uid)), ("title", refusal.title.map(JSONValue.string) ?? .null),
+                            ("reason", .string(refusal.reason)), ("new", .bool(refusal.isNew)),
+                        ])
+                    })
+            ),
         ])
     }
 

@@ -47,14 +47,14 @@ final class DAVServer {
         try Data().write(to: log)
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = try FileHandle(forWritingTo: log)
-        do { try process.run() } catch { throw Requirement.missing("\(kind.rawValue) cannot start: \(error)") }
+        do { try process.run() } catch { throw Requirement.broken("\(kind.rawValue) cannot start: \(error)") }
         let deadline = Date(timeIntervalSinceNow: 20)
         let client = HTTPClient(timeout: 2, retries: 0, credentials: (Self.user, Self.password))
         while Date() < deadline {
             if (try? client.send(HTTPRequest("OPTIONS", URL(string: "http://127.0.0.1:\(port)/")!))) != nil { break }
             guard process.isRunning else {
-                throw Requirement.missing(
-                    "\(kind.rawValue) is not in \(bin.path) (make venv installs it): "
+                throw Requirement.broken(
+                    "\(kind.rawValue) did not start from \(bin.path) (make venv installs it): "
                         + ((try? String(contentsOf: log, encoding: .utf8)) ?? ""))
             }
             Thread.sleep(forTimeInterval: 0.1)
@@ -88,7 +88,7 @@ final class DAVServer {
                 bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
             }
         }
-        guard bound else { throw Requirement.missing("no free port on 127.0.0.1") }
+        guard bound else { throw Requirement.broken("no free port on 127.0.0.1") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 

@@ -92,7 +92,7 @@ final class DigestCLITests: XCTestCase {
             let log = ["apache.out", "error.log"].compactMap {
                 try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
             }.joined()
-            throw Requirement.missing("Apache httpd did not start: \(log)")
+            throw Requirement.broken("Apache httpd did not start: \(log)")
         }
 
         func stop() {

@@ -15,16 +15,17 @@ final class HTTPStackCLITests: FeedServerTestCase {
         return run.stdout.components(separatedBy: "BEGIN:VEVENT").count - 1
     }
 
+    /// The deadline is the whole fetch's, retries included: the drip is cut off and said to be, and nothing is
+    /// kept. (How long that takes is BENCHMARKS.md's, not a test's.)
     func testASlowDripServerIsCutOffAtTheTimeout() throws {
-        let start = Date()
         let run = try icskit(["subscribe", server.feed("drip"), "--into", "Drip", "--timeout", "2"])
-        let elapsed = Date().timeIntervalSince(start)
         XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.stderr.contains("no complete answer"), run.stderr)
-        XCTAssertLessThanOrEqual(elapsed, 3, "the deadline is the whole fetch's, retries included")
-        let refresh = Date()
-        XCTAssertEqual(try icskit(["refresh", "Drip", "--timeout", "1"]).status, 1)
-        XCTAssertLessThanOrEqual(Date().timeIntervalSince(refresh), 2)
+        XCTAssertFalse(run.timedOut)
+        XCTAssertTrue(run.stderr.contains("no complete answer from 127.0.0.1 within 2 s"), run.stderr)
+        let refresh = try icskit(["refresh", "Drip", "--timeout", "1"])
+        XCTAssertEqual(refresh.status, 1)
+        XCTAssertTrue(refresh.stderr.contains("within 1 s"), refresh.stderr)
+        XCTAssertEqual(try storedCount("Drip"), 0)
     }
 
     func testAGzipFeedIsReadAndAGzipBombRefused() throws {
@@ -59,7 +60,7 @@ final class HTTPStackCLITests: FeedServerTestCase {
             try process.run()
             let line = String(decoding: output.fileHandleForReading.availableLine(), as: UTF8.self)
             guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                throw Requirement.missing("the proxy did not start: \(line)")
+                throw Requirement.broken("the proxy did not start: \(line)")
             }
             self.port = port
         }

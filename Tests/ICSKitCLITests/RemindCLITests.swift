@@ -148,11 +148,8 @@ final class RemindCLITests: StoreCLITestCase {
 
         """.write(toFile: file, atomically: true, encoding: .utf8)
         try icskit(["import", file, "--calendar", "Soon", "-q"])
-        let began = Date()
         let run = try icskit(["remind", "--watch", "--calendar", "Soon", "--stop-after", "6", "--tz", "UTC"])
-        let took = Date().timeIntervalSince(began)
         XCTAssertTrue(run.stdout.contains("Tea at "), run.stdout)
         XCTAssertEqual(run.stdout.components(separatedBy: "Tea at").count - 1, 1, "fired once: \(run.stdout)")
-        XCTAssertTrue(took >= 1.5 && took < 10, "watch ran \(took) s")
     }
 }

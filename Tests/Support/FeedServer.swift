@@ -39,7 +39,7 @@ public final class FeedServer {
         let line = String(decoding: output.fileHandleForReading.availableLine(), as: UTF8.self)
         guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()
-            throw Requirement.missing(
+            throw Requirement.broken(
                 "the feed server did not start (\(TestEnvironment.pythonExecutable)): \"\(line)\"")
         }
         self.port = port

@@ -13,6 +13,10 @@ public enum Requirement {
         return XCTSkip(what)
     }
 
+    /// The error to throw when something the test needs is there but does not work (a server installed that does
+    /// not start): a failure everywhere, never a skip.
+    public static func broken(_ what: String) -> any Error { Missing(description: what) }
+
     /// A requirement CI should have met.
     struct Missing: Error, CustomStringConvertible {
         var description: String

@@ -38,6 +38,13 @@ extension ICalendar {
         return result
     }
 
+    /// `components` with the series each UID of only changed instances belongs to, as `seriesForLoneOverrides`
+    /// adds it: for writers of one resource per UID (sync), whose servers refuse such a resource.
+    package static func withSeriesForLoneOverrides(_ components: [Component]) -> [Component] {
+        var log = DiagnosticLog(file: nil)
+        return seriesForLoneOverrides(components, &log)
+    }
+
     /// The series whose instances are exactly these overrides' RECURRENCE-IDs; nil (with a warning) when they mix
     /// dates and date-times.
     private static func series(of overrides: [Component], _ log: inout DiagnosticLog) -> Component? {

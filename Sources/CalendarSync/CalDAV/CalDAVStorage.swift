@@ -143,6 +143,9 @@ public struct CalDAVStorage: IncrementalSyncStorage {
         switch answer.status {
         case 200...299: break
         case 412: throw SyncStorageError.changed(href)
+        // This resource is refused (its content, its size, the quota): the others go on.
+        case 400, 403, 409, 413, 415, 507:
+            throw SyncStorageError.refused(href: href, reason: "HTTP \(answer.status)" + DAV.reason(answer))
         default: throw DAV.failure("PUT", href, answer)
         }
         if let etag = answer[header: "ETag"], !etag.hasPrefix("W/") { return etag }
@@ -198,6 +201,23 @@ enum DAV {
                 body: Array(body.utf8)))
         guard answer.status == 207 else { throw failure(method, url.absoluteString, answer) }
         return answer
+    }
+
+    /// What a server said of a refusal, for people: the precondition of a WebDAV error body
+    /// (`valid-calendar-object-resource`), else the first line of a text body, at most 200 characters; empty when
+    /// it said nothing (`: ` and the reason otherwise).
+    static func reason(_ answer: HTTPResponse) -> String {
+        let text = String(decoding: answer.body.prefix(64 << 10), as: UTF8.self)
+        if let tree = try? XMLElement.parse(Array(text.utf8)), tree.name == "error",
+            let condition = tree.children.first?.name
+        {
+            return ": " + condition
+        }
+        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { !$0.isEmpty && !$0.hasPrefix("<") }
+        guard let line else { return "" }
+        let printable = String(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(200))
+        return printable.isEmpty ? "" : ": " + printable
     }
 
     static func failure(_ method: String, _ target: String, _ answer: HTTPResponse) -> SyncStorageError {

@@ -19,6 +19,10 @@ extension TwoWaySync {
         var localOnly: [String] = []
         var writer: ResourceWriter
         var created: [String] = [], updated: [String] = [], deleted: [String] = [], deferred: [String] = []
+        /// What the partner refused at an earlier sync, by UID; what it refused now, and the UIDs it took since.
+        let refusedBefore: [String: SyncRefusal]
+        var refused: [TwoWaySync.Refused] = []
+        var accepted: [String] = []
         /// What the partner now holds, recorded in batches, one transaction per 200 resources: a sync killed before
         /// a batch is recorded finds those resources equal to the store next time and records them then.
         var pending = (resources: [SyncResource](), forgetting: [String](), base: [MergeKey: String?]())
@@ -30,6 +34,7 @@ extension TwoWaySync {
         ) throws {
             (self.calendar, self.storage, self.store, self.resources) = (calendar, storage, store, resources)
             self.progress = progress
+            refusedBefore = try store.syncRefusals(calendar: calendar, partner: storage.identity)
             now = try store.mergeSnapshot(calendar: calendar, source: storage.identity).items
             for key in now.keys { keysByUID[key.uid, default: []].append(key) }
             let remoteUIDs = Set(resources.values.flatMap(\.uids))
@@ -60,6 +65,8 @@ extension TwoWaySync {
 
         /// Writes what differs; `readNow` names the resources this round read (the others stand as recorded while
         /// the store agrees with them).
+        /// A resource the partner refuses (a server's 400, 413 …) is reported, remembered with its items'
+        /// fingerprints and not sent again while they stay the same; it never stops the other resources.
         mutating func run(readNow: Set<String>) throws {
             for href in resources.keys.sorted() {
                 step()
@@ -67,6 +74,8 @@ extension TwoWaySync {
                     try write(href, read: readNow.contains(href))
                 } catch SyncStorageError.changed(let changed) {
                     deferred.append(changed)
+                } catch SyncStorageError.refused(_, let reason) {
+                    noteRefusal(resources[href]!.uids, reason: reason)
                 }
             }
             for uid in localOnly {
@@ -75,8 +84,47 @@ extension TwoWaySync {
                     try create(uid)
                 } catch SyncStorageError.changed(let changed) {
                     deferred.append(changed)
+                } catch SyncStorageError.refused(_, let reason) {
+                    noteRefusal([uid], reason: reason)
                 }
             }
+            // Refusals of UIDs the store no longer holds are forgotten.
+            accepted += refusedBefore.keys.filter { keysByUID[$0] == nil }
+        }
+
+        /// The fingerprints of a UID's items here, in one string: what a refusal is remembered by.
+        func refusalKey(_ uid: String) -> String {
+            Self.ours([uid], keysByUID, now).sorted { $0.key < $1.key }.map(\.value).joined(separator: " ")
+        }
+
+        /// Whether the partner refused these UIDs as they are now: then they are not sent again.
+        mutating func stillRefused(_ uids: Set<String>) -> Bool {
+            let earlier = uids.compactMap { refusedBefore[$0] }
+            guard !uids.isEmpty, earlier.count == uids.count,
+                earlier.allSatisfy({ $0.fingerprint == refusalKey($0.uid) })
+            else { return false }
+            for refusal in earlier.sorted(by: { $0.uid < $1.uid }) {
+                refused.append(
+                    TwoWaySync.Refused(
+                        uid: refusal.uid, title: title(refusal.uid), reason: refusal.reason, isNew: false))
+            }
+            return true
+        }
+
+        mutating func noteRefusal(_ uids: Set<String>, reason: String) {
+            for uid in uids.sorted() {
+                refused.append(TwoWaySync.Refused(uid: uid, title: title(uid), reason: reason, isNew: true))
+            }
+        }
+
+        mutating func noteWritten(_ uids: some Sequence<String>) {
+            accepted += uids.filter { refusedBefore[$0] != nil }
+        }
+
+        /// The SUMMARY of a UID's first item, for reports.
+        func title(_ uid: String) -> String? {
+            (localByUID[uid] ?? []).sorted { $0.key < $1.key }.first?.component.property("SUMMARY")
+                .map { TextEscaping.unescape($0.value) }
         }
 
         /// One resource of the partner: deleted when its items are gone here, updated when they differ, recorded.
@@ -98,9 +146,10 @@ extension TwoWaySync {
             if mine != resource.theirs {
                 let wanted = resource.uids.sorted().flatMap { localByUID[$0] ?? [] }
                 // Deleted here since the fingerprints were read: the next sync deletes it there.
-                guard !wanted.isEmpty else { return }
+                guard !wanted.isEmpty, !stillRefused(resource.uids) else { return }
                 etag = try storage.update(href, writer.write(wanted), ifMatch: resource.etag)
                 updated.append(href)
+                noteWritten(resource.uids)
                 written = Self.fingerprints(wanted)
             }
             for (key, fingerprint) in written { base[key] = fingerprint }
@@ -110,9 +159,11 @@ extension TwoWaySync {
         /// A local item the partner does not have: one new resource for its UID.
         mutating func create(_ uid: String) throws {
             guard let items = localByUID[uid] else { return }  // deleted here since: nothing to create
+            guard !stillRefused([uid]) else { return }
             let href = storage.href(forUID: uid)
             let etag = try storage.create(href, writer.write(items))
             created.append(href)
+            noteWritten([uid])
             try record(
                 SyncResource(href: href, etag: etag, uids: [uid]), forgetting: nil,
                 Self.fingerprints(items).mapValues { $0 })

@@ -34,7 +34,11 @@ struct ResourceWriter {
             if zoneLines[tzid] == nil { zoneLines[tzid] = ICS.write(components: [zone.component]) }
             bytes += zoneLines[tzid]!
         }
-        bytes += ICS.write(components: items.sorted { $0.key < $1.key }.map(\.component))
+        // Changed instances without their series (an instance-only UID of a Google export): with the series they
+        // belong to, as `convert --repair` writes them, or servers refuse the resource.
+        let components = items.sorted { $0.key < $1.key }.map(\.component)
+        let isLone = components.allSatisfy { $0.property("RECURRENCE-ID") != nil }
+        bytes += ICS.write(components: isLone ? ICalendar.withSeriesForLoneOverrides(components) : components)
         return bytes + closing
     }
 }

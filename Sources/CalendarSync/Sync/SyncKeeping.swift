@@ -58,6 +58,29 @@ public protocol SyncKeeping: MergeStorage {
         calendar: String, partner: String, resources: [SyncResource], forgetting: [String],
         base: [MergeKey: String?]
     ) throws
+    /// What the partner refused to store (by UID), as the items were when it did.
+    func syncRefusals(calendar: String, partner: String) throws -> [String: SyncRefusal]
+    /// Records refusals and forgets those of `accepted` UIDs.
+    func recordSyncRefusals(calendar: String, partner: String, refused: [SyncRefusal], accepted: [String]) throws
+}
+
+/// A UID a sync partner refused to store: its items' fingerprints when it did, and the partner's reason.
+public struct SyncRefusal: Sendable, Hashable {
+    public var uid: String
+    public var fingerprint: String
+    public var reason: String
+
+    public init(uid: String, fingerprint: String, reason: String) {
+        (self.uid, self.fingerprint, self.reason) = (uid, fingerprint, reason)
+    }
+}
+
+extension SyncKeeping {
+    /// A keeper that remembers no refusals: every sync tries again.
+    public func syncRefusals(calendar: String, partner: String) throws -> [String: SyncRefusal] { [:] }
+    public func recordSyncRefusals(
+        calendar: String, partner: String, refused: [SyncRefusal], accepted: [String]
+    ) throws {}
 }
 
 extension CalendarStore: SyncKeeping {
@@ -74,6 +97,21 @@ extension CalendarStore: SyncKeeping {
         try recordSyncRecords(
             calendar: calendar, partner: partner, resources: resources.map { ($0.href, $0.etag, $0.uids) },
             forgetting: forgetting, base: base)
+    }
+
+    public func syncRefusals(calendar: String, partner: String) throws -> [String: SyncRefusal] {
+        try refusalRecords(calendar: calendar, partner: partner).mapValues {
+            SyncRefusal(uid: $0.uid, fingerprint: $0.fingerprint, reason: $0.reason)
+        }
+    }
+
+    public func recordSyncRefusals(
+        calendar: String, partner: String, refused: [SyncRefusal], accepted: [String]
+    ) throws {
+        try recordRefusals(
+            calendar: calendar, partner: partner,
+            refused: refused.map { RefusalRecord(uid: $0.uid, fingerprint: $0.fingerprint, reason: $0.reason) },
+            accepted: accepted)
     }
 }
 

@@ -53,12 +53,15 @@ public enum SyncStorageError: Error, CustomStringConvertible, Sendable {
     case failed(String)
     /// The storage no longer knows a sync token (it was reset or expired): list everything instead.
     case tokenRejected
+    /// The storage refused this one resource (a server's 400, 403, 409, 413, 415 or 507): the others go on.
+    case refused(href: String, reason: String)
 
     public var description: String {
         switch self {
         case .changed(let href): return "\(href) changed while the sync ran; the next sync merges it"
         case .failed(let message): return message
         case .tokenRejected: return "the server no longer knows the sync token"
+        case .refused(let href, let reason): return "\(href) was refused: \(reason)"
         }
     }
 }

@@ -40,11 +40,22 @@ public enum TwoWaySync {
         public var diagnostics: [Diagnostic] = []
         /// Whether nothing had changed on either side since the last sync (nothing was read).
         public var wasIdle = false
+        /// What the partner refused to store: now, or earlier and not sent again since (unchanged here).
+        public var refused: [Refused] = []
 
         /// Every write to the partner, as `create`, `update` or `delete` and the resource (a dry run's: planned).
         public var writes: [(verb: String, href: String)] {
             created.map { ("create", $0) } + updated.map { ("update", $0) } + deleted.map { ("delete", $0) }
         }
+    }
+
+    /// A UID the partner refused to store, with its title and the partner's reason.
+    public struct Refused: Sendable, Hashable {
+        public var uid: String
+        public var title: String?
+        public var reason: String
+        /// Refused by this sync (false: refused earlier, unchanged here since, and not sent again).
+        public var isNew: Bool
     }
 
     public static func sync(
@@ -66,6 +77,8 @@ public enum TwoWaySync {
             report.deleted += again.deleted
             report.deferred = again.deferred
             report.diagnostics += again.diagnostics
+            let known = Set(report.refused.map(\.uid))
+            report.refused += again.refused.filter { !known.contains($0.uid) }
             rounds += 1
         }
         return report
@@ -133,6 +146,12 @@ public enum TwoWaySync {
         try push.run(readNow: Set(fetched.resources.keys))
         (report.created, report.updated, report.deleted) = (push.created, push.updated, push.deleted)
         report.deferred = push.deferred
+        report.refused = push.refused
+        try store.recordSyncRefusals(
+            calendar: calendar, partner: storage.identity,
+            refused: push.refused.filter(\.isNew).map {
+                SyncRefusal(uid: $0.uid, fingerprint: push.refusalKey($0.uid), reason: $0.reason)
+            }, accepted: push.accepted)
         // Resources that went away on the partner.
         push.pending.forgetting += known.keys.filter { resources[$0] == nil }
         try push.flush()
