@@ -26,6 +26,7 @@ extension CalendarStore {
     /// The item a handle names, as todoman and git read theirs: a whole UID; else a UID prefix that one UID has;
     /// else a summary equal to the handle (case ignored); else one that contains it. The first of these that
     /// names anything decides: one UID is found, several are ambiguous. `calendar` and `kind` narrow the search.
+    /// A UID of changed instances only (no series) is an item like any other, named by its first instance.
     public func resolve(handle: String, calendar: String? = nil, kind: String? = nil) throws -> HandleResolution {
         let folded = handle.lowercased()
         // Each rule is a query of its own, so a handle that is a whole UID costs an index lookup and the others one
@@ -44,14 +45,19 @@ extension CalendarStore {
             db.add(function: fold)
             defer { db.remove(function: fold) }
             for rule in rules {
+                // Each UID once per calendar: its master's row, else its first changed instance's.
                 let matches = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT i.uid, c.name, i.kind, i.summary, coalesce(i.startUTC, i.dueUTC) AS at
-                        FROM item i JOIN calendar c ON c.id = i.calendarID
-                        WHERE i.recurrenceID = '' AND (?1 IS NULL OR c.name = ?1) AND (?2 IS NULL OR i.kind = ?2)
-                            AND \(rule.condition)
-                        ORDER BY c.name, at, i.uid
+                        SELECT uid, name, kind, summary, at FROM (
+                            SELECT i.uid, c.name, i.kind, i.summary, coalesce(i.startUTC, i.dueUTC) AS at,
+                                   row_number() OVER (PARTITION BY i.calendarID, i.uid
+                                                      ORDER BY i.recurrenceID != '', i.recurrenceID) AS rank
+                            FROM item i JOIN calendar c ON c.id = i.calendarID
+                            WHERE (?1 IS NULL OR c.name = ?1) AND (?2 IS NULL OR i.kind = ?2)
+                                AND i.uid IN (SELECT i.uid FROM item i WHERE \(rule.condition))
+                        ) WHERE rank = 1
+                        ORDER BY name, at, uid
                         """, arguments: [calendar, kind, rule.argument]
                 ).map { row in
                     HandleMatch(uid: row[0], calendar: row[1], kind: row[2], summary: row[3], when: row[4])
