@@ -51,12 +51,54 @@ final class DigestAuthenticationTests: XCTestCase {
         XCTAssertEqual(try client.send(HTTPRequest("GET", url)).status, 200)
         XCTAssertEqual(try client.send(HTTPRequest("GET", url)).status, 200)
         XCTAssertEqual(transport.seen.count, 3, "one challenge, then Digest straight away")
-        XCTAssertTrue(transport.seen[0].authorization?.hasPrefix("Basic ") == true)
+        XCTAssertNil(transport.seen[0].authorization, "plain http: no password before the server asks for one")
         XCTAssertTrue(transport.seen[2].authorization?.contains("nc=00000002") == true)
         XCTAssertTrue(transport.seen[2].authorization?.contains(#"uri="/dav/a%20b.ics""#) == true)
         // A client without credentials answers no challenge.
         let other = HTTPClient(timeout: 5, retries: 0, transport: transport)
         XCTAssertEqual(try other.send(HTTPRequest("GET", URL(string: "http://other.example/")!)).status, 401)
         XCTAssertNil(transport.seen.last?.authorization)
+    }
+
+    /// A transport that wants Basic: 401 with a Basic challenge until it has it.
+    final class WantsBasic: HTTPTransport, @unchecked Sendable {
+        var seen: [String?] = []
+        func exchange(_ request: HTTPRequest, deadline: Date) throws -> HTTPResponse {
+            let authorization = request.headers.first { $0.name == "Authorization" }?.value
+            seen.append(authorization)
+            let ok = authorization?.hasPrefix("Basic ") == true
+            return HTTPResponse(
+                status: ok ? 200 : 401, headers: ok ? [:] : ["www-authenticate": #"Basic realm="r""#], body: [],
+                url: request.url, redirects: [])
+        }
+    }
+
+    /// Over https the password goes with the first request; over plain http only once the origin asked (a 401),
+    /// then with every request to it, and a person hears once that it travels unencrypted.
+    func testBasicGoesToPlainHTTPOnlyOnceAsked() throws {
+        let warnings = Warnings()
+        let secure = WantsBasic()
+        let client = HTTPClient(
+            timeout: 5, retries: 0, credentials: ("ana", "pw"), transport: secure, warn: { warnings.add($0) })
+        XCTAssertEqual(try client.send(HTTPRequest("GET", URL(string: "https://cal.example/a")!)).status, 200)
+        XCTAssertEqual(secure.seen.count, 1)
+        XCTAssertTrue(warnings.all.isEmpty)
+
+        let plain = WantsBasic()
+        let second = HTTPClient(
+            timeout: 5, retries: 0, credentials: ("ana", "pw"), transport: plain, warn: { warnings.add($0) })
+        for _ in 0..<2 {
+            XCTAssertEqual(try second.send(HTTPRequest("GET", URL(string: "http://cal.example/a")!)).status, 200)
+        }
+        XCTAssertEqual(plain.seen.map { $0 != nil }, [false, true, true])
+        XCTAssertEqual(warnings.all.count, 1)
+        XCTAssertTrue(warnings.all[0].contains("sent unencrypted"), warnings.all[0])
+    }
+
+    final class Warnings: @unchecked Sendable {
+        private let lock = NSLock()
+        private var said: [String] = []
+        func add(_ text: String) { lock.withLock { said.append(text) } }
+        var all: [String] { lock.withLock { said } }
     }
 }

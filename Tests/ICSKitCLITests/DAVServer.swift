@@ -13,7 +13,7 @@ final class DAVServer {
     let port: Int
     /// The calendar collection the tests sync with.
     let collection: String
-    static let user = "test", password = "secret"
+    static let user = "test", password = "s3cr3t-Pa55"
 
     init(_ kind: Kind, folder: URL) throws {
         self.kind = kind
@@ -23,11 +23,15 @@ final class DAVServer {
         switch kind {
         case .radicale:
             let config = folder.appendingPathComponent("radicale.conf")
+            try "\(Self.user):\(Self.password)\n".write(
+                to: folder.appendingPathComponent("users"), atomically: true, encoding: .utf8)
             try """
             [server]
             hosts = 127.0.0.1:\(port)
             [auth]
-            type = none
+            type = htpasswd
+            htpasswd_filename = \(folder.appendingPathComponent("users").path)
+            htpasswd_encryption = plain
             [storage]
             filesystem_folder = \(folder.appendingPathComponent("collections").path)
             [logging]

@@ -88,7 +88,8 @@ public final class HTTPClient: Sendable {
     private let digests = DigestState()
     /// Hears what a person should know of (a password sent in the clear).
     private let warn: @Sendable (String) -> Void
-    /// The plain-HTTP origins warned of already (one warning per origin).
+    /// The plain-HTTP origins that asked for a password (a 401), warned of once each; later requests to them carry
+    /// it from the start.
     private let warned = OriginSet()
 
     /// A client. `caFile` adds a private CA's certificates (PEM) to the system's trusted roots; `environment` is
@@ -231,10 +232,11 @@ public final class HTTPClient: Sendable {
             return signed
         }
         let basic = "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
-        // Over plain HTTP a password goes out only when the server asks for it (a 401), and then with a warning.
+        // Over plain HTTP a password goes out only once the server asked for it (a 401), and then with a warning.
         let isPlain = request.url.scheme?.lowercased() == "http"
         let digest = digests.header(for: origin, request, credentials)
-        let answer = try exchange(digest.map(withHeader) ?? (isPlain ? request : withHeader(basic)))
+        let unasked = isPlain && !warned.contains(origin)
+        let answer = try exchange(digest.map(withHeader) ?? (unasked ? request : withHeader(basic)))
         guard answer.status == 401 else { return answer }
         if let challenge = answer[header: "WWW-Authenticate"].flatMap(DigestChallenge.init) {
             digests.remember(challenge, for: origin)
@@ -258,6 +260,8 @@ final class OriginSet: @unchecked Sendable {
 
     /// Whether `origin` was new.
     func insert(_ origin: String) -> Bool { lock.withLock { origins.insert(origin).inserted } }
+
+    func contains(_ origin: String) -> Bool { lock.withLock { origins.contains(origin) } }
 }
 
 /// The Digest challenge per origin and how many requests answered it (`@unchecked Sendable`: under `lock`).

@@ -113,6 +113,10 @@ public enum TwoWaySync {
             var report = Report(pulled: MergeResult())
             report.wasIdle = true
             try keepToken()
+            // What the partner refused and the store no longer holds is forgotten.
+            let held = Set(snapshot.items.keys.map(\.uid))
+            let gone = try store.syncRefusals(calendar: calendar, partner: partner).keys.filter { !held.contains($0) }
+            try store.recordSyncRefusals(calendar: calendar, partner: partner, refused: [], accepted: Array(gone))
             return report
         }
         // Read what changed on the partner: resources that are new or have another version token. The others are

@@ -1,0 +1,129 @@
+import Foundation
+import ICSKitTestSupport
+import XCTest
+
+/// Where features meet (issue 45), the classes that involve someone else: invitations answered after local edits,
+/// a server that refuses one resource, a password over plain HTTP.
+final class FeaturesMeetSyncCLITests: StoreCLITestCase {
+    func itip(_ name: String) -> String { CLI.fixture("itip/" + name) }
+
+    // MARK: 5. Invitations write correct text and answer the organizer
+
+    func testAReplyEscapesItsCommentAndAnswersTheOrganizersSequence() throws {
+        let me = ["--me", "b@example.com"]
+        try icskit(["invite", itip("group-request.ics")] + me)
+        // A local edit raises the store's SEQUENCE; the REPLY still answers the organizer's (0).
+        try icskit(["edit", "Conference", "--start", "1997-07-01 22:00", "--tz", "UTC"] + me)
+        let reply = try icskit(
+            ["reply", "Conference", "--accept", "--comment", "files in C:\\new, see; you"] + me).stdout
+        XCTAssertTrue(reply.contains("COMMENT:files in C:\\\\new\\, see\\; you\r\n"), reply)
+        XCTAssertTrue(reply.contains("SEQUENCE:0\r\n"), reply)
+        // python icalendar reads the comment back as it was typed.
+        let read = CLI.python(
+            [
+                "-c",
+                "import sys, icalendar; c = icalendar.Calendar.from_ical(sys.stdin.read()); "
+                    + "print([str(e['COMMENT']) for e in c.walk('VEVENT')][0])",
+            ], stdin: Data(reply.utf8))
+        XCTAssertEqual(read.stdout, "files in C:\\new, see; you\n", read.stderr)
+    }
+
+    func testAReplyToAnInvitationWithoutOrganizerIsRefused() throws {
+        let request = try String(contentsOfFile: itip("group-request.ics"), encoding: .utf8)
+            .components(separatedBy: "\r\n").filter { !$0.hasPrefix("ORGANIZER") }.joined(separator: "\r\n")
+        try request.write(toFile: path("no-organizer.ics"), atomically: true, encoding: .utf8)
+        try icskit(["invite", path("no-organizer.ics"), "--me", "b@example.com"])
+        let run = try icskit(["reply", "Conference", "--accept", "--mime", "--me", "b@example.com"], status: 1)
+        XCTAssertTrue(run.stdout.isEmpty, run.stdout)
+        XCTAssertTrue(run.stderr.contains("names no ORGANIZER"), run.stderr)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+    }
+
+    func testRemovingOneInstanceOfAnOrganizedSeriesWritesItsCancel() throws {
+        let me = ["--me", "me@example.com"]
+        try icskit([
+            "add", "event", "Standup", "--start", "2026-12-01 09:00", "--repeat", "daily", "--count", "5", "--tz", "UTC",
+        ])
+        try icskit(["invite", "Standup", "--to", "bob@example.com"] + me)
+        try icskit(["rm", "Standup", "--instance", "2026-12-02", "--notify", path("cancel.ics")] + me)
+        let cancel = try String(contentsOfFile: path("cancel.ics"), encoding: .utf8)
+        XCTAssertTrue(cancel.contains("METHOD:CANCEL\r\n"), cancel)
+        XCTAssertTrue(cancel.contains("RECURRENCE-ID:20261202T090000Z\r\n"), cancel)
+        XCTAssertTrue(cancel.contains("STATUS:CANCELLED\r\n"), cancel)
+        XCTAssertEqual(cancel.components(separatedBy: "BEGIN:VEVENT").count - 1, 1, "that instance alone")
+        XCTAssertTrue(cancel.contains("bob@ex"), cancel)
+        let week = try icskit(["agenda", "--from", "2026-12-01", "--to", "+5d", "--tz", "UTC", "--no-ids"]).stdout
+        XCTAssertEqual(week.components(separatedBy: "Standup").count - 1, 4, week)
+        // Someone else's series: --notify is refused before anything changes.
+        try icskit(["rm", "Standup", "--instance", "2026-12-03", "--notify", path("x.ics"), "--me", "c@x"], status: 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("x.ics")))
+    }
+
+    // MARK: 3. One refused resource does not stop a sync
+
+    func caldav(_ arguments: [String]) throws -> CLI.Run {
+        try CLI.run(
+            arguments + ["--store", store], timeout: 120, environment: ["ICSKIT_PASSWORD": DAVServer.password])
+    }
+
+    /// Radicale stores a Google-style UID of changed instances only (written with its series) and refuses one it
+    /// cannot store (instances that mix dates and date-times): reported by title with Radicale's reason, kept, not
+    /// sent again until it changes, and every other resource written.
+    func testARefusedResourceIsReportedKeptAndNotRetriedWhileUnchanged() throws {
+        let scratch = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let server = try DAVServer(.radicale, folder: scratch)
+        defer { server.stop() }
+        try icskit(["import", CLI.fixture("demo/work.ics"), "--calendar", "Work", "-q"])
+        try icskit(["import", CLI.fixture("corpus-copies/khal-recuid-no-master.ics"), "--calendar", "Work", "-q"])
+        try icskit(["import", CLI.fixture("hand/lone-overrides-mixed.ics"), "--calendar", "Work", "-q"])
+        let first = try caldav(["sync", "Work", "--caldav", server.collection, "--user", DAVServer.user])
+        XCTAssertEqual(first.status, 1, first.stderr)
+        XCTAssertTrue(
+            first.stderr.contains("Work: the server refused \"Mixed one\" (mixed@example.com): HTTP 400"),
+            first.stderr)
+        XCTAssertTrue(
+            first.stdout.contains("created /test/work/abe304dc-f7b1-4f2b-997d-5c8bcfaa7e0b.ics"), first.stdout)
+        let created = first.stdout.components(separatedBy: "caldav: created").count - 1
+        XCTAssertEqual(created, 10, "every other resource: \(first.stdout)")
+
+        let second = try caldav(["sync"])
+        XCTAssertEqual(second.status, 1, "still refused")
+        XCTAssertTrue(second.stderr.contains("is unchanged since the server refused it"), second.stderr)
+        XCTAssertFalse(second.stdout.contains("caldav: created"), second.stdout)
+        XCTAssertEqual(try CLI.sqlite(store, "SELECT count(*) FROM item WHERE uid = 'mixed@example.com'"), "2\n")
+
+        // Changed here: sent again (and refused again, said as new); removed here: forgotten, and the sync is clean.
+        try icskit(["edit", "mixed@example.com", "--location", "Room 2"])
+        let third = try caldav(["sync"])
+        XCTAssertEqual(third.status, 1)
+        XCTAssertTrue(third.stderr.contains("the server refused \"Mixed one\""), third.stderr)
+        try icskit(["rm", "mixed@example.com", "--yes"])
+        let fourth = try caldav(["sync"])
+        XCTAssertEqual(fourth.status, 0, fourth.stderr)
+        XCTAssertEqual(try CLI.sqlite(store, "SELECT count(*) FROM syncRefusal"), "0\n")
+    }
+
+    // MARK: 9. A password over plain HTTP only when asked
+
+    func testBasicCredentialsGoToPlainHTTPOnlyAfterA401AndWithAWarning() throws {
+        let server = try FeedServer()
+        defer { server.stop() }
+        try server.serve(FeedCLITests.calendar([("a@feed", "Opening", "20261201T090000Z")]))
+        let environment = ["ICSKIT_PASSWORD": "s3cr3t-Pa55"]
+        let open = try CLI.run(
+            ["subscribe", server.feed("correct"), "--into", "Open", "--user", "ana", "--store", store],
+            environment: environment)
+        XCTAssertEqual(open.status, 0, open.stderr)
+        XCTAssertFalse(open.stderr.contains("unencrypted"), open.stderr)
+        let closed = try CLI.run(
+            ["subscribe", server.feed("private"), "--into", "Private", "--user", "ana", "--store", store],
+            environment: environment)
+        XCTAssertEqual(closed.status, 0, closed.stderr)
+        XCTAssertTrue(closed.stderr.contains("asks for a password over plain http: it is sent unencrypted"))
+        let log = try server.log()
+        XCTAssertFalse(log.filter { $0.path.contains("correct") }.contains { $0.authorized }, "never asked")
+        let asked = log.filter { $0.path.contains("private") }
+        XCTAssertEqual(asked.map(\.authorized), [false, true], "\(asked)")
+    }
+}
