@@ -79,7 +79,10 @@ let package = Package(
             dependencies: ["CalendarModel", "CalendarStore", "CalendarSync", "ICSKitTestSupport"]),
         .testTarget(
             name: "ICSKitCLITests",
-            dependencies: ["CalendarModel", "CalendarSync", "ICSKitCLI", "icskit", "icskit-fuzz", "ICSKitTestSupport"]),
+            dependencies: [
+                "CalendarModel", "CalendarStore", "CalendarSync", "ICSKitCLI", "icskit", "icskit-fuzz",
+                "ICSKitTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -51,7 +51,7 @@ struct CalendarFiles {
             names = try FileManager.default.contentsOfDirectory(atPath: path)
                 .filter { $0.hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
         } catch {
-            throw ValidationError(ErrorText.line(error, subject: path))
+            throw ValidationError(ErrorText.line(error, subject: path, doing: "read"))
         }
         let displayName = (try? String(contentsOf: directory.appendingPathComponent("displayname"), encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -73,7 +73,7 @@ struct CalendarFiles {
         do {
             return try Output.readInput(path)
         } catch {
-            throw ValidationError(ErrorText.line(error, subject: path == "-" ? "<stdin>" : path))
+            throw ValidationError(ErrorText.line(error, subject: path == "-" ? "<stdin>" : path, doing: "read"))
         }
     }
 

@@ -90,7 +90,7 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         try csv.checkZone()
         let batch = try BatchInputs(inputs.isEmpty ? ["-"] : inputs)
-        if outDir == nil, batch.inputs.count != inputs.count || batch.inputs.count > 1 {
+        if outDir == nil, batch.inputs.contains(where: { $0.relative != nil }) || !batch.emptyFolders.isEmpty {
             throw ValidationError("a folder is converted into --out-dir DIR (each file keeps its place below it)")
         }
         for folder in batch.emptyFolders { Output.standardError("icskit: \(folder): no .ics file in this folder") }
@@ -220,7 +220,7 @@ struct ConvertCommand: ParsableCommand {
         do {
             bytes = try Output.readInput(source)
         } catch {
-            result.failure = ErrorText.line(error, subject: source)
+            result.failure = ErrorText.line(error, subject: source, doing: "read")
             return result
         }
         let inputFormat = from ?? CalendarFormat(pathExtension: source) ?? CalendarFormat(sniffing: bytes)

@@ -11,8 +11,9 @@ enum ErrorText {
         "CalendarModel", "CalendarStore", "CalendarMerge", "CalendarSync", "ICSKitCLI", "ArgumentParser",
     ]
 
-    /// `error` as one line; `subject` names what was being read or written (a file), when the error does not.
-    static func line(_ error: any Error, subject: String? = nil) -> String {
+    /// `error` as one line; `subject` names what was being read or written (a file), when the error does not, and
+    /// `doing` what was being done with it.
+    static func line(_ error: any Error, subject: String? = nil, doing: String = "use") -> String {
         switch error {
         case let failure as CommandFailure: return failure.message
         case let failure as ValidationError: return failure.message
@@ -22,7 +23,7 @@ enum ErrorText {
         if let store = StoreError(translating: error) { return store.description }
         let nsError = error as NSError
         if nsError.domain == NSCocoaErrorDomain || nsError.domain == NSPOSIXErrorDomain {
-            return fileProblem(nsError, subject: subject)
+            return fileProblem(nsError, subject: subject, doing: doing)
         }
         let type = String(reflecting: Swift.type(of: error))
         if let module = type.split(separator: ".").first, ownModules.contains(String(module)) { return "\(error)" }
@@ -32,11 +33,11 @@ enum ErrorText {
     }
 
     /// A file that could not be read or written, said the way `cp` and `cat` say it.
-    private static func fileProblem(_ error: NSError, subject: String?) -> String {
+    private static func fileProblem(_ error: NSError, subject: String?, doing: String) -> String {
         let path =
             (error.userInfo[NSFilePathErrorKey] as? String)
             ?? (error.userInfo[NSURLErrorKey] as? URL)?.path ?? subject
-        let what = path.map { "cannot use \($0)" } ?? "cannot use a file"
+        let what = "cannot \(doing) " + (path ?? "a file")
         var isFolder: ObjCBool = false
         if let path, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             return "\(what): it is a folder (give the files in it, or a command that takes folders)"

@@ -55,7 +55,7 @@ struct ValidateCommand: ParsableCommand {
                 }
             } catch {
                 diagnostics = [
-                    Diagnostic(.error, file: name, line: 0, ErrorText.line(error, subject: name))
+                    Diagnostic(.error, file: name, line: 0, ErrorText.line(error, subject: name, doing: "read"))
                 ]
             }
             let errors = diagnostics.filter { $0.severity == .error }.count

@@ -126,7 +126,8 @@ final class DigestCLITests: XCTestCase {
     }
 
     func testACalDAVCollectionBehindDigestAuthentication() throws {
-        let dav = try DAVServer(.radicale, folder: scratch)
+        // Apache asks for the password (Digest) and passes the requests on: Radicale asks for none.
+        let dav = try DAVServer(.radicale, folder: scratch, authenticated: false)
         defer { dav.stop() }
         let folder = scratch.appendingPathComponent("apache")
         try FileManager.default.createDirectory(

@@ -21,10 +21,10 @@ final class HTTPStackCLITests: FeedServerTestCase {
         let run = try icskit(["subscribe", server.feed("drip"), "--into", "Drip", "--timeout", "2"])
         XCTAssertEqual(run.status, 1)
         XCTAssertFalse(run.timedOut)
-        XCTAssertTrue(run.stderr.contains("no complete answer from 127.0.0.1 within 2 s"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("no complete answer from 127.0.0.1 within 2"), run.stderr)
         let refresh = try icskit(["refresh", "Drip", "--timeout", "1"])
         XCTAssertEqual(refresh.status, 1)
-        XCTAssertTrue(refresh.stderr.contains("within 1 s"), refresh.stderr)
+        XCTAssertTrue(refresh.stderr.contains("no complete answer from 127.0.0.1 within 1"), refresh.stderr)
         XCTAssertEqual(try storedCount("Drip"), 0)
     }
 

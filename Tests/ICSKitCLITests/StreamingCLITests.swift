@@ -113,7 +113,13 @@ final class StreamingCLITests: XCTestCase {
         XCTAssertEqual(streamed.status, 0, streamed.stderr)
         XCTAssertEqual(whole.status, 0, whole.stderr)
         XCTAssertEqual(streamed.stdout, whole.stdout)
-        XCTAssertEqual(streamed.stderr, whole.stderr.replacingOccurrences(of: "<stdin>", with: path))
+        // The whole file's zones are compared with tzdata at the times its items use (a file of 16 MB and more is
+        // imported a run at a time, and that comparison is left out).
+        let zoneFindings = whole.stderr.split(separator: "\n").filter { $0.contains("warning: the VTIMEZONE for TZID") }
+        XCTAssertEqual(zoneFindings.count, 1, whole.stderr)
+        let wholeRest = whole.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("warning: the VTIMEZONE for TZID") }.joined(separator: "\n")
+        XCTAssertEqual(streamed.stderr, wholeRest.replacingOccurrences(of: "<stdin>", with: path))
         XCTAssertTrue(streamed.stderr.contains("has a newer version at line"), streamed.stderr)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(streamed.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(report["added"] as? Int, 5500)
