@@ -61,16 +61,16 @@ enum CLI {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
-        var timedOut = false
+        // A watchdog kills a run that outlives its time; one that ends sooner is not waited for any longer.
+        let watchdog = Watchdog()
         if let timeout {
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            if process.isRunning {
-                timedOut = true
-                kill(process.processIdentifier, SIGKILL)
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                if watchdog.fire() { kill(pid, SIGKILL) }
             }
         }
         process.waitUntilExit()
+        let timedOut = !watchdog.disarm()
         return Run(
             status: process.terminationStatus,
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
@@ -312,6 +312,29 @@ extension StoreCLITestCase {
             return Bool.random(using: &random)
                 ? ["calendars", calendar, "--rename", calendars.randomElement(using: &random)! + "\(n)"]
                 : ["calendars", calendar, "--remove", "--yes"]
+        }
+    }
+}
+
+/// Whether a run ended before its watchdog fired (`@unchecked Sendable`: under `lock`).
+final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: (fired: Bool, disarmed: Bool) = (false, false)
+
+    /// The watchdog's turn: true when the run has not ended yet (it is to be killed).
+    func fire() -> Bool {
+        lock.withLock {
+            guard !state.disarmed else { return false }
+            state.fired = true
+            return true
+        }
+    }
+
+    /// The run ended: true when the watchdog had not fired.
+    func disarm() -> Bool {
+        lock.withLock {
+            state.disarmed = true
+            return !state.fired
         }
     }
 }

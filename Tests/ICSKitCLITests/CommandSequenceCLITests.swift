@@ -12,13 +12,23 @@ import XCTest
 /// with `show`; every 25 steps the store's items equal the model's; every 50 steps and at the end `agenda` equals
 /// recurring-ical-events' expansion of `export`.
 ///
-/// `ICSKIT_SEQUENCE_SEED` replays a run, `ICSKIT_SEQUENCE_STEPS` sets its length (2,000 by default);
+/// Two runs of 1,000 steps each (two test methods, so that `make test`'s two workers can take one each), seeds
+/// apart by one; `ICSKIT_SEQUENCE_SEED` replays a run, `ICSKIT_SEQUENCE_STEPS` sets each one's length;
 /// `ICSKIT_SEQUENCE_RADICALE=0` leaves Radicale out (the long recorded runs of TESTING.md).
 final class CommandSequenceCLITests: StoreCLITestCase {
-    func testRandomCommandSequencesKeepTheModelAndEveryPromise() throws {
-        let (generator, seed, steps) = SeededGenerator.start(
+    func testRandomCommandSequencesKeepTheModelAndEveryPromise() throws { try sequence(offset: 0) }
+
+    func testASecondSequenceOfAnotherSeed() throws { try sequence(offset: 1) }
+
+    func sequence(offset: UInt64) throws {
+        var (generator, seed, steps) = SeededGenerator.start(
             "command sequences", seedVariable: "ICSKIT_SEQUENCE_SEED", countVariable: "ICSKIT_SEQUENCE_STEPS",
-            defaultCount: 2_000, unit: "steps")
+            defaultCount: 1_000, unit: "steps")
+        if offset > 0 {
+            seed += offset
+            generator = SeededGenerator(seed: seed)
+            print("command sequences: this run's seed is \(seed)")
+        }
         let radicale = ProcessInfo.processInfo.environment["ICSKIT_SEQUENCE_RADICALE"] != "0"
         let run = try SequenceRun(test: self, random: generator, radicale: radicale)
         defer { run.stop() }
@@ -155,27 +165,31 @@ final class SequenceRun {
         let kind = kinds.first { roll -= $0.1; return roll < 0 }!.0
         tally[kind, default: 0] += 1
         let run = try perform(kind)
-        try checkAfter(run)
+        try checkAfter(run, step: index)
     }
 
     // MARK: After every step
 
-    func checkAfter(_ run: CLI.Run?) throws {
-        let check = try icskit(["check-store"])
-        XCTAssertTrue(check.stdout.contains("integrity: ok"), check.stdout)
-        // Every handle printed resolves.
-        if let run {
-            let printed = Set(
-                run.stdout.components(separatedBy: "id:").dropFirst().map { String($0.prefix { !$0.isWhitespace }) })
-            for handle in printed.sorted().prefix(4) { try icskit(["show", "id:" + handle]) }
+    /// The store's integrity and a search of a random word, through the calls `check-store` and `search` make
+    /// (in this process: a process each would double the run's time; every tenth step runs `check-store` itself,
+    /// and `search` is one of the steps), then every handle the step printed.
+    func checkAfter(_ run: CLI.Run?, step: Int) throws {
+        let word = pick(Self.words + Self.places.map { $0.lowercased() })!
+        history.append("(check-store; search \(word))")
+        if FileManager.default.fileExists(atPath: test.store) {
+            let store = try CalendarStore(path: test.store)
+            XCTAssertEqual(try store.integrityCheck(), ["ok"], "check-store")
+            let found = Set(try store.search(SearchQuery(word)).map { [$0.uid, $0.recurrenceID] })
+            XCTAssertEqual(found, model.search(word), "search \(word)")
         }
-        try checkSearch(pick(Self.words)!)
-    }
-
-    func checkSearch(_ word: String) throws {
-        let run = try icskit(["search", word, "--json"])
-        let rows = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
-        let found = Set(rows.map { [$0["uid"] as? String ?? "", $0["recurrence_id"] as? String ?? ""] })
-        XCTAssertEqual(found, model.search(word), "search \(word)")
+        if step % 10 == 0 {
+            let check = try icskit(["check-store"])
+            XCTAssertTrue(check.stdout.contains("integrity: ok"), check.stdout)
+        }
+        // Every handle printed resolves.
+        guard let run else { return }
+        let printed = Set(
+            run.stdout.components(separatedBy: "id:").dropFirst().map { String($0.prefix { !$0.isWhitespace }) })
+        for handle in printed.sorted().prefix(4) { try icskit(["show", "id:" + handle]) }
     }
 }

@@ -68,7 +68,14 @@ extension SequenceRun {
                     $0.overrides[index] = nil
                 }
             }
-        case "search": return try icskit(["search", pick(Self.words)!, "--tz", "UTC"])
+        case "search":
+            let word = pick(Self.words + Self.places.map { $0.lowercased() })!
+            guard chance(50) else { return try icskit(["search", word, "--tz", "UTC"]) }
+            let run = try icskit(["search", word, "--json"])
+            let rows = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+            let found = Set(rows.map { [$0["uid"] as? String ?? "", $0["recurrence_id"] as? String ?? ""] })
+            XCTAssertEqual(found, model.search(word), "icskit search \(word)")
+            return nil
         case "show":
             guard let item = pick(all) else { return nil }
             let run = try icskit(["show", handle(item), "--tz", "UTC"])
