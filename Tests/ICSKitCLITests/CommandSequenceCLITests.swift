@@ -37,6 +37,7 @@ final class CommandSequenceCLITests: StoreCLITestCase {
             try run.step(step)
             if step % 25 == 24 { try run.compareItems() }
             if step % 50 == 49 || step == steps - 1 { try run.compareWithRecurringICalEvents() }
+            if step % 1000 == 999 { print("command sequences: seed \(seed): \(step + 1) steps clean so far") }
             if (testRun?.totalFailureCount ?? 0) > failures {
                 XCTFail(
                     "step \(step) of seed \(seed) (ICSKIT_SEQUENCE_SEED=\(seed) replays it); the last commands:\n"
