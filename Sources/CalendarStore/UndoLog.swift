@@ -81,6 +81,9 @@ enum UndoLog {
         }
     }
 
+    /// An SQL condition on a `calendar` row: no sync partner is bound to it.
+    static let unbound = "NOT EXISTS (SELECT 1 FROM syncPartner p WHERE p.calendarID = main.calendar.rowid)"
+
     /// Tables made from the items' content (`rederive` makes them again), kept apart from what the log covers.
     static let derived: Set<String> = ["itemCategory", "relation"]
 
@@ -208,21 +211,25 @@ enum UndoLog {
         var statements: [(String, String, Int64?)] = []
         for table in begun.tables {
             if table.hasRowID, !table.isMirror {
-                // A partner's rows above the mark stay, unless their calendar goes (the parent's mark below).
+                // A partner's rows above the mark stay, unless their calendar goes (the parent's mark below); a
+                // calendar bound to a partner stays, so that the next sync carries the undo there.
                 let mark = markOf[table.name]!
-                let notPartners = notPartners(table, row: table.quoted).map { " AND " + $0 } ?? ""
+                let notPartners =
+                    (notPartners(table, row: table.quoted) ?? (table.name == "calendar" ? Self.unbound : nil))
+                    .map { " AND " + $0 } ?? ""
                 statements.append(
                     (table.name, "DELETE FROM main.\(table.quoted) WHERE rowid > \(mark)\(notPartners)", mark))
             }
             if !table.hasRowID || table.isMirror || baseSources[table.name] != nil {
                 for parent in table.parents {
                     guard let mark = markOf[parent.table] else { continue }
+                    let column = parent.column.quotedDatabaseIdentifier
+                    // The rows of a calendar that stays (bound to a partner) stay with it.
+                    let kept =
+                        parent.table == "calendar"
+                        ? " AND \(column) NOT IN (SELECT calendarID FROM main.syncPartner)" : ""
                     statements.append(
-                        (
-                            table.name,
-                            "DELETE FROM main.\(table.quoted) WHERE \(parent.column.quotedDatabaseIdentifier) > \(mark)",
-                            nil
-                        ))
+                        (table.name, "DELETE FROM main.\(table.quoted) WHERE \(column) > \(mark)\(kept)", nil))
                 }
             }
         }

@@ -87,7 +87,9 @@ final class ListedItemTests: XCTestCase {
             "listed item noise", seedVariable: "ICSKIT_NOISE_SEED", countVariable: "ICSKIT_NOISE_COUNT",
             defaultCount: 2_000, unit: "inputs")
         for _ in 0..<count {
-            let noise = (0..<Int.random(in: 0..<64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let noise = (0..<Int.random(in: 0..<64, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             _ = ([1] + noise).withUnsafeBytes(ListedItem.decode)
         }
     }

@@ -41,7 +41,7 @@ final class CommandSequenceCLITests: StoreCLITestCase {
             if (testRun?.totalFailureCount ?? 0) > failures {
                 XCTFail(
                     "step \(step) of seed \(seed) (ICSKIT_SEQUENCE_SEED=\(seed) replays it); the last commands:\n"
-                        + run.history.suffix(12).joined(separator: "\n"))
+                        + run.history.suffix(40).joined(separator: "\n"))
                 return
             }
         }
@@ -114,7 +114,9 @@ final class SequenceRun {
         return run
     }
 
-    func pick<T>(_ values: [T]) -> T? { values.isEmpty ? nil : values[Int.random(in: 0..<values.count, using: &random)] }
+    func pick<T>(_ values: [T]) -> T? {
+        values.isEmpty ? nil : values[Int.random(in: 0..<values.count, using: &random)]
+    }
 
     func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
 
@@ -163,7 +165,9 @@ final class SequenceRun {
             ("sync vdir", 3), ("sync radicale", radicale ? 1 : 0), ("mistake", 2),
         ]
         var roll = Int.random(in: 0..<kinds.map(\.1).reduce(0, +), using: &random)
-        let kind = kinds.first { roll -= $0.1; return roll < 0 }!.0
+        let kind = kinds.first {
+            roll -= $0.1; return roll < 0
+        }!.0
         tally[kind, default: 0] += 1
         let run = try perform(kind)
         try checkAfter(run, step: index)

@@ -145,8 +145,9 @@ final class FeaturesMeetCLITests: StoreCLITestCase {
     func testAZoneThatDisagreesWithTZDataIsReportedAtImportOnly() throws {
         let imported = try icskit(["import", CLI.fixture("hand/stale-vtimezones.ics"), "--calendar", "Old"])
         XCTAssertTrue(
-            imported.stderr.contains("stale-vtimezones.ics:19: warning: the VTIMEZONE for TZID \"America/New_York\" "
-                + "disagrees with tzdata"), imported.stderr)
+            imported.stderr.contains(
+                "stale-vtimezones.ics:19: warning: the VTIMEZONE for TZID \"America/New_York\" "
+                    + "disagrees with tzdata"), imported.stderr)
         for listing in [
             ["agenda", "--from", "2026-03-01", "--to", "+30d"],
             ["agenda", "--from", "2026-01-01", "--to", "2027-06-01"],
@@ -187,6 +188,26 @@ final class FeaturesMeetCLITests: StoreCLITestCase {
         XCTAssertTrue(plain.contains("BEGIN:VTODO"), plain)
         XCTAssertGreaterThan(expanded.components(separatedBy: "BEGIN:VTODO").count, 1, expanded)
         XCTAssertFalse(expanded.contains("RRULE"), expanded)
+    }
+
+    // MARK: Found by the command sequences
+
+    /// Undoing the add that made a calendar, after the calendar was bound to a vdir, took the calendar and its
+    /// binding away, so the next `sync Work --vdir` bound it afresh and took the item back from the vdir. A bound
+    /// calendar stays; the next sync carries the undo there.
+    func testUndoingTheAddThatMadeABoundCalendarIsCarriedToTheVdir() throws {
+        let vdir = path("work")
+        try icskit(["add", "event", "Budget", "--start", "2026-12-11 12:00", "--tz", "UTC", "--calendar", "Work"])
+        try icskit(["sync", "Work", "--vdir", vdir])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: vdir).filter { $0.hasSuffix(".ics") }.count, 1)
+        try icskit(["undo"])  // the sync: nothing of the user's
+        let undone = try icskit(["undo"]).stdout
+        XCTAssertTrue(undone.contains("the next sync carries this there"), undone)
+        try icskit(["sync", "Work", "--vdir", vdir])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: vdir).filter { $0.hasSuffix(".ics") }, [])
+        XCTAssertEqual(try CLI.sqlite(store, "SELECT count(*) FROM item"), "0\n")
+        XCTAssertTrue(try icskit(["calendars"]).stdout.contains("Work  0 items"))
     }
 
     // MARK: 9. Private stays private

@@ -15,7 +15,8 @@ final class FeaturesMeetSyncCLITests: StoreCLITestCase {
         // A local edit raises the store's SEQUENCE; the REPLY still answers the organizer's (0).
         try icskit(["edit", "Conference", "--start", "1997-07-01 22:00", "--tz", "UTC"] + me)
         let reply = try icskit(
-            ["reply", "Conference", "--accept", "--comment", "files in C:\\new, see; you"] + me).stdout
+            ["reply", "Conference", "--accept", "--comment", "files in C:\\new, see; you"] + me
+        ).stdout
         XCTAssertTrue(reply.contains("COMMENT:files in C:\\\\new\\, see\\; you\r\n"), reply)
         XCTAssertTrue(reply.contains("SEQUENCE:0\r\n"), reply)
         // python icalendar reads the comment back as it was typed.
@@ -42,7 +43,8 @@ final class FeaturesMeetSyncCLITests: StoreCLITestCase {
     func testRemovingOneInstanceOfAnOrganizedSeriesWritesItsCancel() throws {
         let me = ["--me", "me@example.com"]
         try icskit([
-            "add", "event", "Standup", "--start", "2026-12-01 09:00", "--repeat", "daily", "--count", "5", "--tz", "UTC",
+            "add", "event", "Standup", "--start", "2026-12-01 09:00", "--repeat", "daily", "--count", "5", "--tz",
+            "UTC",
         ])
         try icskit(["invite", "Standup", "--to", "bob@example.com"] + me)
         try icskit(["rm", "Standup", "--instance", "2026-12-02", "--notify", path("cancel.ics")] + me)
@@ -57,6 +59,31 @@ final class FeaturesMeetSyncCLITests: StoreCLITestCase {
         // Someone else's series: --notify is refused before anything changes.
         try icskit(["rm", "Standup", "--instance", "2026-12-03", "--notify", path("x.ics"), "--me", "c@x"], status: 1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("x.ics")))
+    }
+
+    /// A SEQUENCE at the top of a 64-bit integer (issue 46) no longer crashes the commands that raise it.
+    func testTheLargestSequenceIsRaisedWithoutOverflow() throws {
+        try """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//test//EN\r
+        BEGIN:VEVENT\r
+        UID:huge@example.com\r
+        DTSTAMP:20260101T000000Z\r
+        DTSTART:20261201T100000Z\r
+        SEQUENCE:9223372036854775807\r
+        SUMMARY:Huge\r
+        ORGANIZER:mailto:a@example.com\r
+        ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:b@example.com\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """.write(toFile: path("huge.ics"), atomically: true, encoding: .utf8)
+        try icskit(["import", path("huge.ics"), "--calendar", "Work", "-q"])
+        try icskit(["edit", "huge@example.com", "--start", "2026-12-01 11:00", "--tz", "UTC"])
+        try icskit(["reply", "huge@example.com", "--accept", "--me", "b@example.com"])
+        try icskit(["merge", path("huge.ics"), "--into", "Work", "-q"])
+        XCTAssertTrue(try icskit(["check-store"]).stdout.contains("integrity: ok"))
     }
 
     // MARK: 3. One refused resource does not stop a sync

@@ -156,10 +156,16 @@ extension CalendarItem where Self: CalendarItemFields, Self.Item == Self {
 }
 
 extension ItemCore {
+    /// The SEQUENCE after `sequence`: one higher, and never past the largest INTEGER (RFC 5545 §3.3.8,
+    /// 2147483647); a value read from outside may be anything.
+    public static func sequence(after sequence: Int) -> Int {
+        sequence < Int(Int32.max) ? max(sequence, -1) + 1 : Int(Int32.max)
+    }
+
     /// An edit made here: SEQUENCE moves on, LAST-MODIFIED and DTSTAMP become `now`.
     public mutating func recordEdit(at now: Date = Date()) {
         let stamp = LocalDateTime(wallSeconds: Int64(now.timeIntervalSince1970)).calendarDate(.utc)
-        sequence = (sequence ?? 0) + 1
+        sequence = Self.sequence(after: sequence ?? 0)
         lastModified = stamp
         self.stamp = stamp
     }
