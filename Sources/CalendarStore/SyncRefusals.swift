@@ -4,6 +4,7 @@ internal import GRDB
 /// sent, and the partner's reason. A sync leaves a refused UID alone while its items are unchanged, so a server
 /// that cannot take one item is not asked again on every sync.
 public struct RefusalRecord: Sendable, Hashable {
+    /// The UID the partner refused (its resource holds its items).
     public var uid: String
     /// The fingerprints of the UID's items when they were refused, in one string.
     public var fingerprint: String

@@ -66,8 +66,11 @@ public protocol SyncKeeping: MergeStorage {
 
 /// A UID a sync partner refused to store: its items' fingerprints when it did, and the partner's reason.
 public struct SyncRefusal: Sendable, Hashable {
+    /// The UID refused.
     public var uid: String
+    /// Its items' fingerprints when it was refused, in one string: unchanged since, it is not sent again.
     public var fingerprint: String
+    /// The partner's status and reason (`HTTP 400: …`).
     public var reason: String
 
     public init(uid: String, fingerprint: String, reason: String) {

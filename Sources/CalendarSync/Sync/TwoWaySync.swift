@@ -51,8 +51,11 @@ public enum TwoWaySync {
 
     /// A UID the partner refused to store, with its title and the partner's reason.
     public struct Refused: Sendable, Hashable {
+        /// The UID refused.
         public var uid: String
+        /// Its SUMMARY, for the report.
         public var title: String?
+        /// The partner's status and reason (`HTTP 400: …`).
         public var reason: String
         /// Refused by this sync (false: refused earlier, unchanged here since, and not sent again).
         public var isNew: Bool
