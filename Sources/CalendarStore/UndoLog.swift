@@ -408,6 +408,22 @@ extension UndoLog {
     }
 }
 
+extension UndoLog {
+    /// An item undo took away that a sync partner's merge base still holds is deleted here as `rm` deletes (a
+    /// tombstone): the next sync deletes it there, and a dry run says so (without it, the sync read the partner's
+    /// copy as one never deleted here).
+    static func rememberDeletionsForPartners(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO tombstone (calendarID, uid, recurrenceID, deletedAt)
+                SELECT s.calendarID, s.uid, s.recurrenceID, ?
+                FROM syncState s JOIN syncPartner p ON p.calendarID = s.calendarID AND p.partner = s.source
+                WHERE NOT EXISTS (SELECT 1 FROM item i WHERE i.calendarID = s.calendarID AND i.uid = s.uid
+                                  AND i.recurrenceID = s.recurrenceID)
+                """, arguments: [Int64(Date().timeIntervalSince1970)])
+    }
+}
+
 extension UndoLog.Table {
     var quoted: String { name.quotedDatabaseIdentifier }
 }
@@ -476,6 +492,7 @@ extension CalendarStore {
                 try Self.runUndo(db, step: step.id, into: &done)
                 done.partners = try Self.partners(db, of: touched.union(try Self.touchedCalendars(db, step: step.id)))
                 try UndoLog.rederive(db, step: step.id)
+                try UndoLog.rememberDeletionsForPartners(db)
                 let broken = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
                 if !broken.isEmpty {
                     throw StoreError(

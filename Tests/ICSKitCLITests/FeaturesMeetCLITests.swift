@@ -204,6 +204,10 @@ final class FeaturesMeetCLITests: StoreCLITestCase {
         try icskit(["undo"])  // the sync: nothing of the user's
         let undone = try icskit(["undo"]).stdout
         XCTAssertTrue(undone.contains("the next sync carries this there"), undone)
+        // The dry run says what the sync then does: the item goes there too (it was read as never deleted here).
+        let planned = try icskit(["sync", "--dry-run"]).stdout
+        XCTAssertTrue(planned.contains("Work: vdir: would delete"), planned)
+        XCTAssertFalse(planned.contains("restored"), planned)
         try icskit(["sync", "Work", "--vdir", vdir])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: vdir).filter { $0.hasSuffix(".ics") }, [])
         XCTAssertEqual(try CLI.sqlite(store, "SELECT count(*) FROM item"), "0\n")
