@@ -96,7 +96,7 @@ struct InviteCommand: ParsableCommand, ChecksWhatIsGiven {
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         }
-        try IMIPMessage.write(mime ? IMIPMessage.request(request) : request.text, to: output ?? "-")
+        try IMIPMessage.write(mime ? try IMIPMessage.request(request) : request.text, to: output ?? "-")
     }
 
     /// The methods that make a file an invitation (PUBLISH is a plain calendar's).

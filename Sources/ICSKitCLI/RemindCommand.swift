@@ -13,7 +13,7 @@ struct RemindCommand: ParsableCommand {
             REPEAT times of each. Triggers up to 35 days before an instance and 7 days after it are found. \
             Cancelled events and completed todos have no alarms.
 
-            --exec runs a command for each alarm through /bin/sh with the alarm's text as its arguments' end \
+            --exec runs a command for each alarm through /bin/sh with `--` and the alarm's text as its arguments' end \
             (ICSKIT_ALARM_SUMMARY, _START, _TIME, _UID and _CALENDAR are set too); --watch keeps running and \
             fires each alarm at its time (reading the store every 30 seconds), as a user service would.
 
@@ -32,7 +32,7 @@ struct RemindCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How far ahead to look: 15m, 2h, 1d.", valueName: "LENGTH"))
     var within = "15m"
 
-    @Option(help: ArgumentHelp("Run this for each alarm, the alarm's text after it.", valueName: "COMMAND"))
+    @Option(help: ArgumentHelp("Run this for each alarm, -- and the alarm's text after it.", valueName: "COMMAND"))
     var exec: String?
 
     @Flag(help: "Keep running and fire each alarm at its time (stop with Ctrl-C).")
@@ -149,7 +149,8 @@ struct RemindCommand: ParsableCommand {
         try Output.flushStandardOutput()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", exec + " \"$@\"", "icskit", text]
+        // After `--`: a title such as `--output=/x` is never an option of the command (issue 46).
+        process.arguments = ["-c", exec + " -- \"$@\"", "icskit", text]
         process.environment = ProcessInfo.processInfo.environment.merging([
             "ICSKIT_ALARM_SUMMARY": alarm.summary, "ICSKIT_ALARM_START": minutes(alarm.start, zone),
             "ICSKIT_ALARM_TIME": minutes(alarm.fires, zone), "ICSKIT_ALARM_UID": alarm.uid,

@@ -93,7 +93,7 @@ struct ReplyCommand: ParsableCommand {
         } catch let error as StoreError {
             throw CommandFailure(error.description)
         }
-        let text = mime ? IMIPMessage.reply(reply, subject: answer.subjectWord, comment: comment) : reply.text
+        let text = mime ? try IMIPMessage.reply(reply, subject: answer.subjectWord, comment: comment) : reply.text
         try IMIPMessage.write(text, to: output ?? "-")
     }
 }
@@ -101,21 +101,23 @@ struct ReplyCommand: ParsableCommand {
 /// An iTIP message as a mail (iMIP, RFC 6047).
 enum IMIPMessage {
     /// A REPLY as a mail: From the attendee, To the organizer, `Subject: Accepted: Title`.
-    static func reply(_ reply: SchedulingReply, subject word: String, comment: String?, now: Date = Date()) -> String {
+    static func reply(
+        _ reply: SchedulingReply, subject word: String, comment: String?, now: Date = Date()
+    ) throws -> String {
         let title = reply.summary ?? "(no title)"
         var said = "\(reply.attendee) has \(word == "Tentative" ? "tentatively accepted" : word.lowercased())"
         said += " the invitation \"\(title)\"."
         if let comment { said += "\n\n" + comment }
-        return mail(
+        return try mail(
             from: reply.attendee, to: [reply.organizer ?? ""], subject: word + ": " + title, text: said,
             calendar: reply.text, method: "REPLY", now: now)
     }
 
     /// An organizer's REQUEST or CANCEL as a mail to the attendees: `Invitation: Title`, `Cancelled: Title`.
-    static func request(_ request: SchedulingRequest, now: Date = Date()) -> String {
+    static func request(_ request: SchedulingRequest, now: Date = Date()) throws -> String {
         let title = request.summary ?? "(no title)"
         let cancelled = request.method == "CANCEL"
-        return mail(
+        return try mail(
             from: request.organizer, to: request.recipients,
             subject: (cancelled ? "Cancelled: " : "Invitation: ") + title,
             text: "\(request.organizer) \(cancelled ? "cancelled" : "invites you to") \"\(title)\".",
@@ -126,7 +128,12 @@ enum IMIPMessage {
     /// as an attachment, as CalConnect's iMIP guide advises; both base64, UTF-8.
     static func mail(
         from: String, to: [String], subject: String, text: String, calendar: String, method: String, now: Date
-    ) -> String {
+    ) throws -> String {
+        // Addresses come from the calendar data: each must be one mailbox, or a header could name others.
+        for address in [from] + to where !isMailbox(address) {
+            throw CommandFailure(
+                "\"\(TerminalText.safe(address, keepingLineBreaks: false))\" is not one mail address; no mail was written")
+        }
         let boundary = "icskit-" + UUID().uuidString
         let inner = "icskit-alt-" + UUID().uuidString
         let encoded = Data(calendar.utf8).base64EncodedString(options: [.lineLength76Characters])
@@ -171,6 +178,18 @@ enum IMIPMessage {
         lines += encoded.components(separatedBy: "\r\n")
         lines.append("--\(boundary)--")
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Whether `address` is one mailbox (`local@domain`, RFC 5322's addr-spec without quoting or comments): no
+    /// comma, space, angle bracket or control character that would make a header name more than one.
+    static func isMailbox(_ address: String) -> Bool {
+        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
+            !parts[1].hasSuffix(".")
+        else { return false }
+        return address.unicodeScalars.allSatisfy { scalar in
+            scalar.value > 0x20 && scalar.value != 0x7F && !",;:<>()[]\\\"".unicodeScalars.contains(scalar)
+        }
     }
 
     /// A header value, RFC 2047-encoded (UTF-8, base64) when it is not plain ASCII.

@@ -86,6 +86,18 @@ final class FeaturesMeetSyncCLITests: StoreCLITestCase {
         XCTAssertTrue(try icskit(["check-store"]).stdout.contains("integrity: ok"))
     }
 
+    /// An ORGANIZER that names two addresses does not put both into a mail's To: (issue 46).
+    func testAnOrganizerOfTwoAddressesWritesNoMail() throws {
+        let request = try String(contentsOfFile: itip("group-request.ics"), encoding: .utf8)
+            .replacingOccurrences(
+                of: "ORGANIZER:mailto:a@example.com", with: "ORGANIZER:mailto:a@example.com,eve@evil.example")
+        try request.write(toFile: path("two.ics"), atomically: true, encoding: .utf8)
+        try icskit(["invite", path("two.ics"), "--me", "b@example.com"])
+        let run = try icskit(["reply", "Conference", "--accept", "--mime", "--me", "b@example.com"], status: 1)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertTrue(run.stderr.contains("is not one mail address"), run.stderr)
+    }
+
     // MARK: 3. One refused resource does not stop a sync
 
     func caldav(_ arguments: [String]) throws -> CLI.Run {

@@ -113,11 +113,13 @@ final class RemindCLITests: StoreCLITestCase {
         let log = path("fired.txt")
         try icskit([
             "remind", "--now", "2026-11-30T07:45:00Z", "--within", "15m", "--tz", "UTC", "--exec",
-            "note() { printf '%s|%s\\n' \"$ICSKIT_ALARM_UID\" \"$1\" >> '\(log)'; }; note",
+            "note() { printf '%s|%s|%s\\n' \"$ICSKIT_ALARM_UID\" \"$1\" \"$2\" >> '\(log)'; }; note",
         ])
         let lines = try String(contentsOfFile: log, encoding: .utf8)
         XCTAssertEqual(
-            lines, "standup@test|Standup at 08:00 (in 10 minutes)\nstandup@test|Standup at 08:00 (in 5 minutes)\n")
+            lines,
+            "standup@test|--|Standup at 08:00 (in 10 minutes)\nstandup@test|--|Standup at 08:00 (in 5 minutes)\n",
+            "the text after --, so that no title is ever an option of the command")
     }
 
     func testWatchFiresAnAlarmAtItsTime() throws {
