@@ -132,7 +132,8 @@ enum IMIPMessage {
         // Addresses come from the calendar data: each must be one mailbox, or a header could name others.
         for address in [from] + to where !isMailbox(address) {
             throw CommandFailure(
-                "\"\(TerminalText.safe(address, keepingLineBreaks: false))\" is not one mail address; no mail was written")
+                "\"\(TerminalText.safe(address, keepingLineBreaks: false))\" is not one mail address; no mail was written"
+            )
         }
         let boundary = "icskit-" + UUID().uuidString
         let inner = "icskit-alt-" + UUID().uuidString
