@@ -30,7 +30,7 @@ final class CommandSequenceCLITests: StoreCLITestCase {
             print("command sequences: this run's seed is \(seed)")
         }
         let radicale = ProcessInfo.processInfo.environment["ICSKIT_SEQUENCE_RADICALE"] != "0"
-        let run = try SequenceRun(test: self, random: generator, radicale: radicale)
+        let run = try SequenceRun(test: self, random: generator, radicale: radicale, steps: steps)
         defer { run.stop() }
         for step in 0..<steps {
             let failures = testRun?.totalFailureCount ?? 0
@@ -66,12 +66,15 @@ final class SequenceRun {
     var bound: Set<String> = []
     let radicale: Bool
     let scratch: URL
+    /// How many steps the run takes.
+    let steps: Int
 
     static let words = ["tea", "budget", "piano", "river", "sprint", "garden", "dentist", "yoga", "kiosk", "lunar"]
     static let places = ["Harbour", "Attic", "Meadow", "Studio"]
 
-    init(test: StoreCLITestCase, random: SeededGenerator, radicale: Bool) throws {
+    init(test: StoreCLITestCase, random: SeededGenerator, radicale: Bool, steps: Int) throws {
         self.test = test
+        self.steps = steps
         self.random = random
         self.radicale = radicale
         scratch = try CLI.temporaryDirectory()

@@ -135,7 +135,8 @@ extension SequenceRun {
             XCTAssertEqual(files.count, Set(model.items.values.filter { $0.calendar == "Work" }.map(\.uid)).count)
             return run
         case "sync radicale":
-            if server == nil { server = try DAVServer(.radicale, folder: scratch) }
+            // A life as long as the run may take (half a second a step), bounded all the same.
+            if server == nil { server = try DAVServer(.radicale, folder: scratch, lifetime: max(600, steps / 2)) }
             let run = try changing(["sync", "Personal", "--caldav", server!.collection, "--user", DAVServer.user]) {
                 $0.calendarNames.insert("Personal")
             }

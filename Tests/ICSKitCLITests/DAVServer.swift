@@ -17,7 +17,8 @@ final class DAVServer {
 
     /// `authenticated`: Radicale asks for the password (htpasswd) as a server that needs one does; without, it
     /// takes any user (behind a proxy that authenticates).
-    init(_ kind: Kind, folder: URL, authenticated: Bool = true) throws {
+    /// `lifetime` bounds the server's life in seconds even if the test dies.
+    init(_ kind: Kind, folder: URL, authenticated: Bool = true, lifetime: Int = 600) throws {
         self.kind = kind
         let bin = URL(fileURLWithPath: CLI.pythonExecutable).deletingLastPathComponent()
         port = try Self.freePort()
@@ -39,12 +40,15 @@ final class DAVServer {
             [logging]
             level = warning
             """.write(to: config, atomically: true, encoding: .utf8)
-            process.arguments = ["timeout", "600", CLI.pythonExecutable, "-m", "radicale", "--config", config.path]
+            process.arguments = [
+                "timeout", String(lifetime), CLI.pythonExecutable, "-m", "radicale", "--config", config.path,
+            ]
             collection = "http://127.0.0.1:\(port)/\(Self.user)/work/"
         case .xandikos:
             let xandikos = bin.appendingPathComponent("xandikos").path
             process.arguments = [
-                "timeout", "600", xandikos, "serve", "--defaults", "-d", folder.appendingPathComponent("data").path,
+                "timeout", String(lifetime), xandikos, "serve", "--defaults", "-d",
+                folder.appendingPathComponent("data").path,
                 "-l", "127.0.0.1", "-p", String(port),
             ]
             collection = "http://127.0.0.1:\(port)/user/calendars/calendar/"
