@@ -101,6 +101,22 @@ final class FeaturesMeetCLITests: StoreCLITestCase {
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
     }
 
+    /// A server nobody runs, and a dead proxy: one line each naming what could not be reached and the operating
+    /// system's reason, never the network library's own text (loopback only: port 1 is not served).
+    func testNetworkFailuresAreSaidWithoutTheLibrarysWords() throws {
+        let refused = try icskit(["subscribe", "http://127.0.0.1:1/x.ics", "--into", "X", "--timeout", "5"], status: 1)
+        XCTAssertTrue(refused.stderr.contains("cannot connect to 127.0.0.1 port 1: connection refused"), refused.stderr)
+        let proxied = try CLI.run(
+            ["subscribe", "https://127.0.0.1:2/x.ics", "--into", "Y", "--timeout", "5", "--store", store],
+            environment: ["HTTPS_PROXY": "http://127.0.0.1:1"])
+        XCTAssertEqual(proxied.status, 1)
+        XCTAssertTrue(proxied.stderr.contains("cannot connect to the proxy 127.0.0.1 port 1"), proxied.stderr)
+        for run in [refused, proxied] {
+            Self.assertNoRawErrorText(run.stderr, "a failed connection")
+            for raw in ["errno", "SingleConnectionFailure", "error set"] { XCTAssertFalse(run.stderr.contains(raw)) }
+        }
+    }
+
     // MARK: 4. Handles of UIDs that hold only changed instances
 
     func testEveryHandleAgendaPrintsResolvesForInstanceOnlyItems() throws {

@@ -144,7 +144,7 @@ final class NetworkTransport: HTTPTransport {
                 url: request.url, method: HTTPMethod(rawValue: request.method), headers: headers,
                 body: request.body.map { .bytes($0) })
         } catch {
-            throw HTTPFailure("\(request.url.absoluteString) cannot be requested: \(error)")
+            throw HTTPFailure("\(request.url.absoluteString) cannot be requested (not a URL an HTTP client can ask)")
         }
         // The future API, started on the event loop and waited for on this thread: one hop there and one back per
         // exchange. Started from this thread, AsyncHTTPClient hands the loop four or five tasks one by one, each
@@ -161,7 +161,10 @@ final class NetworkTransport: HTTPTransport {
         }
         let answer: AsyncHTTPClient.HTTPClient.Response
         do { answer = try started.wait() } catch {
-            throw Self.failure(error, request: request, host: host, seconds: seconds)
+            let proxy = proxies[scheme].flatMap { bypass.bypasses(host) ? nil : $0 }
+            throw Self.failure(
+                error, request: request, host: host, seconds: seconds,
+                proxy: proxy.map { "\($0.host) port \($0.port)" })
         }
         var fields: [String: String] = [:]
         for (name, value) in answer.headers {
@@ -178,8 +181,11 @@ final class NetworkTransport: HTTPTransport {
         value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
     }
 
-    /// What went wrong, as a person can act on it.
-    static func failure(_ error: any Error, request: HTTPRequest, host: String, seconds: TimeInterval) -> HTTPFailure {
+    /// What went wrong, as a person can act on it: never the network library's own words. `proxy` names the proxy
+    /// the request went through, if any.
+    static func failure(
+        _ error: any Error, request: HTTPRequest, host: String, seconds: TimeInterval, proxy: String? = nil
+    ) -> HTTPFailure {
         let text = "\(error)"
         if let error = error as? HTTPClientError {
             switch error {
@@ -210,15 +216,31 @@ final class NetworkTransport: HTTPTransport {
                 return HTTPFailure(
                     "the certificate of \(host) is not trusted (give a private CA with --ca-file); not connected")
             }
-            return HTTPFailure("TLS with \(host) failed: \(text)")
+            return HTTPFailure("TLS with \(host) failed (its certificate or protocol was not accepted); not connected")
         }
         if error is IOError || text.contains("connectionRefused") || text.contains("connectTimeout")
-            || text.contains("Connection refused")
+            || text.contains("Connection refused") || text.contains("errno:")
         {
+            let why = systemReason(text) ?? "the connection failed"
+            if let proxy {
+                return HTTPFailure(
+                    "cannot connect to the proxy \(proxy) (HTTPS_PROXY, HTTP_PROXY): \(why)", isTransient: true)
+            }
             return HTTPFailure(
-                "cannot connect to \(host) port \(HTTPClient.port(of: request.url)): \(text)", isTransient: true)
+                "cannot connect to \(host) port \(HTTPClient.port(of: request.url)): \(why)", isTransient: true)
         }
-        return HTTPFailure(text)  // `send` puts the method and URL before it
+        // `send` puts the method and URL before it.
+        return HTTPFailure(
+            "no answer came" + (proxy.map { " through the proxy \($0)" } ?? "") + "; try again, or check the address",
+            isTransient: true)
+    }
+
+    /// The operating system's reason in a network error's text (`… (errno: 111)`: "connection refused").
+    static func systemReason(_ text: String) -> String? {
+        guard let range = text.range(of: "errno: ") else { return nil }
+        let digits = text[range.upperBound...].prefix { $0.isNumber }
+        guard let code = Int32(digits) else { return nil }
+        return String(cString: strerror(code)).lowercased()
     }
 }
 
