@@ -55,6 +55,10 @@ struct CalendarFiles {
         }
         let displayName = (try? String(contentsOf: directory.appendingPathComponent("displayname"), encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !names.isEmpty else {
+            withoutCalendars.append(path + " (a folder without .ics files)")
+            return
+        }
         var source = Source(
             name: displayName.flatMap { $0.isEmpty ? nil : $0 } ?? directory.standardizedFileURL.lastPathComponent,
             path: path, calendars: [])
@@ -84,7 +88,14 @@ struct CalendarFiles {
         let result = format.read(bytes, file: name, csv: csv)
         diagnostics += result.diagnostics
         isTruncated = isTruncated || result.isTruncated
-        if result.calendars.isEmpty { withoutCalendars.append(name) }
+        // No VCALENDAR, or only components read as if one were around them that are no calendar data (a vCard,
+        // BEGIN:FOO): nothing to import.
+        let wrapped = result.diagnostics.contains { $0.message.contains("stands outside any VCALENDAR") }
+        let items = result.calendars.contains { $0.components.contains { $0.isItem || $0.name == "VTIMEZONE" } }
+        if result.calendars.isEmpty || (wrapped && !items) {
+            withoutCalendars.append(name)
+            return
+        }
         let fallback = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
         // Calendars of one file under one name (an iTIP stream is a series of VCALENDARs) go together, so the
         // newest version of an item among them is the one that counts.

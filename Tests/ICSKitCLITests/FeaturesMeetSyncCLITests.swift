@@ -98,6 +98,21 @@ final class FeaturesMeetSyncCLITests: StoreCLITestCase {
         XCTAssertTrue(run.stderr.contains("is not one mail address"), run.stderr)
     }
 
+    /// A vCard, a file of some other BEGIN, a folder without calendar files: nothing imported, said, exit 1
+    /// (issue 46).
+    func testImportOfWhatIsNoCalendarSaysSoAndFails() throws {
+        try "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ana\r\nEND:VCARD\r\n".write(
+            toFile: path("ana.vcf"), atomically: true, encoding: .utf8)
+        try "BEGIN:FOO\r\nX:1\r\nEND:FOO\r\n".write(toFile: path("foo.ics"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: path("notes"), withIntermediateDirectories: true)
+        try "hi".write(toFile: path("notes/readme.txt"), atomically: true, encoding: .utf8)
+        for input in ["ana.vcf", "foo.ics", "notes"] {
+            let run = try icskit(["import", path(input), "--calendar", "X"], status: 1)
+            XCTAssertTrue(run.stderr.contains("no calendar data in"), run.stderr)
+        }
+        XCTAssertEqual(try CLI.sqlite(store, "SELECT count(*) FROM item"), "0\n")
+    }
+
     // MARK: 3. One refused resource does not stop a sync
 
     func caldav(_ arguments: [String]) throws -> CLI.Run {
