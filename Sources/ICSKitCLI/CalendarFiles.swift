@@ -31,10 +31,7 @@ struct CalendarFiles {
         var files = CalendarFiles()
         for path in paths {
             reading(path)
-            var isDirectory: ObjCBool = false
-            if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-                isDirectory.boolValue
-            {
+            if path != "-", FileManager.default.isFolder(path) {
                 try files.addDirectory(path)
             } else {
                 files.add(try bytes(of: path), path: path, csv: csv)

@@ -38,8 +38,7 @@ enum ErrorText {
             (error.userInfo[NSFilePathErrorKey] as? String)
             ?? (error.userInfo[NSURLErrorKey] as? URL)?.path ?? subject
         let what = "cannot \(doing) " + (path ?? "a file")
-        var isFolder: ObjCBool = false
-        if let path, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        if let path, FileManager.default.isFolder(path) {
             return "\(what): it is a folder (give the files in it, or a command that takes folders)"
         }
         return "\(what): \(reason(error))"
