@@ -87,9 +87,10 @@ struct CalendarFiles {
         isTruncated = isTruncated || result.isTruncated
         // No VCALENDAR, or only components read as if one were around them that are no calendar data (a vCard,
         // BEGIN:FOO): nothing to import.
-        let wrapped = result.diagnostics.contains { $0.message.contains("stands outside any VCALENDAR") }
-        let items = result.calendars.contains { $0.components.contains { $0.isItem || $0.name == "VTIMEZONE" } }
-        if result.calendars.isEmpty || (wrapped && !items) {
+        let noCalendarData = result.calendars.allSatisfy { calendar in
+            calendar.isImplicit && !calendar.components.contains { $0.isItem || $0.name == "VTIMEZONE" }
+        }
+        if noCalendarData {
             withoutCalendars.append(name)
             return
         }
