@@ -25,6 +25,8 @@ public struct SchedulingOutcome: Sendable, Hashable {
         case counter
         /// A REFRESH: answered with the current REQUEST (`reply`).
         case refresh
+        /// Not applied, kept aside: its sender may not change the item (`SchedulingTrust`); `detail` says why.
+        case refused = "not applied"
     }
 
     /// What it did.
@@ -52,8 +54,8 @@ public struct SchedulingOutcome: Sendable, Hashable {
 /// message's fingerprint breaks ties), an override older than the series' SEQUENCE is dropped (a reschedule
 /// replaces them), an ADD of the series' SEQUENCE adds its instance (an RDATE and the instance's own data), a
 /// CANCEL at least as new as what it cancels cancels the series (STATUS:CANCELLED on every component) or removes
-/// the instance (an EXDATE; an instance without its series is marked cancelled), and each attendee's newest REPLY
-/// that is not older than the component's SEQUENCE sets that attendee's PARTSTAT (a reschedule asks again).
+/// the instance (an EXDATE; an instance without its series is marked cancelled), and each listed attendee's newest
+/// REPLY that is not older than the component's SEQUENCE sets that attendee's PARTSTAT (a reschedule asks again).
 enum SchedulingState {
     struct Message {
         var method: String
@@ -202,14 +204,12 @@ enum SchedulingState {
                 let answer = reply.core.attendees.first(where: { normalized($0.address) == address })
             else { continue }
             let status = answer.participationStatus ?? "NEEDS-ACTION"
-            if let index = core.attendees.firstIndex(where: { normalized($0.address) == address }) {
-                var attendee = core.attendees[index]
-                attendee.parameters.removeAll { $0.name == "PARTSTAT" }
-                attendee.parameters.append(Parameter("PARTSTAT", status))
-                core.attendees[index] = attendee
-            } else {
-                core.attendees.append(answer)
-            }
+            // Only an attendee the item lists answers (one that came before the invitation included).
+            guard let index = core.attendees.firstIndex(where: { normalized($0.address) == address }) else { continue }
+            var attendee = core.attendees[index]
+            attendee.parameters.removeAll { $0.name == "PARTSTAT" }
+            attendee.parameters.append(Parameter("PARTSTAT", status))
+            core.attendees[index] = attendee
             entry.item.core = core
             items[key] = entry
         }
@@ -240,48 +240,88 @@ extension CalendarStore {
     /// SEQUENCE and DTSTAMP), all in one transaction: REQUEST, PUBLISH, ADD, CANCEL and REPLY change the item as
     /// `SchedulingState` derives it from every message of its UID kept so far; COUNTER and DECLINECOUNTER are
     /// reported, REFRESH answered with the current REQUEST. An item goes to the calendar that has its UID, else to
-    /// `calendar` (made when missing).
-    public func receiveScheduling(_ calendars: [ICalendar], calendar defaultName: String) throws
-        -> [SchedulingOutcome]
-    {
+    /// `calendar` (made when missing). A message `SchedulingTrust` refuses (not from the item's organizer, an
+    /// answer of someone not invited, a mail from someone else) changes nothing: it is kept aside
+    /// (`heldSchedulingMessages`) and its outcome says why.
+    public func receiveScheduling(
+        _ calendars: [ICalendar], calendar defaultName: String, origin: SchedulingOrigin = .file
+    ) throws -> [SchedulingOutcome] {
+        try receiveScheduling(calendars.map { ($0, origin) }, calendar: defaultName)
+    }
+
+    /// Receives the messages of several files or mails, each with where it came from, in one transaction.
+    public func receiveScheduling(
+        _ messages: [(calendar: ICalendar, origin: SchedulingOrigin)], calendar defaultName: String
+    ) throws -> [SchedulingOutcome] {
         try write { db in
-            let writer = StoreWriter(db)
             var outcomes: [SchedulingOutcome] = []
-            for calendar in calendars {
+            for (calendar, origin) in messages {
                 let method = (calendar.method ?? "PUBLISH").trimmingCharacters(in: .whitespaces).uppercased()
                 for item in calendar.components where item.isItem {
-                    let (component, uid) = item.keyed
-                    let calendarID =
-                        try Int64.fetchOne(
-                            db, sql: "SELECT calendarID FROM item WHERE uid = ? ORDER BY id LIMIT 1", arguments: [uid])
-                        ?? writer.calendarID(named: defaultName, create: true)!
-                    let name =
-                        try String.fetchOne(
-                            db, sql: "SELECT name FROM calendar WHERE id = ?", arguments: [calendarID]) ?? defaultName
-                    var outcome = SchedulingOutcome(
-                        kind: .ignored, method: method, uid: uid, recurrenceID: item.identity.recurrenceID,
-                        summary: item.core?.summary, calendar: name, detail: "")
-                    switch method {
-                    case "COUNTER", "DECLINECOUNTER":
-                        outcome.kind = .counter
-                        outcome.detail = Self.counterText(item, component, method: method)
-                    case "REFRESH":
-                        outcome.kind = .refresh
-                        outcome.reply = try Self.currentRequest(db, calendarID: calendarID, uid: uid)
-                        outcome.detail = outcome.reply == nil ? "the store has no item \(uid) to send" : "answered"
-                    case _ where SchedulingState.stored.contains(method):
-                        try writer.saveTimeZones(calendar.timeZones, calendarID: calendarID)
+                    outcomes.append(
                         try Self.receive(
-                            db, component: component, item: item, method: method, calendarID: calendarID,
-                            outcome: &outcome)
-                    default:
-                        outcome.detail = "METHOD:\(method) is not a scheduling method ICSKit knows"
-                    }
-                    outcomes.append(outcome)
+                            db, item, method: method, zones: calendar.timeZones, calendar: defaultName, origin: origin))
                 }
             }
             return outcomes
         }
+    }
+
+    /// One item of a received message: shown, answered, kept aside or applied.
+    private static func receive(
+        _ db: Database, _ item: CalendarComponent, method: String, zones: [TimeZoneDefinition],
+        calendar defaultName: String,
+        origin: SchedulingOrigin
+    ) throws -> SchedulingOutcome {
+        let writer = StoreWriter(db)
+        let (component, uid) = item.keyed
+        let existing = try Int64.fetchOne(
+            db, sql: "SELECT calendarID FROM item WHERE uid = ? ORDER BY id LIMIT 1", arguments: [uid])
+        let name =
+            try existing.flatMap {
+                try String.fetchOne(db, sql: "SELECT name FROM calendar WHERE id = ?", arguments: [$0])
+            } ?? defaultName
+        var outcome = SchedulingOutcome(
+            kind: .ignored, method: method, uid: uid, recurrenceID: item.identity.recurrenceID,
+            summary: item.core?.summary, calendar: name, detail: "")
+        switch method {
+        case "COUNTER", "DECLINECOUNTER":
+            outcome.kind = .counter
+            outcome.detail = Self.counterText(item, component, method: method)
+        case "REFRESH":
+            outcome.kind = .refresh
+            outcome.reply = try existing.flatMap { try Self.currentRequest(db, calendarID: $0, uid: uid) }
+            outcome.detail = outcome.reply == nil ? "the store has no item \(uid) to send" : "answered"
+        case _ where SchedulingState.stored.contains(method):
+            let stored = try existing.map {
+                try storedCalendar(db, calendar: $0, uids: [uid]).components.compactMap { $0.isItem ? $0.core : nil }
+            }
+            let received = try existing.map {
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM schedulingMessage
+                        WHERE calendarID = ? AND uid = ? AND method IN ('REQUEST', 'PUBLISH'))
+                        """, arguments: [$0, uid]) ?? false
+            }
+            if let refusal = SchedulingTrust.refusal(
+                method: method, message: item.core ?? ItemCore(), stored: stored ?? [],
+                instance: item.identity.recurrenceID, received: received ?? false, origin: origin)
+            {
+                outcome.kind = .refused
+                outcome.detail = refusal.reason
+                outcome.summary = stored?.first?.summary ?? outcome.summary
+                try Self.hold(db, component: component, outcome: outcome, refusal: refusal)
+                return outcome
+            }
+            let calendarID = try existing ?? writer.calendarID(named: defaultName, create: true)!
+            try writer.saveTimeZones(zones, calendarID: calendarID)
+            try Self.receive(
+                db, component: component, item: item, method: method, calendarID: calendarID, outcome: &outcome)
+        default:
+            outcome.detail = "METHOD:\(method) is not a scheduling method ICSKit knows"
+        }
+        return outcome
     }
 
     /// Keeps one message and writes the item that the UID's messages make now, when it differs from before.

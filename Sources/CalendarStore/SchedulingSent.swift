@@ -77,6 +77,8 @@ extension CalendarStore {
                     db, component: item.keyed.component, item: item, method: "REQUEST", calendarID: calendarID,
                     outcome: &outcome)
             }
+            // Answers kept aside from people invited only now count now.
+            try Self.releaseHeldReplies(db, calendarID: calendarID, uid: uid)
             let core = items[masterIndex].core ?? ItemCore()
             return SchedulingRequest(
                 method: "REQUEST", text: Self.message("REQUEST", items, zones: stored.timeZones),

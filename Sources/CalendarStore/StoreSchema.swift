@@ -249,6 +249,9 @@ enum StoreSchema {
         migrator.registerMigration("v20: what sync partners refused to store") { db in
             try db.execute(sql: CalendarStore.refusalSchema)
         }
+        migrator.registerMigration("v21: scheduling messages kept aside, not applied") { db in
+            try db.execute(sql: CalendarStore.heldSchema)
+        }
         return migrator
     }
 

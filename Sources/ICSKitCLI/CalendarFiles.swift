@@ -12,6 +12,14 @@ struct CalendarFiles {
         var name: String
         var path: String
         var calendars: [ICalendar]
+        /// For a mail: the address its `From:` names (nil inside: it names none); nil for a calendar file.
+        var mailSender: String?? = nil
+
+        /// Where its scheduling messages came from; `trusted`: the user vouches for a mail's sender.
+        func origin(trusted: Bool) -> SchedulingOrigin {
+            guard let mailSender else { return .file }
+            return .mail(sender: mailSender, trusted: trusted)
+        }
     }
 
     var sources: [Source] = []
@@ -95,6 +103,7 @@ struct CalendarFiles {
             return
         }
         let fallback = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
+        let sender: String?? = format == .ics && MIMEMessage.isMessage(bytes) ? .some(MIMEMessage.sender(bytes)) : nil
         // Calendars of one file under one name (an iTIP stream is a series of VCALENDARs) go together, so the
         // newest version of an item among them is the one that counts.
         for calendar in result.calendars {
@@ -102,7 +111,7 @@ struct CalendarFiles {
             if let last = sources.last, last.path == name, last.name == shownAs {
                 sources[sources.count - 1].calendars.append(calendar)
             } else {
-                sources.append(Source(name: shownAs, path: name, calendars: [calendar]))
+                sources.append(Source(name: shownAs, path: name, calendars: [calendar], mailSender: sender))
             }
         }
     }

@@ -63,6 +63,7 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
         // Said once, here: listings of the store leave them out.
         CalendarFiles.report(CalendarFiles.zoneFindings(of: input.sources), quiet: quiet)
         var reports: [ImportReport] = []
+        var refused = 0
         // A file with no calendar in it (garbage, an empty file, JSON that is not jCal) imports nothing: said, and
         // the import goes on with the other files and exits 1.
         let empty = input.withoutCalendars
@@ -73,7 +74,9 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
                 InviteCommand.schedulingMethods.contains(
                     $0.method?.trimmingCharacters(in: .whitespaces).uppercased() ?? "")
             }) {
-                let outcomes = try store.receiveScheduling(source.calendars, calendar: calendar ?? "Invitations")
+                let outcomes = try store.receiveScheduling(
+                    source.calendars, calendar: calendar ?? "Invitations", origin: source.origin(trusted: false))
+                refused += outcomes.filter { $0.kind == .refused }.count
                 if !json {
                     Output.print("\(source.path): scheduling messages, applied as icskit invite applies them")
                     try InviteCommand.printOutcomes(outcomes, store: store, me: me.identity(store: self.store))
@@ -90,12 +93,13 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
             reports.append(report)
         }
         try printResult(reports, empty: empty)
+        InviteCommand.sayNotApplied(refused)
         if !empty.isEmpty {
             Output.standardError(
                 "icskit: no calendar data in " + empty.joined(separator: ", ") + "; nothing imported from "
                     + (empty.count == 1 ? "it" : "them"))
-            throw ExitCode(1)
         }
+        if refused > 0 || !empty.isEmpty { throw ExitCode(1) }
     }
 
     /// One large iCalendar file streamed into the store (`importStreaming`), in memory bounded by the file's runs and
@@ -131,7 +135,7 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
             case .added: report.added += 1
             case .updated, .cancelled, .instanceCancelled, .replied: report.updated += 1
             case .repeated: report.unchanged += 1
-            case .ignored, .counter, .refresh: report.skipped += 1
+            case .ignored, .counter, .refresh, .refused: report.skipped += 1
             }
         }
         return report

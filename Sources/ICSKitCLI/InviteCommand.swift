@@ -18,6 +18,13 @@ struct InviteCommand: ParsableCommand, ChecksWhatIsGiven {
             received for its UID make, so receiving the same messages again, or in another order, gives the same \
             store. Everything a run receives is one transaction (undo takes it back).
 
+            Only an item's organizer changes it: a REQUEST, ADD or CANCEL whose ORGANIZER is not the item's, any \
+            message for an item you made here (it has no organizer), and a REPLY from someone the item does not \
+            list are not applied but kept aside (--held lists them; an answer counts once you invite its sender). \
+            From a mail, the sender (From:) must be the ORGANIZER (for a REPLY, the ATTENDEE) or whom it sends by \
+            (SENT-BY); --trust-sender applies a mail whose sender does not match. A message not applied makes \
+            the exit status 1.
+
             With --to, the argument is an item of yours and icskit writes the REQUEST that invites these people: \
             you become its ORGANIZER, each address an ATTENDEE (RSVP=TRUE), and SEQUENCE goes up when the time, the \
             rule or the place changed since the last REQUEST; --mime writes the whole mail. Their replies, given to \
@@ -28,11 +35,12 @@ struct InviteCommand: ParsableCommand, ChecksWhatIsGiven {
               icskit invite - --calendar Work < message.eml
               icskit invite review --to priya@example.com,jo@example.net > request.ics
               icskit invite review --to priya@example.com --mime | sendmail -t
+              icskit invite --held
             """
     )
 
     @Argument(help: "Files with scheduling messages (.ics, or mails); - reads standard input. With --to: the item.")
-    var files: [String]
+    var files: [String] = []
 
     @Option(help: "Invite these people (comma-separated addresses) to the item the argument names.")
     var to: String?
@@ -46,6 +54,12 @@ struct InviteCommand: ParsableCommand, ChecksWhatIsGiven {
     @Option(help: "The store calendar new items go to (an item the store has stays in its calendar).")
     var calendar = "Invitations"
 
+    @Flag(help: "Apply mails whose sender (From:) is not the organizer or attendee they speak for.")
+    var trustSender = false
+
+    @Flag(help: "List the messages kept aside, not applied, and why.")
+    var held = false
+
     @Flag(help: "Print one JSON array, an object per message.")
     var json = false
 
@@ -57,21 +71,66 @@ struct InviteCommand: ParsableCommand, ChecksWhatIsGiven {
     }
 
     func checkGiven() throws {
+        if held { return }
         if files.isEmpty { throw ValidationError("give a file with an invitation (- reads standard input)") }
     }
 
     func run() throws {
         if let to { return try invitePeople(Identity.addresses(in: to)) }
+        if held { return try listHeld() }
         let input = try CalendarFiles.read(files)
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: false)
         if !input.withoutCalendars.isEmpty {
             throw CommandFailure("no calendar data in " + input.withoutCalendars.joined(separator: ", "))
         }
         let opened = try store.open()
-        let outcomes = try opened.receiveScheduling(input.sources.flatMap(\.calendars), calendar: calendar)
-        if json { return try Self.printJSON(outcomes) }
-        if outcomes.isEmpty { Output.print("no event or todo in " + files.joined(separator: ", ")) }
-        try Self.printOutcomes(outcomes, store: opened, me: me.identity(store: store))
+        let outcomes = try opened.receiveScheduling(
+            input.sources.flatMap { source in source.calendars.map { ($0, source.origin(trusted: trustSender)) } },
+            calendar: calendar)
+        if json {
+            try Self.printJSON(outcomes)
+        } else {
+            if outcomes.isEmpty { Output.print("no event or todo in " + files.joined(separator: ", ")) }
+            try Self.printOutcomes(outcomes, store: opened, me: me.identity(store: store))
+        }
+        let refused = outcomes.filter { $0.kind == .refused }.count
+        Self.sayNotApplied(refused)
+        if refused > 0 { throw ExitCode(1) }
+    }
+
+    /// How many messages were not applied, said once on standard error (nothing when none).
+    static func sayNotApplied(_ count: Int) {
+        guard count > 0 else { return }
+        Output.standardError(
+            "icskit: \(count) scheduling message\(count == 1 ? "" : "s") not applied, kept aside "
+                + "(icskit invite --held lists them)")
+    }
+
+    /// `--held`: the messages kept aside, a line each (or JSON).
+    private func listHeld() throws {
+        let messages = try store.open().heldSchedulingMessages()
+        if json {
+            Output.print(
+                JSONValue.array(
+                    messages.map { message in
+                        .object([
+                            ("method", .string(message.method)), ("uid", .string(message.uid)),
+                            ("recurrence_id", message.recurrenceID.isEmpty ? .null : .string(message.recurrenceID)),
+                            ("summary", message.summary.map(JSONValue.string) ?? .null),
+                            ("calendar", .string(message.calendar)), ("reason", .string(message.reason)),
+                            ("received", .string(ISO8601DateFormatter().string(from: message.received))),
+                        ])
+                    }
+                ).serialized(pretty: true))
+            return
+        }
+        if messages.isEmpty { Output.print("no message is kept aside") }
+        for message in messages {
+            var line = "\(message.method) \(message.uid)"
+            if !message.recurrenceID.isEmpty { line += " (instance \(message.recurrenceID))" }
+            if let summary = message.summary { line += " \"\(summary)\"" }
+            Output.line(line + " — " + message.reason)
+        }
     }
 
     /// `--to`: the REQUEST inviting these people to the item, as the user (the item's organizer).

@@ -168,7 +168,8 @@ final class SchedulingTests: XCTestCase {
         let override =
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nUID:\(Self.uid)\r\n"
             + "SEQUENCE:1\r\nDTSTAMP:20261201T100000Z\r\nRECURRENCE-ID:20270111T090000Z\r\n"
-            + "DTSTART:20270111T150000Z\r\nSUMMARY:Moved\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            + "DTSTART:20270111T150000Z\r\nSUMMARY:Moved\r\nORGANIZER:mailto:olga@example.org\r\nEND:VEVENT\r\n"
+            + "END:VCALENDAR\r\n"
         let series = request(1, "Weekly", extra: "RRULE:FREQ=WEEKLY;COUNT=3\r\n")
         XCTAssertEqual(try received([series, override]).count, 2)
         let rescheduled = request(2, "Weekly", extra: "RRULE:FREQ=WEEKLY;COUNT=3\r\n")

@@ -38,6 +38,28 @@ public enum MIMEMessage {
         return parts.filter { seen.insert($0.bytes).inserted }
     }
 
+    /// The address the message's `From:` header names (`Alice <alice@example.com>` → `alice@example.com`): who sent
+    /// it, as far as a mail says (iMIP's sender check, RFC 6047 §3). Nil when it names none, or more than one mailbox.
+    public static func sender(_ bytes: [UInt8]) -> String? {
+        let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        let lines = headerBlock(start.prefix(1 << 16)).lines
+        let from = lines.filter { $0.lowercased().hasPrefix("from:") }
+        guard from.count == 1 else { return nil }
+        var value = Substring(from[0].dropFirst(5))
+        // A display name may hold anything; the address is what the angle brackets hold.
+        if let open = value.lastIndex(of: "<"), let close = value[open...].firstIndex(of: ">") {
+            value = value[value.index(after: open)..<close]
+        } else if let comment = value.firstIndex(of: "(") {
+            value = value[..<comment]
+        }
+        let address = value.trimmingCharacters(in: .whitespaces)
+        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
+            !address.contains(where: { $0 == "," || $0 == " " || $0 == "<" || $0 == ">" || $0 == "\"" })
+        else { return nil }
+        return address.lowercased()
+    }
+
     // MARK: Entities
 
     /// An entity's header lines (folded lines joined) and where its body starts.

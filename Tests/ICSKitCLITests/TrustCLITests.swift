@@ -1,0 +1,156 @@
+import Foundation
+import XCTest
+
+/// Issue 46's "who may change my calendar": a stranger's REQUEST, CANCEL and REPLY against an event I made, against
+/// someone else's invitation (Fixtures/itip, RFC 5546's group scenario) and against one I organize; and mails whose
+/// sender is not whom they speak for. What may not be applied changes nothing, is kept aside and said.
+final class TrustCLITests: StoreCLITestCase {
+    let conference = "calsrv.example.com-873970198738777@example.com"
+
+    /// A scheduling message for `uid` as iCalendar text.
+    func message(
+        _ method: String, uid: String, organizer: String, attendee: String = "mailto:b@example.com",
+        summary: String = "Pwned", sequence: Int = 5, extra: String = ""
+    ) -> String {
+        """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//Mallory//EN\r
+        METHOD:\(method)\r
+        BEGIN:VEVENT\r
+        UID:\(uid)\r
+        DTSTAMP:20261126T120000Z\r
+        SEQUENCE:\(sequence)\r
+        DTSTART:19970701T200000Z\r
+        DTEND:19970701T210000Z\r
+        SUMMARY:\(summary)\r
+        ORGANIZER:\(organizer)\r
+        ATTENDEE;PARTSTAT=ACCEPTED:\(attendee)\r
+        \(extra)END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+    }
+
+    func write(_ text: String, _ name: String) throws -> String {
+        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+        return path(name)
+    }
+
+    /// The store's export, its folded lines unfolded.
+    func exported() throws -> String {
+        try icskit(["export"]).stdout.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(
+            of: "\n ", with: "")
+    }
+
+    func testAStrangersRequestAndCancelLeaveMyOwnEventAlone() throws {
+        let uid = try icskit(["add", "event", "Dentist", "--start", "2026-12-01 10:00", "--location", "Main St"])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let before = try exported()
+        for method in ["REQUEST", "CANCEL"] {
+            let file = try write(message(method, uid: uid, organizer: "mailto:mallory@evil.example"), method + ".ics")
+            let run = try icskit(["invite", file], status: 1)
+            XCTAssertEqual(
+                run.stdout,
+                "\(method) \(uid): not applied \"Dentist\" — \"Dentist\" has no organizer (it was made here); a "
+                    + "\(method) from mallory@evil.example does not change it\n")
+            XCTAssertEqual(
+                run.stderr, "icskit: 1 scheduling message not applied, kept aside (icskit invite --held lists them)\n")
+            // `import` applies invitations by the same rules.
+            try icskit(["import", file, "-q"], status: 1)
+        }
+        XCTAssertEqual(try exported(), before)
+        let held = try icskit(["invite", "--held"]).stdout.split(separator: "\n")
+        XCTAssertEqual(held.count, 2, held.joined(separator: "\n"))
+        XCTAssertTrue(held[0].hasPrefix("REQUEST \(uid) \"Dentist\" — \"Dentist\" has no organizer"), String(held[0]))
+    }
+
+    func testOnlyTheOrganizerChangesSomeoneElsesInvitation() throws {
+        let me = ["--me", "b@example.com"]
+        try icskit(["invite", CLI.fixture("itip/group-request.ics")] + me)
+        let forged = try write(message("REQUEST", uid: conference, organizer: "mailto:mallory@evil.example"), "f.ics")
+        let run = try icskit(["invite", forged] + me, status: 1)
+        XCTAssertTrue(
+            run.stdout.contains(
+                "not applied \"Conference\" — mallory@evil.example is not the organizer of \"Conference\" "
+                    + "(a@example.com is)"), run.stdout)
+        let cancel = try write(message("CANCEL", uid: conference, organizer: "mailto:mallory@evil.example"), "c.ics")
+        try icskit(["invite", cancel] + me, status: 1)
+        let stored = try exported()
+        XCTAssertTrue(stored.contains("SUMMARY:Conference"), stored)
+        XCTAssertTrue(stored.contains("ORGANIZER:mailto:a@example.com"), stored)
+        XCTAssertFalse(stored.contains("CANCELLED"), stored)
+        // The organizer's own update still applies, and so does the organizer's cancellation.
+        XCTAssertTrue(try icskit(["invite", CLI.fixture("itip/group-update.ics")] + me).stdout.contains(": updated"))
+        XCTAssertTrue(try icskit(["invite", CLI.fixture("itip/group-cancel.ics")] + me).stdout.contains(": cancelled"))
+    }
+
+    func testAnswersCountOnlyFromInvitedPeopleAndForMe() throws {
+        let me = ["--me", "me@example.com"]
+        let uid = try icskit(["add", "event", "Review", "--start", "2026-12-02 15:00"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try icskit(["invite", uid, "--to", "ana@example.com"] + me)
+        // Ana answers: applied. Eve was not invited: kept aside, until I invite her.
+        let ana = try write(
+            message(
+                "REPLY", uid: uid, organizer: "mailto:me@example.com", attendee: "mailto:ana@example.com",
+                summary: "Review", sequence: 0), "ana.ics")
+        XCTAssertTrue(
+            try icskit(["invite", ana] + me).stdout.contains("replied \"Review\" — ana@example.com accepted"))
+        let eve = try write(
+            message(
+                "REPLY", uid: uid, organizer: "mailto:me@example.com", attendee: "mailto:eve@evil.example",
+                summary: "Review", sequence: 0), "eve.ics")
+        let crashed = try icskit(["invite", eve] + me, status: 1).stdout
+        XCTAssertTrue(
+            crashed.contains("eve@evil.example is not invited to \"Review\"; the answer is kept aside"), crashed)
+        XCTAssertFalse(try exported().contains("eve@evil.example"))
+        // A REPLY addressed to another organizer is no answer to my invitation.
+        let elsewhere = try write(
+            message(
+                "REPLY", uid: uid, organizer: "mailto:bob@example.com", attendee: "mailto:ana@example.com",
+                summary: "Review", sequence: 0
+            ).replacingOccurrences(of: "ACCEPTED", with: "DECLINED"), "bob.ics")
+        try icskit(["invite", elsewhere] + me, status: 1)
+        XCTAssertTrue(try exported().contains("PARTSTAT=ACCEPTED:mailto:ana@example.com"))
+        // Invited now: her answer, kept aside, counts.
+        try icskit(["invite", uid, "--to", "eve@evil.example"] + me)
+        let stored = try exported()
+        XCTAssertTrue(stored.contains("PARTSTAT=ACCEPTED:mailto:eve@evil.example"), stored)
+        let held = try icskit(["invite", "--held", "--json"]).stdout
+        XCTAssertFalse(held.contains("eve@evil.example"), held)
+        XCTAssertTrue(held.contains("bob@example.com"), held)
+    }
+
+    /// A mail (iMIP) whose From: is the organizer, or whom it sends by, applies; another sender's is kept aside
+    /// unless the user vouches for it.
+    func testAMailIsAppliedWhenItsSenderIsTheOrganizer() throws {
+        let request = try String(contentsOfFile: CLI.fixture("itip/group-request.ics"), encoding: .utf8)
+        func mail(from: String, _ calendar: String) throws -> String {
+            let text =
+                "From: \(from)\r\nTo: b@example.com\r\nSubject: Conference\r\nMIME-Version: 1.0\r\n"
+                + "Content-Type: text/calendar; method=REQUEST; charset=UTF-8\r\n\r\n" + calendar
+            return try write(text, "mail-\(abs(from.hashValue)).eml")
+        }
+        let me = ["--me", "b@example.com"]
+        let eve = try mail(from: "Eve <eve@evil.example>", request)
+        let refused = try icskit(["invite", eve] + me, status: 1).stdout
+        XCTAssertTrue(
+            refused.contains(
+                "unverified: the mail is from eve@evil.example, not from its ORGANIZER a@example.com or whom it sends "
+                    + "by; --trust-sender applies it"), refused)
+        XCTAssertFalse(try exported().contains("Conference"))
+        XCTAssertTrue(try icskit(["invite", eve, "--trust-sender"] + me).stdout.contains(": added \"Conference\""))
+        try icskit(["undo"])
+        XCTAssertTrue(
+            try icskit(["invite", try mail(from: "A <A@example.com>", request)] + me).stdout.contains(": added"))
+        // SENT-BY: an assistant sends the organizer's update.
+        let update = try String(contentsOfFile: CLI.fixture("itip/group-update.ics"), encoding: .utf8)
+            .replacingOccurrences(
+                of: "ORGANIZER:mailto:a@example.com",
+                with: "ORGANIZER;SENT-BY=\"mailto:pa@example.com\":mailto:a@example.com")
+        XCTAssertTrue(update.contains("SENT-BY"))
+        XCTAssertTrue(
+            try icskit(["invite", try mail(from: "pa@example.com", update)] + me).stdout.contains(": updated"))
+    }
+}
