@@ -37,7 +37,7 @@ public struct Alarm: Sendable, Hashable, ComponentModel {
         .single("ACTION", \.action, .token),
         .single("TRIGGER", \.trigger, .trigger),
         .single("DURATION", \.duration, .duration),
-        .single("REPEAT", \.repeatCount, .integer),
+        .single("REPEAT", \.repeatCount, .integer, recover: ValueCodec.clampedInteger),
         .single("DESCRIPTION", \.description, .text),
         .single("SUMMARY", \.summary, .text),
         .list("ATTENDEE", \.attendees, .user),

@@ -43,10 +43,11 @@ struct FieldCodec<Model>: Sendable {
     let encode: @Sendable (Model) -> [Property]
     let isUnchanged: @Sendable (Model, Model) -> Bool
 
-    /// A field that holds at most one value.
+    /// A field that holds at most one value. `recover` may make something of a value the codec refuses (an
+    /// INTEGER too large, clamped): it is then read, with an error saying what was read.
     static func single<Value>(
         _ name: String, _ keyPath: WritableKeyPath<Model, Value?> & Sendable,
-        _ codec: ValueCodec<Value>
+        _ codec: ValueCodec<Value>, recover: (@Sendable (Property) -> (value: Value, note: String)?)? = nil
     ) -> FieldCodec {
         FieldCodec(
             name: name,
@@ -66,6 +67,11 @@ struct FieldCodec<Model>: Sendable {
                     model[keyPath: keyPath] = value
                     return true
                 case .failure(let error):
+                    if let recovered = recover?(property) {
+                        model[keyPath: keyPath] = recovered.value
+                        context.log.error(property.line, "\(name) value \(error); \(recovered.note)")
+                        return true
+                    }
                     context.log.error(property.line, "\(name) value \(error); kept as written")
                     return false
                 }

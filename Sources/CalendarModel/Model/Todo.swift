@@ -32,7 +32,7 @@ public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemModel, Calenda
         .single("DUE", \.due, .dateTime),
         .single("DURATION", \.duration, .duration),
         .single("COMPLETED", \.completed, .dateTime),
-        .single("PERCENT-COMPLETE", \.percentComplete, .integer),
+        .single("PERCENT-COMPLETE", \.percentComplete, .integer, recover: ValueCodec.clampedInteger),
     ])
 
     mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext) {

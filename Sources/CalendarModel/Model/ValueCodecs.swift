@@ -26,14 +26,27 @@ extension ValueCodec where Value == String {
 }
 
 extension ValueCodec where Value == Int {
+    /// INTEGER (RFC 5545 §3.3.8): a signed 32-bit number, so that no arithmetic on a value read (SEQUENCE + 1)
+    /// can overflow. A longer number is refused; `clampedInteger` reads it as the nearest bound.
     static var integer: ValueCodec {
         .one(
             { property in
-                guard ValueSyntax.isInteger(property.value), let number = Int(property.value.trimmingPlus) else {
+                guard ValueSyntax.isInteger(property.value) else {
                     return .failure(ValueError("\"\(property.value)\" is not an INTEGER"))
                 }
-                return .success(number)
+                guard let number = Int32(property.value.trimmingPlus) else {
+                    return .failure(
+                        ValueError("\(property.value) is outside an INTEGER's range (\(Int32.min) to \(Int32.max))"))
+                }
+                return .success(Int(number))
             }, { ([], String($0)) })
+    }
+
+    /// An INTEGER beyond 32 bits, read as the bound it passes (`integer` refuses it).
+    @Sendable static func clampedInteger(_ property: Property) -> (value: Int, note: String)? {
+        guard ValueSyntax.isInteger(property.value) else { return nil }
+        let bound = property.value.hasPrefix("-") ? Int(Int32.min) : Int(Int32.max)
+        return (bound, "read as \(bound)")
     }
 }
 
