@@ -26,18 +26,19 @@ final class DAVTests: XCTestCase {
 
     func testHrefsBecomeTheURLsFoundationResolvesThemTo() throws {
         // An absolute path is joined to the collection's origin; anything else is resolved by Foundation. Both give
-        // what resolving the encoded href against the collection gives.
+        // what resolving the encoded href against the collection gives; an href outside the collection gives none.
         for collection in [
             "http://127.0.0.1:5232/user/cal/", "https://u@cal.example.com/dav/calendars/ana/work",
             "http://[::1]:8080/c%C3%A9/",
         ] {
             let storage = CalDAVStorage(collection: URL(string: collection)!, client: HTTPClient())
-            for href in [
-                "/user/cal/a b@example.com.ics", "/dav/calendars/ana/work/caf\u{E9}.ics", "x.ics", "../other/y.ics",
-                "//elsewhere.example/z.ics", "/",
-            ] {
+            let own = storage.collectionPath
+            for href in [own + "a b@example.com.ics", own + "caf\u{E9}.ics", "x.ics", own + "sub/y.ics"] {
                 let expected = URL(string: DAV.encoded(href), relativeTo: storage.collection)!.absoluteURL
                 XCTAssertEqual(try storage.url(href).absoluteString, expected.absoluteString, "\(collection) \(href)")
+            }
+            for href in ["../other/y.ics", "//elsewhere.example/z.ics", "/", own, "/dav/other/z.ics"] {
+                XCTAssertThrowsError(try storage.url(href), "\(collection) \(href)")
             }
         }
     }

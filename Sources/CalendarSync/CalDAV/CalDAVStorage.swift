@@ -14,6 +14,8 @@ public struct CalDAVStorage: IncrementalSyncStorage {
     /// against the collection through Foundation cost a create a twentieth of its time).
     let origin: String?
     let client: HTTPClient
+    /// Which hrefs the server may name: those inside the collection.
+    let containment: HrefContainment
     /// Resources fetched per calendar-multiget REPORT.
     public var batchSize = 200
 
@@ -26,6 +28,7 @@ public struct CalDAVStorage: IncrementalSyncStorage {
             whole[separator.upperBound...].firstIndex(of: "/").map { String(whole[..<$0]) }
         }
         self.client = client
+        containment = HrefContainment(collection: self.collection, collectionPath: collectionPath)
     }
 
     public var identity: String { "caldav:" + collection.absoluteString }
@@ -34,12 +37,24 @@ public struct CalDAVStorage: IncrementalSyncStorage {
         let answer = try DAV.request(
             client, "PROPFIND", collection, depth: "1",
             body: DAV.propfind(["<d:getetag/>", "<d:resourcetype/>"]))
-        let own = collectionPath
+        var outside: [String] = []
+        defer { warnOfOutside(outside) }
         return try DAV.responses(answer).compactMap { response in
-            let href = DAV.path(response.href)
-            guard href != own, !response.isCollection, let etag = response.etag else { return nil }
+            guard let href = containment.path(of: response.href) else {
+                if DAV.path(response.href) != collectionPath { outside.append(response.href) }
+                return nil
+            }
+            guard !response.isCollection, let etag = response.etag else { return nil }
             return (href, etag)
         }
+    }
+
+    /// One warning for the hrefs a server named outside the collection, which are left alone.
+    func warnOfOutside(_ hrefs: [String]) {
+        guard let first = hrefs.first else { return }
+        client.warning(
+            "\(collection.absoluteString) named \(hrefs.count) resource\(hrefs.count == 1 ? "" : "s") outside the "
+                + "collection (\(first)\(hrefs.count > 1 ? ", …" : "")); ignored")
     }
 
     /// sync-collection (RFC 6578), looping while the server truncates its answer (507 for the collection). A
@@ -64,13 +79,17 @@ public struct CalDAVStorage: IncrementalSyncStorage {
                 }
                 throw DAV.failure("REPORT sync-collection", collection.absoluteString, answer)
             }
-            let own = collectionPath
             var truncated = false
+            var outside: [String] = []
+            defer { warnOfOutside(outside) }
             let (responses, newToken) = try DAV.multistatus(answer)
             for response in responses {
-                let href = DAV.path(response.href)
-                if href == own {
-                    truncated = truncated || response.status == 507
+                guard let href = containment.path(of: response.href) else {
+                    if DAV.path(response.href) == collectionPath {
+                        truncated = truncated || response.status == 507
+                    } else {
+                        outside.append(response.href)
+                    }
                     continue
                 }
                 if response.status == 404 {
@@ -107,8 +126,10 @@ public struct CalDAVStorage: IncrementalSyncStorage {
                 + "</c:calendar-multiget>"
             let answer = try DAV.request(client, "REPORT", collection, depth: "1", body: body)
             for response in try DAV.responses(answer) {
-                guard let etag = response.etag, let data = response.calendarData else { continue }
-                fetched.append((DAV.path(response.href), etag, Array(data.utf8)))
+                guard let etag = response.etag, let data = response.calendarData,
+                    let href = containment.path(of: response.href)
+                else { continue }
+                fetched.append((href, etag, Array(data.utf8)))
             }
         }
         return fetched
@@ -159,6 +180,10 @@ public struct CalDAVStorage: IncrementalSyncStorage {
     }
 
     func url(_ href: String) throws -> URL {
+        guard containment.path(of: href) != nil else {
+            throw SyncStorageError.failed(
+                "\(href) lies outside the collection \(collection.absoluteString); nothing is sent there")
+        }
         let encoded = DAV.encoded(href)
         if let origin, encoded.hasPrefix("/"), !encoded.hasPrefix("//"), let url = URL(string: origin + encoded) {
             return url

@@ -92,6 +92,9 @@ public final class HTTPClient: Sendable {
     /// it from the start.
     private let warned = OriginSet()
 
+    /// Says something a person should know of through the client's `warn` (a server that named what it may not).
+    package func warning(_ text: String) { warn(text) }
+
     /// A client. `caFile` adds a private CA's certificates (PEM) to the system's trusted roots; `environment` is
     /// where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read; `transport` replaces the network (tests).
     public init(
