@@ -183,11 +183,10 @@ public final class HTTPClient: Sendable {
                     return .success(response)
                 }
                 guard redirects.count < 10 else { return .failure(HTTPFailure("more than 10 redirects")) }
-                guard ["http", "https"].contains(next.scheme?.lowercased() ?? "") else {
-                    return .failure(HTTPFailure("a redirect to \(next.absoluteString), which is not http(s)"))
-                }
-                if current.url.scheme?.lowercased() == "https", next.scheme?.lowercased() == "http" {
-                    return .failure(HTTPFailure("a redirect from https to plain http (\(next.absoluteString)) refused"))
+                // Decided before the next connection opens (RedirectPolicy): no link-local address, no way from a
+                // public address into loopback or a private network, no https → http.
+                if let refusal = RedirectPolicy.refusal(start: request.url, current: current.url, next: next) {
+                    return .failure(HTTPFailure(refusal))
                 }
                 redirects.append(Redirect(status: response.status, from: current.url, to: next))
                 // 303 (and 301/302 after a POST, as browsers do) continue with GET; 307 and 308 keep the method.
