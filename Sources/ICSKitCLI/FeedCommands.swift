@@ -197,6 +197,11 @@ struct RefreshOptions: ParsableArguments {
                 failed = true
                 Output.standardError("icskit: \(subscription.calendar): \(failure)")
                 if json { reports.append(Self.failure(subscription, failure.description)) }
+            } catch let missing as CommandFailure {
+                // No password at hand for this feed: skipped, and the others still asked.
+                failed = true
+                Output.standardError("icskit: \(subscription.calendar): skipped: \(missing.message)")
+                if json { reports.append(Self.failure(subscription, "skipped: " + missing.message)) }
             }
         }
         if json { Output.print(JSONValue.object([("feeds", .array(reports))]).serialized(pretty: true)) }

@@ -296,6 +296,23 @@ final class FeedCLITests: FeedServerTestCase {
         XCTAssertFalse(storeHolds("ana:"))
     }
 
+    /// A feed whose password is not at hand is skipped with its reason; the other feeds are still asked (issue 46).
+    func testAFeedWithoutItsPasswordDoesNotStopTheOthers() throws {
+        let run = try CLI.run(
+            ["subscribe", server.feed("private"), "--into", "Private", "--user", "ana", "--store", store],
+            timeout: 60, environment: ["ICSKIT_PASSWORD": Self.secret])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try icskit(["subscribe", server.feed("correct"), "--into", "Public"]).status, 0)
+        let asked = try server.log().count
+        let refreshed = try icskit(["refresh", "--force"])
+        XCTAssertEqual(refreshed.status, 1, refreshed.stderr)
+        XCTAssertTrue(
+            refreshed.stderr.contains("icskit: Private: skipped: no password for ana at 127.0.0.1"), refreshed.stderr)
+        XCTAssertTrue(refreshed.stdout.contains("Public: unchanged"), refreshed.stdout)
+        let log = try server.log().dropFirst(asked)
+        XCTAssertEqual(log.map(\.path), ["/feed/correct.ics"])
+    }
+
     func testAStoreThatKeptAPasswordFromAURLIsCleanedWhenOpened() throws {
         let run = try CLI.run(
             ["subscribe", server.feed("private"), "--into", "Private", "--user", "ana", "--store", store],
