@@ -138,6 +138,12 @@ struct RefreshOptions: ParsableArguments {
     @Flag(help: "Fetch even before the feed's refresh interval has passed, and ask unconditionally.")
     var force = false
 
+    @Option(
+        name: .customLong("max-size"),
+        help: ArgumentHelp(
+            "The largest feed read, in MB (decompressed); a larger one changes nothing.", valueName: "MB"))
+    var maxSize = Feed.defaultMaxSize >> 20
+
     @OptionGroup var merging: MergeGuardOptions
 
     @OptionGroup var network: NetworkOptions
@@ -149,6 +155,7 @@ struct RefreshOptions: ParsableArguments {
     var quiet = false
 
     func validate() throws {
+        if !(1...512).contains(maxSize) { throw ValidationError("--max-size takes a size in MB, 1 to 512") }
     }
 
     /// Refreshes each subscription in turn; one that fails is reported and the others still run (exit 1 at the end).
@@ -158,6 +165,7 @@ struct RefreshOptions: ParsableArguments {
     ) throws {
         var options = Feed.Options()
         options.force = force
+        options.maxSize = maxSize << 20
         merging.apply(to: &options.merge)
         options.merge.labelsEveryItem = json
         var failed = false
@@ -195,7 +203,8 @@ struct RefreshOptions: ParsableArguments {
                 if json { reports.append(Self.failure(subscription, "merge refused: \(refusal)")) }
             } catch let failure as HTTPFailure {
                 failed = true
-                Output.standardError("icskit: \(subscription.calendar): \(failure)")
+                let hint = failure.isTooLarge ? " (--max-size MB raises the limit)" : ""
+                Output.standardError("icskit: \(subscription.calendar): \(failure)\(hint)")
                 if json { reports.append(Self.failure(subscription, failure.description)) }
             } catch let missing as CommandFailure {
                 // No password at hand for this feed: skipped, and the others still asked.

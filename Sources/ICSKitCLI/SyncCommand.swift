@@ -52,6 +52,11 @@ struct SyncCommand: ParsableCommand {
     @Option(help: "The user name for the CalDAV server.")
     var user: String?
 
+    @Option(
+        name: .customLong("max-resources"),
+        help: "The most resources a CalDAV collection may list; a larger listing syncs nothing.")
+    var maxResources = CalDAVStorage.defaultMaxResources
+
     @OptionGroup var network: NetworkOptions
 
     @OptionGroup var merging: MergeGuardOptions
@@ -69,6 +74,7 @@ struct SyncCommand: ParsableCommand {
             throw ValidationError("--vdir and --caldav bind one calendar: name it")
         }
         if vdir != nil, caldav != nil { throw ValidationError("--vdir or --caldav, not both") }
+        if maxResources < 1 { throw ValidationError("--max-resources takes a positive number") }
         if let url = caldav ?? discover, Feed.httpURL(url) == nil {
             throw ValidationError("\(URLUserInfo.redacting(url)) is not an http(s) URL")
         }
@@ -184,7 +190,8 @@ struct SyncCommand: ParsableCommand {
         case .caldav:
             let client = network.client(
                 credentials: try credentials ?? Password.credentials(url: partner.location, user: partner.user ?? user))
-            let storage = CalDAVStorage(collection: URL(string: partner.location)!, client: client)
+            var storage = CalDAVStorage(collection: URL(string: partner.location)!, client: client)
+            storage.maxResources = maxResources
             return try TwoWaySync.sync(calendar: partner.calendar, storage: storage, store: store, options: options)
         case .vdir:
             let storage = try VdirStorage(path: partner.location)

@@ -94,6 +94,25 @@ final class HostileDAVTests: XCTestCase {
         XCTAssertEqual(server.requests.count, before)
     }
 
+    /// A listing of more resources than allowed syncs nothing, and asks for no resource; it also asks the
+    /// transport for no more than 2 kB a resource.
+    func testAListingOfMoreResourcesThanAllowedSyncsNothing() throws {
+        let server = HostileServer(listing: ["/ana/cal/"] + (0..<1_001).map { "/ana/cal/r\($0).ics" })
+        var storage = CalDAVStorage(
+            collection: URL(string: Self.collection)!, client: HTTPClient(timeout: 5, retries: 0, transport: server))
+        storage.maxResources = 1_000
+        XCTAssertEqual(storage.listingLimit, 2_048_000)
+        XCTAssertThrowsError(try storage.list()) { error in
+            XCTAssertTrue("\(error)".contains("lists 1001 resources, more than the limit of 1000"), "\(error)")
+        }
+        let store = try CalendarStore.inMemory()
+        XCTAssertThrowsError(try TwoWaySync.sync(calendar: "C", storage: storage, store: store))
+        XCTAssertEqual(try store.item(uid: "r1.ics")?.component.core?.summary, nil)
+        XCTAssertFalse(server.requests.contains { $0.method != "PROPFIND" && $0.method != "REPORT" })
+        storage.maxResources = 1_001
+        XCTAssertEqual(try storage.list().count, 1_001)
+    }
+
     func testDotSegmentsAreResolvedBeforeTheCollectionIsCompared() {
         let containment = HrefContainment(
             collection: URL(string: Self.collection)!, collectionPath: DAV.path(URL(string: Self.collection)!))

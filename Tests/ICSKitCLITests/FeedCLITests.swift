@@ -313,6 +313,22 @@ final class FeedCLITests: FeedServerTestCase {
         XCTAssertEqual(log.map(\.path), ["/feed/correct.ics"])
     }
 
+    /// A feed larger than --max-size is not read and changes nothing; the default limit takes it (issue 46).
+    func testAFeedLargerThanItsLimitChangesNothing() throws {
+        let events = (0..<12_000).map { ("big-\($0)@feed", "Event number \($0) of a large feed", "20261201T090000Z") }
+        let calendar = Self.calendar(events)
+        XCTAssertGreaterThan(calendar.utf8.count, 1 << 20)
+        try server.serve(calendar)
+        XCTAssertEqual(try icskit(["subscribe", server.feed("correct"), "--into", "Big", "-q"]).status, 0)
+        XCTAssertEqual(try stored("Big").count, 12_000)
+        try server.serve(Self.calendar(events.map { ($0.0, $0.1 + " (moved)", $0.2) }))
+        let refused = try icskit(["refresh", "Big", "--force", "--max-size", "1"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("larger than 1 MB; not read (--max-size MB raises the limit)"), refused.stderr)
+        XCTAssertFalse(try stored("Big").contains { $0.hasSuffix("(moved)") })
+    }
+
     func testAStoreThatKeptAPasswordFromAURLIsCleanedWhenOpened() throws {
         let run = try CLI.run(
             ["subscribe", server.feed("private"), "--into", "Private", "--user", "ana", "--store", store],

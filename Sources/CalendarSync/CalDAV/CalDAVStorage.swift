@@ -16,6 +16,11 @@ public struct CalDAVStorage: IncrementalSyncStorage {
     let client: HTTPClient
     /// Which hrefs the server may name: those inside the collection.
     let containment: HrefContainment
+    /// The most resources a listing may name (PROPFIND, sync-collection); a listing of more, or larger than 2 kB
+    /// an entry, fails before it is read (a server that lists a million hrefs is not followed into gigabytes).
+    public var maxResources = CalDAVStorage.defaultMaxResources
+    /// `maxResources` unless set.
+    public static let defaultMaxResources = 100_000
     /// Resources fetched per calendar-multiget REPORT.
     public var batchSize = 200
 
@@ -36,10 +41,12 @@ public struct CalDAVStorage: IncrementalSyncStorage {
     public func list() throws -> [(href: String, etag: String)] {
         let answer = try DAV.request(
             client, "PROPFIND", collection, depth: "1",
-            body: DAV.propfind(["<d:getetag/>", "<d:resourcetype/>"]))
+            body: DAV.propfind(["<d:getetag/>", "<d:resourcetype/>"]), maxBodySize: listingLimit)
         var outside: [String] = []
         defer { warnOfOutside(outside) }
-        return try DAV.responses(answer).compactMap { response in
+        let responses = try DAV.responses(answer)
+        try checkCount(responses.count)
+        return responses.compactMap { response in
             guard let href = containment.path(of: response.href) else {
                 if DAV.path(response.href) != collectionPath { outside.append(response.href) }
                 return nil
@@ -47,6 +54,16 @@ public struct CalDAVStorage: IncrementalSyncStorage {
             guard !response.isCollection, let etag = response.etag else { return nil }
             return (href, etag)
         }
+    }
+
+    /// The bytes a listing of `maxResources` may take.
+    var listingLimit: Int { min(maxResources, Int.max >> 12) << 11 }
+
+    func checkCount(_ count: Int) throws {
+        guard count > maxResources + 1 else { return }  // the collection's own entry besides
+        throw SyncStorageError.failed(
+            "\(collection.absoluteString) lists \(count - 1) resources, more than the limit of \(maxResources); nothing "
+                + "was synced (icskit sync --max-resources raises it)")
     }
 
     /// One warning for the hrefs a server named outside the collection, which are left alone.
@@ -68,11 +85,11 @@ public struct CalDAVStorage: IncrementalSyncStorage {
                 "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:sync-collection xmlns:d=\"DAV:\">"
                 + "<d:sync-token>\(XMLEscaping.escape(changes.token ?? ""))</d:sync-token><d:sync-level>1</d:sync-level>"
                 + "<d:prop><d:getetag/></d:prop></d:sync-collection>"
-            let answer = try client.send(
-                HTTPRequest(
-                    "REPORT", collection,
-                    headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
-                    body: Array(body.utf8)))
+            var request = HTTPRequest(
+                "REPORT", collection, headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
+                body: Array(body.utf8))
+            request.maxBodySize = listingLimit
+            let answer = try client.send(request)
             if answer.status != 207 {
                 if String(decoding: answer.body, as: UTF8.self).contains("valid-sync-token") {
                     throw SyncStorageError.tokenRejected
@@ -83,6 +100,7 @@ public struct CalDAVStorage: IncrementalSyncStorage {
             var outside: [String] = []
             defer { warnOfOutside(outside) }
             let (responses, newToken) = try DAV.multistatus(answer)
+            try checkCount(changes.changed.count + responses.count)
             for response in responses {
                 guard let href = containment.path(of: response.href) else {
                     if DAV.path(response.href) == collectionPath {
@@ -218,12 +236,13 @@ enum DAV {
     }
 
     static func request(
-        _ client: HTTPClient, _ method: String, _ url: URL, depth: String, body: String
+        _ client: HTTPClient, _ method: String, _ url: URL, depth: String, body: String, maxBodySize: Int? = nil
     ) throws -> HTTPResponse {
-        let answer = try client.send(
-            HTTPRequest(
-                method, url, headers: [("Depth", depth), ("Content-Type", "application/xml; charset=utf-8")],
-                body: Array(body.utf8)))
+        var request = HTTPRequest(
+            method, url, headers: [("Depth", depth), ("Content-Type", "application/xml; charset=utf-8")],
+            body: Array(body.utf8))
+        request.maxBodySize = maxBodySize
+        let answer = try client.send(request)
         guard answer.status == 207 else { throw failure(method, url.absoluteString, answer) }
         return answer
     }

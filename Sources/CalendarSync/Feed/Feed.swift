@@ -27,6 +27,9 @@ public enum Feed {
     public static func sourceName(_ subscription: Subscription) -> String { "feed:" + subscription.url }
 
     /// How a refresh asks and what it may do.
+    /// `Options.maxSize` unless set: 100 MB, five times the largest real calendar export we have seen.
+    public static let defaultMaxSize = 100 << 20
+
     public struct Options: Sendable {
         /// Fetch even when the feed's minimum interval has not passed, and ask unconditionally.
         public var force = false
@@ -36,6 +39,9 @@ public enum Feed {
         public var merge = MergeOptions()
         /// Now, in Unix seconds (tests set it).
         public var now = Int64(Date().timeIntervalSince1970)
+        /// The largest feed read, decompressed, in bytes: a larger answer fails and changes nothing (memory while
+        /// merging is some five times the feed's size).
+        public var maxSize = Feed.defaultMaxSize
 
         public init() {}
     }
@@ -97,11 +103,9 @@ public enum Feed {
             throw HTTPFailure("\(subscription.fetchURL) is not an http(s) or webcal URL")
         }
         let conditional = conditionalHeaders(subscription, options: options)
-        let response = try client.send(
-            HTTPRequest(
-                "GET", url,
-                headers: [("Accept", "text/calendar, */*;q=0.5")] + conditional),
-            onRetry: { report.notes.append("\(url.absoluteString): \($0)") })
+        var request = HTTPRequest("GET", url, headers: [("Accept", "text/calendar, */*;q=0.5")] + conditional)
+        request.maxBodySize = options.maxSize
+        let response = try client.send(request, onRetry: { report.notes.append("\(url.absoluteString): \($0)") })
         var updated = subscription
         updated.checkedAt = options.now
         for redirect in response.redirects {

@@ -11,6 +11,9 @@ public struct HTTPRequest: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body, if any.
     public var body: [UInt8]?
+    /// The largest answer body taken, decompressed, in bytes (nil: the client's own limit, 512 MB); a larger one
+    /// fails the request before more is read.
+    public var maxBodySize: Int?
 
     /// A request with no body.
     public init(_ method: String, _ url: URL, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil) {
@@ -59,6 +62,8 @@ public struct HTTPFailure: Error, CustomStringConvertible, Sendable {
     /// The server closed the connection before any answer: over a kept connection it had closed it before it read
     /// the request, which then goes once more over a new one.
     var closedBeforeAnswer = false
+    /// The answer was larger than the request's `maxBodySize` (or the client's limit): nothing of it was used.
+    public var isTooLarge = false
     public init(_ description: String, isTransient: Bool = false) {
         self.description = description
         self.isTransient = isTransient
@@ -149,8 +154,9 @@ public final class HTTPClient: Sendable {
             if attempt >= retries || Date(timeIntervalSinceNow: delay) >= deadline || outcome.isPermanentFailure {
                 switch outcome {
                 case .success(let response): return response
-                case .failure(let error):
-                    throw HTTPFailure("\(request.method) \(request.url.absoluteString): \(error.description)")
+                case .failure(var error):
+                    error.description = "\(request.method) \(request.url.absoluteString): \(error.description)"
+                    throw error
                 }
             }
             attempt += 1

@@ -152,10 +152,11 @@ final class NetworkTransport: HTTPTransport {
         // of 1,050 took 0.94 s of CPU instead of 0.82. The deadline is the whole exchange's, body included: a server
         // that answers a byte a second is cut off (HTTPStackCLITests).
         let nioDeadline = NIODeadline.now() + .nanoseconds(Int64(seconds * 1_000_000_000))
+        let limit = min(request.maxBodySize ?? Self.bodyLimit, Self.bodyLimit)
         let loop = clients.group.next()
         let started = loop.flatSubmit {
             client.execute(
-                request: outgoing, delegate: ResponseAccumulator(request: outgoing, maxBodySize: Self.bodyLimit),
+                request: outgoing, delegate: ResponseAccumulator(request: outgoing, maxBodySize: limit),
                 eventLoop: .delegate(on: loop), deadline: nioDeadline
             ).futureResult
         }
@@ -163,7 +164,7 @@ final class NetworkTransport: HTTPTransport {
         do { answer = try started.wait() } catch {
             let proxy = proxies[scheme].flatMap { bypass.bypasses(host) ? nil : $0 }
             throw Self.failure(
-                error, request: request, host: host, seconds: seconds,
+                error, request: request, host: host, seconds: seconds, limit: limit,
                 proxy: proxy.map { "\($0.host) port \($0.port)" })
         }
         var fields: [String: String] = [:]
@@ -177,6 +178,13 @@ final class NetworkTransport: HTTPTransport {
             url: request.url, redirects: [])
     }
 
+    /// `100 MB`, `1.5 MB`, `512 kB`.
+    static func megabytes(_ bytes: Int) -> String {
+        if bytes < 1 << 20 { return "\(bytes >> 10) kB" }
+        let value = Double(bytes) / Double(1 << 20)
+        return (value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)) + " MB"
+    }
+
     static func seconds(_ value: TimeInterval) -> String {
         value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
     }
@@ -184,7 +192,8 @@ final class NetworkTransport: HTTPTransport {
     /// What went wrong, as a person can act on it: never the network library's own words. `proxy` names the proxy
     /// the request went through, if any.
     static func failure(
-        _ error: any Error, request: HTTPRequest, host: String, seconds: TimeInterval, proxy: String? = nil
+        _ error: any Error, request: HTTPRequest, host: String, seconds: TimeInterval, limit: Int = bodyLimit,
+        proxy: String? = nil
     ) -> HTTPFailure {
         let text = "\(error)"
         if let error = error as? HTTPClientError {
@@ -201,7 +210,9 @@ final class NetworkTransport: HTTPTransport {
             }
         }
         if error is NIOTooManyBytesError || error is ResponseAccumulator.ResponseTooBigError {
-            return HTTPFailure("the answer from \(host) is larger than \(bodyLimit >> 20) MB; not read")
+            var failure = HTTPFailure("the answer from \(host) is larger than \(Self.megabytes(limit)); not read")
+            failure.isTooLarge = true
+            return failure
         }
         if error is NIOHTTPDecompression.DecompressionError {
             return HTTPFailure(
