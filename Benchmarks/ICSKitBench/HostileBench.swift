@@ -42,6 +42,7 @@ enum HostileBench {
         ])
         let (lineValidate, lineImport) = try oneLongLine(icskit: icskit, runs: runs, scratch: scratch)
         let page = try secondlyPage(icskit: icskit, runs: runs, scratch: scratch, write: write)
+        let scaled = try HostileScaleBench.run(icskit: icskit, runs: runs, scratch: scratch)
         var slowest = (name: "", seconds: 0.0)
         for target in ["ics", "jcal", "xcal", "csv", "rrule", "store"] {
             let folder = fixtures.appendingPathComponent(target)
@@ -55,7 +56,7 @@ enum HostileBench {
         let (never1, json, text) = (measured[0].median, measured[1].median, measured[2].median)
         func verdict(_ met: Bool) -> String { met ? "met" : "**NOT met**" }
         return [
-            "### Hostile inputs: time limits once asserted by tests", "",
+            "### Hostile inputs: time limits once asserted by tests, and linear growth", "",
             "- date: \(ISO8601DateFormatter().string(from: Date()))",
             "- machine: \(Report.machine)",
             "- command: `\(command)`; median of \(runs) runs, taking turns; the fuzz findings once each", "",
@@ -71,7 +72,8 @@ enum HostileBench {
                 + "\(verdict(page.median <= 1 && page.peakKB <= 100 << 10)) (\(page.peakKB >> 10) MB) |",
             "| slowest fuzz finding replayed (\(slowest.name)) | \(Report.format(slowest.seconds)) | ≤ 20 s | "
                 + "\(verdict(slowest.seconds <= 20)) |",
-        ].joined(separator: "\n")
+        ]
+        .joined(separator: "\n") + "\n" + HostileScaleBench.rows(scaled).joined(separator: "\n")
     }
 
     /// A calendar whose DESCRIPTION is one unfolded line of 100 MB (each block of a long line was once searched again

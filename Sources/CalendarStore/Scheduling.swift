@@ -190,26 +190,38 @@ enum SchedulingState {
                 }
             }
         }
+        // Each component's attendees found through one index and changed in place: linear in answers and attendees.
+        var byKey: [String: [(address: String, reply: Message)]] = [:]
         for (id, reply) in newest.sorted(by: { $0.key < $1.key }) {
             let parts = id.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
-            let (key, address) = (String(parts[0]), String(parts[1]))
+            byKey[String(parts[0]), default: []].append((String(parts[1]), reply))
+        }
+        for (key, answers) in byKey.sorted(by: { $0.key < $1.key }) {
             // An answer for one instance of a series makes that instance an override of its own.
-            if items[key] == nil, let series = items[""], let date = reply.core.recurrenceID?.date,
+            if items[key] == nil, let series = items[""], let date = answers[0].reply.core.recurrenceID?.date,
                 !(series.item.core?.exceptionDates.contains(date) ?? false),
                 let instance = instanceOverride(of: series.item, at: date)
             {
                 items[key] = (instance, series.version)
             }
-            guard var entry = items[key], var core = entry.item.core, reply.sequence >= (core.sequence ?? 0),
-                let answer = reply.core.attendees.first(where: { normalized($0.address) == address })
-            else { continue }
-            let status = answer.participationStatus ?? "NEEDS-ACTION"
-            // Only an attendee the item lists answers (one that came before the invitation included).
-            guard let index = core.attendees.firstIndex(where: { normalized($0.address) == address }) else { continue }
-            var attendee = core.attendees[index]
-            attendee.parameters.removeAll { $0.name == "PARTSTAT" }
-            attendee.parameters.append(Parameter("PARTSTAT", status))
-            core.attendees[index] = attendee
+            guard var entry = items[key], var core = entry.item.core else { continue }
+            var index: [String: Int] = [:]
+            for (position, attendee) in core.attendees.enumerated() {
+                index[normalized(attendee.address)] = index[normalized(attendee.address)] ?? position
+            }
+            var changed = false
+            for (address, reply) in answers where reply.sequence >= (core.sequence ?? 0) {
+                // Only an attendee the item lists answers (one that came before the invitation included).
+                guard let position = index[address],
+                    let answer = reply.core.attendees.first(where: { normalized($0.address) == address })
+                else { continue }
+                core.attendees[position].parameters.removeAll { $0.name == "PARTSTAT" }
+                core.attendees[position].parameters.append(
+                    Parameter("PARTSTAT", answer.participationStatus ?? "NEEDS-ACTION"))
+                changed = true
+            }
+            // Written back only when an answer counted: an untouched component stays as it was read.
+            guard changed else { continue }
             entry.item.core = core
             items[key] = entry
         }
@@ -235,6 +247,15 @@ enum SchedulingState {
     static func normalized(_ address: String) -> String { CalendarUser.comparable(address) }
 }
 
+/// What one run of `receiveScheduling` learnt of each UID's kept messages and the item they make, so that each
+/// message reads and derives only what it adds (400 answers to one event: linear, not quadratic).
+final class SchedulingCache {
+    var messages: [String: [SchedulingState.Message]] = [:]
+    var made: [String: [CalendarComponent]] = [:]
+
+    static func key(_ calendarID: Int64, _ uid: String) -> String { "\(calendarID)\u{1F}\(uid)" }
+}
+
 extension CalendarStore {
     /// Receives scheduling messages (iTIP, RFC 5546: each calendar's METHOD; none or PUBLISH adds or updates by
     /// SEQUENCE and DTSTAMP), all in one transaction: REQUEST, PUBLISH, ADD, CANCEL and REPLY change the item as
@@ -255,12 +276,14 @@ extension CalendarStore {
     ) throws -> [SchedulingOutcome] {
         try write { db in
             var outcomes: [SchedulingOutcome] = []
+            let cache = SchedulingCache()
             for (calendar, origin) in messages {
                 let method = (calendar.method ?? "PUBLISH").trimmingCharacters(in: .whitespaces).uppercased()
                 for item in calendar.components where item.isItem {
                     outcomes.append(
                         try Self.receive(
-                            db, item, method: method, zones: calendar.timeZones, calendar: defaultName, origin: origin))
+                            db, item, method: method, zones: calendar.timeZones, calendar: defaultName, origin: origin,
+                            cache: cache))
                 }
             }
             return outcomes
@@ -271,7 +294,7 @@ extension CalendarStore {
     private static func receive(
         _ db: Database, _ item: CalendarComponent, method: String, zones: [TimeZoneDefinition],
         calendar defaultName: String,
-        origin: SchedulingOrigin
+        origin: SchedulingOrigin, cache: SchedulingCache
     ) throws -> SchedulingOutcome {
         let writer = StoreWriter(db)
         let (component, uid) = item.keyed
@@ -317,7 +340,8 @@ extension CalendarStore {
             let calendarID = try existing ?? writer.calendarID(named: defaultName, create: true)!
             try writer.saveTimeZones(zones, calendarID: calendarID)
             try Self.receive(
-                db, component: component, item: item, method: method, calendarID: calendarID, outcome: &outcome)
+                db, component: component, item: item, method: method, calendarID: calendarID, outcome: &outcome,
+                cache: cache)
         default:
             outcome.detail = "METHOD:\(method) is not a scheduling method ICSKit knows"
         }
@@ -327,12 +351,13 @@ extension CalendarStore {
     /// Keeps one message and writes the item that the UID's messages make now, when it differs from before.
     static func receive(
         _ db: Database, component: Component, item: CalendarComponent, method: String, calendarID: Int64,
-        outcome: inout SchedulingOutcome
+        outcome: inout SchedulingOutcome, cache: SchedulingCache = SchedulingCache()
     ) throws {
         let time = CalendarTime(calendar: try storedCalendar(db, calendar: calendarID), viewerZone: "UTC")
         let core = item.core ?? ItemCore()
         let message = SchedulingState.message(component, item: item, method: method, time: time)
-        let before = try schedulingMessages(db, calendarID: calendarID, uid: outcome.uid)
+        let key = SchedulingCache.key(calendarID, outcome.uid)
+        let before = try cache.messages[key] ?? schedulingMessages(db, calendarID: calendarID, uid: outcome.uid)
         // The same message again (a copy re-sent, a mail read twice) is kept once.
         try db.execute(
             sql: """
@@ -350,8 +375,11 @@ extension CalendarStore {
             outcome.detail = "this message was received before"
             return
         }
-        let old = SchedulingState.components(of: before)
-        let new = SchedulingState.components(of: try schedulingMessages(db, calendarID: calendarID, uid: outcome.uid))
+        // The message as it is kept, read back as every kept message is read.
+        let added = try schedulingMessages(db, calendarID: calendarID, uid: outcome.uid, id: db.lastInsertedRowID)
+        let old = cache.made[key] ?? SchedulingState.components(of: before)
+        let new = SchedulingState.components(of: before + added)
+        (cache.messages[key], cache.made[key]) = (before + added, new)
         guard old != new else {
             outcome.summary = outcome.summary ?? old.first?.core?.summary
             outcome.detail = ignoredText(method: method, core: core, messages: before, key: outcome.recurrenceID)
@@ -380,16 +408,16 @@ extension CalendarStore {
         }
     }
 
-    /// The kept messages of one UID.
-    static func schedulingMessages(_ db: Database, calendarID: Int64, uid: String) throws
+    /// The kept messages of one UID (or only the one of row `id`).
+    static func schedulingMessages(_ db: Database, calendarID: Int64, uid: String, id: Int64? = nil) throws
         -> [SchedulingState.Message]
     {
         try Row.fetchAll(
             db,
             sql: """
                 SELECT method, recurrenceID, sequence, stamp, digest, content FROM schedulingMessage
-                WHERE calendarID = ? AND uid = ? ORDER BY id
-                """, arguments: [calendarID, uid]
+                WHERE calendarID = ? AND uid = ? AND (?3 IS NULL OR id = ?3) ORDER BY id
+                """, arguments: [calendarID, uid, id]
         ).compactMap { row in
             let text =
                 "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit//kept//EN\r\n" + (row[5] as String)

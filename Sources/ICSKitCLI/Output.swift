@@ -368,31 +368,37 @@ private final class StandardOutput: @unchecked Sendable {
 /// Text made safe for a terminal: C0 and C1 control characters other than tab and line feed (ESC above all,
 /// which starts the sequences that move the cursor, recolour or retitle a terminal) shown as `\x1B`.
 enum TerminalText {
-    /// `text` with control characters written as `\xNN` (a line feed as `\n` unless `keepingLineBreaks`).
+    /// `text` with control characters written as `\xNN` (a line feed as `\n` unless `keepingLineBreaks`). Works on
+    /// UTF-8 bytes, in time linear in the text: a C0 control is one byte, a C1 control (U+0080–U+009F) the two
+    /// bytes 0xC2 0x80–0x9F, and no other character's encoding holds either.
     static func safe(_ text: String, keepingLineBreaks: Bool = true) -> String {
-        let isUnsafe = { (scalar: Unicode.Scalar) in
-            Self.isUnsafe(scalar) || (!keepingLineBreaks && scalar == "\n")
-        }
         // Most text holds no control character at all: a byte scan says so (C1 controls begin with 0xC2).
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
-            text.unicodeScalars.contains(where: isUnsafe)
-        else { return text }
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if scalar == "\n", !keepingLineBreaks {
-                out.append(contentsOf: "\\n".unicodeScalars)
-            } else if isUnsafe(scalar) {
-                out.append(contentsOf: "\\x\(String(scalar.value, radix: 16, uppercase: true))".unicodeScalars)
-            } else {
-                out.append(scalar)
-            }
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        let utf8 = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count + 16)
+        var changed = false
+        var index = 0
+        func escape(_ value: UInt8) {
+            out += "\\x\(String(value, radix: 16, uppercase: true))".utf8
+            changed = true
         }
-        return String(out)
-    }
-
-    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        return (value < 0x20 && value != 0x09 && value != 0x0A) || (0x7F...0x9F).contains(value)
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte == 0x0A, !keepingLineBreaks {
+                out += [0x5C, UInt8(ascii: "n")]
+                changed = true
+            } else if (byte < 0x20 && byte != 0x09 && byte != 0x0A) || byte == 0x7F {
+                escape(byte)
+            } else if byte == 0xC2, index + 1 < utf8.count, (0x80...0x9F).contains(utf8[index + 1]) {
+                escape(utf8[index + 1])
+                index += 1
+            } else {
+                out.append(byte)
+            }
+            index += 1
+        }
+        return changed ? String(decoding: out, as: UTF8.self) : text
     }
 }
 
