@@ -32,10 +32,12 @@ make_seeds() {
     case $target in
         ics|store) seed_files | while read -r file; do cp "$file" "$dir/$(echo "$file" | tr '/' '_')"; done ;;
         jcal|xcal|csv)
-            local to=$target
-            seed_files | while read -r file; do
-                "$icskit" convert "$file" --to "$to" -q -o "$dir/$(echo "$file" | tr '/' '_').$to" 2>/dev/null || true
-            done
+            # One convert per folder (each file's output at its place below the seed folder; libFuzzer reads
+            # folders recursively): a process per file cost CI a minute.
+            "$icskit" convert Fixtures --to "$target" -q --out-dir "$dir/fixtures" 2>/dev/null || true
+            if [ -d "$shared/fixtures/corpus" ]; then
+                "$icskit" convert "$shared/fixtures/corpus" --to "$target" -q --out-dir "$dir/corpus" 2>/dev/null || true
+            fi
             if [ "$target" = csv ]; then cp Fixtures/hand/csv/*.csv "$dir/"; fi ;;
         mime) cp Fixtures/mail/*.eml "$dir/" ;;
         rrule)

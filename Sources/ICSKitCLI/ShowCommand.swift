@@ -51,8 +51,13 @@ struct ShowCommand: ParsableCommand {
         try CalendarFiles.requireCalendar(calendar, in: opened)
         let match = try Handles.resolve(handle, in: opened, calendar: calendar, kind: nil, what: "item")
         if raw {
-            let contents = try opened.itemContents(calendar: match.calendar, uid: match.uid)
-            try Output.writeStandardOutput(Array(contents.joined().utf8))
+            let contents = try opened.itemContents(calendar: match.calendar, uid: match.uid).joined()
+            // On a terminal, control characters are shown escaped as everywhere else; into a pipe or file, the text
+            // goes as it is kept.
+            let shown =
+                isatty(STDOUT_FILENO) == 1
+                ? TerminalText.safe(contents.replacingOccurrences(of: "\r\n", with: "\n")) : contents
+            try Output.writeStandardOutput(Array(shown.utf8))
             return
         }
         let loaded = try opened.loadItems(calendar: match.calendar, uids: [match.uid])

@@ -153,4 +153,21 @@ final class TrustCLITests: StoreCLITestCase {
         XCTAssertTrue(
             try icskit(["invite", try mail(from: "pa@example.com", update)] + me).stdout.contains(": updated"))
     }
+
+    /// `show --raw` on a terminal (a pseudo-terminal through util-linux `script`) escapes the C1 control U+009B
+    /// (a CSI that could clear the screen); into a pipe it writes the text as kept.
+    func testRawTextOnATerminalHasItsControlsEscaped() throws {
+        let file = try write(
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:csi@t\r\nDTSTAMP:20260101T000000Z\r\n"
+                + "DTSTART:20261201T090000Z\r\nSUMMARY:clear \u{9B}2J here\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+            "csi.ics")
+        try icskit(["import", file, "-q"])
+        XCTAssertTrue(try icskit(["show", "csi@t", "--raw"]).stdout.contains("SUMMARY:clear \u{9B}2J here\r\n"))
+        let command = [CLI.binary, "show", "csi@t", "--raw", "--store", store].joined(separator: " ")
+        let terminal = try CLI.run(
+            ["-qc", command, path("typescript")], executable: "/usr/bin/script", timeout: 30)
+        XCTAssertEqual(terminal.status, 0, terminal.stderr)
+        XCTAssertTrue(terminal.stdout.contains("SUMMARY:clear \\x9B2J here"), terminal.stdout)
+        XCTAssertFalse(terminal.stdout.contains("\u{9B}"), terminal.stdout)
+    }
 }
