@@ -10,6 +10,7 @@ input closes or the lifetime (default 300 s) ends. Standard library only.
   PUT  /mode/NAME         serve /feed/NAME.ics in the mode given as the body, instead of the mode called NAME
   GET  /log               the requests so far, as JSON: path, If-None-Match, If-Modified-Since, status, Host,
                           whether an Authorization header came
+  GET, PROPFIND, REPORT /login/…   200 with an HTML login page (a CalDAV URL that leads to a web sign-in)
   GET  /feed/NAME.ics     the calendar, in mode NAME (or the one PUT for NAME):
        correct     ETag and Last-Modified, both honoured (304 when they match)
        none        no validators at all; always 200
@@ -94,7 +95,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.reply(404)
         self.reply(204)
 
+    def login_page(self):
+        return self.reply(200, b"<!DOCTYPE html><html><body><form>Sign in</form></body></html>",
+                          [("Content-Type", "text/html; charset=utf-8")])
+
+    def do_PROPFIND(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        return self.login_page() if self.path.startswith("/login/") else self.reply(405)
+
+    do_REPORT = do_PROPFIND
+
     def do_GET(self):
+        if self.path.startswith("/login/"):
+            return self.login_page()
         if self.path == "/log":
             with LOCK:
                 body = json.dumps(STATE["log"]).encode()

@@ -329,6 +329,18 @@ final class FeedCLITests: FeedServerTestCase {
         XCTAssertFalse(try stored("Big").contains { $0.hasSuffix("(moved)") })
     }
 
+    /// A CalDAV URL that leads to a web sign-in page is named as one, for binding and for discovery (issue 46).
+    func testACalDAVURLThatAnswersWithALoginPageIsNamedAsOne() throws {
+        let url = "http://127.0.0.1:\(server.port)/login/cal/"
+        try icskit(["add", "event", "Standup", "--start", "2026-12-01 09:00", "--calendar", "Work"])
+        for arguments in [["sync", "Work", "--caldav", url], ["sync", "--discover", url]] {
+            let run = try CLI.run(
+                arguments + ["--user", "ana", "--store", store], timeout: 60, environment: ["ICSKIT_PASSWORD": "pw"])
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertTrue(run.stderr.contains("with a web page (a login screen?), not CalDAV"), run.stderr)
+        }
+    }
+
     func testAStoreThatKeptAPasswordFromAURLIsCleanedWhenOpened() throws {
         let run = try CLI.run(
             ["subscribe", server.feed("private"), "--into", "Private", "--user", "ana", "--store", store],

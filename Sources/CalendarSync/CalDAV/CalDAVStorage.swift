@@ -265,8 +265,29 @@ enum DAV {
     }
 
     static func failure(_ method: String, _ target: String, _ answer: HTTPResponse) -> SyncStorageError {
+        if isWebPage(answer) {
+            // A web login screen (a single sign-on page, a captive portal) or the server's web interface.
+            return .failed(
+                "\(target) answered \(method) \(webPageText): give the collection's CalDAV URL, and the user name "
+                    + "and password for it")
+        }
         let hint = answer.status == 401 ? " (wrong user or password?)" : answer.status == 403 ? " (not allowed)" : ""
         return .failed("\(method) \(target) answered HTTP \(answer.status)\(hint)")
+    }
+
+    /// How a failure says that the server answered with a web page.
+    static let webPageText = "with a web page (a login screen?), not CalDAV"
+
+    /// A successful answer that is an HTML page: by its Content-Type, or by how its body starts.
+    static func isWebPage(_ answer: HTTPResponse) -> Bool {
+        // An error page in HTML (404, 500) is the server's error, said by its status.
+        guard (200...299).contains(answer.status) else { return false }
+        if answer[header: "Content-Type"]?.lowercased().contains("text/html") == true { return true }
+        let start = String(decoding: answer.body.prefix(512), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines
+        )
+        .lowercased()
+        return start.hasPrefix("<!doctype html") || start.hasPrefix("<html")
     }
 
     /// The `response` elements of a multistatus body, with the properties found (status 200).
@@ -276,6 +297,7 @@ enum DAV {
     static func multistatus(_ answer: HTTPResponse) throws -> (responses: [Response], token: String?) {
         let root: XMLElement
         do { root = try XMLElement.parse(answer.body) } catch {
+            if isWebPage(answer) { throw failure("the request", answer.url.absoluteString, answer) }
             throw SyncStorageError.failed("the server's multistatus answer is not XML: \(error)")
         }
         let token = root.children(named: "sync-token").first?.text.trimmingASCIISpace
@@ -398,12 +420,20 @@ public enum CalDAVDiscovery {
 
     public static func calendars(at start: URL, client: HTTPClient) throws -> [Calendar] {
         // The URL may already be a calendar.
-        if let own = try? DAV.responses(
-            DAV.request(
-                client, "PROPFIND", start, depth: "0",
-                body: DAV.propfind(["<d:resourcetype/>", "<d:displayname/>", "<a:calendar-color/>"]))
-        ).first, own.isCalendar {
+        let first = Result {
+            try DAV.responses(
+                DAV.request(
+                    client, "PROPFIND", start, depth: "0",
+                    body: DAV.propfind(["<d:resourcetype/>", "<d:displayname/>", "<a:calendar-color/>"])))
+        }
+        if let own = try? first.get().first, own.isCalendar {
             return [Calendar(url: start, displayName: own.displayName, color: own.color)]
+        }
+        // A web sign-in page is said as such, not as a server without CalDAV.
+        if case .failure(let error) = first, case .failed(let text) = error as? SyncStorageError,
+            text.contains(DAV.webPageText)
+        {
+            throw error
         }
         var principal: String?
         for candidate in [start, URL(string: "/.well-known/caldav", relativeTo: start)!.absoluteURL] {
