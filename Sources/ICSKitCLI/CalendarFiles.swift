@@ -107,13 +107,32 @@ struct CalendarFiles {
         // Calendars of one file under one name (an iTIP stream is a series of VCALENDARs) go together, so the
         // newest version of an item among them is the one that counts.
         for calendar in result.calendars {
-            let shownAs = calendar.displayName ?? fallback
+            let shownAs = calendar.displayName.map(Self.calendarName).flatMap { $0.isEmpty ? nil : $0 } ?? fallback
             if let last = sources.last, last.path == name, last.name == shownAs {
                 sources[sources.count - 1].calendars.append(calendar)
             } else {
                 sources.append(Source(name: shownAs, path: name, calendars: [calendar], mailSender: sender))
             }
         }
+    }
+
+    /// A calendar name from a file (X-WR-CALNAME, NAME) as a store calendar's name: line breaks, tabs and other
+    /// control characters become single spaces, so that no name prints as lines of its own or moves the cursor.
+    static func calendarName(_ text: String) -> String {
+        var out = ""
+        var space = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+                || scalar == " "
+            {
+                space = !out.isEmpty
+            } else {
+                if space { out += " " }
+                space = false
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// The files given, or the store's calendars when there are none (limited to what can touch `window`).

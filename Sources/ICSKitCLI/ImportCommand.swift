@@ -117,7 +117,11 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
         let chosen = calendar
         guard
             let (report, diagnostics) = try store.importStreaming(
-                contentsOf: path, file: path, name: { chosen ?? $0.displayName ?? fallback },
+                contentsOf: path, file: path,
+                name: {
+                    chosen ?? $0.displayName.map(CalendarFiles.calendarName).flatMap { $0.isEmpty ? nil : $0 }
+                        ?? fallback
+                },
                 progress: { done, total in progress.count(done, of: total, "items written") })
         else { return nil }
         progress.finish()

@@ -214,7 +214,7 @@ struct CategoriesCommand: ParsableCommand {
         let store = try store.open(setColor.isEmpty ? .readOnly : .readWrite)
         if setColor.count == 2 { try store.setColor(setColor[1], ofCategory: setColor[0]) }
         for (category, items) in try store.categories() {
-            Output.print("\(category.name)  \(category.color ?? "-")  \(items) item\(items == 1 ? "" : "s")")
+            Output.line("\(category.name)  \(category.color ?? "-")  \(items) item\(items == 1 ? "" : "s")")
         }
     }
 }

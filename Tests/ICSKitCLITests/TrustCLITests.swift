@@ -170,4 +170,17 @@ final class TrustCLITests: StoreCLITestCase {
         XCTAssertTrue(terminal.stdout.contains("SUMMARY:clear \\x9B2J here"), terminal.stdout)
         XCTAssertFalse(terminal.stdout.contains("\u{9B}"), terminal.stdout)
     }
+
+    /// A calendar name with a line break (X-WR-CALNAME) becomes one line, and so does a category's, so that neither
+    /// prints as a line of its own in `import`, `check-store` or `categories` (issue 46).
+    func testNamesFromAFilePrintAsOneLine() throws {
+        let file = try write(
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nX-WR-CALNAME:Evil\\nicskit: all good\r\n"
+                + "BEGIN:VEVENT\r\nUID:n@t\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20261201T090000Z\r\nSUMMARY:s\r\n"
+                + "CATEGORIES:a\\nb\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", "name.ics")
+        XCTAssertEqual(
+            try icskit(["import", file]).stdout, "Evil icskit: all good: 1 added, 0 updated, 0 unchanged, 0 skipped\n")
+        XCTAssertTrue(try icskit(["check-store"]).stdout.contains("\n  Evil icskit: all good: 1 item\n"))
+        XCTAssertEqual(try icskit(["categories"]).stdout, "a\\nb  -  1 item\n")
+    }
 }
