@@ -60,14 +60,30 @@ struct SubscribeCommand: ParsableCommand {
         if let existing = try store.subscription(calendar: into), existing.url != url {
             throw CommandFailure("\(into) is already subscribed to \(existing.url); `icskit unsubscribe \(into)` first")
         }
-        var subscription = try store.subscription(calendar: into) ?? Subscription(calendar: into, url: url)
+        let known = try store.subscription(calendar: into)
+        let calendarExisted = try store.hasCalendar(named: into)
+        var subscription = known ?? Subscription(calendar: into, url: url)
         subscription.user = user ?? given.user ?? subscription.user
-        try store.save(subscription)
+        // A dry run registers nothing: it shows what the first fetch would merge.
+        let dryRun = refreshing.merging.dryRun
+        if !dryRun { try store.save(subscription) }
         if noFetch {
-            Output.print("\(into): subscribed to \(url)")
+            Output.print("\(into): \(dryRun ? "would subscribe" : "subscribed") to \(url)")
             return
         }
-        try refreshing.refresh([subscription], store: store, credentials: runCredentials)
+        do {
+            try refreshing.refresh([subscription], store: store, credentials: runCredentials)
+        } catch {
+            // A first subscription whose feed could not be fetched is not kept (nor the calendar made for it).
+            if known == nil, !dryRun, try store.subscription(calendar: into)?.fetchedAt == nil {
+                try store.removeSubscription(calendar: into)
+                if !calendarExisted, try store.calendars().first(where: { $0.name == into })?.itemCount == 0 {
+                    _ = try store.removeCalendar(into)
+                }
+                Output.standardError("icskit: \(into): not subscribed, since the feed could not be fetched")
+            }
+            throw error
+        }
     }
 }
 

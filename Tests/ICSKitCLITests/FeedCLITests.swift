@@ -341,6 +341,25 @@ final class FeedCLITests: FeedServerTestCase {
         }
     }
 
+    /// `subscribe --dry-run` registers nothing; a first subscribe whose feed cannot be fetched keeps neither the
+    /// subscription nor the calendar it made (issue 46).
+    func testAFailedOrDryFirstSubscribeLeavesNothingBehind() throws {
+        let dry = try icskit(["subscribe", server.feed("correct"), "--into", "Dry", "--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stdout.contains("Dry"), dry.stdout)
+        let missing = try icskit(["subscribe", server.feed("missing"), "--into", "Gone"])
+        XCTAssertEqual(missing.status, 1, missing.stderr)
+        XCTAssertTrue(
+            missing.stderr.contains("Gone: not subscribed, since the feed could not be fetched"), missing.stderr)
+        XCTAssertEqual(
+            try CLI.sqlite(store, "SELECT count(*) FROM subscription; SELECT count(*) FROM calendar;"), "0\n0\n")
+        // A calendar that was there before stays, without the subscription.
+        try icskit(["add", "event", "Mine", "--start", "2026-12-01 09:00", "--calendar", "Kept"])
+        XCTAssertEqual(try icskit(["subscribe", server.feed("missing"), "--into", "Kept"]).status, 1)
+        XCTAssertEqual(
+            try CLI.sqlite(store, "SELECT count(*) FROM subscription; SELECT name FROM calendar;"), "0\nKept\n")
+    }
+
     func testAStoreThatKeptAPasswordFromAURLIsCleanedWhenOpened() throws {
         let run = try CLI.run(
             ["subscribe", server.feed("private"), "--into", "Private", "--user", "ana", "--store", store],
