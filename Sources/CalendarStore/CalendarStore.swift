@@ -48,11 +48,13 @@ public final class CalendarStore: Sendable {
         self.path = path
         isReadOnly = access == .readOnly
         undoSession = UndoLog.Session(label: changeLabel)
+        // Links resolved once: the store is made, opened and marked where the file is.
+        let file = PrivateFiles.resolved(path)
         do {
             switch access {
-            case .readWrite: database = try Self.openForWriting(path, pooled: true)
-            case .readWriteAlone: database = try Self.openForWriting(path, pooled: false)
-            case .readOnly: database = try Self.openForReading(path)
+            case .readWrite: database = try Self.openForWriting(file, pooled: true)
+            case .readWriteAlone: database = try Self.openForWriting(file, pooled: false)
+            case .readOnly: database = try Self.openForReading(file)
             }
         } catch let error as StoreError {
             throw error

@@ -6,7 +6,8 @@ import Foundation
 /// for an export of what can be read. The next `check-store` that passes (a backup put back in its place) takes the
 /// mark away. Checking on every write would cost as much as a merge (a tenth of a second on 20,000 items).
 enum DamageMark {
-    static func path(store: String) -> String { store + ".damaged" }
+    /// Beside the store's file itself, whatever link named it.
+    static func path(store: String) -> String { PrivateFiles.resolved(store) + ".damaged" }
 
     /// Records the check's findings, when the store's folder can be written (a read-only store takes no writes).
     static func record(_ findings: [String], store: String) {

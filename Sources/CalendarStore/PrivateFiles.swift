@@ -32,6 +32,21 @@ enum PrivateFiles {
         close(descriptor)
     }
 
+    /// The file a store path names: symbolic links followed (a dangling one to where it points, so that the store
+    /// is made there, 0600) and the folder's own links resolved, so that one store has one path whatever the links
+    /// to it (its damage mark sits beside the file itself). A loop of links stops after 40.
+    static func resolved(_ path: String) -> String {
+        guard path != ":memory:" else { return path }
+        var current = URL(fileURLWithPath: path).standardizedFileURL
+        for _ in 0..<40 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else { break }
+            current = URL(fileURLWithPath: target, relativeTo: current.deletingLastPathComponent()).standardizedFileURL
+        }
+        let folder = current.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path) else { return current.path }
+        return folder.resolvingSymlinksInPath().appendingPathComponent(current.lastPathComponent).path
+    }
+
     /// The size of a file in bytes, nil when it cannot be read.
     static func size(_ path: String) -> Int? {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue

@@ -167,6 +167,8 @@ struct CalendarFiles {
             options.limitPerSeries == ExpansionOptions().limitPerSeries,
             FileManager.default.isWritableFile(atPath: path),
             FileManager.default.isWritableFile(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path),
+            // An empty file is no store yet: a listing does not make it one.
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0) > 0,
             let opened = try? CalendarStore(path: path, access: .readWriteAlone, changeLabel: "listing")
         else { return nil }
         for name in calendars { try requireCalendar(name, in: opened) }

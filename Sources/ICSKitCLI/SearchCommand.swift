@@ -51,7 +51,9 @@ struct SearchCommand: ParsableCommand, ChecksWhatIsGiven {
         let path = store.path ?? CalendarStore.defaultPath()
         // The index is brought up to date as the search runs, which needs write access (one connection: opening
         // writes nothing itself); with no store yet there is nothing to find, and nothing is created.
-        let opened = try store.open(FileManager.default.fileExists(atPath: path) ? .readWriteAlone : .readOnly)
+        // A missing or empty file is no store yet: a search does not make it one.
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        let opened = try store.open(size > 0 ? .readWriteAlone : .readOnly)
         for name in calendar { try CalendarFiles.requireCalendar(name, in: opened) }
         var query = SearchQuery(words.joined(separator: " "))
         query.calendars = calendar

@@ -183,4 +183,30 @@ final class TrustCLITests: StoreCLITestCase {
         XCTAssertTrue(try icskit(["check-store"]).stdout.contains("\n  Evil icskit: all good: 1 item\n"))
         XCTAssertEqual(try icskit(["categories"]).stdout, "a\\nb  -  1 item\n")
     }
+
+    /// Local files (issue 46): a store named by a dangling link is made where the link points, 0600 whatever the
+    /// umask; an empty file stays empty through reading commands; a damage mark beside the file holds for a link.
+    func testAStorePathIsResolvedOnceAndReadingMakesNoStore() throws {
+        let link = path("link.sqlite"), target = path("target.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.sqlite")
+        let made = try CLI.run(["add", "event", "X", "--start", "2026-12-01 10:00", "--store", link])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode & 0o777, 0o600)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "target.sqlite")
+
+        let empty = path("empty.sqlite")
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data()))
+        for command in [["agenda"], ["search", "x"], ["todo"], ["remind", "--within", "1d"]] {
+            let run = try CLI.run(command + ["--store", empty])
+            XCTAssertEqual(run.status, 0, "\(command): \(run.stderr)")
+        }
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int, 0)
+
+        try "icskit check-store found this store damaged:\n*** in database main ***\npage 7 is never used\n".write(
+            toFile: target + ".damaged", atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["add", "event", "Y", "--start", "2026-12-01 11:00", "--store", link])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("failed its integrity check (page 7 is never used)"), refused.stderr)
+    }
 }
