@@ -172,8 +172,10 @@ struct CalendarFiles {
             let opened = try? CalendarStore(path: path, access: .readWriteAlone, changeLabel: "listing")
         else { return nil }
         for name in calendars { try requireCalendar(name, in: opened) }
+        // The kept instances are a cache: when it cannot be written (a full disk, a store another program
+        // locked down), the listing is made from the items, read only. Reading never needs to write.
         guard
-            let kept = try opened.keptInstances(
+            let kept = try? opened.keptInstances(
                 from: from, to: to, calendars: calendars, options: options, alarmsFiring: alarmsFiring, detail: detail,
                 handles: handles, frames: frames)
         else { return nil }

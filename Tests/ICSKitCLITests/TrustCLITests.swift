@@ -209,4 +209,29 @@ final class TrustCLITests: StoreCLITestCase {
         XCTAssertEqual(refused.status, 1, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("failed its integrity check (page 7 is never used)"), refused.stderr)
     }
+
+    /// Reading never needs to write (issue 46): when the store refuses the instance cache's writes (as a full disk
+    /// does; here a trigger stands for the disk), `agenda` and `remind` list from the items, as a store that takes the
+    /// writes lists.
+    func testListingsReadWhenTheStoreTakesNoWrites() throws {
+        let fixture = CLI.fixture("hand/agenda-marks.ics")
+        try icskit(["import", fixture, "--calendar", "Marks", "-q"])
+        let other = path("other.sqlite")
+        XCTAssertEqual(try CLI.run(["import", fixture, "--calendar", "Marks", "-q", "--store", other]).status, 0)
+        let full = CLI.python([
+            "-c",
+            "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.executescript(\"CREATE TRIGGER full BEFORE "
+                + "INSERT ON instanceMonth BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END;\"); db.close()",
+            store,
+        ])
+        XCTAssertEqual(full.status, 0, full.stderr)
+        for command in [
+            ["agenda", "--from", "2026-01-01", "--to", "2027-01-01", "--tz", "UTC", "--no-ids"],
+            ["remind", "--within", "400d", "--tz", "UTC"],
+        ] {
+            let refused = try icskit(command)
+            XCTAssertEqual(refused.stderr, "")
+            XCTAssertEqual(refused.stdout, try CLI.run(command + ["--store", other]).stdout, "\(command)")
+        }
+    }
 }
