@@ -46,6 +46,27 @@ extension CalendarStore {
         }
     }
 
+    /// Takes back a binding no sync has used yet (a first sync that failed before it recorded any resource or base):
+    /// a calendar is not left bound to a place it never reached. Returns whether it did; a binding that has synced
+    /// stays.
+    @discardableResult
+    public func unbindIfNeverSynced(_ partner: PartnerBinding) throws -> Bool {
+        try write { db in
+            guard let id = try StoreWriter(db).calendarID(named: partner.calendar, create: false) else { return false }
+            let used =
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM syncResource WHERE calendarID = ?1 AND partner = ?2)
+                            OR EXISTS (SELECT 1 FROM syncState WHERE calendarID = ?1 AND source = ?2)
+                        """, arguments: [id, partner.identity]) ?? true
+            guard !used else { return false }
+            try db.execute(
+                sql: "DELETE FROM syncPartner WHERE calendarID = ? AND partner = ?", arguments: [id, partner.identity])
+            return db.changesCount > 0
+        }
+    }
+
     /// The partner's sync token (RFC 6578) as the last sync left it.
     public func syncToken(calendar: String, partner: String) throws -> String? {
         try database.read { db in

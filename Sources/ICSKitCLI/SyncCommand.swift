@@ -85,6 +85,8 @@ struct SyncCommand: ParsableCommand {
         // A user name and password in the --caldav URL are this run's credentials for the calendar it binds.
         let runCredentials = caldav.flatMap { Password.fromURL(URLUserInfo($0), user: user) }
         let store = try store.open()
+        // A binding made by this run: taken back when its first sync fails before it reached the partner.
+        let wasBound = try Set(store.partners().map { $0.calendar + "\u{1F}" + $0.identity })
         let chosen = try partners(store)
         var options = TwoWaySync.Options()
         merging.apply(to: &options.merge)
@@ -129,13 +131,26 @@ struct SyncCommand: ParsableCommand {
             } catch let failure as SyncStorageError {
                 failed = true
                 Output.standardError("icskit: \(calendar): \(failure)")
+                try unbindNew(partner, wasBound: wasBound, store: store)
             } catch let failure as HTTPFailure {
                 failed = true
                 Output.standardError("icskit: \(calendar): \(failure)")
+                try unbindNew(partner, wasBound: wasBound, store: store)
             }
         }
         if json { Output.print(JSONValue.object([("calendars", .array(reports))]).serialized(pretty: true)) }
         if failed { throw ExitCode(1) }
+    }
+
+    /// A binding this run made, whose first sync failed before it reached the partner, is taken back and said.
+    func unbindNew(_ partner: SyncPartner, wasBound: Set<String>, store: CalendarStore) throws {
+        guard !merging.dryRun, !wasBound.contains(partner.calendar + "\u{1F}" + partner.identity),
+            try store.unbindIfNeverSynced(partner)
+        else {
+            return
+        }
+        Output.standardError(
+            "icskit: \(partner.calendar): not bound to \(partner.location), since it could not be reached")
     }
 
     /// `--discover`: the account's calendar collections, one a line.

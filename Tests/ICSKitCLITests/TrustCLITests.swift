@@ -234,4 +234,22 @@ final class TrustCLITests: StoreCLITestCase {
             XCTAssertEqual(refused.stdout, try CLI.run(command + ["--store", other]).stdout, "\(command)")
         }
     }
+
+    /// A first `sync --caldav` that cannot reach the server does not leave the calendar bound; a binding that synced
+    /// before stays when a later sync fails (issue 46).
+    func testAFirstBindThatFailsIsTakenBack() throws {
+        try icskit(["add", "event", "Tea", "--start", "2026-12-01 16:00", "--calendar", "Work"])
+        let unreachable = "http://127.0.0.1:1/cal/"
+        let run = try icskit(["sync", "Work", "--caldav", unreachable, "--timeout", "5"], status: 1)
+        XCTAssertTrue(
+            run.stderr.contains("icskit: Work: not bound to \(unreachable), since it could not be reached"), run.stderr)
+        XCTAssertFalse(try icskit(["calendars"]).stdout.contains("syncs with"))
+        // Bound to a vdir that synced: a failing sync later leaves the binding.
+        let vdir = path("vdir")
+        try icskit(["sync", "Work", "--vdir", vdir])
+        try FileManager.default.removeItem(atPath: vdir)
+        try "not a folder".write(toFile: vdir, atomically: true, encoding: .utf8)
+        try icskit(["sync", "Work"], status: 1)
+        XCTAssertTrue(try icskit(["calendars"]).stdout.contains("syncs with vdir"))
+    }
 }

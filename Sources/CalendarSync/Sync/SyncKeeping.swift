@@ -135,4 +135,13 @@ extension CalendarStore {
                 calendar: partner.calendar, kind: partner.kind.rawValue, location: partner.location,
                 user: partner.user))
     }
+
+    /// Takes back a binding no sync has used yet (`unbindIfNeverSynced`).
+    @discardableResult
+    public func unbindIfNeverSynced(_ partner: SyncPartner) throws -> Bool {
+        try unbindIfNeverSynced(
+            PartnerBinding(
+                calendar: partner.calendar, kind: partner.kind.rawValue, location: partner.location,
+                user: partner.user))
+    }
 }
