@@ -50,7 +50,9 @@ extension CalendarStore {
     /// stale.
     public func search(_ query: SearchQuery) throws -> [SearchHit] {
         guard !query.words.isEmpty else { return [] }
-        try database.write { db in try SearchIndex.update(db) }
+        // The index is brought up to date first; a store that takes no writes (read-only media, a full disk) is
+        // searched with the index as the last search left it.
+        if !isReadOnly { _ = try? database.write { db in try SearchIndex.update(db) } }
         return try database.read { db in
             var conditions = ["itemSearch MATCH ?"]
             var arguments: [any DatabaseValueConvertible] = [query.match]

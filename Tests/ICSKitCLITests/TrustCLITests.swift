@@ -252,4 +252,23 @@ final class TrustCLITests: StoreCLITestCase {
         try icskit(["sync", "Work"], status: 1)
         XCTAssertTrue(try icskit(["calendars"]).stdout.contains("syncs with vdir"))
     }
+
+    /// `search` on a store that takes no writes (here a trigger refuses the index's bookkeeping, as a full disk or
+    /// read-only media would) searches the index as it stands: no SQLite text, exit 0 (issue 46).
+    func testSearchOnAStoreThatTakesNoWrites() throws {
+        try icskit(["add", "event", "Budget review", "--start", "2026-12-01 10:00"])
+        XCTAssertTrue(try icskit(["search", "budget", "--no-ids"]).stdout.contains("Budget review"))
+        try icskit(["add", "event", "Budget plan", "--start", "2026-12-02 10:00"])
+        let refuse = CLI.python([
+            "-c",
+            "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.executescript(\"CREATE TRIGGER refuse BEFORE "
+                + "UPDATE ON itemSearchState BEGIN SELECT RAISE(FAIL, 'disk full'); END; CREATE TRIGGER refuse2 BEFORE "
+                + "INSERT ON itemSearchState BEGIN SELECT RAISE(FAIL, 'disk full'); END;\"); db.close()",
+            store,
+        ])
+        XCTAssertEqual(refuse.status, 0, refuse.stderr)
+        let run = try icskit(["search", "budget", "--no-ids"])
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertTrue(run.stdout.contains("Budget review"), run.stdout)
+    }
 }
