@@ -80,6 +80,18 @@ enum CLI {
     /// Runs SQL on a store file with python's sqlite3 module (a second, independent client of the file) and
     /// returns what it selected, a row a line with columns joined by spaces.
     @discardableResult
+    /// Runs an SQL script on a store as another program would (python's sqlite3 `executescript`: statements with
+    /// their own semicolons, such as a trigger's body, stay whole).
+    static func sqliteScript(_ path: String, _ script: String) throws {
+        let run = python([
+            "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.executescript(sys.argv[2]); db.close()",
+            path, script,
+        ])
+        guard run.status == 0 else {
+            throw NSError(domain: "sqlite3", code: Int(run.status), userInfo: [NSLocalizedDescriptionKey: run.stderr])
+        }
+    }
+
     static func sqlite(_ path: String, _ sql: String) throws -> String {
         let script = """
             import sqlite3, sys

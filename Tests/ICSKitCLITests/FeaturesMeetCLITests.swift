@@ -88,13 +88,7 @@ final class FeaturesMeetCLITests: StoreCLITestCase {
     func testAFailingStoreIsOneLineWithoutSQLiteText() throws {
         try icskit(["add", "event", "Tea", "--start", "2026-12-01 16:00"])
         // A trigger another program left (the store cannot foresee it): SQLite refuses every change of an item.
-        let made = CLI.python([
-            "-c",
-            "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.executescript(\"CREATE TRIGGER refuse BEFORE "
-                + "UPDATE ON item BEGIN SELECT RAISE(ABORT, 'no'); END;\"); db.close()",
-            store,
-        ])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        try CLI.sqliteScript(store, "CREATE TRIGGER refuse BEFORE UPDATE ON item BEGIN SELECT RAISE(ABORT, 'no'); END;")
         let run = try icskit(["edit", "tea", "--location", "A"], status: 1)
         Self.assertNoRawErrorText(run.stderr, "a refused write")
         XCTAssertTrue(run.stderr.contains("nothing was changed"), run.stderr)

@@ -218,13 +218,10 @@ final class TrustCLITests: StoreCLITestCase {
         try icskit(["import", fixture, "--calendar", "Marks", "-q"])
         let other = path("other.sqlite")
         XCTAssertEqual(try CLI.run(["import", fixture, "--calendar", "Marks", "-q", "--store", other]).status, 0)
-        let full = CLI.python([
-            "-c",
-            "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.executescript(\"CREATE TRIGGER full BEFORE "
-                + "INSERT ON instanceMonth BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END;\"); db.close()",
+        try CLI.sqliteScript(
             store,
-        ])
-        XCTAssertEqual(full.status, 0, full.stderr)
+            "CREATE TRIGGER full BEFORE INSERT ON instanceMonth BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END;"
+        )
         for command in [
             ["agenda", "--from", "2026-01-01", "--to", "2027-01-01", "--tz", "UTC", "--no-ids"],
             ["remind", "--within", "400d", "--tz", "UTC"],
@@ -259,14 +256,10 @@ final class TrustCLITests: StoreCLITestCase {
         try icskit(["add", "event", "Budget review", "--start", "2026-12-01 10:00"])
         XCTAssertTrue(try icskit(["search", "budget", "--no-ids"]).stdout.contains("Budget review"))
         try icskit(["add", "event", "Budget plan", "--start", "2026-12-02 10:00"])
-        let refuse = CLI.python([
-            "-c",
-            "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.executescript(\"CREATE TRIGGER refuse BEFORE "
-                + "UPDATE ON itemSearchState BEGIN SELECT RAISE(FAIL, 'disk full'); END; CREATE TRIGGER refuse2 BEFORE "
-                + "INSERT ON itemSearchState BEGIN SELECT RAISE(FAIL, 'disk full'); END;\"); db.close()",
+        try CLI.sqliteScript(
             store,
-        ])
-        XCTAssertEqual(refuse.status, 0, refuse.stderr)
+            "CREATE TRIGGER refuse BEFORE UPDATE ON itemSearchState BEGIN SELECT RAISE(FAIL, 'disk full'); END; "
+                + "CREATE TRIGGER refuse2 BEFORE INSERT ON itemSearchState BEGIN SELECT RAISE(FAIL, 'disk full'); END;")
         let run = try icskit(["search", "budget", "--no-ids"])
         XCTAssertEqual(run.stderr, "")
         XCTAssertTrue(run.stdout.contains("Budget review"), run.stdout)
