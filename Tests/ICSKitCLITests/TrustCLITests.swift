@@ -264,4 +264,20 @@ final class TrustCLITests: StoreCLITestCase {
         XCTAssertEqual(run.stderr, "")
         XCTAssertTrue(run.stdout.contains("Budget review"), run.stdout)
     }
+
+    /// Undo of `calendars X --remove` gives the calendar back bound to its partner, and the next sync pairs its items
+    /// with the partner's again instead of writing them twice (issue 46).
+    func testUndoingACalendarsRemovalKeepsItsBinding() throws {
+        try icskit(["add", "event", "Tea", "--start", "2026-12-01 16:00", "--calendar", "Work"])
+        let vdir = path("vdir")
+        try icskit(["sync", "Work", "--vdir", vdir])
+        try icskit(["calendars", "Work", "--remove", "--yes"])
+        try icskit(["undo"])
+        XCTAssertTrue(try icskit(["calendars"]).stdout.contains("Work  1 item"))
+        XCTAssertTrue(try icskit(["calendars"]).stdout.contains("syncs with vdir"))
+        let synced = try icskit(["sync"]).stdout
+        XCTAssertTrue(synced.contains("Work: vdir: 0 created, 0 updated, 0 deleted"), synced)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: vdir).filter { $0.hasSuffix(".ics") }.count, 1)
+    }
 }
