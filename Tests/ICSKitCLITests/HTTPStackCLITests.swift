@@ -22,6 +22,9 @@ final class HTTPStackCLITests: FeedServerTestCase {
         XCTAssertEqual(run.status, 1)
         XCTAssertFalse(run.timedOut)
         XCTAssertTrue(run.stderr.contains("no complete answer from 127.0.0.1 within 2"), run.stderr)
+        // Never fetched, it is not kept; registered without a fetch, its refresh is cut off alike.
+        XCTAssertTrue(run.stderr.contains("Drip: not subscribed"), run.stderr)
+        XCTAssertEqual(try icskit(["subscribe", server.feed("drip"), "--into", "Drip", "--no-fetch"]).status, 0)
         let refresh = try icskit(["refresh", "Drip", "--timeout", "1"])
         XCTAssertEqual(refresh.status, 1)
         XCTAssertTrue(refresh.stderr.contains("no complete answer from 127.0.0.1 within 1"), refresh.stderr)
