@@ -243,6 +243,12 @@ enum SchedulingState {
         return .event(event)
     }
 
+    /// The item of a message as the store keeps it (its component's text, without a VCALENDAR around it).
+    static func item(kept content: String) -> CalendarComponent? {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit//kept//EN\r\n" + content + "END:VCALENDAR\r\n"
+        return ICS.read(Array(text.utf8)).calendars.first?.components.first(where: \.isItem)
+    }
+
     /// `MAILTO:Ana@X.org` → `ana@x.org` (`CalendarUser.comparable`).
     static func normalized(_ address: String) -> String { CalendarUser.comparable(address) }
 }
@@ -419,12 +425,7 @@ extension CalendarStore {
                 WHERE calendarID = ? AND uid = ? AND (?3 IS NULL OR id = ?3) ORDER BY id
                 """, arguments: [calendarID, uid, id]
         ).compactMap { row in
-            let text =
-                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit//kept//EN\r\n" + (row[5] as String)
-                + "END:VCALENDAR\r\n"
-            guard let item = ICS.read(Array(text.utf8)).calendars.first?.components.first(where: \.isItem) else {
-                return nil
-            }
+            guard let item = SchedulingState.item(kept: row[5]) else { return nil }
             return SchedulingState.Message(
                 method: row[0], key: row[1], sequence: row[2], stamp: row[3], digest: row[4], item: item,
                 content: row[5])

@@ -86,16 +86,12 @@ extension CalendarStore {
             arguments: [uid])
         guard !rows.isEmpty else { return }
         let name = try String.fetchOne(db, sql: "SELECT name FROM calendar WHERE id = ?", arguments: [calendarID]) ?? ""
+        // Answers change no attendee list: the item's, read once, decides for every kept answer.
+        let stored = try storedCalendar(db, calendar: calendarID, uids: [uid]).components.compactMap {
+            $0.isItem ? $0.core : nil
+        }
         for row in rows {
-            let text =
-                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit//kept//EN\r\n" + (row[1] as String)
-                + "END:VCALENDAR\r\n"
-            guard let item = ICS.read(Array(text.utf8)).calendars.first?.components.first(where: \.isItem) else {
-                continue
-            }
-            let stored = try storedCalendar(db, calendar: calendarID, uids: [uid]).components.compactMap {
-                $0.isItem ? $0.core : nil
-            }
+            guard let item = SchedulingState.item(kept: row[1]) else { continue }
             // The mail's sender was checked when it came (an unverified one does not wait): what is left is whether
             // the item lists the attendee now.
             guard
