@@ -7,24 +7,12 @@ import Foundation
 struct HrefContainment: Sendable {
     /// The collection's path, decoded, ending in `/`.
     let collectionPath: String
-    /// The collection's scheme, host (lower-cased) and port (the scheme's default when it names none).
-    let scheme: String
-    let host: String
-    let port: Int?
+    /// The collection's origin (`HTTPClient.origin`: scheme, host, port spelled out).
+    let origin: String
 
     init(collection: URL, collectionPath: String) {
         self.collectionPath = collectionPath
-        scheme = collection.scheme?.lowercased() ?? ""
-        host = collection.host?.lowercased() ?? ""
-        port = collection.port ?? Self.defaultPort(scheme)
-    }
-
-    static func defaultPort(_ scheme: String) -> Int? {
-        switch scheme {
-        case "http": 80
-        case "https": 443
-        default: nil
-        }
+        origin = HTTPClient.origin(collection)
     }
 
     /// The href's path (decoded, dot segments resolved) when it lies inside the collection; nil when it does not,
@@ -36,9 +24,7 @@ struct HrefContainment: Sendable {
         } else if let colon = href.firstIndex(of: ":"), href[..<colon].allSatisfy({ $0.isLetter }),
             href[colon...].hasPrefix("://")
         {
-            guard let url = URL(string: href), url.scheme?.lowercased() == scheme, url.host?.lowercased() == host,
-                (url.port ?? Self.defaultPort(scheme)) == port
-            else { return nil }
+            guard let url = URL(string: href), HTTPClient.origin(url) == origin else { return nil }
             path = DAV.path(href)
         } else if href.hasPrefix("//") {
             return nil  // another authority, whatever it names
