@@ -168,7 +168,7 @@ struct CalendarFiles {
             FileManager.default.isWritableFile(atPath: path),
             FileManager.default.isWritableFile(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path),
             // An empty file is no store yet: a listing does not make it one.
-            ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0) > 0,
+            FileManager.default.size(path) > 0,
             let opened = try? CalendarStore(path: path, access: .readWriteAlone, changeLabel: "listing")
         else { return nil }
         for name in calendars { try requireCalendar(name, in: opened) }
@@ -223,6 +223,11 @@ extension FileManager {
     func isFolder(_ path: String) -> Bool {
         var isFolder: ObjCBool = false
         return fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+
+    /// The size of the file at `path` in bytes; 0 when there is none (or it cannot be read).
+    func size(_ path: String) -> Int {
+        (try? attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
     }
 }
 

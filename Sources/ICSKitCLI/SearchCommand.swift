@@ -52,9 +52,9 @@ struct SearchCommand: ParsableCommand, ChecksWhatIsGiven {
         // The index is brought up to date as the search runs, which needs write access (one connection: opening
         // writes nothing itself); with no store yet there is nothing to find, and nothing is created.
         // A missing or empty file is no store yet: a search does not make it one.
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
         // A store that cannot be opened for writing is searched read-only, with its index as it stands.
-        let opened = try (size > 0 ? try? store.open(.readWriteAlone) : nil) ?? store.open(.readOnly)
+        let opened =
+            try (FileManager.default.size(path) > 0 ? try? store.open(.readWriteAlone) : nil) ?? store.open(.readOnly)
         for name in calendar { try CalendarFiles.requireCalendar(name, in: opened) }
         var query = SearchQuery(words.joined(separator: " "))
         query.calendars = calendar
