@@ -571,3 +571,21 @@ extension CalendarStore {
         }
     }
 }
+
+extension UndoLog {
+    /// The calendar's sync bindings, logged for undo ahead of its removal (the undo log leaves what mirrors a
+    /// partner alone, so without this an undo gave the calendar back unbound): undo puts the calendar back first,
+    /// then these. The partner's resources and merge base stay gone; the next sync pairs the items again by UID.
+    static func logBindings(_ db: Database, calendarID: Int64) throws {
+        let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(syncPartner)").map { $0["name"] as String }
+        let names = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        let values = columns.map { "quote(\($0.quotedDatabaseIdentifier))" }.joined(separator: " || ', ' || ")
+        try db.execute(
+            sql: """
+                INSERT INTO undoLog (step, txn, tableName, kind, statement, rowID)
+                SELECT icskit_undo_step(), icskit_undo_txn(), 'syncPartner', 'delete',
+                       'INSERT OR IGNORE INTO main.syncPartner (\(names)) VALUES (' || \(values) || ')', NULL
+                FROM syncPartner WHERE calendarID = ? AND icskit_undo_step() IS NOT NULL
+                """, arguments: [calendarID])
+    }
+}
