@@ -73,20 +73,6 @@ enum SchedulingState {
         var core: ItemCore { item.core ?? ItemCore() }
     }
 
-    static let schema = """
-        CREATE TABLE schedulingMessage (
-            id INTEGER PRIMARY KEY,
-            calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
-            uid TEXT NOT NULL,
-            method TEXT NOT NULL,
-            recurrenceID TEXT NOT NULL,
-            sequence INTEGER NOT NULL,
-            stamp INTEGER NOT NULL,
-            digest TEXT NOT NULL,
-            content TEXT NOT NULL
-        );
-        CREATE INDEX schedulingMessage_uid ON schedulingMessage(calendarID, uid);
-        """
 
     /// A received item as a message: its text as kept, the hash of that text, its instance, SEQUENCE and DTSTAMP.
     static func message(_ component: Component, item: CalendarComponent, method: String, time: CalendarTime)

@@ -24,21 +24,6 @@ public struct HeldSchedulingMessage: Sendable, Hashable {
 }
 
 extension CalendarStore {
-    static let heldSchema = """
-        CREATE TABLE heldSchedulingMessage (
-            id INTEGER PRIMARY KEY,
-            calendar TEXT NOT NULL,
-            uid TEXT NOT NULL,
-            method TEXT NOT NULL,
-            recurrenceID TEXT NOT NULL,
-            summary TEXT,
-            reason TEXT NOT NULL,
-            awaitsInvitation INTEGER NOT NULL,
-            received INTEGER NOT NULL,
-            content TEXT NOT NULL
-        );
-        CREATE INDEX heldSchedulingMessage_uid ON heldSchedulingMessage(uid);
-        """
 
     /// The messages kept aside, oldest first.
     public func heldSchedulingMessages() throws -> [HeldSchedulingMessage] {

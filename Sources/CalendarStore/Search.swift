@@ -88,39 +88,7 @@ extension CalendarStore {
 /// item's id. Items with ids up to `itemSearchState.indexedThrough` are indexed but for those in `itemSearchStale`
 /// (changed since); the triggers keep that true when items change or go, and `update` indexes the rest.
 enum SearchIndex {
-    static let schema = """
-        CREATE VIRTUAL TABLE itemSearch USING fts5(
-            summary, location, description, people, categories, tokenize = 'unicode61 remove_diacritics 2');
-        CREATE TABLE itemSearchState (indexedThrough INTEGER NOT NULL);
-        INSERT INTO itemSearchState (indexedThrough) VALUES (0);
-        CREATE TABLE itemSearchStale (itemID INTEGER PRIMARY KEY);
-        -- A new item takes an id above every id in the table: when the highest goes, the mark comes down with it,
-        -- so that an item given that id again is indexed.
-        CREATE TRIGGER itemSearchDelete AFTER DELETE ON item BEGIN
-            DELETE FROM itemSearch WHERE rowid = old.id;
-            DELETE FROM itemSearchStale WHERE itemID = old.id;
-            UPDATE itemSearchState SET indexedThrough = (SELECT coalesce(max(id), 0) FROM item)
-            WHERE indexedThrough > (SELECT coalesce(max(id), 0) FROM item);
-        END;
-        CREATE TRIGGER itemSearchChange AFTER UPDATE OF content ON item WHEN old.content IS NOT new.content BEGIN
-            DELETE FROM itemSearch WHERE rowid = old.id;
-            INSERT OR IGNORE INTO itemSearchStale (itemID)
-            SELECT old.id WHERE old.id <= (SELECT indexedThrough FROM itemSearchState);
-        END;
-        """
 
-    /// Schema v19: the change trigger marks an item stale only when it is not marked yet. v13's `INSERT OR IGNORE`
-    /// took the conflict clause of the statement that fired it (an upsert's is ABORT), so the second write to an
-    /// item after a search failed on the mark the first had left.
-    static let staleMarkOnce = """
-        DROP TRIGGER itemSearchChange;
-        CREATE TRIGGER itemSearchChange AFTER UPDATE OF content ON item WHEN old.content IS NOT new.content BEGIN
-            DELETE FROM itemSearch WHERE rowid = old.id;
-            INSERT INTO itemSearchStale (itemID)
-            SELECT old.id WHERE old.id <= (SELECT indexedThrough FROM itemSearchState)
-            AND NOT EXISTS (SELECT 1 FROM itemSearchStale WHERE itemID = old.id);
-        END;
-        """
 
     /// Indexes the items added or changed since the last update.
     static func update(_ db: Database) throws {

@@ -17,17 +17,6 @@ public struct RefusalRecord: Sendable, Hashable {
 }
 
 extension CalendarStore {
-    /// Schema v20: the refusals of sync partners (what a partner holds: undo leaves it, like `syncResource`).
-    static let refusalSchema = """
-        CREATE TABLE syncRefusal (
-            calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
-            partner TEXT NOT NULL,
-            uid TEXT NOT NULL,
-            fingerprint TEXT NOT NULL,
-            reason TEXT NOT NULL,
-            PRIMARY KEY (calendarID, partner, uid)
-        ) WITHOUT ROWID;
-        """
 
     /// The UIDs the partner refused, and how they were when it did, by UID.
     public func refusalRecords(calendar: String, partner: String) throws -> [String: RefusalRecord] {

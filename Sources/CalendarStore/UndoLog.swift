@@ -27,28 +27,6 @@ enum UndoLog {
     /// re-import that changed 100,000 items logs their old rows, about 100 MB). The newest step is always kept.
     static let keptBytes: Int64 = 256 << 20
 
-    static let schema = """
-        CREATE TABLE undoStep (
-            id INTEGER PRIMARY KEY,
-            label TEXT NOT NULL,
-            at INTEGER NOT NULL,
-            process TEXT NOT NULL,
-            bytes INTEGER NOT NULL DEFAULT 0
-        );
-        -- `kind` is what the step did to the row (update, delete), `mark` (the rows above a mark) or `above`
-        -- (the rows above the highest after a deletion); `statement` undoes it; `rowID` is the row's, or the
-        -- mark's.
-        CREATE TABLE undoLog (
-            seq INTEGER PRIMARY KEY,
-            step INTEGER NOT NULL,
-            txn INTEGER NOT NULL,
-            tableName TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            statement TEXT NOT NULL,
-            rowID INTEGER
-        );
-        CREATE INDEX undoLog_step ON undoLog(step, txn);
-        """
 
     /// A table the log covers, as its triggers and marks need it.
     struct Table {
@@ -502,7 +480,7 @@ extension CalendarStore {
                 try db.execute(sql: "DELETE FROM undoLog WHERE step = ?", arguments: [step.id])
                 try db.execute(sql: "DELETE FROM undoStep WHERE id = ?", arguments: [step.id])
                 // Rows put back keep their old ids, which the kept instances cannot tell from unchanged ones.
-                try InstanceCache.clear(db)
+                try InstanceIndex.clear(db)
                 // The rows put back are searched again (the index is derived, not logged).
                 try db.execute(
                     sql: """

@@ -88,7 +88,6 @@ struct AgendaCommand: ParsableCommand {
             try keptRows(from: zone.date(of: start), to: zone.date(of: end), options)
             ?? expandedRows(from: zone.date(of: start), to: zone.date(of: end), options)
         let rows = ListedRows(segments)
-        ProcessLifetime.keepUntilExit(rows)
         CalendarFiles.report(diagnostics, quiet: quiet, fromStore: files.isEmpty)
         let format = InstanceFormat(zone: zone)
         if json {
@@ -131,7 +130,7 @@ extension AgendaCommand {
         guard files.isEmpty,
             let (kept, opened) = try CalendarFiles.keptInstances(
                 store: store, calendars: Set(calendar).sorted(), from: from, to: to, options: options,
-                detail: details ? .whole : .listing, handles: !noIDs && !json, frames: false),
+                handles: !noIDs && !json, frames: false),
             kept.calendars.reduce(0, { $0 + $1.occurrences.count }) <= maxTotal
         else { return nil }
         let segments = kept.calendars.map { (name: $0.name, occurrences: $0.occurrences) }
@@ -146,7 +145,6 @@ extension AgendaCommand {
     /// Every calendar read (files, or the store's items that can reach the window) and expanded.
     func expandedRows(from: Date, to: Date, _ options: ExpansionOptions) throws -> Rows {
         let input = try CalendarFiles.readOrStore(files, store: store, calendars: calendar, window: from..<to)
-        ProcessLifetime.keepUntilExit(input)
         var options = options
         options.budget = InstanceBudget(limit: maxTotal)
         var diagnostics = input.diagnostics.filter { $0.severity == .error }
@@ -232,48 +230,23 @@ struct InstanceFormat {
             for day in lower...upper { days[day - firstDay.dayNumber].append(index) }
         }
         let printed = days.contains { !$0.isEmpty }
-        if style.details || rows.count < Self.parallelFrom {
-            var lines = Output.Lines()
-            Self.appendDays(
-                days.indices, of: days, rows, walls: walls, from: firstDay, handles: handles, style: style,
-                zone: zone, to: &lines)
-            lines.flush()
-        } else {
-            // Two halves of the days (by lines) written on both cores, then printed in order.
-            var split = 0, count = 0
-            while split < days.count, count * 2 < rows.count {
-                count += days[split].count
-                split += 1
-            }
-            let parts = [0..<split, split..<days.count]
-            let days = days
-            let written = ParallelParts.run(parts.count) { part in
-                var lines = Output.Lines(flushing: false)
-                Self.appendDays(
-                    parts[part], of: days, rows, walls: walls, from: firstDay, handles: handles, style: style,
-                    zone: nil, to: &lines, firstDays: parts[part].lowerBound == 0)
-                return lines.bytes
-            }
-            var lines = Output.Lines()
-            for bytes in written { lines.append(bytes) }
-            lines.flush()
-        }
+        var lines = Output.Lines()
+        Self.appendDays(
+            days, rows, walls: walls, from: firstDay, handles: handles, style: style, zone: zone, to: &lines)
+        lines.flush()
         if !printed { Output.print("nothing between \(from.iso8601) and \(to.iso8601)") }
     }
 
-    /// Listings of at least this many instances are written on two cores (without details, which read zones).
-    static let parallelFrom = 4_000
-
-    /// The days in `range` of `days` (positions in `rows.order` per day from `from`), each with its heading after an
-    /// empty line (not before the first day written when `firstDays`: the listing's start).
+    /// The days of `days` (positions in `rows.order` per day from `from`), each with its heading, an empty line
+    /// between them.
     private static func appendDays(
-        _ range: Range<Int>, of days: [[Int]], _ rows: ListedRows, walls: [(start: LocalDateTime, end: LocalDateTime)],
-        from firstDay: LocalDateTime, handles: ListedHandles, style: AgendaStyle, zone: ZoneClock?,
-        to lines: inout Output.Lines, firstDays: Bool = true
+        _ days: [[Int]], _ rows: ListedRows, walls: [(start: LocalDateTime, end: LocalDateTime)],
+        from firstDay: LocalDateTime, handles: ListedHandles, style: AgendaStyle, zone: ZoneClock,
+        to lines: inout Output.Lines
     ) {
-        var printed = !firstDays
+        var printed = false
         let (segments, order) = (rows.segments, rows.order)
-        for offset in range where !days[offset].isEmpty {
+        for offset in days.indices where !days[offset].isEmpty {
             let day = firstDay.adding(days: offset)
             if printed { lines.end() }
             lines.raw(dayNames[day.isoWeekday] + " " + day.isoDate)

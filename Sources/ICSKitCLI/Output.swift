@@ -182,20 +182,8 @@ enum Output {
     /// codes ICSKit wrote (colours) passed through; written out in blocks.
     struct Lines {
         private(set) var bytes: [UInt8] = []
-        /// Whether a large block is written out as it grows (not for lines written on another thread, which are
-        /// printed by the thread that made the listing).
-        private let flushing: Bool
 
-        init(flushing: Bool = true) {
-            self.flushing = flushing
-            bytes.reserveCapacity(1 << 16)
-        }
-
-        /// Lines written elsewhere (`Lines(flushing: false)`), as they are.
-        mutating func append(_ written: [UInt8]) {
-            bytes += written
-            if flushing, bytes.count >= 1 << 16 { flush() }
-        }
+        init() { bytes.reserveCapacity(1 << 16) }
 
         /// Text from an item (a summary, a calendar's name): control characters and line breaks escaped.
         mutating func text(_ text: String) {
@@ -226,7 +214,7 @@ enum Output {
         /// Ends the line, and writes the block out when it is large.
         mutating func end() {
             bytes.append(0x0A)
-            if flushing, bytes.count >= 1 << 16 { flush() }
+            if bytes.count >= 1 << 16 { flush() }
         }
 
         /// Writes the lines so far after what was printed before them (a failed write is recorded and ends the

@@ -5,7 +5,8 @@ import XCTest
 /// The instances the store keeps month by month (`agenda` and `remind` from the store): for random windows, zones
 /// and options, and after random changes of every kind (imports, merges, removals, edits, adds, renames, undo),
 /// a listing from the kept instances is byte for byte the listing of every series expanded anew
-/// (`ICSKIT_INSTANCE_CACHE=0`), warnings included.
+/// (`ICSKIT_INSTANCE_CACHE=0`), warnings included: JSON, lines with and without handles, and `--details`, so that
+/// every field a listing shows is compared on both paths.
 final class InstanceCacheCLITests: StoreCLITestCase {
     static let zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "UTC"]
 
@@ -37,7 +38,14 @@ final class InstanceCacheCLITests: StoreCLITestCase {
         var arguments = [
             "agenda", "--from", String(day), "--to", "+\(Int.random(in: 1...45, using: &random))d", "--tz", zone,
         ]
-        if Bool.random(using: &random) { arguments.append("--json") }
+        // Every field a listing shows: JSON, the line with its place, alarms, people, link and description
+        // (--details), or the line alone, with or without handles.
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: arguments.append("--json")
+        case 1: arguments.append("--details")
+        case 2: arguments.append("--no-ids")
+        default: break
+        }
         if Bool.random(using: &random) { arguments += ["--component", "event,todo"] }
         let calendars = try CLI.sqlite(store, "SELECT name FROM calendar ORDER BY name").split(separator: "\n")
         if Int.random(in: 0..<4, using: &random) == 0, let name = calendars.randomElement(using: &random) {
@@ -86,7 +94,7 @@ final class InstanceCacheCLITests: StoreCLITestCase {
     }
 
     /// An edit changes a series' kept instances at once; removing a calendar takes its months away; a year's
-    /// listing is expanded and keeps nothing; a calendar keeps 24 months, the least recently listed going first; a
+    /// listing is expanded and keeps nothing; a calendar keeps 24 months, the least recently made going first; a
     /// store that does not exist is not made by listing it.
     func testChangesAreSeenYearsAreExpandedAndOldMonthsGo() throws {
         try icskit(["import", CLI.fixture("demo/work.ics"), "--calendar", "Work", "-q"])
@@ -108,7 +116,7 @@ final class InstanceCacheCLITests: StoreCLITestCase {
             store, "SELECT count(*) FROM instanceMonth WHERE calendarID NOT IN (SELECT id FROM calendar)")
         XCTAssertEqual(orphans.trimmingCharacters(in: .whitespacesAndNewlines), "0")
 
-        // A year is expanded, not kept; a calendar keeps at most 24 months, the least recently listed going first.
+        // A year is expanded, not kept; a calendar keeps at most 24 months, the least recently made going first.
         func months() throws -> Int {
             Int(
                 try CLI.sqlite(store, "SELECT count(*) FROM instanceMonth").trimmingCharacters(
@@ -133,9 +141,9 @@ final class InstanceCacheCLITests: StoreCLITestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
     }
 
-    /// The short handles kept beside a month's items follow UIDs that come and go: an item whose UID shares a
-    /// longer start with a listed one lengthens the listed handle at once, and removing it shortens it again; a
-    /// week's alarms are found by their kept times.
+    /// The short handles of listed items follow UIDs that come and go: an item whose UID shares a longer start
+    /// with a listed one lengthens the listed handle at once, and removing it shortens it again; a week's alarms
+    /// are found by their kept times.
     func testKeptHandlesFollowUIDsThatComeAndGo() throws {
         func event(_ uid: String, _ day: Int) -> String {
             """

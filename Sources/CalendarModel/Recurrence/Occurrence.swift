@@ -33,50 +33,20 @@ public struct Occurrence: Sendable, Hashable {
     /// The component describing the instance, shared by every instance it describes (a series can have
     /// thousands): copying an occurrence copies a reference, not an event.
     final class Source: Sendable, Hashable {
-        /// The whole item, or (for an item known only by its listed fields) what it holds beside `core`: its
-        /// item is made again when asked, so that a listing of thousands holds each item's fields once, not twice.
-        private enum Storage: Sendable {
-            indirect case whole(Item)
-            case listed(Listed.Kind, completed: CalendarDate?)
-        }
-
-        private let storage: Storage
+        let item: Item
         let core: ItemCore
         let componentName: String
         let hasAlarms: Bool
         let isCompletedTodo: Bool
 
-        /// `hasAlarms`: whether the item has alarms, for an item kept without them (nil: whether it has).
-        init(_ item: Item, hasAlarms knownAlarms: Bool? = nil) {
-            storage = .whole(item)
+        init(_ item: Item) {
+            self.item = item
             core = item.core
             componentName = item.componentName
-            let alarms: Bool
             switch item {
-            case .event(let event): (alarms, isCompletedTodo) = (!event.alarms.isEmpty, false)
-            case .todo(let todo): (alarms, isCompletedTodo) = (!todo.alarms.isEmpty, todo.isCompleted)
-            case .journal: (alarms, isCompletedTodo) = (false, false)
-            }
-            hasAlarms = knownAlarms ?? alarms
-        }
-
-        /// An item of which only `core` (and a todo's COMPLETED) is known: `Listed.item`.
-        init(_ listed: Listed) {
-            storage = .listed(listed.kind, completed: listed.completed)
-            core = listed.core
-            componentName = listed.kind.componentName
-            hasAlarms = listed.hasAlarms
-            if listed.kind == .todo, case .todo(let todo) = listed.item {
-                isCompletedTodo = todo.isCompleted
-            } else {
-                isCompletedTodo = false
-            }
-        }
-
-        var item: Item {
-            switch storage {
-            case .whole(let item): return item
-            case .listed(let kind, let completed): return Listed(kind: kind, core: core, completed: completed).item
+            case .event(let event): (hasAlarms, isCompletedTodo) = (!event.alarms.isEmpty, false)
+            case .todo(let todo): (hasAlarms, isCompletedTodo) = (!todo.alarms.isEmpty, todo.isCompleted)
+            case .journal: (hasAlarms, isCompletedTodo) = (false, false)
             }
         }
 
@@ -124,26 +94,18 @@ public struct Occurrence: Sendable, Hashable {
 }
 
 extension Occurrence {
-    /// An occurrence's times without its item: what a store keeps of an instance to list it again without
-    /// expanding its series.
-    public struct Timing: Sendable, Hashable {
-        /// `Occurrence.recurrenceID`.
-        public var recurrenceID: CalendarDate?
-        /// `Occurrence.start`.
-        public var start: CalendarDate
-        /// `Occurrence.end`.
-        public var end: CalendarDate
-        /// `Occurrence.startDate`.
-        public var startDate: Date
-        /// `Occurrence.endDate`.
-        public var endDate: Date
-        /// `Occurrence.recurrenceDate`.
-        public var recurrenceDate: Date?
-        /// `Occurrence.isFloating`.
-        public var isFloating: Bool
+    /// An occurrence's times without its item: what the store's instance index keeps of an instance to list it
+    /// again without expanding its series.
+    package struct Timing: Sendable, Hashable {
+        package var recurrenceID: CalendarDate?
+        package var start: CalendarDate
+        package var end: CalendarDate
+        package var startDate: Date
+        package var endDate: Date
+        package var recurrenceDate: Date?
+        package var isFloating: Bool
 
-        /// The times of one instance.
-        public init(
+        package init(
             recurrenceID: CalendarDate?, start: CalendarDate, end: CalendarDate, startDate: Date, endDate: Date,
             recurrenceDate: Date?, isFloating: Bool
         ) {
@@ -157,86 +119,14 @@ extension Occurrence {
         }
     }
 
-    /// This occurrence's times.
-    public var timing: Timing {
-        Timing(
-            recurrenceID: recurrenceID, start: start, end: end, startDate: startDate, endDate: endDate,
-            recurrenceDate: recurrenceDate, isFloating: isFloating)
-    }
-
     /// The occurrences of one item at these times, sharing the item as an expansion's instances do.
-    public static func instances(of item: Item, at timings: [Timing]) -> [Occurrence] {
-        let shared = Shared(item)
-        return timings.map { Occurrence(shared, $0) }
-    }
-
-    /// An item shared by the occurrences made of it, as an expansion's instances share theirs.
-    package struct Shared: Sendable {
-        let source: Source
-
-        /// `hasAlarms`: whether the item has alarms, for an item kept briefly without them (nil: whether it has).
-        package init(_ item: Item, hasAlarms: Bool? = nil) { source = Source(item, hasAlarms: hasAlarms) }
-
-        /// An item known by its listed fields, held without a second copy of them.
-        package init(_ listed: Listed) { source = Source(listed) }
-
-        /// The item's UID.
-        package var uid: String? { source.core.uid }
-        /// `Item.componentName`.
-        package var componentName: String { source.componentName }
-    }
-
-    /// What a listing shows of an item, without the rest of it: its shared properties, a todo's COMPLETED, and
-    /// whether it has alarms (not the alarms). Its `item` is an event, todo or journal with only these.
-    package struct Listed: Sendable {
-        /// Which kind of item.
-        package enum Kind: Sendable {
-            case event, todo, journal
-
-            var componentName: String {
-                switch self {
-                case .event: return "VEVENT"
-                case .todo: return "VTODO"
-                case .journal: return "VJOURNAL"
-                }
-            }
+    package static func instances(of item: Item, at timings: [Timing]) -> [Occurrence] {
+        let source = Source(item)
+        return timings.map {
+            Occurrence(
+                source: source, recurrenceID: $0.recurrenceID, start: $0.start, end: $0.end, startDate: $0.startDate,
+                endDate: $0.endDate, recurrenceDate: $0.recurrenceDate, isFloating: $0.isFloating)
         }
-
-        package var kind: Kind
-        package var core: ItemCore
-        package var completed: CalendarDate?
-        package var hasAlarms = false
-
-        package init(kind: Kind, core: ItemCore, completed: CalendarDate? = nil, hasAlarms: Bool = false) {
-            (self.kind, self.core, self.completed, self.hasAlarms) = (kind, core, completed, hasAlarms)
-        }
-
-        /// The item with only these fields (a journal or event has no COMPLETED).
-        package var item: Item {
-            switch kind {
-            case .event:
-                var event = Event()
-                event.core = core
-                return .event(event)
-            case .todo:
-                var todo = Todo()
-                todo.core = core
-                todo.completed = completed
-                return .todo(todo)
-            case .journal:
-                var journal = Journal()
-                journal.core = core
-                return .journal(journal)
-            }
-        }
-    }
-
-    /// An occurrence of a shared item at these times.
-    package init(_ shared: Shared, _ timing: Timing) {
-        self.init(
-            source: shared.source, recurrenceID: timing.recurrenceID, start: timing.start, end: timing.end,
-            startDate: timing.startDate, endDate: timing.endDate, recurrenceDate: timing.recurrenceDate,
-            isFloating: timing.isFloating)
     }
 
     /// Whether an instance [start, end) overlaps the window as expansion decides it: a span when it starts before
@@ -250,17 +140,6 @@ extension Occurrence {
         let lower = Int64(from.timeIntervalSince1970.rounded(.down))
         return lower..<max(lower, Int64(to.timeIntervalSince1970.rounded(.up)))
     }
-}
-
-/// The instances of one series (a master with its overrides, or a single item) in a window.
-public struct SeriesExpansion: Sendable {
-    /// The series' UID (nil for components without one).
-    public var uid: String?
-    /// Its instances, in the order the calendar's expansion sorts them.
-    public var occurrences: [Occurrence]
-    /// Whether expanding it said anything (a limit, a zone it could not use …): such a series is better expanded
-    /// again where it is shown, so that what was said is said there.
-    public var hasDiagnostics: Bool
 }
 
 /// What to expand and how.
@@ -346,24 +225,6 @@ extension ICalendar {
         let window = Occurrence.seconds(from: from, to: to)
         let occurrences = expander.series().flatMap { expander.expand($0, window: window) }
         return Expansion(occurrences: Self.sorted(occurrences), diagnostics: expander.diagnostics)
-    }
-
-    /// The instances of [from, to) series by series, each sorted as `occurrences` sorts them. A series whose
-    /// expansion said something is marked; the calendar's own diagnostics (an unknown X-WR-TIMEZONE) mark every
-    /// series.
-    public func occurrencesBySeries(
-        from: Date, to: Date, options: ExpansionOptions = ExpansionOptions(), file: String? = nil
-    ) -> [SeriesExpansion] {
-        let expander = Expander(calendar: self, options: options, file: file)
-        let window = Occurrence.seconds(from: from, to: to)
-        let calendarNotes = !expander.diagnostics.isEmpty
-        return expander.series().map { series in
-            let before = expander.diagnostics.count
-            let occurrences = expander.expand(series, window: window)
-            return SeriesExpansion(
-                uid: (series.master ?? series.overrides.first)?.core.uid, occurrences: Self.sorted(occurrences),
-                hasDiagnostics: calendarNotes || expander.diagnostics.count != before)
-        }
     }
 
     /// Instances by start; among equal starts by UID and component, then in the order they were made.

@@ -223,13 +223,13 @@ enum StoreSchema {
             try StoreSchema.removeUserInfo(db)
         }
         migrator.registerMigration("v13: a full-text index of item text for search") { db in
-            try db.execute(sql: SearchIndex.schema)
+            try db.execute(sql: v13Search)
         }
         migrator.registerMigration("v14: the undo log") { db in
-            try db.execute(sql: UndoLog.schema)
+            try db.execute(sql: v14UndoLog)
         }
         migrator.registerMigration("v15: the instances of series, kept month by month") { db in
-            try db.execute(sql: InstanceCache.schema)
+            try db.execute(sql: v15Instances)
         }
         migrator.registerMigration("v16: settings the user gives (icskit config)") { db in
             try db.execute(sql: "CREATE TABLE setting (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
@@ -237,20 +237,22 @@ enum StoreSchema {
         migrator.registerMigration(
             "v17: kept items' listed fields as bytes and their handles, brief texts only for alarms"
         ) { db in
-            try InstanceCache.clear(db)
-            try db.execute(sql: InstanceCache.listingSchema)
+            try db.execute(sql: v17Listing)
         }
         migrator.registerMigration("v18: scheduling messages (iTIP) received") { db in
-            try db.execute(sql: SchedulingState.schema)
+            try db.execute(sql: v18Scheduling)
         }
         migrator.registerMigration("v19: a search index mark that a second write does not trip over") { db in
-            try db.execute(sql: SearchIndex.staleMarkOnce)
+            try db.execute(sql: v19SearchMark)
         }
         migrator.registerMigration("v20: what sync partners refused to store") { db in
-            try db.execute(sql: CalendarStore.refusalSchema)
+            try db.execute(sql: v20Refusals)
         }
         migrator.registerMigration("v21: scheduling messages kept aside, not applied") { db in
-            try db.execute(sql: CalendarStore.heldSchema)
+            try db.execute(sql: v21Held)
+        }
+        migrator.registerMigration("v22: the instance index keeps times and item ids, nothing of the items") { db in
+            try db.execute(sql: v22InstanceIndex)
         }
         return migrator
     }

@@ -1,0 +1,298 @@
+/// The SQL of the store's migrations, as each was released: frozen, never edited again (a store made by any
+/// release must migrate the same way). A change to the schema is a new migration in `StoreSchema.migrator` with
+/// its text here.
+extension StoreSchema {
+    static let v13Search = """
+        CREATE VIRTUAL TABLE itemSearch USING fts5(
+            summary, location, description, people, categories, tokenize = 'unicode61 remove_diacritics 2');
+        CREATE TABLE itemSearchState (indexedThrough INTEGER NOT NULL);
+        INSERT INTO itemSearchState (indexedThrough) VALUES (0);
+        CREATE TABLE itemSearchStale (itemID INTEGER PRIMARY KEY);
+        -- A new item takes an id above every id in the table: when the highest goes, the mark comes down with it,
+        -- so that an item given that id again is indexed.
+        CREATE TRIGGER itemSearchDelete AFTER DELETE ON item BEGIN
+            DELETE FROM itemSearch WHERE rowid = old.id;
+            DELETE FROM itemSearchStale WHERE itemID = old.id;
+            UPDATE itemSearchState SET indexedThrough = (SELECT coalesce(max(id), 0) FROM item)
+            WHERE indexedThrough > (SELECT coalesce(max(id), 0) FROM item);
+        END;
+        CREATE TRIGGER itemSearchChange AFTER UPDATE OF content ON item WHEN old.content IS NOT new.content BEGIN
+            DELETE FROM itemSearch WHERE rowid = old.id;
+            INSERT OR IGNORE INTO itemSearchStale (itemID)
+            SELECT old.id WHERE old.id <= (SELECT indexedThrough FROM itemSearchState);
+        END;
+        """
+
+    static let v14UndoLog = """
+        CREATE TABLE undoStep (
+            id INTEGER PRIMARY KEY,
+            label TEXT NOT NULL,
+            at INTEGER NOT NULL,
+            process TEXT NOT NULL,
+            bytes INTEGER NOT NULL DEFAULT 0
+        );
+        -- `kind` is what the step did to the row (update, delete), `mark` (the rows above a mark) or `above`
+        -- (the rows above the highest after a deletion); `statement` undoes it; `rowID` is the row's, or the
+        -- mark's.
+        CREATE TABLE undoLog (
+            seq INTEGER PRIMARY KEY,
+            step INTEGER NOT NULL,
+            txn INTEGER NOT NULL,
+            tableName TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            statement TEXT NOT NULL,
+            rowID INTEGER
+        );
+        CREATE INDEX undoLog_step ON undoLog(step, txn);
+        """
+
+    static let v15Instances = """
+        CREATE TABLE instanceMonth (
+            id INTEGER PRIMARY KEY,
+            calendarID INTEGER NOT NULL,
+            month INTEGER NOT NULL,
+            viewerZone TEXT NOT NULL,
+            applyWRTimeZone INTEGER NOT NULL,
+            zones TEXT NOT NULL,
+            basis TEXT NOT NULL,
+            -- 1: expanding this month said something (a zone it could not use, a limit): the calendar is expanded
+            -- where it is listed, so that the same is said there, and nothing is kept.
+            expands INTEGER NOT NULL DEFAULT 0,
+            -- The longest instance kept (seconds): what bounds a window's search from below.
+            longest INTEGER NOT NULL DEFAULT 0,
+            -- When a listing last read it (a counter): the least recently read go first past `monthLimit`.
+            usedAt INTEGER NOT NULL DEFAULT 0,
+            UNIQUE (calendarID, viewerZone, applyWRTimeZone, zones, month)
+        );
+        CREATE TABLE instance (
+            monthID INTEGER NOT NULL,
+            itemID INTEGER NOT NULL,
+            uid TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            startUTC INTEGER NOT NULL,
+            endUTC INTEGER NOT NULL,
+            startWall INTEGER NOT NULL,
+            startForm TEXT NOT NULL,
+            endWall INTEGER NOT NULL,
+            endForm TEXT NOT NULL,
+            recurrenceUTC INTEGER,
+            recurrenceWall INTEGER,
+            recurrenceForm TEXT,
+            floating INTEGER NOT NULL,
+            hasAlarm INTEGER NOT NULL,
+            -- Kept in the order a window reads them: a month's instances by start, side by side.
+            PRIMARY KEY (monthID, startUTC, position)
+        ) WITHOUT ROWID;
+        CREATE INDEX instance_alarm ON instance(monthID, startUTC) WHERE hasAlarm;
+        CREATE INDEX instance_item ON instance(itemID);
+        CREATE INDEX instance_uid ON instance(uid);
+        -- The items instances are kept for, briefly (`brief`): what listing them reads instead of their content.
+        CREATE TABLE instanceItem (
+            itemID INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            recurrenceID TEXT NOT NULL,
+            brief BLOB NOT NULL
+        );
+        CREATE TABLE instanceStale (calendarID INTEGER NOT NULL, uid TEXT NOT NULL, PRIMARY KEY (calendarID, uid))
+            WITHOUT ROWID;
+        CREATE TABLE instanceState (builtThrough INTEGER NOT NULL);
+        INSERT INTO instanceState (builtThrough) VALUES (0);
+        -- New items take ids above builtThrough (when the highest row goes, the mark comes down with it); changed
+        -- and deleted ones mark their UID. Nothing is marked while no month is kept. (Not INSERT OR IGNORE: the
+        -- conflict clause of the statement that fires a trigger overrides the trigger's own.)
+        CREATE TRIGGER instanceItemDelete AFTER DELETE ON item WHEN EXISTS (SELECT 1 FROM instanceMonth) BEGIN
+            DELETE FROM instance WHERE itemID = old.id;
+            DELETE FROM instanceItem WHERE itemID = old.id;
+            INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
+            UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item)
+            WHERE builtThrough > (SELECT coalesce(max(id), 0) FROM item);
+        END;
+        CREATE TRIGGER instanceItemChange AFTER UPDATE OF content, calendarID, uid ON item
+        WHEN EXISTS (SELECT 1 FROM instanceMonth) AND (old.content IS NOT new.content
+            OR old.calendarID IS NOT new.calendarID OR old.uid IS NOT new.uid) BEGIN
+            DELETE FROM instanceItem WHERE itemID = old.id;
+            INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
+            INSERT INTO instanceStale (calendarID, uid) SELECT new.calendarID, new.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = new.calendarID AND uid = new.uid);
+        END;
+        """
+
+    /// Schema v17: each kept item's listed fields as bytes (`ListedItem`) and its short handle; the handles are
+    /// forgotten when a UID may have come or gone, which the triggers count (`uidEpoch`) for deletions and changed
+    /// UIDs, and the highest item id shows for additions (a deletion of the highest row counts first).
+    static let v17Listing = """
+        DELETE FROM instance; DELETE FROM instanceItem; DELETE FROM instanceMonth; DELETE FROM instanceStale;
+        UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item);
+        ALTER TABLE instanceItem ADD COLUMN listing BLOB NOT NULL DEFAULT x'';
+        -- The forms of kept times (`form(_: CalendarDate)`: D, F, U, Z and a TZID), each once.
+        CREATE TABLE instanceForm (id INTEGER PRIMARY KEY, form TEXT NOT NULL UNIQUE);
+        DROP TABLE instance;
+        CREATE TABLE instance (
+            monthID INTEGER NOT NULL,
+            itemID INTEGER NOT NULL,
+            uid TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            startUTC INTEGER NOT NULL,
+            endUTC INTEGER NOT NULL,
+            startWall INTEGER NOT NULL,
+            startForm INTEGER NOT NULL,
+            endWall INTEGER NOT NULL,
+            endForm INTEGER NOT NULL,
+            recurrenceUTC INTEGER,
+            recurrenceWall INTEGER,
+            recurrenceForm INTEGER,
+            floating INTEGER NOT NULL,
+            hasAlarm INTEGER NOT NULL,
+            -- When the instance's alarms can go off (UTC seconds, a day of slack each side).
+            alarmFirst INTEGER,
+            alarmLast INTEGER,
+            PRIMARY KEY (monthID, startUTC, position)
+        ) WITHOUT ROWID;
+        CREATE INDEX instance_alarm ON instance(monthID, startUTC) WHERE hasAlarm;
+        CREATE INDEX instance_item ON instance(itemID);
+        CREATE INDEX instance_uid ON instance(uid);
+        ALTER TABLE instanceItem ADD COLUMN handle TEXT;
+        ALTER TABLE instanceState ADD COLUMN uidEpoch INTEGER NOT NULL DEFAULT 0;
+        -- uidEpoch and the highest item id when the kept handles were made.
+        ALTER TABLE instanceState ADD COLUMN handlesKey TEXT NOT NULL DEFAULT '';
+        DROP TRIGGER instanceItemDelete;
+        DROP TRIGGER instanceItemChange;
+        CREATE TRIGGER instanceItemDelete AFTER DELETE ON item WHEN EXISTS (SELECT 1 FROM instanceMonth) BEGIN
+            DELETE FROM instance WHERE itemID = old.id;
+            DELETE FROM instanceItem WHERE itemID = old.id;
+            INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
+            UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item)
+            WHERE builtThrough > (SELECT coalesce(max(id), 0) FROM item);
+            UPDATE instanceState SET uidEpoch = uidEpoch + 1;
+        END;
+        CREATE TRIGGER instanceItemChange AFTER UPDATE OF content, calendarID, uid ON item
+        WHEN EXISTS (SELECT 1 FROM instanceMonth) AND (old.content IS NOT new.content
+            OR old.calendarID IS NOT new.calendarID OR old.uid IS NOT new.uid) BEGIN
+            DELETE FROM instanceItem WHERE itemID = old.id;
+            INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
+            INSERT INTO instanceStale (calendarID, uid) SELECT new.calendarID, new.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = new.calendarID AND uid = new.uid);
+            UPDATE instanceState SET uidEpoch = uidEpoch + 1 WHERE old.uid IS NOT new.uid;
+        END;
+        """
+
+    static let v18Scheduling = """
+        CREATE TABLE schedulingMessage (
+            id INTEGER PRIMARY KEY,
+            calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+            uid TEXT NOT NULL,
+            method TEXT NOT NULL,
+            recurrenceID TEXT NOT NULL,
+            sequence INTEGER NOT NULL,
+            stamp INTEGER NOT NULL,
+            digest TEXT NOT NULL,
+            content TEXT NOT NULL
+        );
+        CREATE INDEX schedulingMessage_uid ON schedulingMessage(calendarID, uid);
+        """
+
+    /// Schema v19: the change trigger marks an item stale only when it is not marked yet. v13's `INSERT OR IGNORE`
+    /// took the conflict clause of the statement that fired it (an upsert's is ABORT), so the second write to an
+    /// item after a search failed on the mark the first had left.
+    static let v19SearchMark = """
+        DROP TRIGGER itemSearchChange;
+        CREATE TRIGGER itemSearchChange AFTER UPDATE OF content ON item WHEN old.content IS NOT new.content BEGIN
+            DELETE FROM itemSearch WHERE rowid = old.id;
+            INSERT INTO itemSearchStale (itemID)
+            SELECT old.id WHERE old.id <= (SELECT indexedThrough FROM itemSearchState)
+            AND NOT EXISTS (SELECT 1 FROM itemSearchStale WHERE itemID = old.id);
+        END;
+        """
+
+    /// Schema v20: the refusals of sync partners (what a partner holds: undo leaves it, like `syncResource`).
+    static let v20Refusals = """
+        CREATE TABLE syncRefusal (
+            calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+            partner TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            PRIMARY KEY (calendarID, partner, uid)
+        ) WITHOUT ROWID;
+        """
+
+    static let v21Held = """
+        CREATE TABLE heldSchedulingMessage (
+            id INTEGER PRIMARY KEY,
+            calendar TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            method TEXT NOT NULL,
+            recurrenceID TEXT NOT NULL,
+            summary TEXT,
+            reason TEXT NOT NULL,
+            awaitsInvitation INTEGER NOT NULL,
+            received INTEGER NOT NULL,
+            content TEXT NOT NULL
+        );
+        CREATE INDEX heldSchedulingMessage_uid ON heldSchedulingMessage(uid);
+        """
+
+    /// The instance index (`InstanceIndex`): each instance's times, its item's id, UID and kind; nothing else of
+    /// the items (their listed fields, brief texts and handles went), times' forms as text.
+    static let v22InstanceIndex = """
+        DROP TRIGGER instanceItemDelete;
+        DROP TRIGGER instanceItemChange;
+        DROP TABLE instance;
+        DROP TABLE instanceItem;
+        DROP TABLE instanceForm;
+        DELETE FROM instanceMonth;
+        DELETE FROM instanceStale;
+        ALTER TABLE instanceState DROP COLUMN uidEpoch;
+        ALTER TABLE instanceState DROP COLUMN handlesKey;
+        UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item);
+        CREATE TABLE instance (
+            monthID INTEGER NOT NULL,
+            itemID INTEGER NOT NULL,
+            uid TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            -- Its place in its month's expansion.
+            position INTEGER NOT NULL,
+            startUTC INTEGER NOT NULL,
+            endUTC INTEGER NOT NULL,
+            startWall INTEGER NOT NULL,
+            startForm TEXT NOT NULL,
+            endWall INTEGER NOT NULL,
+            endForm TEXT NOT NULL,
+            recurrenceUTC INTEGER,
+            recurrenceWall INTEGER,
+            recurrenceForm TEXT,
+            floating INTEGER NOT NULL,
+            hasAlarm INTEGER NOT NULL,
+            -- When the instance's alarms can go off (UTC seconds, a day of slack each side).
+            alarmFirst INTEGER,
+            alarmLast INTEGER,
+            -- Kept in the order a window reads them: a month's instances by start, side by side.
+            PRIMARY KEY (monthID, startUTC, position)
+        ) WITHOUT ROWID;
+        CREATE INDEX instance_alarm ON instance(monthID, startUTC) WHERE hasAlarm;
+        CREATE INDEX instance_item ON instance(itemID);
+        CREATE INDEX instance_uid ON instance(uid);
+        -- New items take ids above builtThrough (when the highest row goes, the mark comes down with it); changed
+        -- and deleted ones mark their UID. Nothing is marked while no month is kept.
+        CREATE TRIGGER instanceItemDelete AFTER DELETE ON item WHEN EXISTS (SELECT 1 FROM instanceMonth) BEGIN
+            DELETE FROM instance WHERE itemID = old.id;
+            INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
+            UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item)
+            WHERE builtThrough > (SELECT coalesce(max(id), 0) FROM item);
+        END;
+        CREATE TRIGGER instanceItemChange AFTER UPDATE OF content, calendarID, uid ON item
+        WHEN EXISTS (SELECT 1 FROM instanceMonth) AND (old.content IS NOT new.content
+            OR old.calendarID IS NOT new.calendarID OR old.uid IS NOT new.uid) BEGIN
+            INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
+            INSERT INTO instanceStale (calendarID, uid) SELECT new.calendarID, new.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = new.calendarID AND uid = new.uid);
+        END;
+        """
+}
