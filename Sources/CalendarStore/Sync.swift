@@ -370,23 +370,34 @@ extension CalendarStore {
     public func replaceSeries(
         uid: String, calendar: String, with components: [CalendarComponent], zones: ICalendar = ICalendar()
     ) throws {
+        try replaceSeries([(uid, components)], calendar: calendar, zones: zones)
+    }
+
+    /// Several series of one calendar replaced in one change (one undo step): a series split in two by "this and
+    /// following" is its old UID, shortened, and a new one.
+    public func replaceSeries(
+        _ replacements: [(uid: String, components: [CalendarComponent])], calendar: String,
+        zones: ICalendar = ICalendar()
+    ) throws {
         try write { db in
             let writer = StoreWriter(db)
             guard let id = try writer.calendarID(named: calendar, create: false) else {
                 throw StoreError("no calendar \"\(calendar)\" in the store")
             }
             let time = CalendarTime(calendar: zones, viewerZone: "UTC")
-            let rows = components.compactMap { ItemRow($0, time: time) }
-            guard rows.count == components.count, rows.allSatisfy({ $0.uid == uid }) else {
-                throw StoreError("the series of \(uid) cannot be stored as edited")
+            for (uid, components) in replacements {
+                let rows = components.compactMap { ItemRow($0, time: time) }
+                guard rows.count == components.count, rows.allSatisfy({ $0.uid == uid }) else {
+                    throw StoreError("the series of \(uid) cannot be stored as edited")
+                }
+                let kept = Set(rows.map(\.recurrenceID))
+                for recurrenceID in try String.fetchAll(
+                    db, sql: "SELECT recurrenceID FROM item WHERE calendarID = ? AND uid = ?", arguments: [id, uid])
+                where !kept.contains(recurrenceID) {
+                    try writer.delete(MergeKey(uid: uid, recurrenceID: recurrenceID), calendarID: id, tombstone: true)
+                }
+                for row in rows { try writer.save(row, calendarID: id) }
             }
-            let kept = Set(rows.map(\.recurrenceID))
-            for recurrenceID in try String.fetchAll(
-                db, sql: "SELECT recurrenceID FROM item WHERE calendarID = ? AND uid = ?", arguments: [id, uid])
-            where !kept.contains(recurrenceID) {
-                try writer.delete(MergeKey(uid: uid, recurrenceID: recurrenceID), calendarID: id, tombstone: true)
-            }
-            for row in rows { try writer.save(row, calendarID: id) }
         }
     }
 }

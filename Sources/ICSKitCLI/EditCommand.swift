@@ -12,12 +12,15 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
             The item is named by its UID, a unique UID prefix (the id: that agenda and todo show) or words of its \
             summary. Times read as in `add` (YYYY-MM-DD, "YYYY-MM-DD HH:MM", today, tomorrow, a weekday, in --tz). \
             A new --start moves the end with it unless --end or --duration is given. --instance DATE changes only \
-            that instance of a series (written as an override, as a calendar app's "this event only" does); \
-            SEQUENCE and LAST-MODIFIED move on either way.
+            that instance of a series (written as an override, as a calendar app's "this event only" does); with \
+            --and-following it changes that instance and every later one: the series ends before it and the rest \
+            becomes a new series that carries the change (overrides keep what they changed). SEQUENCE and \
+            LAST-MODIFIED move on either way.
 
             Examples:
               icskit edit "Dentist" --start "friday 10:00"
               icskit edit 1e78a2 --due 2026-12-01 --priority 1 --category School
+              icskit edit standup --instance 2027-01-04 --and-following --start "2027-01-04 09:30"
               icskit edit standup --instance 2026-11-25 --start "2026-11-25 10:00" \\
                 --summary "Standup (late)"
               icskit edit "Swimming" --repeat weekly --until 2027-03-31
@@ -32,6 +35,11 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
 
     @Option(help: "Only this instance of a series: its date (YYYY-MM-DD), or date and time when a day has several.")
     var instance: String?
+
+    @Flag(
+        name: .customLong("and-following"),
+        help: "With --instance: change that instance and every later one (the series is split there: a new series).")
+    var andFollowing = false
 
     @Option(help: "A new summary.")
     var summary: String?
@@ -86,8 +94,9 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
     func validate() throws {
         if let priority, !(0...9).contains(priority) { throw ValidationError("--priority takes 0–9") }
         if end != nil, duration != nil { throw ValidationError("use --end or --duration, not both") }
-        if instance != nil, repetition.repeat != nil {
-            throw ValidationError("--repeat changes a whole series, not one --instance")
+        if andFollowing, instance == nil { throw ValidationError("--and-following needs --instance DATE") }
+        if instance != nil, !andFollowing, repetition.repeat != nil {
+            throw ValidationError("--repeat changes a whole series (or --and-following), not one --instance")
         }
     }
 
@@ -106,31 +115,52 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
         try CalendarFiles.requireCalendar(calendar, in: store)
         let match = try Handles.resolve(handle, in: store, calendar: calendar, kind: nil, what: "item")
         let loaded = try store.loadItems(calendar: match.calendar, uids: [match.uid])
-        var series = loaded.components.filter { $0.core?.uid == match.uid }
-        guard let masterIndex = series.firstIndex(where: { $0.core?.recurrenceID == nil }) ?? series.indices.first
-        else { throw CommandFailure("no item with UID \(match.uid) in \(match.calendar)") }
-        var target = masterIndex
-        if let instance {
-            let occurrence = try SeriesInstance.find(instance, of: match.uid, in: loaded, zone: zone)
-            if let existing = series.firstIndex(where: { $0.core?.recurrenceID?.date == occurrence.recurrenceID }) {
-                target = existing
-            } else {
-                guard let override = series[masterIndex].override(at: occurrence) else {
-                    throw CommandFailure("not an instance of a series")
-                }
-                series.append(override)
-                target = series.count - 1
-            }
+        var series = RecurringSeries(loaded.components.filter { $0.core?.uid == match.uid })
+        guard !series.components.isEmpty else {
+            throw CommandFailure("no item with UID \(match.uid) in \(match.calendar)")
         }
         // Decided before anything changes: --notify for an item the user does not organize is refused.
-        let organizer = organizerAddress(of: series[masterIndex])
+        let organizer = organizerAddress(of: series.master ?? series.components[0])
         if notify != nil, organizer == nil {
             throw CommandFailure("--notify: you do not organize \(match.uid) with attendees (--me, icskit config me)")
         }
-        try apply(to: &series[target], zone: zone)
-        try store.replaceSeries(uid: match.uid, calendar: match.calendar, with: series, zones: loaded)
-        let what = series[target].core?.summary ?? "(no summary)"
-        let line = "edited: \(what)\(instance.map { " (the instance of \($0))" } ?? "")  (\(match.uid))"
+        var target = 0
+        var scope = ""
+        if let instance {
+            let occurrence = try SeriesInstance.find(instance, of: match.uid, in: loaded, zone: zone)
+            if andFollowing {
+                if organizer != nil {
+                    throw CommandFailure(
+                        "--and-following: you organize \(match.uid) with attendees; change the whole series or one "
+                            + "--instance")
+                }
+                if var later = try series.split(at: occurrence, newUID: UUID().uuidString.lowercased() + "@icskit") {
+                    var components = later.components
+                    let cut = components[0].core?.start
+                    try apply(to: &components[0], zone: zone)
+                    later = RecurringSeries(components)
+                    if let cut { later.moveInstances(from: cut) }
+                    let uid = components[0].core?.uid ?? ""
+                    try store.replaceSeries(
+                        [(match.uid, series.components), (uid, later.components)], calendar: match.calendar,
+                        zones: loaded)
+                    return Output.line(
+                        "edited: \(components[0].core?.summary ?? "(no summary)") from \(instance) on, a new series "
+                            + "(\(uid)); before it, \(match.uid) ends")
+                }
+                scope = " (the whole series: \(instance) is its first instance)"
+            } else {
+                guard let index = series.instanceIndex(for: occurrence) else {
+                    throw CommandFailure("not an instance of a series")
+                }
+                (target, scope) = (index, " (the instance of \(instance))")
+            }
+        }
+        var components = series.components
+        try apply(to: &components[target], zone: zone)
+        try store.replaceSeries(uid: match.uid, calendar: match.calendar, with: components, zones: loaded)
+        let what = components[target].core?.summary ?? "(no summary)"
+        let line = "edited: \(what)\(scope)  (\(match.uid))"
         if notify == "-" { Output.standardError(line) } else { Output.line(line) }
         // An item the user organizes with attendees: the change is what the attendees are sent next (kept as the
         // REQUEST their replies answer), written to --notify now or said to be ready.

@@ -77,6 +77,7 @@ struct RemoveCommand: ParsableCommand {
               icskit rm 7f3c-…@example.com
               icskit rm "Dentist" --calendar Home
               icskit rm standup --instance 2026-11-27
+              icskit rm standup --instance 2027-01-04 --and-following
               icskit rm standup --yes
             """)
 
@@ -88,6 +89,11 @@ struct RemoveCommand: ParsableCommand {
 
     @Option(help: "Only this instance of a series (an EXDATE): its date, or date and time when a day has several.")
     var instance: String?
+
+    @Flag(
+        name: .customLong("and-following"),
+        help: "With --instance: remove that instance and every later one (the series ends before it).")
+    var andFollowing = false
 
     @Flag(help: "Remove a whole recurring series without asking.")
     var yes = false
@@ -102,6 +108,10 @@ struct RemoveCommand: ParsableCommand {
     @OptionGroup var me: MeOption
     @OptionGroup var store: StoreOption
 
+    func validate() throws {
+        if andFollowing, instance == nil { throw ValidationError("--and-following needs --instance DATE") }
+    }
+
     func run() throws {
         let opened = try store.open()
         try CalendarFiles.requireCalendar(calendar, in: opened)
@@ -112,6 +122,9 @@ struct RemoveCommand: ParsableCommand {
             let occurrence = try SeriesInstance.find(instance, of: item.uid, in: loaded, zone: try zoneOption.zone())
             guard let recurrenceID = occurrence.recurrenceID else {
                 throw CommandFailure("not an instance of a series")
+            }
+            if andFollowing {
+                return try removeFollowing(occurrence, named: instance, of: item, loaded: loaded, from: opened)
             }
             instanceDate = recurrenceID
         }
@@ -149,20 +162,43 @@ struct RemoveCommand: ParsableCommand {
         }
     }
 
+    /// An instance and every later one out of the series (the series ends before it): from the first instance,
+    /// that is the whole series, asked for as `rm` of a series is. Refused for an item the user organizes with
+    /// attendees, whose ending is theirs to be told.
+    private func removeFollowing(
+        _ occurrence: Occurrence, named instance: String, of item: HandleMatch, loaded: ICalendar,
+        from store: CalendarStore
+    ) throws {
+        if try store.cancellation(
+            uid: item.uid, calendar: item.calendar, addresses: me.identity(store: self.store).addresses, instance: nil)
+            != nil
+        {
+            throw CommandFailure(
+                "--and-following: you organize \(item.uid) with attendees; remove the whole series or one --instance")
+        }
+        var series = RecurringSeries(loaded.components.filter { $0.core?.uid == item.uid })
+        guard try series.end(before: occurrence) else {
+            // The first instance: the whole series goes.
+            try Confirmation.ask(
+                "\(instance) is the first instance: remove the whole recurring series \"\(item.summary ?? item.uid)\"?",
+                yes: yes)
+            _ = try store.delete(uid: item.uid, calendar: item.calendar)
+            return Output.line("removed: \(item.summary ?? "(no summary)")  (\(item.uid))")
+        }
+        try store.replaceSeries(uid: item.uid, calendar: item.calendar, with: series.components, zones: loaded)
+        Output.line(
+            "removed: the instances from \(instance) on of \(item.summary ?? "(no summary)")  (\(item.uid))")
+    }
+
     /// One instance out of its series: an EXDATE on the master, and its override (if it had one) deleted.
     private func removeInstance(
         _ recurrenceID: CalendarDate, of item: HandleMatch, loaded: ICalendar, from store: CalendarStore
     ) throws {
-        var series = loaded.components.filter {
-            $0.core?.uid == item.uid && $0.core?.recurrenceID?.date != recurrenceID
+        var series = RecurringSeries(loaded.components.filter { $0.core?.uid == item.uid })
+        guard series.exclude(recurrenceID) else {
+            throw CommandFailure("\(item.uid) has no master to exclude the instance from")
         }
-        guard let master = series.firstIndex(where: { $0.core?.recurrenceID == nil }),
-            var core = series[master].core
-        else { throw CommandFailure("\(item.uid) has no master to exclude the instance from") }
-        if !core.exceptionDates.contains(recurrenceID) { core.exceptionDates.append(recurrenceID) }
-        core.recordEdit()
-        series[master].core = core
-        try store.replaceSeries(uid: item.uid, calendar: item.calendar, with: series, zones: loaded)
+        try store.replaceSeries(uid: item.uid, calendar: item.calendar, with: series.components, zones: loaded)
     }
 }
 

@@ -77,9 +77,6 @@ enum CLI {
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), timedOut: timedOut)
     }
 
-    /// Runs SQL on a store file with python's sqlite3 module (a second, independent client of the file) and
-    /// returns what it selected, a row a line with columns joined by spaces.
-    @discardableResult
     /// Runs an SQL script on a store as another program would (python's sqlite3 `executescript`: statements with
     /// their own semicolons, such as a trigger's body, stay whole).
     static func sqliteScript(_ path: String, _ script: String) throws {
@@ -92,6 +89,9 @@ enum CLI {
         }
     }
 
+    /// Runs SQL on a store file with python's sqlite3 module (a second, independent client of the file) and
+    /// returns what it selected, a row a line with columns joined by spaces.
+    @discardableResult
     static func sqlite(_ path: String, _ sql: String) throws -> String {
         let script = """
             import sqlite3, sys

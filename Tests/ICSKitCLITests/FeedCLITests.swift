@@ -18,6 +18,7 @@ final class FeedCLITests: FeedServerTestCase {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
+    @discardableResult
     func icskit(_ arguments: [String]) throws -> CLI.Run {
         try CLI.run(arguments + ["--store", store], timeout: 60)
     }
