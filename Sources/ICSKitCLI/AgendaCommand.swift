@@ -130,7 +130,7 @@ extension AgendaCommand {
         guard files.isEmpty,
             let (kept, opened) = try CalendarFiles.keptInstances(
                 store: store, calendars: Set(calendar).sorted(), from: from, to: to, options: options,
-                handles: !noIDs && !json, frames: false),
+                whole: details, handles: !noIDs && !json, frames: false),
             kept.calendars.reduce(0, { $0 + $1.occurrences.count }) <= maxTotal
         else { return nil }
         let segments = kept.calendars.map { (name: $0.name, occurrences: $0.occurrences) }

@@ -9,7 +9,7 @@ extension InstanceIndex {
     static func clear(_ db: Database) throws {
         try db.execute(
             sql: """
-                DELETE FROM instance; DELETE FROM instanceMonth; DELETE FROM instanceStale;
+                DELETE FROM instance; DELETE FROM listedItem; DELETE FROM instanceMonth; DELETE FROM instanceStale;
                 UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item);
                 """)
     }
@@ -83,10 +83,12 @@ extension InstanceIndex {
     }
 
     private static func drop(_ db: Database, months: [Int64]) throws {
+        guard !months.isEmpty else { return }
         for id in months {
             try db.execute(sql: "DELETE FROM instance WHERE monthID = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM instanceMonth WHERE id = ?", arguments: [id])
         }
+        try db.execute(sql: "DELETE FROM listedItem WHERE itemID NOT IN (SELECT itemID FROM instance)")
     }
 
     /// Expands again, in every kept month of their calendar, the UIDs whose items changed since the last listing.
@@ -165,16 +167,17 @@ extension InstanceIndex {
         }
         guard expansion.diagnostics.isEmpty else { return try expandsWhereListed() }
         // The store's rows of these components, by UID and RECURRENCE-ID.
-        var items: [String: (id: Int64, kind: String)] = [:]
+        var items: [String: (id: Int64, kind: String, content: String)] = [:]
         for slice in CalendarStore.slices(of: Set(expansion.occurrences.compactMap(\.uid))) {
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT uid, recurrenceID, id, kind FROM item WHERE calendarID = ? AND uid IN (\(slice.marks))
+                    SELECT uid, recurrenceID, id, kind, content FROM item
+                    WHERE calendarID = ? AND uid IN (\(slice.marks))
                     """,
                 arguments: StatementArguments([calendar] + slice.uids))
             {
-                items[(row[0] as String) + "\u{1F}" + (row[1] as String)] = (row[2], row[3])
+                items[(row[0] as String) + "\u{1F}" + (row[1] as String)] = (row[2], row[3], row[4])
             }
         }
         // Positions go on from the month's last: a UID expanded again follows the instances already kept.
@@ -182,6 +185,7 @@ extension InstanceIndex {
             try Int.fetchOne(
                 db, sql: "SELECT coalesce(max(position), 0) FROM instance WHERE monthID = ?", arguments: [monthID]) ?? 0
         var rows: [StatementArguments] = []
+        var listed: [Int64: String] = [:]
         var longest: Int64 = 0
         let time = CalendarTime(calendar: parsed, viewerZone: way.viewerZone)
         for occurrence in expansion.occurrences {
@@ -190,7 +194,8 @@ extension InstanceIndex {
                 return try expandsWhereListed()
             }
             position += 1
-            rows.append(row(occurrence, monthID: monthID, item: item, position: position, time: time))
+            rows.append(row(occurrence, monthID: monthID, item: (item.id, item.kind), position: position, time: time))
+            listed[item.id] = item.content
             longest = max(longest, seconds(occurrence.endDate) - seconds(occurrence.startDate))
         }
         let insert = try db.cachedStatement(
@@ -201,6 +206,9 @@ extension InstanceIndex {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         for row in rows { try insert.execute(arguments: row) }
+        let keepLines = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO listedItem (itemID, lines) VALUES (?, ?)")
+        for (id, content) in listed { try keepLines.execute(arguments: [id, Data(ListedLines.lines(of: content))]) }
         try db.execute(
             sql: "UPDATE instanceMonth SET longest = max(longest, ?) WHERE id = ?", arguments: [longest, monthID])
     }

@@ -21,20 +21,20 @@ extension CalendarStore {
     /// expanding every series, with each item read whole from the store. `options.components` choose instances,
     /// and `alarmsFiring` (when given) those of items with alarms that can go off in it (a few more: whoever asks
     /// decides which do); `options.budget` is not applied. Nil for a window of more than
-    /// `InstanceIndex.windowLimit` months (3), which is expanded, and for a store opened read-only. `handles` asks
-    /// for the short handles of their UIDs; without `frames` a calendar's frame is left empty. The index is
+    /// `InstanceIndex.windowLimit` months (3), which is expanded, and for a store opened read-only. Without `whole`
+    /// the items carry only what a listing shows (`ListedLines`). `handles` asks for the short handles of their UIDs; without `frames` a calendar's frame is left empty. The index is
     /// brought up to date first, in a write transaction only when something changed.
     public func keptInstances(
         from: Date, to: Date, calendars names: [String] = [], options: ExpansionOptions,
-        alarmsFiring: Range<Date>? = nil, handles: Bool = false, frames: Bool = true
+        alarmsFiring: Range<Date>? = nil, whole: Bool = true, handles: Bool = false, frames: Bool = true
     ) throws -> KeptInstances? {
         let window = Occurrence.seconds(from: from, to: to)
         guard !isReadOnly, InstanceIndex.months(window).count <= InstanceIndex.windowLimit else { return nil }
         let way = InstanceIndex.Way(options)
         let request = ListingRequest(
             from: from, to: to, window: window, way: way, options: options,
-            firing: alarmsFiring.map { Occurrence.seconds(from: $0.lowerBound, to: $0.upperBound) }, handles: handles,
-            frames: frames, path: path)
+            firing: alarmsFiring.map { Occurrence.seconds(from: $0.lowerBound, to: $0.upperBound) }, whole: whole,
+            handles: handles, frames: frames, path: path)
         func calendars(_ db: Database) throws -> [(id: Int64, name: String)] {
             try Row.fetchAll(db, sql: "SELECT id, name FROM calendar ORDER BY name").map {
                 (id: $0[0] as Int64, name: $0[1] as String)
@@ -63,6 +63,7 @@ private struct ListingRequest {
     var way: InstanceIndex.Way
     var options: ExpansionOptions
     var firing: Range<Int64>?
+    var whole: Bool
     var handles: Bool
     var frames: Bool
     var path: String
@@ -110,57 +111,92 @@ private struct ListingRequest {
     private func indexed(_ db: Database, calendar: Int64) throws -> [Occurrence] {
         let instances = try InstanceIndex.instances(
             db, calendar: calendar, way: way, window: window, kinds: options.components, firing: firing)
+        // Items by ordinal (the order first met); each instance's item's ordinal.
+        var ordinals: [Int64: Int] = [:]
         var ids: [Int64] = []
-        var seen: Set<Int64> = []
-        for instance in instances where seen.insert(instance.itemID).inserted { ids.append(instance.itemID) }
-        let items = try CalendarStore.items(db, ids: ids)
-        let order = instances.indices.filter { items[instances[$0].itemID] != nil }.sorted { a, b in
+        let ordinalOf = instances.map { instance in
+            if let known = ordinals[instance.itemID] { return known }
+            ordinals[instance.itemID] = ids.count
+            ids.append(instance.itemID)
+            return ids.count - 1
+        }
+        let items = try CalendarStore.items(db, ids: ids, listedLines: !whole)
+        let order = instances.indices.filter { items[ordinalOf[$0]] != nil }.sorted { a, b in
             let (x, y) = (instances[a], instances[b])
             if x.timing.startDate != y.timing.startDate { return x.timing.startDate < y.timing.startDate }
             return (x.uid, x.kind, x.position, a) < (y.uid, y.kind, y.position, b)
         }
         // Each item's instances share it, as an expansion's do.
-        var byItem: [Int64: [Int]] = [:]
-        for index in order { byItem[instances[index].itemID, default: []].append(index) }
-        var made = [Occurrence?](repeating: nil, count: instances.count)
-        for (id, indices) in byItem {
-            let occurrences = Occurrence.instances(of: items[id]!, at: indices.map { instances[$0].timing })
-            for (index, occurrence) in zip(indices, occurrences) { made[index] = occurrence }
+        var timings = [[Occurrence.Timing]](repeating: [], count: ids.count)
+        for index in order { timings[ordinalOf[index]].append(instances[index].timing) }
+        var made = [[Occurrence]](repeating: [], count: ids.count)
+        for (ordinal, item) in items.enumerated() where !timings[ordinal].isEmpty {
+            made[ordinal] = Occurrence.instances(of: item!, at: timings[ordinal])
         }
-        return order.map { made[$0]! }
+        var next = [Int](repeating: 0, count: ids.count)
+        return order.map { index in
+            let ordinal = ordinalOf[index]
+            defer { next[ordinal] += 1 }
+            return made[ordinal][next[ordinal]]
+        }
     }
 }
 
 extension CalendarStore {
-    /// The events, todos and journals of these rows, read from their content as one calendar.
-    static func items(_ db: Database, ids: [Int64]) throws -> [Int64: Occurrence.Item] {
-        var read: [(id: Int64, uid: String, recurrenceID: String)] = []
+    /// The events, todos and journals of these rows, in their order, read from their content (or `listedLines`, their
+    /// listed lines where the index keeps them) as one calendar (nil for a row that is none, or could not be read).
+    static func items(_ db: Database, ids: [Int64], listedLines: Bool = false) throws -> [Occurrence.Item?] {
+        var place: [Int64: Int] = [:]
+        place.reserveCapacity(ids.count)
+        for (index, id) in ids.enumerated() { place[id] = index }
+        var order: [Int] = []  // the place in `ids` of each row read, in the order read
+        order.reserveCapacity(ids.count)
         var text = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit//listing//EN\r\n".utf8)
+        let column = listedLines ? "coalesce(l.lines, CAST(i.content AS BLOB))" : "CAST(i.content AS BLOB)"
         for start in stride(from: 0, to: ids.count, by: 500) {
             let slice = ids[start..<min(start + 500, ids.count)].map { String($0) }.joined(separator: ",")
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT id, uid, recurrenceID, content FROM item WHERE id IN (\(slice))")
+                db,
+                sql:
+                    "SELECT i.id, \(column) FROM item i LEFT JOIN listedItem l ON l.itemID = i.id WHERE i.id IN (\(slice))"
+            )
             while let row = try rows.next() {
-                read.append((row[0], row[1], row[2]))
-                text += (row[3] as String).utf8
+                order.append(place[row[0]] ?? 0)
+                try row.withUnsafeData(atIndex: 1) { data in
+                    if let data { text.append(contentsOf: data) }
+                }
                 if text.last != 0x0A { text += [0x0D, 0x0A] }
             }
         }
         text += "END:VCALENDAR\r\n".utf8
-        // Each row is one component: matched by UID and RECURRENCE-ID (a row libical could not read is left out).
-        var byKey: [String: Int64] = [:]
-        for row in read { byKey[row.uid + "\u{1F}" + row.recurrenceID] = row.id }
-        var items: [Int64: Occurrence.Item] = [:]
-        for component in ICS.read(text).calendars.first?.components ?? [] {
-            guard let core = component.core,
-                let id = byKey[(core.uid ?? "") + "\u{1F}" + (core.recurrenceID?.date.icsValue ?? "")]
-            else { continue }
+        let components = ICS.read(text).calendars.first?.components ?? []
+        var items = [Occurrence.Item?](repeating: nil, count: ids.count)
+        func item(_ component: CalendarComponent) -> Occurrence.Item? {
             switch component {
-            case .event(let event): items[id] = .event(event)
-            case .todo(let todo): items[id] = .todo(todo)
-            case .journal(let journal): items[id] = .journal(journal)
-            default: break
+            case .event(let event): .event(event)
+            case .todo(let todo): .todo(todo)
+            case .journal(let journal): .journal(journal)
+            default: nil
             }
+        }
+        // Each row is one component, in the order read; a row the reader could not read puts the rest out of step,
+        // and they are matched by UID and RECURRENCE-ID instead.
+        if components.count == order.count {
+            for (index, component) in zip(order, components) { items[index] = item(component) }
+            return items
+        }
+        var byKey: [String: Int] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: "SELECT id, uid, recurrenceID FROM item WHERE id IN (\(ids.map { String($0) }.joined(separator: ",")))"
+        ) {
+            byKey[(row[1] as String) + "\u{1F}" + (row[2] as String)] = place[row[0]]
+        }
+        for component in components {
+            guard let core = component.core,
+                let index = byKey[(core.uid ?? "") + "\u{1F}" + (core.recurrenceID?.date.icsValue ?? "")]
+            else { continue }
+            items[index] = item(component)
         }
         return items
     }

@@ -237,8 +237,9 @@ extension StoreSchema {
         CREATE INDEX heldSchedulingMessage_uid ON heldSchedulingMessage(uid);
         """
 
-    /// The instance index (`InstanceIndex`): each instance's times, its item's id, UID and kind; nothing else of
-    /// the items (their listed fields, brief texts and handles went), times' forms as text.
+    /// The instance index (`InstanceIndex`): each instance's times, its item's id, UID and kind, times' forms as
+    /// text; of the items only their listed lines (`ListedLines`), where listed fields as bytes, brief texts and
+    /// handles were.
     static let v22InstanceIndex = """
         DROP TRIGGER instanceItemDelete;
         DROP TRIGGER instanceItemChange;
@@ -277,10 +278,13 @@ extension StoreSchema {
         CREATE INDEX instance_alarm ON instance(monthID, startUTC) WHERE hasAlarm;
         CREATE INDEX instance_item ON instance(itemID);
         CREATE INDEX instance_uid ON instance(uid);
+        -- The lines of the properties a listing shows (`ListedLines`), of items with kept instances.
+        CREATE TABLE listedItem (itemID INTEGER PRIMARY KEY, lines BLOB NOT NULL);
         -- New items take ids above builtThrough (when the highest row goes, the mark comes down with it); changed
         -- and deleted ones mark their UID. Nothing is marked while no month is kept.
         CREATE TRIGGER instanceItemDelete AFTER DELETE ON item WHEN EXISTS (SELECT 1 FROM instanceMonth) BEGIN
             DELETE FROM instance WHERE itemID = old.id;
+            DELETE FROM listedItem WHERE itemID = old.id;
             INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
             WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
             UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item)
@@ -289,6 +293,7 @@ extension StoreSchema {
         CREATE TRIGGER instanceItemChange AFTER UPDATE OF content, calendarID, uid ON item
         WHEN EXISTS (SELECT 1 FROM instanceMonth) AND (old.content IS NOT new.content
             OR old.calendarID IS NOT new.calendarID OR old.uid IS NOT new.uid) BEGIN
+            DELETE FROM listedItem WHERE itemID = old.id;
             INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
             WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
             INSERT INTO instanceStale (calendarID, uid) SELECT new.calendarID, new.uid
