@@ -8,11 +8,9 @@ extension CalendarMerger {
     /// scanned but not decoded (`ICS.read(_:file:leavingOut:)`): it takes part as unchanged, and is decoded only
     /// when a decision needs its content. The decisions and what is written are those `merge` makes of the file
     /// read in full (`FileMergeTests` compare both on the corpus). Returns the read, nil when nothing was read.
-    /// `keep` is handed what the merge built to decide (every item of the file, read or left out): a process about
-    /// to exit keeps it rather than spend a tenth of the merge's time freeing it value by value.
     public static func merge(
         icsBytes bytes: [UInt8], file: String?, into calendar: String, source: String,
-        storage: some MergeStorage, options: MergeOptions = MergeOptions(), keep: (any Sendable) -> Void = { _ in }
+        storage: some MergeStorage, options: MergeOptions = MergeOptions()
     ) throws -> (result: MergeResult, read: ICS.ReadResult?) {
         // Bytes merged last time are not read at all; otherwise the file is scanned while the snapshot is read.
         var known: MergeSnapshot?
@@ -77,7 +75,6 @@ extension CalendarMerger {
             let (summary, start) = unread[index].item.summaryAndStart(wrTimeZone: unread[index].note.wrTimeZone)
             return ItemLabel(title: summary, start: start.map { ItemLabel.start(value: $0.icsValue, tzid: $0.tzid) })
         }
-        defer { keep(Built(unread: unread, unreadIndex: unreadIndex, external: external, snapshot: snapshot)) }
         return (try merge(external, into: calendar, source: source, storage: storage, options: options), read)
     }
 
@@ -127,14 +124,6 @@ extension CalendarMerger {
     /// What the scan of `merge(icsBytes:)` returns, set on its thread and read after it is waited for.
     final class ScanOutcome: @unchecked Sendable {
         var value: (result: ICS.ReadResult, unread: [(item: ICS.UnreadItem, note: Unread)])?
-    }
-
-    /// What `merge(icsBytes:)` built, for its caller to keep (see `keep`).
-    struct Built: Sendable {
-        var unread: [(item: ICS.UnreadItem, note: Unread)]
-        var unreadIndex: [MergeKey: External.UnreadEntry]
-        var external: External
-        var snapshot: MergeSnapshot
     }
 
     /// What `merge(icsBytes:)` knows of an item it leaves out: its key, its fingerprint (the base's), and for one

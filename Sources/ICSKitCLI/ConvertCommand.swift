@@ -104,7 +104,7 @@ struct ConvertCommand: ParsableCommand {
         if jobs > 1 { ICS.prepareForConcurrentUse() }
         let progress = Progress(total: sources.count, enabled: !quiet && sources.count > 1 && isatty(2) == 1)
         let results = ParallelParts.run(sources.count, jobs: jobs) { index in
-            let result = convert(sources[index], to: destinations[index], isOnlyFile: sources.count == 1)
+            let result = convert(sources[index], to: destinations[index])
             progress.step(sources[index])
             return result
         }
@@ -212,7 +212,7 @@ struct ConvertCommand: ParsableCommand {
         read.calendars = calendars
     }
 
-    private func convert(_ source: String, to destination: String, isOnlyFile: Bool) -> FileResult {
+    private func convert(_ source: String, to destination: String) -> FileResult {
         let name = source == "-" ? "<stdin>" : source
         var result = FileResult(input: name, output: destination == "-" ? "<stdout>" : destination)
         if convertStreaming(source, name: name, to: destination, &result) { return result }
@@ -225,8 +225,6 @@ struct ConvertCommand: ParsableCommand {
         }
         let inputFormat = from ?? CalendarFormat(pathExtension: source) ?? CalendarFormat(sniffing: bytes)
         var read = inputFormat.read(bytes, file: name, csv: csv.options)
-        // One file: its parse is left to the OS at exit (a batch frees each file's as it goes).
-        if isOnlyFile { ProcessLifetime.keepUntilExit(read) }
         if normalizeTimezones {
             read.calendars = read.calendars.map { calendar in
                 let normalized = calendar.normalizingTimeZones(file: name)

@@ -58,7 +58,6 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
         defer { progress.finish() }
         if let streamed = try importStreaming(into: store, progress: progress) { return try printResult([streamed]) }
         let input = try CalendarFiles.read(files, csv: csv.options) { progress.phase("reading \($0)") }
-        ProcessLifetime.keepUntilExit(input)
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
         // Said once, here: listings of the store leave them out.
         CalendarFiles.report(CalendarFiles.zoneFindings(of: input.sources), quiet: quiet)

@@ -85,11 +85,9 @@ struct MergeCommand: ParsableCommand {
                 progress.phase(
                     "merging \(file) into \(into)\(merging.dryRun ? " (dry run)" : "")")
                 let (merged, read) = try CalendarMerger.merge(
-                    icsBytes: bytes, file: name, into: into, source: identity, storage: store, options: options,
-                    keep: ProcessLifetime.keepUntilExit)
+                    icsBytes: bytes, file: name, into: into, source: identity, storage: store, options: options)
                 if let read {
                     isTruncated = read.isTruncated
-                    ProcessLifetime.keepUntilExit(read)
                     CalendarFiles.report(read.diagnostics.filter { $0.severity == .error }, quiet: quiet)
                 }
                 result = merged
@@ -103,7 +101,6 @@ struct MergeCommand: ParsableCommand {
                 var input = CalendarFiles()
                 progress.phase("parsing \(file) (\(bytes.count / 1024) KB)")
                 input.add(bytes, path: file, csv: csv.options)
-                ProcessLifetime.keepUntilExit(input)
                 CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
                 options.isTruncated = input.isTruncated
                 isTruncated = input.isTruncated
@@ -116,7 +113,6 @@ struct MergeCommand: ParsableCommand {
             throw CommandFailure("merge refused: \(refusal)")
         }
         progress.finish()
-        ProcessLifetime.keepUntilExit(result)  // every item's decision: not worth freeing one by one before exit
         if json {
             Output.print(MergeReport.json(result, dryRun: merging.dryRun).serialized(pretty: true))
         } else {
