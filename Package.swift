@@ -38,18 +38,22 @@ let package = Package(
         .target(
             name: "CalendarSync",
             dependencies: [
-                "CalendarModel", "CalendarMerge", "CalendarStore",
+                "CalendarModel", "CalendarMerge",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]),
+        // The store as CalendarSync's keeper (its protocols' conformances), where the two meet.
+        .target(
+            name: "CalendarStoreSync",
+            dependencies: ["CalendarModel", "CalendarMerge", "CalendarStore", "CalendarSync"]),
         // Every command, and what they share (output, time windows, the HTML week page and its layout), in a
         // library; the executable is a one-line `main`.
         .target(
             name: "ICSKitCLI",
             dependencies: [
-                "CalendarModel", "CalendarStore", "CalendarMerge", "CalendarSync",
+                "CalendarModel", "CalendarStore", "CalendarMerge", "CalendarSync", "CalendarStoreSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The HTML week page's style and script, compiled into the binary (no resource bundle to install).
@@ -76,7 +80,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "CalendarSyncTests",
-            dependencies: ["CalendarModel", "CalendarStore", "CalendarSync", "ICSKitTestSupport"]),
+            dependencies: ["CalendarModel", "CalendarStore", "CalendarSync", "CalendarStoreSync", "ICSKitTestSupport"]),
         .testTarget(
             name: "ICSKitCLITests",
             dependencies: [

@@ -1,6 +1,6 @@
 internal import GRDB
 
-/// A web calendar subscription as the store keeps it (CalendarSync's `Subscription` is what reads and writes it):
+/// A web calendar subscription as the store keeps it (CalendarSync's `Subscription`, through CalendarStoreSync):
 /// the calendar it feeds, where the feed is, and what the last fetch learnt. The password is never kept.
 public struct FeedRecord: Sendable, Hashable {
     /// The store calendar the feed merges into.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalendarModel
 import CalendarStore
+import CalendarStoreSync
 import CalendarSync
 import Foundation
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import CalendarMerge
 import CalendarModel
 import CalendarStore
+import CalendarStoreSync
 import CalendarSync
 import Foundation
 

@@ -1,5 +1,6 @@
 import CalendarModel
 import CalendarStore
+import CalendarStoreSync
 import CalendarSync
 import XCTest
 

@@ -1,6 +1,7 @@
 import CalendarMerge
 import CalendarModel
 import CalendarStore
+import CalendarStoreSync
 import CalendarSync
 import XCTest
 

@@ -1,3 +1,4 @@
+import CalendarModel
 internal import GRDB
 
 /// The store's tables, created and evolved by migrations (one per schema version, never edited once released).

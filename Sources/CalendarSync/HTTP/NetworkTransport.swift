@@ -1,6 +1,5 @@
 internal import AsyncHTTPClient
 import CalendarModel
-import CalendarStore
 import Foundation
 internal import NIOCore
 internal import NIOHTTP1

@@ -1,4 +1,4 @@
-import CalendarStore
+import CalendarModel
 import XCTest
 
 /// Taking user information off URLs before they are kept or shown.
