@@ -155,23 +155,3 @@ extension CalendarComponent {
         return copy
     }
 }
-
-extension SchedulingState {
-    /// Whether the time, the rule or the place differ: what raises an organizer's SEQUENCE (RFC 5546 §2.1.4).
-    static func scheduleChanged(_ item: CalendarComponent, since sent: CalendarComponent) -> Bool {
-        func schedule(_ item: CalendarComponent) -> [String] {
-            let core = item.core ?? ItemCore()
-            var fields = [
-                core.start?.description ?? "", core.location ?? "", "\(core.recurrenceRules)",
-                "\(core.recurrenceDates)", "\(core.exceptionDates)",
-            ]
-            switch item {
-            case .event(let event): fields += [event.end?.description ?? "", "\(String(describing: event.duration))"]
-            case .todo(let todo): fields += [todo.due?.description ?? "", "\(String(describing: todo.duration))"]
-            default: break
-            }
-            return fields
-        }
-        return schedule(item) != schedule(sent)
-    }
-}

@@ -1,0 +1,221 @@
+import Foundation
+
+/// iTIP processing (RFC 5546) as pure functions: the messages of one UID (as a store keeps them), and the item they
+/// make.
+///
+/// The item is derived from the whole set of messages, never from the order they came in, so receiving is
+/// idempotent and order-independent: the newest REQUEST of each instance wins (SEQUENCE, then DTSTAMP; the
+/// message's fingerprint breaks ties), an override older than the series' SEQUENCE is dropped (a reschedule
+/// replaces them), an ADD of the series' SEQUENCE adds its instance (an RDATE and the instance's own data), a
+/// CANCEL at least as new as what it cancels cancels the series (STATUS:CANCELLED on every component) or removes
+/// the instance (an EXDATE; an instance without its series is marked cancelled), and each listed attendee's newest
+/// REPLY that is not older than the component's SEQUENCE sets that attendee's PARTSTAT (a reschedule asks again).
+package enum SchedulingState {
+    package struct Message {
+        package var method: String
+        package var key: String
+        package var sequence: Int
+        package var stamp: Int64
+        package var digest: String
+        package var item: CalendarComponent
+
+        package var content: String
+
+        package init(
+            method: String, key: String, sequence: Int, stamp: Int64, digest: String, item: CalendarComponent,
+            content: String
+        ) {
+            (self.method, self.key, self.sequence, self.stamp) = (method, key, sequence, stamp)
+            (self.digest, self.item, self.content) = (digest, item, content)
+        }
+
+        /// The order of versions: SEQUENCE, DTSTAMP, then the text itself (a total order, so that no two
+        /// messages tie and the order they came in cannot matter).
+        package var version: (Int, Int64, String, String) { (sequence, stamp, digest, content) }
+        package var core: ItemCore { item.core ?? ItemCore() }
+    }
+
+    /// A received item as a message: its text as kept, the hash of that text, its instance, SEQUENCE and DTSTAMP.
+    package static func message(_ component: Component, item: CalendarComponent, method: String, time: CalendarTime)
+        -> Message
+    {
+        let content = String(decoding: ICS.write(components: [component]), as: UTF8.self)
+        var hash = FNV1a()
+        hash.add(content)
+        let core = item.core ?? ItemCore()
+        return Message(
+            method: method, key: item.identity.recurrenceID, sequence: core.sequence ?? 0,
+            stamp: core.stamp.map { Int64(time.date(of: $0).timeIntervalSince1970) } ?? 0, digest: hash.hex, item: item,
+            content: content)
+    }
+
+    /// The methods whose messages make items (the others are answered or shown).
+    package static let stored: Set<String> = ["REQUEST", "PUBLISH", "ADD", "CANCEL", "REPLY"]
+
+    /// The item (its master and overrides, master first) the messages make; empty when they make none.
+    package static func components(of messages: [Message]) -> [CalendarComponent] {
+        var newest: [String: Message] = [:]
+        for message in messages where message.method == "REQUEST" || message.method == "PUBLISH" {
+            if newest[message.key].map({ $0.version < message.version }) ?? true { newest[message.key] = message }
+        }
+        let master = newest[""]
+        var items: [String: (item: CalendarComponent, version: (Int, Int64, String, String))] = [:]
+        for (key, message) in newest {
+            if let master, key != "", message.sequence < master.sequence { continue }
+            items[key] = (message.item, message.version)
+        }
+        if let master { addInstances(messages.filter { $0.method == "ADD" }, master: master, to: &items) }
+        cancel(messages.filter { $0.method == "CANCEL" }, master: master, in: &items)
+        applyReplies(messages.filter { $0.method == "REPLY" }, to: &items)
+        return items.keys.sorted().compactMap { items[$0]?.item }
+    }
+
+    /// ADDs of the series' SEQUENCE: each one's start as an RDATE of the master, and the instance as an override.
+    private static func addInstances(
+        _ adds: [Message], master: Message,
+        to items: inout [String: (item: CalendarComponent, version: (Int, Int64, String, String))]
+    ) {
+        for add in adds.sorted(by: { $0.version < $1.version }) where add.sequence >= master.sequence {
+            guard let start = add.core.start, var series = items[""]?.item, var core = series.core else { continue }
+            if !core.recurrenceDates.contains(where: { $0.start == start }) {
+                core.recurrenceDates.append(.date(start))
+                series.core = core
+                items[""] = (series, items[""]!.version)
+            }
+            var instance = add.item
+            instance.core?.recurrenceID = RecurrenceID(start)
+            if items[start.icsValue].map({ $0.version < add.version }) ?? true {
+                items[start.icsValue] = (instance, add.version)
+            }
+        }
+    }
+
+    /// The newest CANCEL of the series, and of each instance, when at least as new as what it cancels.
+    private static func cancel(
+        _ cancels: [Message], master: Message?,
+        in items: inout [String: (item: CalendarComponent, version: (Int, Int64, String, String))]
+    ) {
+        var newest: [String: Message] = [:]
+        for message in cancels where newest[message.key].map({ $0.version < message.version }) ?? true {
+            newest[message.key] = message
+        }
+        if let whole = newest[""], master.map({ $0.version <= whole.version }) ?? true {
+            for key in Array(items.keys) {
+                items[key]?.item.core?.status = .cancelled
+            }
+        }
+        for (key, message) in newest.sorted(by: { $0.key < $1.key }) where key != "" {
+            let target = items[key]?.version ?? master?.version
+            guard let target, target <= message.version else { continue }
+            if var series = items[""]?.item, var core = series.core, let id = message.core.recurrenceID?.date {
+                if !core.exceptionDates.contains(id) { core.exceptionDates.append(id) }
+                series.core = core
+                items[""]?.item = series
+                items[key] = nil
+            } else {
+                items[key]?.item.core?.status = .cancelled
+            }
+        }
+    }
+
+    /// Each attendee's newest REPLY for a component, unless older than the component's SEQUENCE.
+    private static func applyReplies(
+        _ replies: [Message], to items: inout [String: (item: CalendarComponent, version: (Int, Int64, String, String))]
+    ) {
+        var newest: [String: Message] = [:]  // key and address
+        for reply in replies {
+            for attendee in reply.core.attendees {
+                let id = reply.key + "\u{1F}" + normalized(attendee.address)
+                if newest[id].map({
+                    ($0.stamp, $0.sequence, $0.digest, $0.content) < (
+                        reply.stamp, reply.sequence, reply.digest, reply.content
+                    )
+                })
+                    ?? true
+                {
+                    newest[id] = reply
+                }
+            }
+        }
+        // Each component's attendees found through one index and changed in place: linear in answers and attendees.
+        var byKey: [String: [(address: String, reply: Message)]] = [:]
+        for (id, reply) in newest.sorted(by: { $0.key < $1.key }) {
+            let parts = id.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
+            byKey[String(parts[0]), default: []].append((String(parts[1]), reply))
+        }
+        for (key, answers) in byKey.sorted(by: { $0.key < $1.key }) {
+            // An answer for one instance of a series makes that instance an override of its own.
+            if items[key] == nil, let series = items[""], let date = answers[0].reply.core.recurrenceID?.date,
+                !(series.item.core?.exceptionDates.contains(date) ?? false),
+                let instance = instanceOverride(of: series.item, at: date)
+            {
+                items[key] = (instance, series.version)
+            }
+            guard var entry = items[key], var core = entry.item.core else { continue }
+            var index: [String: Int] = [:]
+            for (position, attendee) in core.attendees.enumerated() {
+                index[normalized(attendee.address)] = index[normalized(attendee.address)] ?? position
+            }
+            var changed = false
+            for (address, reply) in answers where reply.sequence >= (core.sequence ?? 0) {
+                // Only an attendee the item lists answers (one that came before the invitation included).
+                guard let position = index[address],
+                    let answer = reply.core.attendees.first(where: { normalized($0.address) == address })
+                else { continue }
+                core.attendees[position].parameters.removeAll { $0.name == "PARTSTAT" }
+                core.attendees[position].parameters.append(
+                    Parameter("PARTSTAT", answer.participationStatus ?? "NEEDS-ACTION"))
+                changed = true
+            }
+            // Written back only when an answer counted: an untouched component stays as it was read.
+            guard changed else { continue }
+            entry.item.core = core
+            items[key] = entry
+        }
+    }
+
+    /// One instance of an event series as an override: the series' data at `date` (its RECURRENCE-ID), without
+    /// its rules; nil for todos and journals.
+    package static func instanceOverride(of series: CalendarComponent, at date: CalendarDate) -> CalendarComponent? {
+        guard case .event(var event) = series, let start = event.core.start else { return nil }
+        let shift = date.wall.wallSeconds - start.wall.wallSeconds
+        event.core.recurrenceRules = []
+        event.core.recurrenceDates = []
+        event.core.exceptionDates = []
+        event.core.recurrenceID = RecurrenceID(date)
+        event.core.start = date
+        if let end = event.end {
+            event.end = CalendarDate(wall: LocalDateTime(wallSeconds: end.wall.wallSeconds + shift), form: end.form)
+        }
+        return .event(event)
+    }
+
+    /// The item of a message as the store keeps it (its component's text, without a VCALENDAR around it).
+    package static func item(kept content: String) -> CalendarComponent? {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit//kept//EN\r\n" + content + "END:VCALENDAR\r\n"
+        return ICS.read(Array(text.utf8)).calendars.first?.components.first(where: \.isItem)
+    }
+
+    /// `MAILTO:Ana@X.org` → `ana@x.org` (`CalendarUser.comparable`).
+    package static func normalized(_ address: String) -> String { CalendarUser.comparable(address) }
+}
+
+extension SchedulingState {
+    /// Whether the time, the rule or the place differ: what raises an organizer's SEQUENCE (RFC 5546 §2.1.4).
+    package static func scheduleChanged(_ item: CalendarComponent, since sent: CalendarComponent) -> Bool {
+        func schedule(_ item: CalendarComponent) -> [String] {
+            let core = item.core ?? ItemCore()
+            var fields = [
+                core.start?.description ?? "", core.location ?? "", "\(core.recurrenceRules)",
+                "\(core.recurrenceDates)", "\(core.exceptionDates)",
+            ]
+            switch item {
+            case .event(let event): fields += [event.end?.description ?? "", "\(String(describing: event.duration))"]
+            case .todo(let todo): fields += [todo.due?.description ?? "", "\(String(describing: todo.duration))"]
+            default: break
+            }
+            return fields
+        }
+        return schedule(item) != schedule(sent)
+    }
+}
