@@ -24,7 +24,8 @@ struct ICSKitBench {
         var input = "bench-data/bench-20000.ics"
         var write: String?
         /// Only one section (`--only store`, `--only feed`, `--only convert` with agenda), for a quicker run; `--only daily`
-        /// the daily commands on 100,000 items beside khal (not part of a full run); `--only caldav`
+        /// the daily commands on 100,000 items beside khal (not part of a full run); `--only step` the redesign
+        /// step's figures against libical and the binary before it (`--before PATH`); `--only caldav`
         /// runs the CalDAV section and `--only big` the large files', which are not part of a full run (they take
         /// minutes of a Radicale server, or files of 110 MB and 1 GB).
         var only: String?
@@ -33,6 +34,8 @@ struct ICSKitBench {
         /// `--only caldav --upload-items 5000`: the upload with that many items, one run each, recorded apart
         /// (section `caldav-upload-N`).
         var uploadItems = 1000
+        /// `--only step --before PATH`: the icskit binary from before the redesign step, measured beside this one.
+        var before: String?
 
         init(_ arguments: ArraySlice<String>) throws {
             var arguments = arguments
@@ -45,6 +48,7 @@ struct ICSKitBench {
                 case "--only": only = value
                 case "--big": big = value.split(separator: ",").map(String.init)
                 case "--upload-items": uploadItems = Int(value) ?? uploadItems
+                case "--before": before = value
                 default: throw BenchError("unknown option \(flag)")
                 }
             }
@@ -98,6 +102,16 @@ struct ICSKitBench {
                 scratch: scratch, command: command)
             print(section + "\n")
             if let path = options.write { try Report.write(section: section, key: "daily", into: path) }
+        }
+        if options.only == "step" {
+            let shared = URL(fileURLWithPath: input).absoluteURL.deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("../shared").standardized.path
+            let section = try StepBench.run(
+                icskit: tool("icskit"), before: options.before, input: input,
+                shared: ProcessInfo.processInfo.environment["SHARED"] ?? shared, runs: runs, scratch: scratch,
+                tool: tool, command: command + (options.before.map { " --before \($0)" } ?? ""))
+            print(section + "\n")
+            if let path = options.write { try Report.write(section: section, key: "step", into: path) }
         }
         if options.only == "big" {
             let section = try BigFileBench.run(

@@ -160,7 +160,7 @@ struct CalendarFiles {
     /// needs, or `ICSKIT_INSTANCE_CACHE=0`), and the command expands the calendars itself.
     static func keptInstances(
         store: StoreOption, calendars: [String], from: Date, to: Date, options: ExpansionOptions,
-        alarmsFiring: Range<Date>? = nil, whole: Bool = true, handles: Bool = false,
+        alarmsFiring: Range<Date>? = nil, listed: Set<String>? = nil, handles: Bool = false,
         frames: Bool = true
     ) throws -> (kept: KeptInstances, store: CalendarStore)? {
         let path = store.path ?? CalendarStore.defaultPath()
@@ -177,7 +177,7 @@ struct CalendarFiles {
         // locked down), the listing is made from the items, read only. Reading never needs to write.
         guard
             let kept = try? opened.keptInstances(
-                from: from, to: to, calendars: calendars, options: options, alarmsFiring: alarmsFiring, whole: whole,
+                from: from, to: to, calendars: calendars, options: options, alarmsFiring: alarmsFiring, listed: listed,
                 handles: handles, frames: frames)
         else { return nil }
         return (kept, opened)

@@ -113,7 +113,7 @@ struct RemindCommand: ParsableCommand {
         if files.isEmpty,
             let (kept, _) = try CalendarFiles.keptInstances(
                 store: store, calendars: Set(calendar).sorted(), from: reach.lowerBound, to: reach.upperBound,
-                options: options, alarmsFiring: from..<to, whole: false)
+                options: options, alarmsFiring: from..<to, listed: AgendaCommand.listedProperties)
         {
             for entry in kept.calendars {
                 collect(

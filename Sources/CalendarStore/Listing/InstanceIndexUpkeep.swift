@@ -15,15 +15,20 @@ extension InstanceIndex {
     }
 
     /// Whether `prepare` has anything to do for these calendars, way and window: months of calendars that are
-    /// gone, items changed or added since the last listing, a calendar whose basis changed, a month not kept yet.
-    static func needsUpkeep(_ db: Database, calendars: [Int64], way: Way, window: Range<Int64>) throws -> Bool {
+    /// gone, items changed or added since the last listing, a calendar whose basis changed, a month not kept yet,
+    /// listed lines of other properties than `listed` names (nil: whole items are read, any lines serve).
+    static func needsUpkeep(
+        _ db: Database, calendars: [Int64], way: Way, window: Range<Int64>, listed: Set<String>?
+    ) throws -> Bool {
+        let key = listed.map(ListedLines.key)
         let changed = try Bool.fetchOne(
             db,
             sql: """
                 SELECT EXISTS (SELECT 1 FROM instanceStale)
                     OR (SELECT builtThrough FROM instanceState) <> (SELECT coalesce(max(id), 0) FROM item)
                     OR EXISTS (SELECT 1 FROM instanceMonth WHERE calendarID NOT IN (SELECT id FROM calendar))
-                """)
+                    OR (?1 IS NOT NULL AND ?1 <> (SELECT listedProperties FROM instanceState))
+                """, arguments: [key])
         if changed != false { return true }
         let months = months(window)
         for calendar in calendars {
@@ -42,14 +47,23 @@ extension InstanceIndex {
         return false
     }
 
-    /// Brings the kept months of these calendars up to date and makes the ones [window] needs for `way`.
-    static func prepare(_ db: Database, calendars: [Int64], way: Way, window: Range<Int64>) throws {
+    /// Brings the kept months of these calendars up to date and makes the ones [window] needs for `way`, with
+    /// their items' listed lines of `listed` (kept lines of other properties: every month goes first).
+    static func prepare(
+        _ db: Database, calendars: [Int64], way: Way, window: Range<Int64>, listed: Set<String>?
+    ) throws {
+        let kept = try String.fetchOne(db, sql: "SELECT listedProperties FROM instanceState") ?? ""
+        if let listed, ListedLines.key(listed) != kept {
+            try clear(db)
+            try db.execute(sql: "UPDATE instanceState SET listedProperties = ?", arguments: [ListedLines.key(listed)])
+        }
+        let listed = listed ?? ListedLines.properties(key: kept)
         // Months of calendars that are gone (their items' triggers removed the instances).
         try drop(
             db,
             months: Int64.fetchAll(
                 db, sql: "SELECT id FROM instanceMonth WHERE calendarID NOT IN (SELECT id FROM calendar)"))
-        try refreshStale(db)
+        try refreshStale(db, listed: listed)
         let months = months(window)
         for calendar in calendars {
             let basis = try basis(db, calendar: calendar)
@@ -66,7 +80,7 @@ extension InstanceIndex {
                         WHERE calendarID = ? AND viewerZone = ? AND applyWRTimeZone = ? AND zones = ?
                         """, arguments: StatementArguments([calendar] + way.arguments)))
             for month in months where !kept.contains(month) {
-                try build(db, calendar: calendar, month: month, way: way, basis: basis)
+                try build(db, calendar: calendar, month: month, way: way, basis: basis, listed: listed)
             }
             // The months made or kept last stay; past `monthLimit`, the others go.
             try drop(
@@ -92,7 +106,7 @@ extension InstanceIndex {
     }
 
     /// Expands again, in every kept month of their calendar, the UIDs whose items changed since the last listing.
-    private static func refreshStale(_ db: Database) throws {
+    private static func refreshStale(_ db: Database, listed: Set<String>) throws {
         guard let through = try Int64.fetchOne(db, sql: "SELECT builtThrough FROM instanceState") else { return }
         defer {
             try? db.execute(
@@ -136,26 +150,30 @@ extension InstanceIndex {
             let parsed = try CalendarStore.storedCalendar(db, calendar: calendar, uids: uids)
             for month in kept {
                 try keep(
-                    db, parsed, calendar: calendar, monthID: month[0], month: month[1], way: Way(row: month, from: 2))
+                    db, parsed, calendar: calendar, monthID: month[0], month: month[1], way: Way(row: month, from: 2),
+                    listed: listed)
             }
         }
     }
 
     /// Expands one calendar's month and keeps what it holds.
-    private static func build(_ db: Database, calendar: Int64, month: Int, way: Way, basis: String) throws {
+    private static func build(
+        _ db: Database, calendar: Int64, month: Int, way: Way, basis: String, listed: Set<String>
+    ) throws {
         try db.execute(
             sql: """
                 INSERT INTO instanceMonth (calendarID, month, viewerZone, applyWRTimeZone, zones, basis)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: StatementArguments([calendar, month] + way.arguments + [basis]))
         let parsed = try CalendarStore.storedCalendar(db, calendar: calendar, window: range(of: month))
-        try keep(db, parsed, calendar: calendar, monthID: db.lastInsertedRowID, month: month, way: way)
+        try keep(db, parsed, calendar: calendar, monthID: db.lastInsertedRowID, month: month, way: way, listed: listed)
     }
 
     /// Expands the items of `parsed` (a calendar's header, VTIMEZONEs and items) over the month and keeps their
     /// instances; when expanding said something, the month is marked to be expanded where it is listed instead.
     private static func keep(
-        _ db: Database, _ parsed: ICalendar, calendar: Int64, monthID: Int64, month: Int, way: Way
+        _ db: Database, _ parsed: ICalendar, calendar: Int64, monthID: Int64, month: Int, way: Way,
+        listed properties: Set<String>
     ) throws {
         let window = range(of: month)
         let expansion = parsed.occurrences(
@@ -208,7 +226,9 @@ extension InstanceIndex {
         for row in rows { try insert.execute(arguments: row) }
         let keepLines = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO listedItem (itemID, lines) VALUES (?, ?)")
-        for (id, content) in listed { try keepLines.execute(arguments: [id, Data(ListedLines.lines(of: content))]) }
+        for (id, content) in listed {
+            try keepLines.execute(arguments: [id, Data(ListedLines.lines(of: content, properties: properties))])
+        }
         try db.execute(
             sql: "UPDATE instanceMonth SET longest = max(longest, ?) WHERE id = ?", arguments: [longest, monthID])
     }

@@ -1,25 +1,28 @@
 import CalendarModel
 
-/// What a listing shows of an item, declared once: the properties `agenda` (its line and `--json`) and `remind` read,
-/// and every line of the components inside an item (its alarms). The index keeps each listed item's lines of these
-/// (`listedItem.lines`), and a listing parses those with the same reader as the whole item, instead of the whole
-/// content: a week of 100,000 items reads a quarter of the bytes (BENCHMARKS.md, "listed lines": 0.30 → 0.2 s).
+/// What a listing shows of items, as their lines: the properties its caller declares (`agenda` declares the fields
+/// its line and `--json` show, `AgendaCommand.listedProperties`), BEGIN and END, and every line of the components
+/// inside an item (its alarms). The index keeps each listed item's lines (`listedItem.lines`), with the declared
+/// names in `instanceState.listedProperties`, and a listing parses those with the same reader as whole items instead
+/// of the whole content (a week of 100,000 items reads a quarter of the bytes: BENCHMARKS.md, "listed lines"). A
+/// listing that declares other names has every kept month made again.
 ///
-/// A field a listing starts to show is added here, in the same change; `InstanceCacheCLITests` compares every
-/// listing with one made from whole items (`ICSKIT_INSTANCE_CACHE=0`) and fails when a shown field is missing.
-/// `agenda --details`, which shows descriptions, links and more, reads whole items.
+/// `InstanceCacheCLITests` compares every listing with one made from whole items (`ICSKIT_INSTANCE_CACHE=0`), so a
+/// field shown but not declared fails it.
 enum ListedLines {
-    static let properties: Set<String> = [
-        "UID", "DTSTAMP", "SUMMARY", "LOCATION", "STATUS", "CATEGORIES", "COLOR", "ORGANIZER", "ATTENDEE",
-        "RECURRENCE-ID", "COMPLETED", "PERCENT-COMPLETE", "PRIORITY", "DTSTART", "DTEND", "DUE", "DURATION",
-    ]
+    /// The names a key holds.
+    static func properties(key: String) -> Set<String> { Set(key.split(separator: ",").map(String.init)) }
 
-    private static let names: Set<[UInt8]> = Set((properties.union(["BEGIN", "END"])).map { Array($0.utf8) })
+    /// The declared names as kept: sorted, comma-separated.
+    static func key(_ properties: Set<String>) -> String {
+        properties.map { $0.uppercased() }.sorted().joined(separator: ",")
+    }
 
     /// A stored component's lines of `properties` (with their folded continuations), BEGIN and END, and every line
     /// of a component inside it.
-    static func lines(of content: String) -> [UInt8] {
+    static func lines(of content: String, properties: Set<String>) -> [UInt8] {
         let (begin, end) = (Array("BEGIN".utf8), Array("END".utf8))
+        let names = Set(properties.map { Array($0.uppercased().utf8) } + [begin, end])
         var kept: [UInt8] = []
         var content = content
         content.withUTF8 { text in

@@ -21,36 +21,38 @@ extension CalendarStore {
     /// expanding every series, with each item read whole from the store. `options.components` choose instances,
     /// and `alarmsFiring` (when given) those of items with alarms that can go off in it (a few more: whoever asks
     /// decides which do); `options.budget` is not applied. Nil for a window of more than
-    /// `InstanceIndex.windowLimit` months (3), which is expanded, and for a store opened read-only. Without `whole`
-    /// the items carry only what a listing shows (`ListedLines`). `handles` asks for the short handles of their UIDs; without `frames` a calendar's frame is left empty. The index is
+    /// `InstanceIndex.windowLimit` months (3), which is expanded, and for a store opened read-only. With `listed`,
+    /// the items carry only these properties (and their alarms: `ListedLines`), else they are whole. `handles` asks
+    /// for the short handles of their UIDs; without `frames` a calendar's frame is left empty. The index is
     /// brought up to date first, in a write transaction only when something changed.
     public func keptInstances(
         from: Date, to: Date, calendars names: [String] = [], options: ExpansionOptions,
-        alarmsFiring: Range<Date>? = nil, whole: Bool = true, handles: Bool = false, frames: Bool = true
+        alarmsFiring: Range<Date>? = nil, listed: Set<String>? = nil, handles: Bool = false, frames: Bool = true
     ) throws -> KeptInstances? {
         let window = Occurrence.seconds(from: from, to: to)
         guard !isReadOnly, InstanceIndex.months(window).count <= InstanceIndex.windowLimit else { return nil }
         let way = InstanceIndex.Way(options)
         let request = ListingRequest(
             from: from, to: to, window: window, way: way, options: options,
-            firing: alarmsFiring.map { Occurrence.seconds(from: $0.lowerBound, to: $0.upperBound) }, whole: whole,
+            firing: alarmsFiring.map { Occurrence.seconds(from: $0.lowerBound, to: $0.upperBound) }, listed: listed,
             handles: handles, frames: frames, path: path)
         func calendars(_ db: Database) throws -> [(id: Int64, name: String)] {
             try Row.fetchAll(db, sql: "SELECT id, name FROM calendar ORDER BY name").map {
                 (id: $0[0] as Int64, name: $0[1] as String)
             }.filter { names.isEmpty || names.contains($0.name) }
         }
-        let listed = try database.read { db -> KeptInstances? in
+        let unchanged = try database.read { db -> KeptInstances? in
             let calendars = try calendars(db)
             guard
-                try !InstanceIndex.needsUpkeep(db, calendars: calendars.map(\.id), way: way, window: window)
+                try !InstanceIndex.needsUpkeep(
+                    db, calendars: calendars.map(\.id), way: way, window: window, listed: listed)
             else { return nil }
             return try request.list(db, calendars: calendars)
         }
-        if let listed { return listed }
+        if let unchanged { return unchanged }
         return try database.write { db in
             let calendars = try calendars(db)
-            try InstanceIndex.prepare(db, calendars: calendars.map(\.id), way: way, window: window)
+            try InstanceIndex.prepare(db, calendars: calendars.map(\.id), way: way, window: window, listed: listed)
             return try request.list(db, calendars: calendars)
         }
     }
@@ -63,7 +65,7 @@ private struct ListingRequest {
     var way: InstanceIndex.Way
     var options: ExpansionOptions
     var firing: Range<Int64>?
-    var whole: Bool
+    var listed: Set<String>?
     var handles: Bool
     var frames: Bool
     var path: String
@@ -120,7 +122,7 @@ private struct ListingRequest {
             ids.append(instance.itemID)
             return ids.count - 1
         }
-        let items = try CalendarStore.items(db, ids: ids, listedLines: !whole)
+        let items = try CalendarStore.items(db, ids: ids, listedLines: listed != nil)
         let order = instances.indices.filter { items[ordinalOf[$0]] != nil }.sorted { a, b in
             let (x, y) = (instances[a], instances[b])
             if x.timing.startDate != y.timing.startDate { return x.timing.startDate < y.timing.startDate }
@@ -152,22 +154,25 @@ extension CalendarStore {
         var order: [Int] = []  // the place in `ids` of each row read, in the order read
         order.reserveCapacity(ids.count)
         var text = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit//listing//EN\r\n".utf8)
-        let column = listedLines ? "coalesce(l.lines, CAST(i.content AS BLOB))" : "CAST(i.content AS BLOB)"
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let slice = ids[start..<min(start + 500, ids.count)].map { String($0) }.joined(separator: ",")
-            let rows = try Row.fetchCursor(
-                db,
-                sql:
-                    "SELECT i.id, \(column) FROM item i LEFT JOIN listedItem l ON l.itemID = i.id WHERE i.id IN (\(slice))"
-            )
-            while let row = try rows.next() {
-                order.append(place[row[0]] ?? 0)
-                try row.withUnsafeData(atIndex: 1) { data in
-                    if let data { text.append(contentsOf: data) }
+        // Listed lines from their own table (the items' rows are not touched), whole contents for the rest.
+        var found = Set<Int64>()
+        func read(_ sql: String, _ ids: [Int64]) throws {
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let slice = ids[start..<min(start + 500, ids.count)].map { String($0) }.joined(separator: ",")
+                let rows = try Row.fetchCursor(db, sql: sql + " (\(slice))")
+                while let row = try rows.next() {
+                    let id: Int64 = row[0]
+                    found.insert(id)
+                    order.append(place[id] ?? 0)
+                    try row.withUnsafeData(atIndex: 1) { data in
+                        if let data { text.append(contentsOf: data) }
+                    }
+                    if text.last != 0x0A { text += [0x0D, 0x0A] }
                 }
-                if text.last != 0x0A { text += [0x0D, 0x0A] }
             }
         }
+        if listedLines { try read("SELECT itemID, lines FROM listedItem WHERE itemID IN", ids) }
+        try read("SELECT id, CAST(content AS BLOB) FROM item WHERE id IN", ids.filter { !found.contains($0) })
         text += "END:VCALENDAR\r\n".utf8
         let components = ICS.read(text).calendars.first?.components ?? []
         var items = [Occurrence.Item?](repeating: nil, count: ids.count)

@@ -250,6 +250,8 @@ extension StoreSchema {
         DELETE FROM instanceStale;
         ALTER TABLE instanceState DROP COLUMN uidEpoch;
         ALTER TABLE instanceState DROP COLUMN handlesKey;
+        -- The properties the kept listed lines hold (`ListedLines.key`).
+        ALTER TABLE instanceState ADD COLUMN listedProperties TEXT NOT NULL DEFAULT '';
         UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item);
         CREATE TABLE instance (
             monthID INTEGER NOT NULL,
