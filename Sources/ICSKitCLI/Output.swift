@@ -227,7 +227,7 @@ enum Output {
     }
 
     /// Writes bytes to standard output as they are (no copy into `Data`), after the text printed before them. A
-    /// write that fails (a full disk, a closed pipe) is an error.
+    /// write that fails (a full disk) is an error; a closed pipe ends the process by SIGPIPE first.
     static func writeStandardOutput(_ bytes: [UInt8]) throws {
         try standardOutput.flush()
         try standardOutput.write(bytes)
@@ -301,7 +301,8 @@ enum Output {
 }
 
 /// Standard output without C stdio: what is printed is buffered here and written with `write(2)`, so that a write
-/// that fails (a full disk, `/dev/full`, a closed pipe) is seen and ends the command with status 1.
+/// that fails (a full disk, `/dev/full`) is seen and ends the command with status 1. A closed pipe (`agenda | head`)
+/// ends it by SIGPIPE, as it ends Unix tools (status 141 in a shell).
 private final class StandardOutput: @unchecked Sendable {
     // `@unchecked Sendable`: every access goes through `lock`.
     private let lock = NSLock()

@@ -17,7 +17,6 @@ public struct RefusalRecord: Sendable, Hashable {
 }
 
 extension CalendarStore {
-
     /// The UIDs the partner refused, and how they were when it did, by UID.
     public func refusalRecords(calendar: String, partner: String) throws -> [String: RefusalRecord] {
         try database.read { db in

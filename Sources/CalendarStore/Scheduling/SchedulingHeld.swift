@@ -24,7 +24,6 @@ public struct HeldSchedulingMessage: Sendable, Hashable {
 }
 
 extension CalendarStore {
-
     /// The messages kept aside, oldest first.
     public func heldSchedulingMessages() throws -> [HeldSchedulingMessage] {
         try database.read { db in

@@ -88,8 +88,6 @@ extension CalendarStore {
 /// item's id. Items with ids up to `itemSearchState.indexedThrough` are indexed but for those in `itemSearchStale`
 /// (changed since); the triggers keep that true when items change or go, and `update` indexes the rest.
 enum SearchIndex {
-
-
     /// Indexes the items added or changed since the last update.
     static func update(_ db: Database) throws {
         guard let through = try Int64.fetchOne(db, sql: "SELECT indexedThrough FROM itemSearchState") else { return }

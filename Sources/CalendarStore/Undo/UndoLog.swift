@@ -27,7 +27,6 @@ enum UndoLog {
     /// re-import that changed 100,000 items logs their old rows, about 100 MB). The newest step is always kept.
     static let keptBytes: Int64 = 256 << 20
 
-
     /// A table the log covers, as its triggers and marks need it.
     struct Table {
         var name: String
