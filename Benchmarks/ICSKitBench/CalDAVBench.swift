@@ -164,7 +164,8 @@ enum CalDAVBench {
         let serverVersion = Measure.output([
             "python3", "-c", "import xandikos; print('.'.join(map(str, xandikos.__version__)))",
         ])
-        let cpuMet = download.cpu <= syncerDown.cpu / 5 && upload.cpu <= syncerUp.cpu / 5
+        // Issue 47 retired the fifth: AsyncHTTPClient alone costs most of it. CPU at most 0.3× vdirsyncer's.
+        let cpuMet = download.cpu <= syncerDown.cpu * 0.3 && upload.cpu <= syncerUp.cpu * 0.3
         let wallMet = download.seconds <= syncerDown.seconds && upload.seconds <= syncerUp.seconds
         return [
             "### CalDAV: gen_ics.py with Xandikos \(serverVersion ?? "") on 127.0.0.1, beside \(version)", "",
@@ -186,8 +187,8 @@ enum CalDAVBench {
             "| icskit sync (one sync-collection REPORT) | \(Report.format(idleMedian)) | ≤ 0.30 s | "
                 + "\(idleMedian <= 0.3 ? "met" : "**NOT met**") |",
             "| vdirsyncer sync | \(Report.format(syncerIdle.seconds)) | | |", "",
-            "- Goals: wall time no worse than vdirsyncer's (\(wallMet ? "met" : "**NOT met**")), icskit's CPU at most "
-                + "a fifth of vdirsyncer's, CPU ratio ≤ 0.20× (\(cpuMet ? "met" : "**NOT met**")).",
+            "- Goals: wall ≤ 1.0× vdirsyncer's (\(wallMet ? "met" : "**NOT met**")), CPU ≤ 0.3× vdirsyncer's "
+                + "(\(cpuMet ? "met" : "**NOT met**")).",
         ].joined(separator: "\n")
     }
 

@@ -20,7 +20,8 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
             Examples:
               icskit edit "Dentist" --start "friday 10:00"
               icskit edit 1e78a2 --due 2026-12-01 --priority 1 --category School
-              icskit edit standup --instance 2027-01-04 --and-following --start "2027-01-04 09:30"
+              icskit edit standup --instance 2027-01-04 --and-following \\
+                --start "2027-01-04 09:30"
               icskit edit standup --instance 2026-11-25 --start "2026-11-25 10:00" \\
                 --summary "Standup (late)"
               icskit edit "Swimming" --repeat weekly --until 2027-03-31
