@@ -178,6 +178,9 @@ struct RemoveCommand: ParsableCommand {
         }
         var series = RecurringSeries(loaded.components.filter { $0.core?.uid == item.uid })
         guard try series.end(before: occurrence) else {
+            guard SeriesInstance.isFirst(occurrence, of: series) else {
+                throw CommandFailure("--and-following: \(item.uid) cannot be ended there (its series has no DTSTART)")
+            }
             // The first instance: the whole series goes.
             try Confirmation.ask(
                 "\(instance) is the first instance: remove the whole recurring series \"\(item.summary ?? item.uid)\"?",

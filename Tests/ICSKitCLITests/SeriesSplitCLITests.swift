@@ -131,6 +131,29 @@ final class SeriesSplitCLITests: StoreCLITestCase {
         XCTAssertTrue(refused.stderr.contains("--and-following needs --instance"), refused.stderr)
     }
 
+    /// Todos: a series with DTSTART splits like an event's; one placed only by DUE cannot be split or ended there,
+    /// which is said, and nothing changes (it is not taken for its first instance and edited or removed whole).
+    func testTodoSeriesSplitWhenTheyHaveAStart() throws {
+        try icskit(["import", CLI.fixture("hand/recurring-todos.ics"), "--calendar", "Tasks", "-q"])
+        let before = try icskit(["export", "--calendar", "Tasks"]).stdout
+        for command in [
+            ["edit", "plants@example", "--instance", "2026-01-18", "--and-following", "--summary", "Cacti"],
+            ["rm", "plants@example", "--instance", "2026-01-18", "--and-following", "--yes"],
+        ] {
+            let refused = try icskit(command + ["--tz", "Europe/Berlin"], status: 1)
+            XCTAssertTrue(refused.stderr.contains("its series has no DTSTART"), refused.stderr)
+        }
+        XCTAssertEqual(try icskit(["export", "--calendar", "Tasks"]).stdout, before, "nothing changed")
+        let split = try icskit([
+            "edit", "report@example", "--instance", "2026-01-26", "--and-following", "--summary", "Monthly report",
+            "--tz", "Europe/Berlin",
+        ])
+        XCTAssertTrue(split.stdout.contains("from 2026-01-26 on, a new series"), split.stdout)
+        let after = try icskit(["export", "--calendar", "Tasks"]).stdout
+        XCTAssertTrue(after.contains("RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3"), after)
+        XCTAssertTrue(after.contains("DUE;TZID=Europe/Berlin:20260126T170000"), "the due time moved with the start")
+    }
+
     /// A calendar bound to a vdir: after the split, the vdir holds the shortened series and the new one, each in
     /// its own file, and a second sync changes nothing.
     func testASplitSeriesSyncsToAVdir() throws {

@@ -18,7 +18,7 @@ public struct KeptInstances: Sendable {
 extension CalendarStore {
     /// The instances of [from, to) of these calendars (all: none named): what `occurrences(from:to:options:)` of
     /// each `loadCalendars` calendar gives, found through the instance index (`InstanceIndex`) instead of
-    /// expanding every series, with each item read whole from the store. `options.components` choose instances,
+    /// expanding every series, with each item read from the store. `options.components` choose instances,
     /// and `alarmsFiring` (when given) those of items with alarms that can go off in it (a few more: whoever asks
     /// decides which do); `options.budget` is not applied. Nil for a window of more than
     /// `InstanceIndex.windowLimit` months (3), which is expanded, and for a store opened read-only. With `listed`,
