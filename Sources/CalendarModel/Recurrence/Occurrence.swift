@@ -119,13 +119,17 @@ extension Occurrence {
         }
     }
 
-    /// The occurrences of one item at these times, sharing the item as an expansion's instances do.
-    package static func instances(of item: Item, at timings: [Timing]) -> [Occurrence] {
-        let source = Source(item)
-        return timings.map {
-            Occurrence(
-                source: source, recurrenceID: $0.recurrenceID, start: $0.start, end: $0.end, startDate: $0.startDate,
-                endDate: $0.endDate, recurrenceDate: $0.recurrenceDate, isFloating: $0.isFloating)
+    /// The occurrences at these times, in their order, each of the item `items[item]` (which must be there); the
+    /// instances of one item share it, as an expansion's do.
+    package static func instances(of items: [Item?], at timings: [(item: Int, timing: Timing)]) -> [Occurrence] {
+        var sources = [Source?](repeating: nil, count: items.count)
+        return timings.map { (item, timing) in
+            let source = sources[item] ?? Source(items[item]!)
+            sources[item] = source
+            return Occurrence(
+                source: source, recurrenceID: timing.recurrenceID, start: timing.start, end: timing.end,
+                startDate: timing.startDate, endDate: timing.endDate, recurrenceDate: timing.recurrenceDate,
+                isFloating: timing.isFloating)
         }
     }
 

@@ -128,19 +128,7 @@ private struct ListingRequest {
             if x.timing.startDate != y.timing.startDate { return x.timing.startDate < y.timing.startDate }
             return (x.uid, x.kind, x.position, a) < (y.uid, y.kind, y.position, b)
         }
-        // Each item's instances share it, as an expansion's do.
-        var timings = [[Occurrence.Timing]](repeating: [], count: ids.count)
-        for index in order { timings[ordinalOf[index]].append(instances[index].timing) }
-        var made = [[Occurrence]](repeating: [], count: ids.count)
-        for (ordinal, item) in items.enumerated() where !timings[ordinal].isEmpty {
-            made[ordinal] = Occurrence.instances(of: item!, at: timings[ordinal])
-        }
-        var next = [Int](repeating: 0, count: ids.count)
-        return order.map { index in
-            let ordinal = ordinalOf[index]
-            defer { next[ordinal] += 1 }
-            return made[ordinal][next[ordinal]]
-        }
+        return Occurrence.instances(of: items, at: order.map { (ordinalOf[$0], instances[$0].timing) })
     }
 }
 
