@@ -149,7 +149,7 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
                         "edited: \(components[0].core?.summary ?? "(no summary)") from \(instance) on, a new series "
                             + "(\(uid)); before it, \(match.uid) ends")
                 }
-                guard SeriesInstance.isFirst(occurrence, of: series) else {
+                guard series.isFirst(occurrence) else {
                     throw CommandFailure("--and-following: \(match.uid) cannot be split (its series has no DTSTART)")
                 }
                 scope = " (the whole series: \(instance) is its first instance)"
@@ -255,13 +255,6 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
 
 /// One instance of a series, named by its date (and time), as `edit --instance` and `rm --instance` take it.
 enum SeriesInstance {
-    /// Whether the instance is the series' first (its RECURRENCE-ID is DTSTART): "this and following" is then the
-    /// whole series.
-    static func isFirst(_ occurrence: Occurrence, of series: RecurringSeries) -> Bool {
-        guard let start = series.master?.core?.start, let id = occurrence.recurrenceID else { return false }
-        return LocalDateTime(id) <= LocalDateTime(start)
-    }
-
     /// The instance of `uid` that starts on `text`'s day (at its time, when given) in `zone`.
     static func find(_ text: String, of uid: String, in calendar: ICalendar, zone: ZoneClock) throws -> Occurrence {
         let today = zone.wallClock(at: Date()).startOfDay

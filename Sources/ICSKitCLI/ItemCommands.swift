@@ -178,7 +178,7 @@ struct RemoveCommand: ParsableCommand {
         }
         var series = RecurringSeries(loaded.components.filter { $0.core?.uid == item.uid })
         guard try series.end(before: occurrence) else {
-            guard SeriesInstance.isFirst(occurrence, of: series) else {
+            guard series.isFirst(occurrence) else {
                 throw CommandFailure("--and-following: \(item.uid) cannot be ended there (its series has no DTSTART)")
             }
             // The first instance: the whole series goes.

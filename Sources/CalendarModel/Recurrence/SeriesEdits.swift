@@ -19,8 +19,16 @@ public struct RecurringSeries: Sendable {
     }
 
     /// The component that carries the rules (nil for overrides without their series).
-    public var master: CalendarComponent? {
-        components.first { $0.core?.recurrenceID == nil }
+    public var master: CalendarComponent? { masterIndex.map { components[$0] } }
+
+    /// Where the master is in `components` (first, when there is one).
+    fileprivate var masterIndex: Int? { components.firstIndex { $0.core?.recurrenceID == nil } }
+
+    /// Whether `occurrence` is the series' first instance (its RECURRENCE-ID is DTSTART): "this and following" is
+    /// then the whole series. False for a series without a DTSTART (a todo placed by DUE), which cannot be cut.
+    public func isFirst(_ occurrence: Occurrence) -> Bool {
+        guard let start = master?.core?.start, let id = occurrence.recurrenceID else { return false }
+        return LocalDateTime(id) <= LocalDateTime(start)
     }
 
     /// The place in `components` of the component that describes `occurrence` ("this instance only"): its
@@ -42,9 +50,7 @@ public struct RecurringSeries: Sendable {
     /// override, when it has one, gone. False, changing nothing, for a series without its master.
     @discardableResult
     public mutating func exclude(_ recurrenceID: CalendarDate) -> Bool {
-        guard let index = components.firstIndex(where: { $0.core?.recurrenceID == nil }),
-            var core = components[index].core
-        else { return false }
+        guard let index = masterIndex, var core = components[index].core else { return false }
         if !core.exceptionDates.contains(recurrenceID) { core.exceptionDates.append(recurrenceID) }
         core.recordEdit()
         components[index].core = core
@@ -56,8 +62,8 @@ public struct RecurringSeries: Sendable {
     /// instances by their start alike — EXDATEs and the overrides' RECURRENCE-IDs — so that each still names an
     /// instance of the rules.
     public mutating func moveInstances(from old: CalendarDate) {
-        guard let index = components.firstIndex(where: { $0.core?.recurrenceID == nil }),
-            var core = components[index].core, let new = core.start, new.form == old.form, !new.isDate, !old.isDate
+        guard let index = masterIndex, var core = components[index].core, let new = core.start, new.form == old.form,
+            !new.isDate, !old.isDate
         else { return }
         let shift = LocalDateTime(new).wallSeconds - LocalDateTime(old).wallSeconds
         guard shift != 0 else { return }
@@ -80,6 +86,11 @@ public struct RecurringSeries: Sendable {
     @discardableResult
     public mutating func end(before occurrence: Occurrence) throws -> Bool {
         guard let cut = try Cut(self, occurrence) else { return false }
+        end(at: cut)
+        return true
+    }
+
+    private mutating func end(at cut: Cut) {
         var core = cut.master
         for index in core.recurrenceRules.indices {
             if core.recurrenceRules[index].count != nil {
@@ -97,7 +108,6 @@ public struct RecurringSeries: Sendable {
             guard let id = component.core?.recurrenceID?.date else { return false }
             return !cut.isBefore(id)
         }
-        return true
     }
 
     /// Splits the series at `occurrence` ("change this and following"): this series ends before it (`end(before:)`)
@@ -143,7 +153,7 @@ public struct RecurringSeries: Sendable {
             override.core = moved
             overrides.append(override)
         }
-        guard try end(before: occurrence) else { return nil }
+        end(at: cut)
         return RecurringSeries([later] + overrides)
     }
 }
@@ -163,9 +173,8 @@ private struct Cut {
 
     init?(_ series: RecurringSeries, _ occurrence: Occurrence) throws {
         guard let at = occurrence.recurrenceID, occurrence.uid == series.components.first?.core?.uid,
-            let masterIndex = series.components.firstIndex(where: { $0.core?.recurrenceID == nil }),
-            let master = series.components[masterIndex].core, let start = master.start,
-            LocalDateTime(at) > LocalDateTime(start)
+            let masterIndex = series.masterIndex, let master = series.components[masterIndex].core,
+            let start = master.start, !series.isFirst(occurrence)
         else { return nil }
         (self.masterIndex, self.master, self.at) = (masterIndex, master, at)
         countsBefore = try master.recurrenceRules.map { rule in

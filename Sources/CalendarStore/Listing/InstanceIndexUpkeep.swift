@@ -203,7 +203,7 @@ extension InstanceIndex {
             try Int.fetchOne(
                 db, sql: "SELECT coalesce(max(position), 0) FROM instance WHERE monthID = ?", arguments: [monthID]) ?? 0
         var rows: [StatementArguments] = []
-        var listed: [Int64: String] = [:]
+        var contents: [Int64: String] = [:]  // of the items with instances here
         var longest: Int64 = 0
         let time = CalendarTime(calendar: parsed, viewerZone: way.viewerZone)
         for occurrence in expansion.occurrences {
@@ -213,7 +213,7 @@ extension InstanceIndex {
             }
             position += 1
             rows.append(row(occurrence, monthID: monthID, item: (item.id, item.kind), position: position, time: time))
-            listed[item.id] = item.content
+            contents[item.id] = item.content
             longest = max(longest, seconds(occurrence.endDate) - seconds(occurrence.startDate))
         }
         let insert = try db.cachedStatement(
@@ -226,7 +226,7 @@ extension InstanceIndex {
         for row in rows { try insert.execute(arguments: row) }
         let keepLines = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO listedItem (itemID, lines) VALUES (?, ?)")
-        for (id, content) in listed {
+        for (id, content) in contents {
             try keepLines.execute(arguments: [id, Data(ListedLines.lines(of: content, properties: properties))])
         }
         try db.execute(
