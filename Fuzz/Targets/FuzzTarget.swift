@@ -72,7 +72,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = calendar.normalizingTimeZones()
             _ = calendar.repairedForPeers()
             var options = ExpansionOptions()
-            options.components = ExpansionOptions.allItemKinds
+            options.components = Set(ItemKind.allCases)
             options.limitPerSeries = 200
             options.budget = InstanceBudget(limit: 500)
             _ = calendar.occurrences(

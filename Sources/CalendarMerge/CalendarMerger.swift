@@ -142,13 +142,7 @@ public enum CalendarMerger {
             }
             items.reserveCapacity(items.count + components.count)
             for item in made.joined() {
-                if let kept = items[item.key],
-                    (item.version.sequence, item.version.stamp ?? .min) <= (
-                        kept.version.sequence, kept.version.stamp ?? .min
-                    )
-                {
-                    continue
-                }
+                if let kept = items[item.key], item.version.revision <= kept.version.revision { continue }
                 items[item.key] = item
             }
         }

@@ -84,27 +84,30 @@ public struct MergeKey: Hashable, Comparable, Sendable, CustomStringConvertible 
 public struct ItemVersion: Sendable, Hashable {
     /// What the item says (`Component.fingerprint`): equal fingerprints mean the same item.
     public var fingerprint: String
-    /// SEQUENCE, the first thing `newest` compares.
-    public var sequence: Int
-    /// LAST-MODIFIED and DTSTAMP as seconds since 1970, when present.
+    /// Where this version stands among the item's versions (SEQUENCE, then DTSTAMP).
+    public var revision: Revision
+    /// When this side last changed the item: LAST-MODIFIED in seconds since 1970, when present.
     public var lastModified: Int64?
-    /// DTSTAMP in seconds since 1970, compared when LAST-MODIFIED does not decide.
-    public var stamp: Int64?
 
-    /// A version from its fingerprint and the fields `newest` compares.
-    public init(fingerprint: String, sequence: Int = 0, lastModified: Int64? = nil, stamp: Int64? = nil) {
+    /// A version from its fingerprint, revision and LAST-MODIFIED.
+    public init(fingerprint: String, revision: Revision = Revision(), lastModified: Int64? = nil) {
         self.fingerprint = fingerprint
-        self.sequence = sequence
+        self.revision = revision
         self.lastModified = lastModified
-        self.stamp = stamp
     }
 
-    /// Newer by LAST-MODIFIED, then DTSTAMP, then SEQUENCE: the time of the last change says which edit came last;
-    /// SEQUENCE counts only the organizer's significant changes, so it decides only when neither time does.
+    /// A version from its fingerprint and the fields `isNewer` compares.
+    public init(fingerprint: String, sequence: Int = 0, lastModified: Int64? = nil, stamp: Int64? = nil) {
+        self.init(
+            fingerprint: fingerprint, revision: Revision(sequence: sequence, stamp: stamp), lastModified: lastModified)
+    }
+
+    /// Whose change came later: the later LAST-MODIFIED (DTSTAMP where there is none), then the newer `Revision`.
+    /// The time of the change comes first because a field both sides changed is a question of which edit came
+    /// last, and peers such as khal and todoman never raise SEQUENCE while ICSKit does on every edit.
     public func isNewer(than other: ItemVersion) -> Bool {
-        if let a = lastModified, let b = other.lastModified, a != b { return a > b }
-        if let a = stamp, let b = other.stamp, a != b { return a > b }
-        return sequence > other.sequence
+        func changed(_ version: ItemVersion) -> Int64 { version.lastModified ?? version.revision.stamp ?? .min }
+        return (changed(self), revision) > (changed(other), other.revision)
     }
 }
 
@@ -133,7 +136,7 @@ public struct MergeState: Sendable {
 
 /// Which side wins when both changed an item.
 public enum MergePreference: String, Sendable, CaseIterable {
-    /// Later LAST-MODIFIED, then later DTSTAMP, then higher SEQUENCE; the local version on a tie.
+    /// The side whose change came later (`ItemVersion.isNewer`); the local version on a tie.
     case newest
     case external
     case local

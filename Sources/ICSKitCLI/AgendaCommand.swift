@@ -38,7 +38,7 @@ struct AgendaCommand: ParsableCommand {
     @Option(
         name: .customLong("component"),
         help: ArgumentHelp("Which items to list: event, todo, journal, comma-separated.", valueName: "KINDS"))
-    var components: ComponentKinds = ComponentKinds(names: ["VEVENT"])
+    var components: ComponentKinds = ComponentKinds(kinds: [.event])
 
     @Flag(name: .customLong("no-x-wr-timezone"), help: "Do not apply Google's X-WR-TIMEZONE.")
     var noXWRTimezone = false
@@ -80,7 +80,7 @@ struct AgendaCommand: ParsableCommand {
         let zone = try window.zone()
         let (start, end) = try window.window(in: zone)
         var options = ExpansionOptions()
-        options.components = components.names
+        options.components = components.kinds
         options.viewerZone = zone.identifier
         options.applyWRTimeZone = !noXWRTimezone
         options.limitPerSeries = maxInstances
@@ -206,7 +206,7 @@ struct InstanceFormat {
         json.string { append(occurrence.end, at: occurrence.endDate, floating: floating, to: &$0) }
         json.key("all_day"); json.bool(occurrence.isAllDay)
         json.key("calendar"); json.string(calendar)
-        json.key("component"); json.string(occurrence.item.componentName)
+        json.key("component"); json.string(occurrence.kind.componentName)
         json.key("location"); json.string(core.location)
         json.key("status"); json.string(core.status?.rawValue)
         json.key("categories")
@@ -315,10 +315,10 @@ struct InstanceFormat {
 
     /// Todos get a check box, journals a label; events nothing.
     fileprivate static func mark(_ occurrence: Occurrence) -> String {
-        switch occurrence.componentName {
-        case "VTODO": return occurrence.isCompletedTodo ? "[x] " : "[ ] "
-        case "VJOURNAL": return "journal: "
-        default: return ""
+        switch occurrence.kind {
+        case .todo: return occurrence.isCompletedTodo ? "[x] " : "[ ] "
+        case .journal: return "journal: "
+        case .event: return ""
         }
     }
 }
@@ -375,33 +375,26 @@ extension Occurrence {
     }
 }
 
-/// `--component event,todo,journal`: the component names to expand.
+/// `--component event,todo,journal`: the kinds of item to expand.
 struct ComponentKinds: ExpressibleByArgument {
-    var names: Set<String>
+    var kinds: Set<ItemKind>
 
-    init(names: Set<String>) { self.names = names }
+    init(kinds: Set<ItemKind>) { self.kinds = kinds }
 
     init?(argument: String) {
-        var names: Set<String> = []
+        var kinds: Set<ItemKind> = []
         for word in argument.split(separator: ",") {
-            switch word.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "event", "events", "vevent": names.insert("VEVENT")
-            case "todo", "todos", "vtodo": names.insert("VTODO")
-            case "journal", "journals", "vjournal": names.insert("VJOURNAL")
-            default: return nil
-            }
+            guard let kind = ItemKind(word: word.trimmingCharacters(in: .whitespaces)) else { return nil }
+            kinds.insert(kind)
         }
-        guard !names.isEmpty else { return nil }
-        self.names = names
+        guard !kinds.isEmpty else { return nil }
+        self.kinds = kinds
     }
 
-    static var allValueStrings: [String] { ["event", "todo", "journal"] }
+    static var allValueStrings: [String] { ItemKind.allCases.map(\.word) }
 
     /// `event`, `event,todo`: what `--help` shows as the default.
-    var defaultValueDescription: String {
-        let words = ["VEVENT": "event", "VTODO": "todo", "VJOURNAL": "journal"]
-        return ["VEVENT", "VTODO", "VJOURNAL"].filter(names.contains).compactMap { words[$0] }.joined(separator: ",")
-    }
+    var defaultValueDescription: String { kinds.sorted().map(\.word).joined(separator: ",") }
 }
 
 /// Both values, when both are there.

@@ -262,7 +262,7 @@ enum SeriesInstance {
         let hasTime = text.contains(":")
         let day = wall.startOfDay
         var options = ExpansionOptions()
-        options.components = ExpansionOptions.allItemKinds
+        options.components = Set(ItemKind.allCases)
         options.viewerZone = zone.identifier
         let found = calendar.occurrences(
             from: zone.date(of: day), to: zone.date(of: day.adding(days: 1)), options: options

@@ -154,22 +154,22 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// The calendars' components in one list, where two calendars hold the same UID (a file imported into both)
-    /// only the newer version's (higher SEQUENCE, then later DTSTAMP; the first calendar's when equal), with a
+    /// only the newer version's (`Revision`; the first calendar's when equal), with a
     /// warning: one VCALENDAR cannot hold a UID twice.
     static func oneVersionPerUID(_ parts: [(components: [CalendarComponent], calendar: String)]) -> [CalendarComponent]
     {
-        var owner: [String: (part: Int, order: (sequence: Int, stamp: Int64))] = [:]
+        var owner: [String: (part: Int, revision: Revision)] = [:]
         for (index, part) in parts.enumerated() {
             for component in part.components {
                 guard let core = component.core, core.recurrenceID == nil, let uid = core.uid else { continue }
                 if let kept = owner[uid], kept.part != index {
-                    let newer = core.versionOrder > kept.order
+                    let newer = core.revision > kept.revision
                     Output.standardError(
                         "warning: UID \(uid) is in calendars \(parts[kept.part].calendar) and \(part.calendar); "
                             + "the version of \(newer ? part.calendar : parts[kept.part].calendar) is written")
                     if !newer { continue }
                 }
-                owner[uid] = (index, core.versionOrder)
+                owner[uid] = (index, core.revision)
             }
         }
         return parts.enumerated().flatMap { index, part in
@@ -320,7 +320,7 @@ struct ExportCommand: ParsableCommand {
     /// The calendar's items that have an instance in the window, every component of their UID included.
     static func touching(_ calendar: ICalendar, _ range: Range<Date>, _ zone: ZoneClock) -> ICalendar {
         var options = ExpansionOptions()
-        options.components = ExpansionOptions.allItemKinds
+        options.components = Set(ItemKind.allCases)
         options.viewerZone = zone.identifier
         let uids = Set(
             calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)
@@ -336,7 +336,7 @@ struct ExportCommand: ParsableCommand {
     /// `<uid>-<start>`, no recurrence properties.
     static func expanded(_ calendar: ICalendar, _ range: Range<Date>, _ zone: ZoneClock) -> ICalendar {
         var options = ExpansionOptions()
-        options.components = ExpansionOptions.allItemKinds
+        options.components = Set(ItemKind.allCases)
         options.viewerZone = zone.identifier
         var result = calendar
         result.components = calendar.components.filter { $0.name == "VTIMEZONE" }

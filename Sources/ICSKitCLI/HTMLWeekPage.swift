@@ -115,7 +115,7 @@ struct HTMLWeekPage {
             let short = until - from < 45
             let classes =
                 ["event"] + (short ? ["short"] : []) + me.pageClasses(core)
-                + (entry.occurrence.item.componentName == "VEVENT" && isFree(entry) ? ["free"] : [])
+                + (entry.occurrence.kind == .event && isFree(entry) ? ["free"] : [])
             let time =
                 "<span class=\"time\">\(block.continuesBefore ? "…" : Self.clock(entry.start))–"
                 + "\(block.continuesAfter ? "…" : Self.clock(entry.end))</span>"

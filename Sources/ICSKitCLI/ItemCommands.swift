@@ -26,7 +26,7 @@ struct DoneCommand: ParsableCommand {
     func run() throws {
         let store = try store.open()
         try CalendarFiles.requireCalendar(calendar, in: store)
-        let todo = try Handles.resolve(handle, in: store, calendar: calendar, kind: "VTODO", what: "todo")
+        let todo = try Handles.resolve(handle, in: store, calendar: calendar, kind: .todo, what: "todo")
         let changed = try store.complete(uid: todo.uid, calendar: calendar)
         guard changed > 0 else { throw CommandFailure("no todo with UID \(todo.uid) in the store") }
         Output.line("done: \(todo.summary ?? "(no summary)")  (\(todo.uid))")
@@ -36,7 +36,7 @@ struct DoneCommand: ParsableCommand {
 /// Items named by a handle: a UID, a unique UID prefix, or words of a summary (`CalendarStore.resolve`).
 enum Handles {
     static func resolve(
-        _ handle: String, in store: CalendarStore, calendar: String?, kind: String?, what: String
+        _ handle: String, in store: CalendarStore, calendar: String?, kind: ItemKind?, what: String
     ) throws -> HandleMatch {
         // A handle copied as `agenda` and `todo` show it: `id:1e78a2`.
         var handle = handle.trimmingCharacters(in: .whitespaces)
@@ -277,7 +277,7 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
         let store = try store.open()
-        let match = try Handles.resolve(handle, in: store, calendar: nil, kind: "VTODO", what: "todo")
+        let match = try Handles.resolve(handle, in: store, calendar: nil, kind: .todo, what: "todo")
         guard let (calendar, component) = try store.item(uid: match.uid), case .todo(let todo) = component else {
             throw CommandFailure("no todo with UID \(match.uid) in the store")
         }

@@ -12,8 +12,8 @@ struct MergeCommand: ParsableCommand {
         discussion: """
             New external items are added, external changes taken, local changes kept, items gone externally and \
             unchanged locally deleted (changed locally: kept), items deleted locally stay deleted unless changed \
-            externally. When both sides changed an item: --prefer decides (newest: the later LAST-MODIFIED, then \
-            the later DTSTAMP, then the higher SEQUENCE; local on a tie), or --on-conflict fail leaves it and exits \
+            externally. When both sides changed an item: --prefer decides (newest: the later LAST-MODIFIED, else \
+            DTSTAMP, then the higher SEQUENCE, then the later DTSTAMP; local on a tie), or --on-conflict fail leaves it and exits \
             1, or keep-both adds the external version beside the local one.
 
             Guards: an external file with no items while the store has some from it is refused; a file that ends \

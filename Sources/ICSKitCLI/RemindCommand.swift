@@ -99,7 +99,7 @@ struct RemindCommand: ParsableCommand {
     func alarms(from: Date, to: Date, zone: ZoneClock) throws -> [DueAlarm] {
         let reach = from.addingTimeInterval(-7 * 86_400)..<to.addingTimeInterval(35 * 86_400)
         var options = ExpansionOptions()
-        options.components = ["VEVENT", "VTODO"]
+        options.components = [.event, .todo]
         options.viewerZone = zone.identifier
         var due: [DueAlarm] = []
         func collect(_ occurrences: [Occurrence], calendar: String, time: CalendarTime) {

@@ -58,7 +58,7 @@ struct SearchCommand: ParsableCommand, ChecksWhatIsGiven {
         for name in calendar { try CalendarFiles.requireCalendar(name, in: opened) }
         var query = SearchQuery(words.joined(separator: " "))
         query.calendars = calendar
-        query.kinds = components?.names ?? []
+        query.kinds = components?.kinds ?? []
         let hits: [SearchHit]
         do { hits = try opened.search(query) } catch { throw CommandFailure("search failed: " + ErrorText.line(error)) }
         let zone = try window.zone()
@@ -79,7 +79,7 @@ struct SearchCommand: ParsableCommand, ChecksWhatIsGiven {
                 writer.key("uid"); writer.string(hit.uid)
                 writer.key("recurrence_id"); hit.recurrenceID.isEmpty ? writer.null() : writer.string(hit.recurrenceID)
                 writer.key("calendar"); writer.string(hit.calendar)
-                writer.key("component"); writer.string(hit.kind)
+                writer.key("component"); writer.string(hit.kind.componentName)
                 writer.key("summary"); hit.summary.map { writer.string($0) } ?? writer.null()
                 writer.key("start"); start(of: hit, zone: zone).map { writer.string($0) } ?? writer.null()
                 writer.key("recurring"); writer.bool(hit.isRecurring)
@@ -122,7 +122,7 @@ struct SearchCommand: ParsableCommand, ChecksWhatIsGiven {
         var matched: [String: Set<MergeKeyText>] = [:]
         for hit in hits { matched[hit.calendar, default: []].insert(MergeKeyText(hit.uid, hit.recurrenceID)) }
         var options = ExpansionOptions()
-        options.components = components?.names ?? ["VEVENT", "VTODO", "VJOURNAL"]
+        options.components = components?.kinds ?? Set(ItemKind.allCases)
         options.viewerZone = zone.identifier
         var rows: [(occurrence: Occurrence, calendar: String)] = []
         for (name, keys) in matched.sorted(by: { $0.key < $1.key }) {

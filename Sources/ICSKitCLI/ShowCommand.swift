@@ -111,7 +111,7 @@ struct ItemDetails {
         var upcoming: [Occurrence] = []
         if let core = master?.core, core.isRecurring, nextCount > 0 {
             var options = ExpansionOptions()
-            options.components = ["VEVENT", "VTODO", "VJOURNAL"]
+            options.components = Set(ItemKind.allCases)
             options.viewerZone = zone.identifier
             // A year at a time, up to ten, until enough instances are found.
             var from = now

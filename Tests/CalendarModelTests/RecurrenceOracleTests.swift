@@ -49,7 +49,7 @@ final class RecurrenceOracleTests: XCTestCase {
     /// Instance starts formatted as the oracle does: UTC `…Z` for zoned times, as written for floating, dates bare.
     static func instances(_ calendars: [ICalendar], recurring: Set<String>) -> [String] {
         var options = ExpansionOptions()
-        options.components = ["VEVENT", "VTODO", "VJOURNAL"]
+        options.components = Set(ItemKind.allCases)
         let from = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
         let to = Date(timeIntervalSince1970: 1_924_992_000)  // 2031-01-01
         var rows: [(key: Date, uid: String, name: String, text: String)] = []
@@ -59,7 +59,7 @@ final class RecurrenceOracleTests: XCTestCase {
                     occurrence.startDate >= from, occurrence.startDate < to,
                     inOracleWindow(occurrence)
                 else { continue }
-                rows.append((occurrence.startDate, uid, occurrence.item.componentName, format(occurrence)))
+                rows.append((occurrence.startDate, uid, occurrence.kind.componentName, format(occurrence)))
             }
         }
         rows.sort { ($0.key, $0.uid, $0.name, $0.text) < ($1.key, $1.uid, $1.name, $1.text) }

@@ -21,7 +21,7 @@ final class RepairMeaningTests: XCTestCase {
         let iso = ISO8601DateFormatter()
         let window = (iso.date(from: "2000-01-01T00:00:00Z")!, iso.date(from: "2031-01-01T00:00:00Z")!)
         var options = ExpansionOptions()
-        options.components = ExpansionOptions.allItemKinds
+        options.components = Set(ItemKind.allCases)
         func instants(_ calendar: ICalendar) -> [String] {
             calendar.occurrences(from: window.0, to: window.1, options: options).occurrences.map {
                 "\(iso.string(from: $0.startDate)) \(iso.string(from: $0.endDate))"

@@ -429,7 +429,7 @@ final class TimeBehaviourTests: XCTestCase {
 
             """)
         let (_, expansion) = instants(source, from: "2026-04-01T00:00:00Z", to: "2026-06-01T00:00:00Z") {
-            $0.components = ["VTODO"]
+            $0.components = [.todo]
         }
         let spans = expansion.occurrences.map {
             "\($0.uid ?? "") \(iso.string(from: $0.startDate)) \(iso.string(from: $0.endDate))"

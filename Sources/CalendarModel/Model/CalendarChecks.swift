@@ -40,10 +40,10 @@ struct CalendarChecks {
         private mutating func add(_ component: CalendarComponent) {
             switch component {
             case .event(let event):
-                add(event.core, line: event.provenance.source?.line ?? 0, kind: "VEVENT", isEvent: true)
-            case .todo(let todo): add(todo.core, line: todo.provenance.source?.line ?? 0, kind: "VTODO")
+                add(event.core, line: event.provenance.source?.line ?? 0, kind: .event)
+            case .todo(let todo): add(todo.core, line: todo.provenance.source?.line ?? 0, kind: .todo)
             case .journal(let journal):
-                add(journal.core, line: journal.provenance.source?.line ?? 0, kind: "VJOURNAL")
+                add(journal.core, line: journal.provenance.source?.line ?? 0, kind: .journal)
             case .timeZone(let zone):
                 guard let tzid = zone.tzid else { break }
                 let onsets = zone.component.components.compactMap {
@@ -65,10 +65,10 @@ struct CalendarChecks {
             }
         }
 
-        private mutating func add(_ core: ItemCore, line: Int, kind: String, isEvent: Bool = false) {
+        private mutating func add(_ core: ItemCore, line: Int, kind: ItemKind) {
             var identity = FNV1a()
             if let uid = core.uid {
-                identity.add(kind)
+                identity.add(kind.componentName)
                 identity.add(0)
                 identity.add(uid)
                 if let recurrenceID = core.recurrenceID {
@@ -82,7 +82,7 @@ struct CalendarChecks {
             }
             items.append(
                 Item(
-                    line: line, isEventWithoutStart: isEvent && core.start == nil, uid: core.uid,
+                    line: line, isEventWithoutStart: kind == .event && core.start == nil, uid: core.uid,
                     identity: identity.value, hasRecurrenceID: core.recurrenceID != nil))
         }
 

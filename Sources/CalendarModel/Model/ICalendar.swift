@@ -279,12 +279,20 @@ public indirect enum CalendarComponent: Sendable, Hashable {
         }
     }
 
+    /// What item this is; nil for a time zone and other components.
+    public var kind: ItemKind? {
+        switch self {
+        case .event: return .event
+        case .todo: return .todo
+        case .journal: return .journal
+        case .timeZone, .other: return nil
+        }
+    }
+
     /// The component's name (`VEVENT`, `VTIMEZONE`, …).
     public var name: String {
         switch self {
-        case .event: return "VEVENT"
-        case .todo: return "VTODO"
-        case .journal: return "VJOURNAL"
+        case .event, .todo, .journal: return kind!.componentName
         case .timeZone: return "VTIMEZONE"
         case .other(let component): return component.name
         }

@@ -53,12 +53,6 @@ public struct ItemCore: Sendable, Hashable {
     /// No properties set.
     public init() {}
 
-    /// Where this version stands among versions of the same item (one UID and RECURRENCE-ID): SEQUENCE, then
-    /// DTSTAMP's wall clock (RFC 5546 §2.1.5); the larger pair is the newer version.
-    public var versionOrder: (sequence: Int, stamp: Int64) {
-        (sequence ?? 0, stamp.map { LocalDateTime($0).wallSeconds } ?? .min)
-    }
-
     /// Whether the item has RRULE or RDATE, so it stands for a series.
     public var isRecurring: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty }
 

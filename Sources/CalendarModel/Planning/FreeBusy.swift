@@ -89,7 +89,7 @@ extension ICalendar {
         file: String? = nil
     ) -> (periods: [FreeBusy.BusyTime], diagnostics: [Diagnostic]) {
         var options = options
-        options.components = ["VEVENT"]
+        options.components = [.event]
         let expansion = occurrences(from: from, to: to, options: options, file: file)
         var byKind: [FreeBusy.Kind: [Range<Date>]] = [:]
         for occurrence in expansion.occurrences {

@@ -78,7 +78,7 @@ public struct TodoList {
         for (calendar, name) in calendars {
             let time = CalendarTime(calendar: calendar, viewerZone: zone.identifier)
             var options = ExpansionOptions()
-            options.components = ["VTODO"]
+            options.components = [.todo]
             options.viewerZone = zone.identifier
             let startOfToday = zone.date(of: zone.wallClock(at: now).startOfDayValue)
             for todo in calendar.todos where todo.recurrenceID == nil {

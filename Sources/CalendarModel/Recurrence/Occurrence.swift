@@ -20,12 +20,12 @@ public struct Occurrence: Sendable, Hashable {
             }
         }
 
-        /// `VEVENT`, `VTODO` or `VJOURNAL`.
-        public var componentName: String {
+        /// Event, todo or journal.
+        public var kind: ItemKind {
             switch self {
-            case .event: return "VEVENT"
-            case .todo: return "VTODO"
-            case .journal: return "VJOURNAL"
+            case .event: return .event
+            case .todo: return .todo
+            case .journal: return .journal
             }
         }
     }
@@ -35,14 +35,14 @@ public struct Occurrence: Sendable, Hashable {
     final class Source: Sendable, Hashable {
         let item: Item
         let core: ItemCore
-        let componentName: String
+        let kind: ItemKind
         let hasAlarms: Bool
         let isCompletedTodo: Bool
 
         init(_ item: Item) {
             self.item = item
             core = item.core
-            componentName = item.componentName
+            kind = item.kind
             switch item {
             case .event(let event): (hasAlarms, isCompletedTodo) = (!event.alarms.isEmpty, false)
             case .todo(let todo): (hasAlarms, isCompletedTodo) = (!todo.alarms.isEmpty, todo.isCompleted)
@@ -83,8 +83,8 @@ public struct Occurrence: Sendable, Hashable {
     public var status: Status? { source.core.status }
     /// An all-day instance (DATE values): it stays on its date in every zone.
     public var isAllDay: Bool { start.isDate }
-    /// `item.componentName`, without copying the item.
-    public var componentName: String { source.componentName }
+    /// `item.kind`, without copying the item.
+    public var kind: ItemKind { source.kind }
     /// Whether the item overrides one instance of its series (it has a RECURRENCE-ID), without copying the item.
     public var isOverride: Bool { source.core.recurrenceID != nil }
     /// Whether the item has alarms (VALARM components).
@@ -148,11 +148,8 @@ extension Occurrence {
 
 /// What to expand and how.
 public struct ExpansionOptions: Sendable {
-    /// Which components to expand: events only by default, as calendar views show them.
-    public var components: Set<String> = ["VEVENT"]
-
-    /// Every kind of item that can recur: events, todos and journals.
-    public static let allItemKinds: Set<String> = ["VEVENT", "VTODO", "VJOURNAL"]
+    /// Which kinds of item to expand: events only by default, as calendar views show them.
+    public var components: Set<ItemKind> = [.event]
     /// The most rule instances one series may produce before it is stopped with a warning (hostile input such as
     /// `FREQ=SECONDLY` with no end).
     public var limitPerSeries = 100_000
@@ -239,8 +236,8 @@ extension ICalendar {
             if lhs.start != rhs.start { return lhs.start < rhs.start }
             let (a, b) = (occurrences[lhs.index].source, occurrences[rhs.index].source)
             if a === b { return lhs.index < rhs.index }
-            return (a.core.uid ?? "", a.componentName, lhs.index) < (
-                b.core.uid ?? "", b.componentName, rhs.index
+            return (a.core.uid ?? "", a.kind.componentName, lhs.index) < (
+                b.core.uid ?? "", b.kind.componentName, rhs.index
             )
         }
         return order.map { occurrences[$0.index] }

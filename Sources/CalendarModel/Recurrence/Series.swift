@@ -27,10 +27,9 @@ struct SeriesMember {
     var item: Occurrence.Item { source.item }
     var core: ItemCore { source.core }
 
-    /// Whether this is a newer version of the same item than `other`: a higher SEQUENCE, else a later DTSTAMP
-    /// (RFC 5546 §2.1.5), as `icskit import` and `convert --repair` choose. Equal ones keep the first read, as
-    /// recurring-ical-events does.
-    func isNewer(than other: SeriesMember) -> Bool { core.versionOrder > other.core.versionOrder }
+    /// Whether this is a newer version of the same item than `other` (`Revision`), as `icskit import` and
+    /// `convert --repair` choose. Equal ones keep the first read, as recurring-ical-events does.
+    func isNewer(than other: SeriesMember) -> Bool { core.revision > other.core.revision }
 }
 
 /// A master and its overrides, sharing a UID.
@@ -51,13 +50,13 @@ extension Expander {
         for component in calendar.components {
             guard let member = member(component) else { continue }
             let position: Int
-            if let uid = member.core.uid, let known = seriesByKey[member.item.componentName + "\u{0}" + uid] {
+            if let uid = member.core.uid, let known = seriesByKey[member.item.kind.componentName + "\u{0}" + uid] {
                 position = known
             } else {
                 position = all.count
                 all.append(Series())
                 overrideByID.append([:])
-                if let uid = member.core.uid { seriesByKey[member.item.componentName + "\u{0}" + uid] = position }
+                if let uid = member.core.uid { seriesByKey[member.item.kind.componentName + "\u{0}" + uid] = position }
             }
             guard let id = member.core.recurrenceID?.date else {
                 if all[position].master.map({ member.isNewer(than: $0) }) ?? true {
@@ -79,7 +78,7 @@ extension Expander {
 
     func member(_ component: CalendarComponent) -> SeriesMember? {
         switch component {
-        case .event(var event) where options.components.contains("VEVENT"):
+        case .event(var event) where options.components.contains(.event):
             if let wrZone, let moved = Self.applying(wrZone.tzid, wrZone.zone, to: event) { event = moved }
             let line = event.provenance.source?.line ?? 0
             return SeriesMember(
@@ -87,7 +86,7 @@ extension Expander {
                 length: length(
                     from: event.start, end: event.end, duration: event.duration,
                     defaultDays: 1), line: line)
-        case .todo(let todo) where options.components.contains("VTODO"):
+        case .todo(let todo) where options.components.contains(.todo):
             let start = todo.start ?? todo.due
             return SeriesMember(
                 item: .todo(todo), start: start,
@@ -95,7 +94,7 @@ extension Expander {
                     from: start, end: todo.start == nil ? nil : todo.due,
                     duration: todo.duration, defaultDays: 0),
                 line: todo.provenance.source?.line ?? 0)
-        case .journal(let journal) where options.components.contains("VJOURNAL"):
+        case .journal(let journal) where options.components.contains(.journal):
             return SeriesMember(
                 item: .journal(journal), start: journal.start,
                 length: length(from: journal.start, end: nil, duration: nil, defaultDays: 1),

@@ -33,7 +33,7 @@ extension ICalendar {
                 if let zone = Self.repairedZone(child, &log) { children.append(zone) }
                 continue
             }
-            guard ExpansionOptions.allItemKinds.contains(child.name) else {
+            guard ItemKind(rawValue: child.name) != nil else {
                 if let other = Self.repairedOther(child, &log) { children.append(other) }
                 continue
             }
@@ -271,7 +271,7 @@ extension ICalendar {
                 property = Property("DTSTAMP", value: replacement)
             case "DTSTART", "RECURRENCE-ID":
                 // An item without a readable one is left out whole (`unplaceable`); elsewhere the line alone.
-                guard ExpansionOptions.allItemKinds.contains(item.name) || isDate(property.value, property) else {
+                guard ItemKind(rawValue: item.name) != nil || isDate(property.value, property) else {
                     log.warning(line, "repaired: \(property.name) \"\(property.value)\" is no date; left out")
                     continue
                 }
@@ -435,18 +435,21 @@ extension ICalendar {
     }
 
     /// Items with the same UID and RECURRENCE-ID, which strict readers and servers take once: a copy of another
-    /// is left out; an older version (lower SEQUENCE, else earlier DTSTAMP) is left out for the newer one, as
+    /// is left out; an older version (`Revision`) is left out for the newer one, as
     /// `icskit import` keeps it; a different item of the same version (an exporter that gave two events one UID)
     /// keeps its content under a UID derived from it. Each change is reported.
     private static func separatingDuplicates(_ components: [Component], _ log: inout DiagnosticLog) -> [Component] {
         func itemKey(_ item: Component) -> String? {
-            guard ExpansionOptions.allItemKinds.contains(item.name), let uid = item.property("UID")?.value else {
+            guard ItemKind(rawValue: item.name) != nil, let uid = item.property("UID")?.value else {
                 return nil
             }
             return uid + "\u{1F}" + (item.property("RECURRENCE-ID")?.value ?? "")
         }
-        func version(_ item: Component) -> (Int, String) {
-            (Int(item.property("SEQUENCE")?.value ?? "") ?? 0, item.property("DTSTAMP")?.value ?? "")
+        func version(_ item: Component) -> Revision {
+            let stamp = item.property("DTSTAMP").flatMap { try? CalendarDate.parse($0.value, tzid: nil).get() }
+            return Revision(
+                sequence: Int(item.property("SEQUENCE")?.value ?? "") ?? 0,
+                stamp: stamp.map { LocalDateTime($0).wallSeconds })
         }
         func text(_ item: Component) -> String { String(decoding: ICS.write(components: [item]), as: UTF8.self) }
         var first: [String: Int] = [:]

@@ -13,7 +13,7 @@ extension ICalendar {
         var groups: [String: [Int]] = [:]
         var order: [String] = []
         for (index, component) in components.enumerated() {
-            guard ExpansionOptions.allItemKinds.contains(component.name),
+            guard ItemKind(rawValue: component.name) != nil,
                 let uid = component.property("UID")?.value
             else { continue }
             let key = component.name + "\u{1F}" + uid

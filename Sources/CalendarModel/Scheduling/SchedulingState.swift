@@ -4,13 +4,16 @@ import Foundation
 /// make.
 ///
 /// The item is derived from the whole set of messages, never from the order they came in, so receiving is
-/// idempotent and order-independent: the newest REQUEST of each instance wins (SEQUENCE, then DTSTAMP; the
-/// message's fingerprint breaks ties), an override older than the series' SEQUENCE is dropped (a reschedule
+/// idempotent and order-independent: the newest REQUEST of each instance wins (`Revision`; the message's
+/// fingerprint breaks ties), an override older than the series' SEQUENCE is dropped (a reschedule
 /// replaces them), an ADD of the series' SEQUENCE adds its instance (an RDATE and the instance's own data), a
 /// CANCEL at least as new as what it cancels cancels the series (STATUS:CANCELLED on every component) or removes
 /// the instance (an EXDATE; an instance without its series is marked cancelled), and each listed attendee's newest
 /// REPLY that is not older than the component's SEQUENCE sets that attendee's PARTSTAT (a reschedule asks again).
 package enum SchedulingState {
+    /// A message's place among the messages of its instance.
+    package typealias Version = (Revision, String, String)
+
     package struct Message {
         package var method: String
         package var key: String
@@ -29,9 +32,9 @@ package enum SchedulingState {
             (self.digest, self.item, self.content) = (digest, item, content)
         }
 
-        /// The order of versions: SEQUENCE, DTSTAMP, then the text itself (a total order, so that no two
-        /// messages tie and the order they came in cannot matter).
-        package var version: (Int, Int64, String, String) { (sequence, stamp, digest, content) }
+        /// The order of versions: the revision (`Revision`: SEQUENCE, then DTSTAMP), then the text itself (a total order, so
+        /// that no two messages tie and the order they came in cannot matter).
+        package var version: Version { (Revision(sequence: sequence, stamp: stamp), digest, content) }
         package var core: ItemCore { item.core ?? ItemCore() }
     }
 
@@ -59,7 +62,7 @@ package enum SchedulingState {
             if newest[message.key].map({ $0.version < message.version }) ?? true { newest[message.key] = message }
         }
         let master = newest[""]
-        var items: [String: (item: CalendarComponent, version: (Int, Int64, String, String))] = [:]
+        var items: [String: (item: CalendarComponent, version: Version)] = [:]
         for (key, message) in newest {
             if let master, key != "", message.sequence < master.sequence { continue }
             items[key] = (message.item, message.version)
@@ -73,7 +76,7 @@ package enum SchedulingState {
     /// ADDs of the series' SEQUENCE: each one's start as an RDATE of the master, and the instance as an override.
     private static func addInstances(
         _ adds: [Message], master: Message,
-        to items: inout [String: (item: CalendarComponent, version: (Int, Int64, String, String))]
+        to items: inout [String: (item: CalendarComponent, version: Version)]
     ) {
         for add in adds.sorted(by: { $0.version < $1.version }) where add.sequence >= master.sequence {
             guard let start = add.core.start, var series = items[""]?.item, var core = series.core else { continue }
@@ -93,7 +96,7 @@ package enum SchedulingState {
     /// The newest CANCEL of the series, and of each instance, when at least as new as what it cancels.
     private static func cancel(
         _ cancels: [Message], master: Message?,
-        in items: inout [String: (item: CalendarComponent, version: (Int, Int64, String, String))]
+        in items: inout [String: (item: CalendarComponent, version: Version)]
     ) {
         var newest: [String: Message] = [:]
         for message in cancels where newest[message.key].map({ $0.version < message.version }) ?? true {
@@ -120,21 +123,13 @@ package enum SchedulingState {
 
     /// Each attendee's newest REPLY for a component, unless older than the component's SEQUENCE.
     private static func applyReplies(
-        _ replies: [Message], to items: inout [String: (item: CalendarComponent, version: (Int, Int64, String, String))]
+        _ replies: [Message], to items: inout [String: (item: CalendarComponent, version: Version)]
     ) {
         var newest: [String: Message] = [:]  // key and address
         for reply in replies {
             for attendee in reply.core.attendees {
                 let id = reply.key + "\u{1F}" + normalized(attendee.address)
-                if newest[id].map({
-                    ($0.stamp, $0.sequence, $0.digest, $0.content) < (
-                        reply.stamp, reply.sequence, reply.digest, reply.content
-                    )
-                })
-                    ?? true
-                {
-                    newest[id] = reply
-                }
+                if newest[id].map({ $0.version < reply.version }) ?? true { newest[id] = reply }
             }
         }
         // Each component's attendees found through one index and changed in place: linear in answers and attendees.

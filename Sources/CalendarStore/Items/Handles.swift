@@ -6,8 +6,8 @@ internal import GRDB
 public struct HandleMatch: Sendable, Hashable {
     public var uid: String
     public var calendar: String
-    /// The component's name (VEVENT, VTODO, VJOURNAL).
-    public var kind: String
+    /// Event, todo or journal.
+    public var kind: ItemKind
     public var summary: String?
     /// The master's start (or due) in UTC seconds, when it has one.
     public var when: Int64?
@@ -27,7 +27,7 @@ extension CalendarStore {
     /// else a summary equal to the handle (case ignored); else one that contains it. The first of these that
     /// names anything decides: one UID is found, several are ambiguous. `calendar` and `kind` narrow the search.
     /// A UID of changed instances only (no series) is an item like any other, named by its first instance.
-    public func resolve(handle: String, calendar: String? = nil, kind: String? = nil) throws -> HandleResolution {
+    public func resolve(handle: String, calendar: String? = nil, kind: ItemKind? = nil) throws -> HandleResolution {
         let folded = handle.lowercased()
         // Each rule is a query of its own, so a handle that is a whole UID costs an index lookup and the others one
         // pass of SQLite over the items, not a read of every item into Swift (a store of 100,000 items answered
@@ -58,9 +58,11 @@ extension CalendarStore {
                                 AND i.uid IN (SELECT i.uid FROM item i WHERE \(rule.condition))
                         ) WHERE rank = 1
                         ORDER BY name, at, uid
-                        """, arguments: [calendar, kind, rule.argument]
-                ).map { row in
-                    HandleMatch(uid: row[0], calendar: row[1], kind: row[2], summary: row[3], when: row[4])
+                        """, arguments: [calendar, kind?.rawValue, rule.argument]
+                ).compactMap { row in
+                    ItemKind(rawValue: row[2]).map {
+                        HandleMatch(uid: row[0], calendar: row[1], kind: $0, summary: row[3], when: row[4])
+                    }
                 }
                 guard !matches.isEmpty else { continue }
                 // One UID in several calendars is one item to act on (as `done` and `rm` have always treated it).

@@ -191,17 +191,16 @@ extension CalendarStore {
 }
 
 /// The versions of the items an import reads, to leave out those the input holds a newer version of. An iTIP stream
-/// sends an event again with every update: the version with the highest SEQUENCE is kept, then the one with the
-/// latest DTSTAMP, then the first, so a second import of the same stream changes nothing. Items are taken in runs
+/// sends an event again with every update: the newest version (`Revision`) is kept, the first of equal ones, so a
+/// second import of the same stream changes nothing. Items are taken in runs
 /// (a streamed file's), positions counting the complete items from the first run's first; only the chosen version
 /// of each key is kept, so the runs are read again to find what is left out.
 struct ItemVersions: Sendable {
     struct Version: Sendable {
         var position: Int
         var line: Int
-        var sequence: Int
-        var stamp: Int64
-        func isNewer(than other: Version) -> Bool { (sequence, stamp) > (other.sequence, other.stamp) }
+        var revision: Revision
+        func isNewer(than other: Version) -> Bool { revision > other.revision }
     }
 
     /// The versions of one run's complete items, positions counted within the run (`start` places them among all).
@@ -220,14 +219,8 @@ struct ItemVersions: Sendable {
                 // `identity`, from the core already in hand.
                 let key = MergeKey(
                     uid: core.uid ?? component.keyed.uid, recurrenceID: core.recurrenceID?.date.icsValue ?? "")
-                let order = core.versionOrder
                 versions.append(
-                    (
-                        key,
-                        Version(
-                            position: versions.count, line: component.line, sequence: order.sequence,
-                            stamp: order.stamp)
-                    ))
+                    (key, Version(position: versions.count, line: component.line, revision: core.revision)))
             }
         }
     }

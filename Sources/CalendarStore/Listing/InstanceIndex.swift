@@ -47,7 +47,7 @@ enum InstanceIndex {
 
         var options: ExpansionOptions {
             var options = ExpansionOptions()
-            options.components = ExpansionOptions.allItemKinds
+            options.components = Set(ItemKind.allCases)
             options.viewerZone = viewerZone
             options.applyWRTimeZone = applyWRTimeZone
             options.zones = ZoneSource(rawValue: zones) ?? .preferred
@@ -71,9 +71,9 @@ enum InstanceIndex {
     /// a month is kept in both), in no particular order; only those of `kinds`, and with `firing` those whose
     /// alarms can go off in it (a day of slack each side).
     static func instances(
-        _ db: Database, calendar: Int64, way: Way, window: Range<Int64>, kinds: Set<String>, firing: Range<Int64>?
+        _ db: Database, calendar: Int64, way: Way, window: Range<Int64>, kinds: Set<ItemKind>, firing: Range<Int64>?
     ) throws -> [Instance] {
-        let kindList = kinds.sorted()
+        let kindList = kinds.sorted().map(\.rawValue)
         // `startUTC >= from - longest` bounds the index range from below: an instance that overlaps the window
         // starts at most the month's longest instance before it.
         let rows = try Row.fetchCursor(

@@ -8,8 +8,8 @@ public struct SearchHit: Sendable, Hashable {
     /// The override's RECURRENCE-ID as stored (empty for a master or a single item).
     public var recurrenceID: String
     public var calendar: String
-    /// VEVENT, VTODO or VJOURNAL.
-    public var kind: String
+    /// Event, todo or journal.
+    public var kind: ItemKind
     public var summary: String?
     /// The start (or due) in UTC seconds, when the item has one.
     public var when: Int64?
@@ -26,8 +26,8 @@ public struct SearchQuery: Sendable {
     public var words: [String]
     /// Only these store calendars (empty: all).
     public var calendars: [String] = []
-    /// Only these components (VEVENT, VTODO, VJOURNAL; empty: all).
-    public var kinds: Set<String> = []
+    /// Only these kinds of item (empty: all).
+    public var kinds: Set<ItemKind> = []
 
     public init(_ text: String) {
         words = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
@@ -62,7 +62,7 @@ extension CalendarStore {
                 arguments += query.calendars as [any DatabaseValueConvertible]
             }
             if !query.kinds.isEmpty {
-                let kinds = query.kinds.sorted()
+                let kinds = query.kinds.sorted().map(\.rawValue)
                 conditions.append("i.kind IN (\(Array(repeating: "?", count: kinds.count).joined(separator: ", ")))")
                 arguments += kinds as [any DatabaseValueConvertible]
             }
@@ -75,10 +75,13 @@ extension CalendarStore {
                     WHERE \(conditions.joined(separator: " AND "))
                     ORDER BY at IS NULL, at, c.name, i.uid, i.recurrenceID
                     """, arguments: StatementArguments(arguments)
-            ).map { row in
-                SearchHit(
-                    uid: row[0], recurrenceID: row[1], calendar: row[2], kind: row[3], summary: row[4], when: row[5],
-                    startValue: row[6], startTZID: row[7], isRecurring: row[8])
+            ).compactMap { row in
+                // The column holds an `ItemKind`'s raw value: no other row is written.
+                ItemKind(rawValue: row[3]).map { kind in
+                    SearchHit(
+                        uid: row[0], recurrenceID: row[1], calendar: row[2], kind: kind, summary: row[4],
+                        when: row[5], startValue: row[6], startTZID: row[7], isRecurring: row[8])
+                }
             }
         }
     }
