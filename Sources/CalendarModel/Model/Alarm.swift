@@ -23,13 +23,14 @@ public struct Alarm: Sendable, Hashable, ComponentModel {
     /// An alarm with no properties set.
     public init() {}
 
-    /// A display alarm at an offset from the start: `Alarm(displaying: "Soon", before: Duration(minutes: 15))`.
+    /// A display alarm at an offset before the start: `Alarm(displaying: "Soon", before: Duration(minutes: 15))`.
+    /// An offset already written as negative (`Duration(minutes: -15)`) means the same.
     public init(displaying text: String, before offset: Duration) {
         action = .display
         description = text
-        var negative = offset
-        negative.isNegative = true
-        trigger = .relative(negative, relatedToEnd: false)
+        var before = offset
+        if offset.totalSeconds > 0 { before.isNegative.toggle() }
+        trigger = .relative(before, relatedToEnd: false)
     }
 
     static var componentName: String { "VALARM" }

@@ -89,6 +89,10 @@ extension Event {
 
 extension Todo {
     func checkEnd(start: CalendarDate, line: Int, _ context: inout DecodeContext) {
+        if due != nil, duration != nil {
+            context.log.error(
+                lineOf("DURATION", line), "VTODO has both DUE and DURATION (RFC 5545 allows one); DUE is used")
+        }
         checkEndDate(due, label: "DUE", start: start, line: line, &context)
         if let percent = percentComplete, !(0...100).contains(percent) {
             context.log.warning(lineOf("PERCENT-COMPLETE", line), "PERCENT-COMPLETE \(percent) is outside 0–100")

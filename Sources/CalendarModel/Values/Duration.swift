@@ -39,8 +39,23 @@ public struct Duration: Sendable, Hashable, CustomStringConvertible {
         return isNegative ? -magnitude : magnitude
     }
 
-    /// As iCalendar writes it: `P1W`, `-PT15M`, `P1DT2H`.
+    /// As iCalendar writes it: `P1W`, `-PT15M`, `P1DT2H`. RFC 5545 gives a duration one sign, in front: parts given
+    /// with their own sign (`Duration(minutes: -10)`, `Duration(hours: 1, minutes: -10)`) are written as the length
+    /// they add up to (`-PT10M`, `PT50M`), never as `PT-10M`, which no reader takes.
     public var icsValue: String {
+        let parts = [weeks, days, hours, minutes, seconds]
+        guard parts.contains(where: { $0 < 0 }) else { return Self.text(isNegative, parts) }
+        let total = totalSeconds
+        let magnitude = total.magnitude
+        let time = [magnitude / 86_400, magnitude % 86_400 / 3600, magnitude % 3600 / 60, magnitude % 60].map {
+            Int($0)
+        }
+        return Self.text(total < 0, [0] + time)
+    }
+
+    /// `P`, the sign and the parts (weeks, days, hours, minutes, seconds), none of them negative.
+    private static func text(_ isNegative: Bool, _ parts: [Int]) -> String {
+        let (weeks, days, hours, minutes, seconds) = (parts[0], parts[1], parts[2], parts[3], parts[4])
         var text = isNegative ? "-P" : "P"
         if weeks != 0 { text += "\(weeks)W" }
         if days != 0 { text += "\(days)D" }

@@ -1,0 +1,62 @@
+import CalendarModel
+import XCTest
+
+/// Values an app makes in code are written as every reader takes them (issue 48's wrong-output findings).
+final class LibraryValuesTests: XCTestCase {
+    /// A duration given with a negative part is written with one sign in front, and reads back as the same length.
+    func testNegativePartsAreWrittenWithOneSign() throws {
+        XCTAssertEqual(Duration(minutes: -10).icsValue, "-PT10M")
+        XCTAssertEqual(Duration(hours: 1, minutes: -10).icsValue, "PT50M")
+        XCTAssertEqual(Duration(isNegative: true, minutes: -10).icsValue, "PT10M")
+        XCTAssertEqual(Duration(days: -1, hours: -2).icsValue, "-P1DT2H")
+        XCTAssertEqual(Duration(isNegative: true, weeks: 1).icsValue, "-P1W", "a duration with one sign is as given")
+        for duration in [Duration(minutes: -10), Duration(hours: 1, minutes: -10), Duration(days: -1, hours: -2)] {
+            let read = try Duration.parse(duration.icsValue).get()
+            XCTAssertEqual(read.totalSeconds, duration.totalSeconds, duration.icsValue)
+        }
+    }
+
+    /// An alarm "before" the start fires before it whichever sign the offset was given with, and the file it is
+    /// written to reads back without a diagnostic.
+    func testAnAlarmBeforeTheStartIsWrittenAsReadersTakeIt() throws {
+        var event = Event()
+        event.core.uid = "alarm@example.org"
+        event.core.stamp = try CalendarDate.parse("20260101T000000Z", tzid: nil).get()
+        event.core.start = try CalendarDate.parse("20260105T090000Z", tzid: nil).get()
+        event.alarms = [
+            Alarm(displaying: "Soon", before: Duration(minutes: -10)),
+            Alarm(displaying: "Sooner", before: Duration(minutes: 30)),
+        ]
+        var calendar = ICalendar()
+        calendar.version = "2.0"
+        calendar.productID = "-//ICSKit tests//EN"
+        calendar.components = [.event(event)]
+        let text = String(decoding: ICS.write([calendar]), as: UTF8.self)
+        XCTAssertTrue(text.contains("TRIGGER:-PT10M\r\n"), text)
+        XCTAssertTrue(text.contains("TRIGGER:-PT30M\r\n"), text)
+        let read = ICS.read(Array(text.utf8))
+        XCTAssertEqual(read.diagnostics, [])
+        let offsets = read.calendars.first?.events.first?.alarms.compactMap { alarm -> Int? in
+            guard case .relative(let offset, _) = alarm.trigger else { return nil }
+            return offset.totalSeconds
+        }
+        XCTAssertEqual(offsets, [-600, -1800])
+    }
+
+    /// DUE with DURATION is the same mistake in a VTODO as DTEND with DURATION in a VEVENT, and is said alike.
+    func testATodoWithDueAndDurationIsAnErrorAsAnEventWithBothIs() {
+        func diagnostics(_ kind: String, _ end: String) -> [String] {
+            let text =
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:\(kind)\r\nUID:d@t\r\n"
+                + "DTSTAMP:20260101T000000Z\r\nDTSTART:20260105T090000Z\r\n\(end):20260105T100000Z\r\n"
+                + "DURATION:PT1H\r\nEND:\(kind)\r\nEND:VCALENDAR\r\n"
+            return ICS.read(Array(text.utf8)).diagnostics.filter { $0.severity == .error }.map(\.description)
+        }
+        XCTAssertEqual(
+            diagnostics("VEVENT", "DTEND"),
+            ["<input>:9: error: VEVENT has both DTEND and DURATION (RFC 5545 allows one); DTEND is used"])
+        XCTAssertEqual(
+            diagnostics("VTODO", "DUE"),
+            ["<input>:9: error: VTODO has both DUE and DURATION (RFC 5545 allows one); DUE is used"])
+    }
+}
