@@ -12,6 +12,8 @@ import Foundation
 final class TimeZoneResolver {
     private var definitions: [String: Component] = [:]
     private var cache: [String: LibicalZone?] = [:]
+    /// The wall-clock times the calendar uses in each zone, found in one pass the first time a VTIMEZONE is compared.
+    private var usedWalls: [String: [LocalDateTime]]?
     private let calendar: ICalendar
     private let source: ZoneSource
     private let file: String?
@@ -117,7 +119,8 @@ final class TimeZoneResolver {
     private func compare(_ fileZone: LibicalZone, with tzdata: LibicalZone, tzid: String, line: Int) {
         var first: (wall: LocalDateTime, file: Int, tzdata: Int)?
         var differing = 0
-        let walls = ZoneUsage.walls(for: tzid, in: calendar)
+        if usedWalls == nil { usedWalls = ZoneUsage.walls(in: calendar) }
+        let walls = usedWalls?[tzid] ?? []
         for wall in walls {
             let fileOffset = Int(wall.wallSeconds - fileZone.utcSeconds(of: wall))
             let tzdataOffset = Int(wall.wallSeconds - tzdata.utcSeconds(of: wall))

@@ -32,13 +32,24 @@ enum ZoneUsage {
     /// At most this many times are compared per zone (spread over the whole set).
     static let sampleLimit = 20_000
 
+    /// The wall-clock times the calendar uses in one zone (`walls(in:)`).
     static func walls(for tzid: String, in calendar: ICalendar) -> [LocalDateTime] {
-        var walls: Set<LocalDateTime> = []
-        var years: ClosedRange<Int>?
-        var timesOfDay: [Int: Int] = [:]  // minute of the day → how many series start then
+        walls(in: calendar)[tzid] ?? []
+    }
+
+    /// The wall-clock times the calendar uses in each zone it names: every start, end, due, RECURRENCE-ID, RDATE
+    /// and EXDATE, and for the series a time of day every fourth day over the years they run (the four most used
+    /// times of day), at most `sampleLimit` per zone. One pass over the items for all zones.
+    static func walls(in calendar: ICalendar) -> [String: [LocalDateTime]] {
+        struct Zone {
+            var walls: Set<LocalDateTime> = []
+            var years: ClosedRange<Int>?
+            var timesOfDay: [Int: Int] = [:]  // minute of the day → how many series start then
+        }
+        var zones: [String: Zone] = [:]
         func add(_ value: CalendarDate?) {
-            guard let value, case .zoned(let name) = value.form, name == tzid else { return }
-            walls.insert(LocalDateTime(value))
+            guard let value, case .zoned(let name) = value.form else { return }
+            zones[name, default: Zone()].walls.insert(LocalDateTime(value))
         }
         for component in calendar.components {
             let core: ItemCore
@@ -56,28 +67,32 @@ enum ZoneUsage {
             add(core.recurrenceID?.date)
             core.recurrenceDates.forEach { add($0.start) }
             core.exceptionDates.forEach { add($0) }
-            guard let start = core.start, case .zoned(let name) = start.form, name == tzid,
-                !core.recurrenceRules.isEmpty
-            else { continue }
+            guard let start = core.start, case .zoned(let name) = start.form, !core.recurrenceRules.isEmpty else {
+                continue
+            }
             let wall = LocalDateTime(start)
             let until = core.recurrenceRules.compactMap(\.until).map { LocalDateTime($0).year }.max()
             let last = max(wall.year, until ?? max(wall.year, TimeZoneResolver.currentYear) + 1)
-            years = min(years?.lowerBound ?? wall.year, wall.year)...max(years?.upperBound ?? last, last)
-            timesOfDay[wall.hour * 60 + wall.minute, default: 0] += 1
+            let years = zones[name]?.years
+            zones[name]?.years = min(years?.lowerBound ?? wall.year, wall.year)...max(years?.upperBound ?? last, last)
+            zones[name]?.timesOfDay[wall.hour * 60 + wall.minute, default: 0] += 1
         }
-        if let years {
-            let first = max(years.lowerBound, years.upperBound - 60)
-            let times = timesOfDay.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(4).map(\.key)
-            var day = LocalDateTime(year: first, month: 1, day: 1)
-            let end = LocalDateTime(year: years.upperBound + 1, month: 1, day: 1)
-            while day < end {
-                for minute in times { walls.insert(day.adding(seconds: Int64(minute) * 60)) }
-                day = day.adding(days: 4)
+        return zones.mapValues { zone in
+            var walls = zone.walls
+            if let years = zone.years {
+                let first = max(years.lowerBound, years.upperBound - 60)
+                let times = zone.timesOfDay.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(4).map(\.key)
+                var day = LocalDateTime(year: first, month: 1, day: 1)
+                let end = LocalDateTime(year: years.upperBound + 1, month: 1, day: 1)
+                while day < end {
+                    for minute in times { walls.insert(day.adding(seconds: Int64(minute) * 60)) }
+                    day = day.adding(days: 4)
+                }
             }
+            let sorted = walls.sorted()
+            guard sorted.count > sampleLimit else { return sorted }
+            let step = Double(sorted.count) / Double(sampleLimit)
+            return (0..<sampleLimit).map { sorted[Int(Double($0) * step)] }
         }
-        let sorted = walls.sorted()
-        guard sorted.count > sampleLimit else { return sorted }
-        let step = Double(sorted.count) / Double(sampleLimit)
-        return (0..<sampleLimit).map { sorted[Int(Double($0) * step)] }
     }
 }
