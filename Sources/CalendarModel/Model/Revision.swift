@@ -22,8 +22,11 @@ public struct Revision: Comparable, Hashable, Sendable {
     /// What is compared, in order.
     private var key: (Int, Int64) { (sequence, stamp ?? .min) }
 
+    /// Whether `lhs` is the older version.
     public static func < (lhs: Revision, rhs: Revision) -> Bool { lhs.key < rhs.key }
+    /// Whether nothing tells the two apart (no DTSTAMP counts as the earliest).
     public static func == (lhs: Revision, rhs: Revision) -> Bool { lhs.key == rhs.key }
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key.0)
         hasher.combine(key.1)
