@@ -59,4 +59,32 @@ final class LibraryValuesTests: XCTestCase {
             diagnostics("VTODO", "DUE"),
             ["<input>:9: error: VTODO has both DUE and DURATION (RFC 5545 allows one); DUE is used"])
     }
+
+    /// A calendar, event, todo and journal made in code are complete from the start: the file they make reads back
+    /// with no diagnostic at all, and marking the todo done says so as `icskit done` does.
+    func testNewItemsAreValidByConstruction() throws {
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+        let start = try CalendarDate.parse("20260105T090000", tzid: "Europe/Berlin").get()
+        var todo = Todo(summary: "Write report", due: start, now: now)
+        todo.markCompleted(at: now + 60)
+        var calendar = ICalendar()
+        calendar.components = [
+            .event(Event(summary: "Standup", start: start, now: now)), .todo(todo),
+            .journal(Journal(summary: "Notes", uid: "notes@example.org", now: now)),
+        ]
+        let text = String(decoding: ICS.write([calendar]), as: UTF8.self)
+        for line in [
+            "VERSION:2.0", "PRODID:\(ICS.productID)", "DTSTAMP:20260921T141320Z", "UID:notes@example.org",
+            "STATUS:COMPLETED", "COMPLETED:20260921T141420Z", "PERCENT-COMPLETE:100", "SEQUENCE:1",
+        ] {
+            XCTAssertTrue(text.contains(line + "\r\n"), "\(line) in\n\(text)")
+        }
+        XCTAssertEqual(text.components(separatedBy: "UID:").count - 1, 3, text)
+        let read = ICS.read(Array(text.utf8))
+        XCTAssertEqual(read.diagnostics.filter { !$0.message.contains("Europe/Berlin") }, [], text)
+        XCTAssertEqual(read.calendars.first?.todos.first?.isCompleted, true)
+        XCTAssertNotEqual(
+            read.calendars.first?.events.first?.core.uid, Event(summary: "Other", start: start).core.uid,
+            "each new item has its own UID")
+    }
 }

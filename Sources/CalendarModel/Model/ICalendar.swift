@@ -115,7 +115,8 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
         ownPart.properties.filter { !["VERSION", "PRODID", "METHOD"].contains($0.name) }
     }
 
-    /// Written as read when its own properties did not change; each component decides for itself.
+    /// Written as read when its own properties did not change; each component decides for itself. A calendar made
+    /// in code without VERSION or PRODID is written with `2.0` and ICSKit's.
     func encoded() -> Component {
         var component: Component
         if let source = provenance.source, !provenance.isModified {
@@ -125,6 +126,11 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
             var own = self
             own.components = []
             own.provenance.source?.components = []
+            // A calendar made in code says what RFC 5545 §3.6 requires of every VCALENDAR.
+            if provenance.source == nil, !isImplicit {
+                own.version = own.version ?? "2.0"
+                own.productID = own.productID ?? ICS.productID
+            }
             component = own.encodedCanonically()
         }
         component.components = encodeChildren()

@@ -75,14 +75,7 @@ extension CalendarStore {
     /// LAST-MODIFIED moved on (the rest of the todo stays as it was read). Returns how many todos changed.
     @discardableResult
     public func complete(uid: String, calendar: String? = nil, at date: Date = Date()) throws -> Int {
-        let now = LocalDateTime(wallSeconds: Int64(date.timeIntervalSince1970)).calendarDate(.utc)
-        return try updateTodos(uid: uid, calendar: calendar) { todo in
-            todo.status = .completed
-            todo.completed = now
-            todo.percentComplete = 100
-            todo.sequence = (todo.sequence ?? 0) + 1
-            todo.lastModified = now
-        }
+        try updateTodos(uid: uid, calendar: calendar) { $0.markCompleted(at: date) }
     }
 
     /// The calendar an item with this UID is in, and its component, if the store has it.
