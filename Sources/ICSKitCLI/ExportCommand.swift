@@ -311,9 +311,7 @@ struct ExportCommand: ParsableCommand {
             })
         return try store.categoryColors().sorted { $0.key < $1.key }.compactMap { name, color in
             guard used.contains(name.lowercased()) else { return nil }
-            return Property(
-                CategoryColor.propertyName, parameters: [Parameter(CategoryColor.parameterName, name)],
-                value: color)
+            return CategoryColor.property(category: name, color: color)
         }
     }
 

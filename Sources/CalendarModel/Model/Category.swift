@@ -1,5 +1,5 @@
-/// A category name, with the colour an application gives it. iCalendar carries no per-category colour, so the
-/// colour comes from the store, not from the file.
+/// A category name, with the colour an application gives it. iCalendar has no place for a category's colour; ICSKit
+/// carries it in a calendar property (`CategoryColor`), which reading fills `color` from and writing writes.
 ///
 /// ```
 /// categories = "CATEGORIES" catparam ":" text *("," text) CRLF   ; RFC 5545 §3.8.1.2
@@ -7,7 +7,7 @@
 public struct Category: Sendable, Hashable, ExpressibleByStringLiteral {
     /// The category's name.
     public var name: String
-    /// Its colour (`#RRGGBB`) where one is known.
+    /// Its colour (`#RRGGBB`) where one is known: from the calendar it was read from, or set by the app.
     public var color: String?
 
     /// A category by name.

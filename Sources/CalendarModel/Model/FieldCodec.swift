@@ -200,6 +200,8 @@ protocol ComponentModel: Sendable, Equatable {
     func encodeChildren() -> [Component]
     /// Reports what RFC 5545 requires and the component lacks.
     func checkRequired(line: Int, _ context: inout DecodeContext)
+    /// What a model derives from its parts once all are read (a calendar's category colours for its items).
+    mutating func didDecode()
     /// For each of `fields`, whether it holds the same as in `original`.
     func unchangedFields(since original: Self) -> [Bool]
 }
@@ -222,8 +224,12 @@ extension ComponentModel {
         PropertyDesign.checkValueParameters(component.properties, &context.log)
         if let children { children(&self, &context) } else { decodeChildren(component.components, &context) }
         provenance = Provenance(source: component)
+        didDecode()
         checkRequired(line: component.line, &context)
     }
+
+    /// Nothing to derive, for most components.
+    mutating func didDecode() {}
 
     /// The component to write: as read when nothing changed, canonical otherwise.
     func encoded() -> Component {

@@ -73,6 +73,9 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
 
     func encodeChildren() -> [Component] { components.map(\.encoded) }
 
+    /// The items' categories take the colours the calendar's properties carry (`CategoryColor`).
+    mutating func didDecode() { fillCategoryColors() }
+
     func checkRequired(line: Int, _ context: inout DecodeContext) {
         if !isImplicit, productID == nil { context.log.warning(line, "VCALENDAR has no PRODID") }
         if !isImplicit, version == nil { context.log.warning(line, "VCALENDAR has no VERSION") }
@@ -116,14 +119,17 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     }
 
     /// Written as read when its own properties did not change; each component decides for itself. A calendar made
-    /// in code without VERSION or PRODID is written with `2.0` and ICSKit's.
+    /// in code without VERSION or PRODID is written with `2.0` and ICSKit's; the colours its items' categories
+    /// have and its properties do not say yet are added (`CategoryColor`).
     func encoded() -> Component {
         var component: Component
-        if let source = provenance.source, !provenance.isModified {
+        let colored = propertiesWithItemCategoryColors
+        if let source = provenance.source, !provenance.isModified, colored == nil {
             component = source
         } else {
             // Only the calendar's own properties are written here: read back its source without the children.
             var own = self
+            if let colored { own.otherProperties = colored }
             own.components = []
             own.provenance.source?.components = []
             // A calendar made in code says what RFC 5545 §3.6 requires of every VCALENDAR.

@@ -173,6 +173,7 @@ struct StreamingReader {
         mutating func processRound(_ consume: (Made) throws -> Void) throws {
             guard !round.isEmpty else { return }
             let runs = round, first = runIndex, file = reader.file, transform = self.transform
+            let colors = calendar.propertyCategoryColors
             round = []
             runIndex += runs.count
             let results = ParallelParts.run(runs.count) { index -> RunResult<Made> in
@@ -180,8 +181,10 @@ struct StreamingReader {
                     ContentLineScanner.scanPart($0, firstLine: runs[index].firstLine, file: file)
                 }
                 var context = DecodeContext(log: DiagnosticLog(file: file))
-                let components = scanned.components.map { CalendarComponent(decoding: $0, &context) }
+                var components = scanned.components.map { CalendarComponent(decoding: $0, &context) }
                 scanned.components = []
+                // The header's category colours, as a whole read gives them (`ICalendar.didDecode`).
+                if !colors.isEmpty { components.indices.forEach { components[$0].fillCategoryColors(colors) } }
                 let checks = CalendarChecks.Part(components)
                 return RunResult(
                     scanned: scanned, decodeLog: context.log, checks: checks,

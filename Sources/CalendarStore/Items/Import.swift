@@ -320,15 +320,12 @@ struct ImportWriter {
                 arguments: [color, calendarID])
         }
         // Category colours another icskit store exported (the store's own choice stays when it has one).
-        for property in resolved.flatMap(\.otherProperties) where property.name == CategoryColor.propertyName {
-            guard let name = property.parameters.first(where: { $0.name == CategoryColor.parameterName })?.value,
-                !name.isEmpty, CategoryColor.isHex(property.value)
-            else { continue }
+        for (name, value) in resolved.flatMap({ CategoryColor.colors(in: $0.otherProperties) }) {
             try db.execute(
                 sql: """
                     INSERT INTO category (name, color) VALUES (?, ?)
                     ON CONFLICT(name) DO UPDATE SET color = coalesce(category.color, excluded.color)
-                    """, arguments: [name, property.value])
+                    """, arguments: [name, value])
         }
         try writer.saveTimeZones(resolved.flatMap(\.timeZones), calendarID: calendarID)
         try writer.saveCalendarParts(of: resolved, calendarID: calendarID)
@@ -357,19 +354,6 @@ struct ImportWriter {
             }
             try writer.save(row, calendarID: calendarID, isNew: previous == nil && !tombstones.contains(row.key))
         }
-    }
-}
-
-/// How a category's colour travels in a calendar file: `X-ICSKIT-CATEGORY-COLOR;X-CATEGORY=Work:#3366FF`.
-public enum CategoryColor {
-    /// The calendar property an export carries each category colour in: `X-ICSKIT-CATEGORY-COLOR;X-CATEGORY=Home:#00AA00`.
-    public static let propertyName = "X-ICSKIT-CATEGORY-COLOR"
-    /// The parameter that names the category.
-    public static let parameterName = "X-CATEGORY"
-
-    /// Whether the text is a `#RRGGBB` colour.
-    public static func isHex(_ text: String) -> Bool {
-        text.utf8.count == 7 && text.hasPrefix("#") && text.dropFirst().allSatisfy(\.isHexDigit)
     }
 }
 
