@@ -32,8 +32,8 @@ package enum SchedulingState {
             (self.digest, self.item, self.content) = (digest, item, content)
         }
 
-        /// The order of versions: the revision (`Revision`: SEQUENCE, then DTSTAMP), then the text itself (a total order, so
-        /// that no two messages tie and the order they came in cannot matter).
+        /// The order of versions: the revision (`Revision`: SEQUENCE, then DTSTAMP), then the text itself (a total
+        /// order, so that no two messages tie and the order they came in cannot matter).
         package var version: Version { (Revision(sequence: sequence, stamp: stamp), digest, content) }
         package var core: ItemCore { item.core ?? ItemCore() }
     }
