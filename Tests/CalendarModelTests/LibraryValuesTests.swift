@@ -88,3 +88,33 @@ final class LibraryValuesTests: XCTestCase {
             "each new item has its own UID")
     }
 }
+
+/// Editing a calendar in place: the README's loop changes the calendar, not a copy.
+final class CalendarEditingTests: XCTestCase {
+    func testItemsAreChangedWhereTheyStand() throws {
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+            + "BEGIN:VEVENT\r\nUID:a@t\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260105T090000Z\r\nSUMMARY:Standup\r\n"
+            + "END:VEVENT\r\nBEGIN:VEVENT\r\nUID:b@t\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260105T100000Z\r\n"
+            + "SUMMARY:Review\r\nX-ODD;Y=1:kept as read\r\nEND:VEVENT\r\nBEGIN:VTODO\r\nUID:c@t\r\n"
+            + "DTSTAMP:20260101T000000Z\r\nSUMMARY:Report\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        var calendar = try XCTUnwrap(ICS.read(Array(text.utf8)).calendars.first)
+        calendar.updateEvents { event in
+            guard event.summary == "Standup" else { return }
+            event.location = "Room 4"
+        }
+        calendar.updateTodos { $0.markCompleted(at: Date(timeIntervalSince1970: 1_790_000_000)) }
+        let written = String(decoding: ICS.write([calendar]), as: UTF8.self)
+        XCTAssertTrue(written.contains("LOCATION:Room 4\r\n"), written)
+        XCTAssertTrue(written.contains("STATUS:COMPLETED\r\n"), written)
+        XCTAssertTrue(
+            written.contains("SUMMARY:Review\r\nX-ODD;Y=1:kept as read\r\nEND:VEVENT"), "untouched: as read\n\(written)"
+        )
+
+        XCTAssertEqual(calendar[uid: "b@t"]?.core?.summary, "Review")
+        calendar[uid: "b@t"] = nil
+        XCTAssertNil(calendar[uid: "b@t"])
+        calendar[uid: "d@t"] = .journal(Journal(summary: "Notes", uid: "d@t"))
+        XCTAssertEqual(calendar.components.compactMap(\.kind), [.event, .todo, .journal])
+    }
+}
