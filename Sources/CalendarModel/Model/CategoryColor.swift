@@ -98,31 +98,22 @@ extension CalendarComponent {
     /// Sets the colours of the item's categories that have none from `colors` (by lower-cased name) without
     /// marking the item changed.
     mutating func fillCategoryColors(_ colors: [String: String]) {
-        func fill(_ core: inout ItemCore) -> Bool {
-            var filled = false
-            for index in core.categories.indices where core.categories[index].color == nil {
-                guard let color = colors[core.categories[index].name.lowercased()] else { continue }
-                core.categories[index].color = color
-                filled = true
+        func filled<Item: CalendarItem>(_ item: Item) -> Item? {
+            var item = item
+            let wasModified = item.provenance.isModified
+            var changed = false
+            for index in item.core.categories.indices where item.core.categories[index].color == nil {
+                guard let color = colors[item.core.categories[index].name.lowercased()] else { continue }
+                item.core.categories[index].color = color
+                changed = true
             }
-            return filled
+            item.provenance.isModified = wasModified
+            return changed ? item : nil
         }
         switch self {
-        case .event(var event):
-            let wasModified = event.provenance.isModified
-            guard fill(&event.core) else { return }
-            event.provenance.isModified = wasModified
-            self = .event(event)
-        case .todo(var todo):
-            let wasModified = todo.provenance.isModified
-            guard fill(&todo.core) else { return }
-            todo.provenance.isModified = wasModified
-            self = .todo(todo)
-        case .journal(var journal):
-            let wasModified = journal.provenance.isModified
-            guard fill(&journal.core) else { return }
-            journal.provenance.isModified = wasModified
-            self = .journal(journal)
+        case .event(let event): if let event = filled(event) { self = .event(event) }
+        case .todo(let todo): if let todo = filled(todo) { self = .todo(todo) }
+        case .journal(let journal): if let journal = filled(journal) { self = .journal(journal) }
         case .timeZone, .other: return
         }
     }
