@@ -99,7 +99,7 @@ struct AddCommand: ParsableCommand {
         if let parent, try store.item(uid: parent) == nil {
             throw ValidationError("no item with UID \(parent) in the store")
         }
-        let now = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).calendarDate(.utc)
+        let now = CalendarDate.utc(Date())
         var core = ItemCore()
         core.uid = UUID().uuidString.lowercased() + "@icskit"
         core.stamp = now

@@ -25,7 +25,7 @@ struct CSVImporter {
     var earliestYear: Int?
     /// Whether `a/b/yyyy` dates put the day first, decided once for the whole file.
     var dayFirst = false
-    let stamp = LocalDateTime(wallSeconds: Int64(Date().timeIntervalSince1970)).calendarDate(.utc)
+    let stamp = CalendarDate.utc(Date())
     /// The import's zone, made once: times in it become UTC for COMPLETED.
     let clock: ZoneClock?
 

@@ -158,7 +158,7 @@ extension ItemCore {
 
     /// An edit made here: SEQUENCE moves on, LAST-MODIFIED and DTSTAMP become `now`.
     public mutating func recordEdit(at now: Date = Date()) {
-        let stamp = LocalDateTime(wallSeconds: Int64(now.timeIntervalSince1970)).calendarDate(.utc)
+        let stamp = CalendarDate.utc(now)
         sequence = Self.sequence(after: sequence ?? 0)
         lastModified = stamp
         self.stamp = stamp

@@ -8,7 +8,7 @@ extension ItemCore {
     init(newWithSummary summary: String, uid: String?, now: Date) {
         self.init()
         self.uid = uid ?? UUID().uuidString.lowercased() + "@icskit"
-        let stamp = LocalDateTime(wallSeconds: Int64(now.timeIntervalSince1970.rounded(.down))).calendarDate(.utc)
+        let stamp = CalendarDate.utc(now)
         (self.stamp, created, lastModified) = (stamp, stamp, stamp)
         self.summary = summary
     }
@@ -37,7 +37,7 @@ extension Todo {
     /// Marks the todo done at `date`: STATUS:COMPLETED, COMPLETED, PERCENT-COMPLETE:100, SEQUENCE one higher and
     /// LAST-MODIFIED `date` (what `icskit done` does; the rest stays as it was).
     public mutating func markCompleted(at date: Date = Date()) {
-        let now = LocalDateTime(wallSeconds: Int64(date.timeIntervalSince1970.rounded(.down))).calendarDate(.utc)
+        let now = CalendarDate.utc(date)
         core.status = .completed
         completed = now
         percentComplete = 100
@@ -52,5 +52,13 @@ extension Journal {
         self.init()
         core = ItemCore(newWithSummary: summary, uid: uid, now: now)
         core.start = date
+    }
+}
+
+extension CalendarDate {
+    /// The UTC DATE-TIME of an instant, to the second (earlier fractions dropped): a DTSTAMP, LAST-MODIFIED or
+    /// COMPLETED made now.
+    package static func utc(_ date: Date) -> CalendarDate {
+        LocalDateTime(wallSeconds: Int64(date.timeIntervalSince1970.rounded(.down))).calendarDate(.utc)
     }
 }

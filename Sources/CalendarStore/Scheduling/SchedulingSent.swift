@@ -117,7 +117,7 @@ extension CalendarStore {
             guard var core = items[index].core else { continue }
             core.status = .cancelled
             core.sequence = ItemCore.sequence(after: core.sequence ?? 0)
-            core.stamp = LocalDateTime(wallSeconds: Int64(now.timeIntervalSince1970)).calendarDate(.utc)
+            core.stamp = CalendarDate.utc(now)
             items[index].core = core
         }
         return SchedulingRequest(
