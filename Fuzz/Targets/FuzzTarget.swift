@@ -1,5 +1,5 @@
 import CalendarMerge
-@_spi(Testing) import CalendarModel
+import CalendarModel
 import CalendarStore
 import Foundation
 

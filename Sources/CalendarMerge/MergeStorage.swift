@@ -167,7 +167,7 @@ public struct MergeItem: Sendable {
 
     /// Keys and fingerprints an event, todo or journal; nil for other components. `time` places LAST-MODIFIED and
     /// DTSTAMP (which RFC 5545 writes in UTC, and producers sometimes do not).
-    public init?(_ item: CalendarComponent, time: CalendarTime) {
+    package init?(_ item: CalendarComponent, time: CalendarTime) {
         guard let core = item.core else { return nil }
         let keyed = item.keyed
         component = keyed.component

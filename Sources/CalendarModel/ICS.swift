@@ -9,7 +9,7 @@ import Foundation
 /// ```
 public enum ICS {
     /// ICSKit's version, as `icskit --version` prints it.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// The PRODID of calendars ICSKit makes (exports, free/busy, the store's calendars read back).
     public static let productID = "-//ICSKit//icskit 0.1//EN"
@@ -25,7 +25,7 @@ public enum ICS {
         public var isTruncated = false
 
         /// The input as generic components (for jCal, xCal and tools that want no typing).
-        public var components: [Component] { calendars.flatMap { $0.topLevelComponents } }
+        package var components: [Component] { calendars.flatMap { $0.topLevelComponents } }
 
         /// Whether any diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
@@ -38,8 +38,7 @@ public enum ICS {
 
     /// Reads iCalendar bytes, scanning large inputs in parts on every core as `splitting` says (nil: in one
     /// piece); the result is the same either way. For tests and the fuzz target, which check that sameness.
-    @_spi(Testing)
-    public static func read(
+    package static func read(
         _ bytes: [UInt8], file: String?, splitting: (minimumBytes: Int, pieces: Int)?
     ) -> ReadResult {
         var log = DiagnosticLog(file: file)
@@ -106,14 +105,14 @@ public enum ICS {
     }
 
     /// Writes generic components as RFC 5545 text.
-    public static func write(components: [Component]) -> [UInt8] {
+    package static func write(components: [Component]) -> [UInt8] {
         var writer = ICSWriter()
         for component in components { writer.write(component) }
         return writer.bytes
     }
 
     /// Builds typed calendars from generic components (the jCal and xCal readers use this).
-    public static func calendars(from components: [Component], file: String? = nil) -> ReadResult {
+    package static func calendars(from components: [Component], file: String? = nil) -> ReadResult {
         var context = DecodeContext(log: DiagnosticLog(file: file))
         let calendars = calendars(from: components, &context)
         return ReadResult(calendars: calendars, diagnostics: context.log.entries)
@@ -122,5 +121,5 @@ public enum ICS {
 
 extension ICalendar {
     /// What this calendar writes at top level: itself, or its components when it had no VCALENDAR around them.
-    public var topLevelComponents: [Component] { isImplicit ? encodeChildren() : [encoded()] }
+    package var topLevelComponents: [Component] { isImplicit ? encodeChildren() : [encoded()] }
 }

@@ -210,7 +210,7 @@ struct AddCommand: ParsableCommand {
     }
 
     /// `90m`, `1h30m`, `2d`, `-15m` as a DURATION (`TypedInput.duration`).
-    static func duration(_ text: String) -> Result<Duration, ValueError> { TypedInput.duration(text) }
+    static func duration(_ text: String) -> Result<CalendarDuration, ValueError> { TypedInput.duration(text) }
 }
 
 /// RFC 7986 COLOR takes CSS3 colour names; a `#RRGGBB` is written as the nearest of them.

@@ -81,7 +81,7 @@ struct AgendaCommand: ParsableCommand {
         let (start, end) = try window.window(in: zone)
         var options = ExpansionOptions()
         options.components = components.kinds
-        options.viewerZone = zone.identifier
+        options.viewerZoneName = zone.identifier
         options.applyWRTimeZone = !noXWRTimezone
         options.limitPerSeries = maxInstances
         let (segments, diagnostics, shown, storeIsEmpty, keptHandles, opened) =

@@ -263,7 +263,7 @@ enum SeriesInstance {
         let day = wall.startOfDay
         var options = ExpansionOptions()
         options.components = Set(ItemKind.allCases)
-        options.viewerZone = zone.identifier
+        options.viewerZoneName = zone.identifier
         let found = calendar.occurrences(
             from: zone.date(of: day), to: zone.date(of: day.adding(days: 1)), options: options
         ).occurrences.filter { occurrence in

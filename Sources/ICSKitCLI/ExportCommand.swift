@@ -220,7 +220,7 @@ struct ExportCommand: ParsableCommand {
         // A page of more than a few thousand boxes is read by nobody, and a handful of FREQ=SECONDLY series would
         // make one of hundreds of MB: the page has a budget, as `agenda` has.
         var options = ExpansionOptions()
-        options.viewerZone = zone.identifier
+        options.viewerZoneName = zone.identifier
         options.limitPerSeries = maxTotal
         options.budget = InstanceBudget(limit: maxTotal)
         var diagnostics: [Diagnostic] = []
@@ -319,7 +319,7 @@ struct ExportCommand: ParsableCommand {
     static func touching(_ calendar: ICalendar, _ range: Range<Date>, _ zone: ZoneClock) -> ICalendar {
         var options = ExpansionOptions()
         options.components = Set(ItemKind.allCases)
-        options.viewerZone = zone.identifier
+        options.viewerZoneName = zone.identifier
         let uids = Set(
             calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)
                 .occurrences.compactMap(\.uid))
@@ -335,7 +335,7 @@ struct ExportCommand: ParsableCommand {
     static func expanded(_ calendar: ICalendar, _ range: Range<Date>, _ zone: ZoneClock) -> ICalendar {
         var options = ExpansionOptions()
         options.components = Set(ItemKind.allCases)
-        options.viewerZone = zone.identifier
+        options.viewerZoneName = zone.identifier
         var result = calendar
         result.components = calendar.components.filter { $0.name == "VTIMEZONE" }
         for occurrence in calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)

@@ -59,7 +59,7 @@ struct FreeBusyCommand: ParsableCommand {
         let input = try CalendarFiles.readOrStore(files, store: store, calendars: calendar, window: from..<to)
         var diagnostics = input.diagnostics.filter { $0.severity == .error }
         var options = ExpansionOptions()
-        options.viewerZone = zone.identifier
+        options.viewerZoneName = zone.identifier
         var busy: [(name: String, periods: [FreeBusy.BusyTime])] = []
         for source in input.sources {
             var periods: [FreeBusy.BusyTime] = []

@@ -100,7 +100,7 @@ struct RemindCommand: ParsableCommand {
         let reach = from.addingTimeInterval(-7 * 86_400)..<to.addingTimeInterval(35 * 86_400)
         var options = ExpansionOptions()
         options.components = [.event, .todo]
-        options.viewerZone = zone.identifier
+        options.viewerZoneName = zone.identifier
         var due: [DueAlarm] = []
         func collect(_ occurrences: [Occurrence], calendar: String, time: CalendarTime) {
             for occurrence in occurrences {

@@ -123,7 +123,7 @@ struct SearchCommand: ParsableCommand, ChecksWhatIsGiven {
         for hit in hits { matched[hit.calendar, default: []].insert(MergeKeyText(hit.uid, hit.recurrenceID)) }
         var options = ExpansionOptions()
         options.components = components?.kinds ?? Set(ItemKind.allCases)
-        options.viewerZone = zone.identifier
+        options.viewerZoneName = zone.identifier
         var rows: [(occurrence: Occurrence, calendar: String)] = []
         for (name, keys) in matched.sorted(by: { $0.key < $1.key }) {
             let calendar = try store.loadItems(calendar: name, uids: Set(keys.map(\.uid)))

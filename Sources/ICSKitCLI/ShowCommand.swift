@@ -112,7 +112,7 @@ struct ItemDetails {
         if let core = master?.core, core.isRecurring, nextCount > 0 {
             var options = ExpansionOptions()
             options.components = Set(ItemKind.allCases)
-            options.viewerZone = zone.identifier
+            options.viewerZoneName = zone.identifier
             // A year at a time, up to ten, until enough instances are found.
             var from = now
             for _ in 0..<10 where upcoming.count < nextCount {
@@ -201,7 +201,7 @@ struct ItemDetails {
     }
 
     /// `15 minutes before the start`, `1 hour after the end`, `at the start`.
-    static func offsetWords(_ offset: Duration, from anchor: String) -> String {
+    static func offsetWords(_ offset: CalendarDuration, from anchor: String) -> String {
         var rest = abs(offset.totalSeconds)
         guard rest > 0 else { return "at " + anchor }
         var parts: [String] = []

@@ -5,13 +5,13 @@ import XCTest
 final class LibraryValuesTests: XCTestCase {
     /// A duration given with a negative part is written with one sign in front, and reads back as the same length.
     func testNegativePartsAreWrittenWithOneSign() throws {
-        XCTAssertEqual(Duration(minutes: -10).icsValue, "-PT10M")
-        XCTAssertEqual(Duration(hours: 1, minutes: -10).icsValue, "PT50M")
-        XCTAssertEqual(Duration(isNegative: true, minutes: -10).icsValue, "PT10M")
-        XCTAssertEqual(Duration(days: -1, hours: -2).icsValue, "-P1DT2H")
-        XCTAssertEqual(Duration(isNegative: true, weeks: 1).icsValue, "-P1W", "a duration with one sign is as given")
-        for duration in [Duration(minutes: -10), Duration(hours: 1, minutes: -10), Duration(days: -1, hours: -2)] {
-            let read = try Duration.parse(duration.icsValue).get()
+        XCTAssertEqual(CalendarDuration(minutes: -10).icsValue, "-PT10M")
+        XCTAssertEqual(CalendarDuration(hours: 1, minutes: -10).icsValue, "PT50M")
+        XCTAssertEqual(CalendarDuration(isNegative: true, minutes: -10).icsValue, "PT10M")
+        XCTAssertEqual(CalendarDuration(days: -1, hours: -2).icsValue, "-P1DT2H")
+        XCTAssertEqual(CalendarDuration(isNegative: true, weeks: 1).icsValue, "-P1W", "a duration with one sign is as given")
+        for duration in [CalendarDuration(minutes: -10), CalendarDuration(hours: 1, minutes: -10), CalendarDuration(days: -1, hours: -2)] {
+            let read = try CalendarDuration.parse(duration.icsValue).get()
             XCTAssertEqual(read.totalSeconds, duration.totalSeconds, duration.icsValue)
         }
     }
@@ -24,8 +24,8 @@ final class LibraryValuesTests: XCTestCase {
         event.core.stamp = try CalendarDate.parse("20260101T000000Z", tzid: nil).get()
         event.core.start = try CalendarDate.parse("20260105T090000Z", tzid: nil).get()
         event.alarms = [
-            Alarm(displaying: "Soon", before: Duration(minutes: -10)),
-            Alarm(displaying: "Sooner", before: Duration(minutes: 30)),
+            Alarm(displaying: "Soon", before: CalendarDuration(minutes: -10)),
+            Alarm(displaying: "Sooner", before: CalendarDuration(minutes: 30)),
         ]
         var calendar = ICalendar()
         calendar.version = "2.0"

@@ -19,7 +19,7 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(parent.categories, ["Home"])
         XCTAssertEqual(parent.color, "crimson")
         XCTAssertEqual(
-            parent.alarms.first?.trigger, .relative(Duration(isNegative: true, hours: 2), relatedToEnd: true))
+            parent.alarms.first?.trigger, .relative(CalendarDuration(isNegative: true, hours: 2), relatedToEnd: true))
         XCTAssertEqual(parent.alarms.first?.action, .display)
         XCTAssertTrue(child.isCompleted)
         XCTAssertEqual(child.due, CalendarDate(year: 2024, month: 1, day: 11))
@@ -81,7 +81,7 @@ final class ModelTests: XCTestCase {
         event.summary = "Semicolons; commas, and\nnewlines"
         event.categories = ["Work", "Deep, focus"]
         event.attendees = [CalendarUser(address: "mailto:a@example.com", commonName: "Doe; Jane")]
-        event.alarms = [Alarm(displaying: "Soon", before: Duration(minutes: 15))]
+        event.alarms = [Alarm(displaying: "Soon", before: CalendarDuration(minutes: 15))]
         var rule = RecurrenceRule(frequency: .weekly)
         rule.byDay = [.init(.monday), .init(.friday, ordinal: -1)]
         rule.count = 4

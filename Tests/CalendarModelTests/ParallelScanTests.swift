@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@_spi(Testing) @testable import CalendarModel
+@testable import CalendarModel
 
 /// A calendar scanned in parts on several threads reads exactly as one scanned in one piece: components, typed
 /// model, diagnostics (text and line), truncation, and the bytes written back. Checked on every corpus file and

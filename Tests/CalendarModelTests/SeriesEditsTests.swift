@@ -18,7 +18,7 @@ final class SeriesEditsTests: XCTestCase {
     /// The instances of a calendar over 2026–2027, floating times in Berlin.
     func occurrences(_ calendar: ICalendar) -> [Occurrence] {
         var options = ExpansionOptions()
-        options.viewerZone = "Europe/Berlin"
+        options.viewerZone = try! CalendarZone("Europe/Berlin")
         return calendar.occurrences(
             from: Date(timeIntervalSince1970: 1_767_225_600), to: Date(timeIntervalSince1970: 1_830_297_600),
             options: options

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@_spi(Testing) @testable import CalendarModel
+@testable import CalendarModel
 
 /// A file streamed a run of components at a time reads and writes exactly as the whole file: the same calendar and
 /// components, the same diagnostics (text and line), and byte for byte the same iCalendar, jCal and xCal. Checked on

@@ -209,7 +209,7 @@ final class TimeBehaviourTests: XCTestCase {
         )
         .split(separator: "\n").map(String.init)
         var options = ExpansionOptions()
-        options.viewerZone = "Europe/Berlin"
+        options.viewerZone = try CalendarZone("Europe/Berlin")
         let occurrences = calendar.occurrences(
             from: iso.date(from: "2026-02-28T23:00:00Z")!,
             to: iso.date(from: "2026-04-30T22:00:00Z")!, options: options

@@ -14,7 +14,7 @@ final class ListingTests: XCTestCase {
             + "DESCRIPTION:Soon\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         _ = try store.importCalendars(ICS.read(Array(text.utf8)).calendars, into: "Work", file: "w.ics")
         var options = ExpansionOptions()
-        options.viewerZone = "UTC"
+        options.viewerZone = .utc
         let (from, to) = (Date(timeIntervalSince1970: 1_772_323_200), Date(timeIntervalSince1970: 1_773_532_800))
         func listed(_ properties: Set<String>?) throws -> [Occurrence] {
             try XCTUnwrap(store.keptInstances(from: from, to: to, options: options, listed: properties))

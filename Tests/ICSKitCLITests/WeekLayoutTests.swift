@@ -10,7 +10,7 @@ final class WeekLayoutTests: XCTestCase {
         let zone = try XCTUnwrap(ZoneClock(identifier: "Europe/Berlin"))
         let monday = LocalDateTime(year: 2026, month: 11, day: 16)
         var options = ExpansionOptions()
-        options.viewerZone = zone.identifier
+        options.viewerZoneName = zone.identifier
         let occurrences = calendar.occurrences(
             from: zone.date(of: monday), to: zone.date(of: monday.adding(days: 7)),
             options: options

@@ -2,7 +2,7 @@ import Foundation
 
 /// The calendar fields a CSV column can carry. Headers are recognised by name (Google Calendar's import columns,
 /// Outlook's calendar and task export columns, the iCalendar property names); `--columns` maps any other.
-public enum CSVField: String, Sendable, CaseIterable {
+package enum CSVField: String, Sendable, CaseIterable {
     /// The title (SUMMARY).
     case summary
     /// The start date alone.
@@ -105,30 +105,30 @@ public enum CSVField: String, Sendable, CaseIterable {
     }
 
     /// The field a header names, if it is one ICSKit knows.
-    public static func recognising(_ header: String) -> CSVField? { headers[key(header)] }
+    package static func recognising(_ header: String) -> CSVField? { headers[key(header)] }
 }
 
 /// How CSV is read and written.
-public struct CSVOptions: Sendable {
+package struct CSVOptions: Sendable {
     /// Header → field, for columns whose names ICSKit does not know (or to override one it does).
-    public var columns: [String: CSVField]
+    package var columns: [String: CSVField]
     /// Import: the zone naive times are in (each becomes `TZID=zone`); none leaves them floating.
     /// Export: the zone times are written in; none writes each in its own zone.
-    public var zone: String?
+    package var zone: String?
     /// Writes cells exactly as the data has them. By default a cell that a spreadsheet would run as a formula
     /// (starting with `=`, `+`, `-`, `@`, tab or CR) is written with a `'` before it, as OWASP recommends against
     /// CSV injection, and reading takes such a `'` off again.
-    public var rawCells: Bool
+    package var rawCells: Bool
 
     /// Options: extra header mappings, the zone naive times are read and written in, raw cells.
-    public init(columns: [String: CSVField] = [:], zone: String? = nil, rawCells: Bool = false) {
+    package init(columns: [String: CSVField] = [:], zone: String? = nil, rawCells: Bool = false) {
         self.columns = columns
         self.zone = zone
         self.rawCells = rawCells
     }
 
     /// Parses `--columns "Header=field,Other Header=field"`; the reason when it cannot.
-    public static func columns(_ specification: String) -> Result<[String: CSVField], ValueError> {
+    package static func columns(_ specification: String) -> Result<[String: CSVField], ValueError> {
         var columns: [String: CSVField] = [:]
         for pair in specification.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -148,10 +148,10 @@ public struct CSVOptions: Sendable {
 }
 
 /// Calendars as CSV rows in Google Calendar's import layout plus the fields it lacks, and back.
-public enum CSVCalendar {
+package enum CSVCalendar {
     /// The columns ICSKit writes: Google Calendar's documented import columns, then UID, Categories, Status, Due,
     /// Completed, Priority, RRULE and Type (`event` or `todo`, so a todo with no due date stays a todo).
-    public static let exportHeader = [
+    package static let exportHeader = [
         "Subject", "Start Date", "Start Time", "End Date", "End Time", "All Day Event",
         "Description", "Location", "Private", "UID", "Categories", "Status", "Due",
         "Completed", "Priority", "RRULE", "Type",
@@ -161,18 +161,18 @@ public enum CSVCalendar {
 
     /// An item CSV cannot carry whole: an overridden instance (RECURRENCE-ID, not written) or a series with
     /// EXDATEs (written as one row without them), with its line in the input.
-    public struct LeftOut: Sendable, Equatable {
+    package struct LeftOut: Sendable, Equatable {
         /// The line of the component left out.
-        public var line: Int
+        package var line: Int
         /// Its title, when it has one.
-        public var summary: String?
+        package var summary: String?
         /// True for an overridden instance, false for a series whose EXDATEs are left out.
-        public var isOverride: Bool
+        package var isOverride: Bool
     }
 
     /// One row per event and todo. Overridden instances (RECURRENCE-ID) and EXDATEs have no column: they are
     /// listed in `leftOut` so the caller can say so, each at its line.
-    public static func write(_ calendars: [ICalendar], options: CSVOptions = CSVOptions())
+    package static func write(_ calendars: [ICalendar], options: CSVOptions = CSVOptions())
         -> (text: String, leftOut: [LeftOut])
     {
         var rows = [CSVTable.Row(cells: exportHeader, line: 0)]

@@ -6,7 +6,7 @@ import Foundation
 /// no field claims travel as `X-ICSKIT-CSV;X-COLUMN=header:value`, so nothing is dropped.
 extension CSVCalendar {
     /// Reads a CSV table into one calendar; cells that cannot be read are errors naming their line, row and column.
-    public static func read(_ bytes: [UInt8], file: String?, options: CSVOptions = CSVOptions()) -> ICS.ReadResult {
+    package static func read(_ bytes: [UInt8], file: String?, options: CSVOptions = CSVOptions()) -> ICS.ReadResult {
         var importer = CSVImporter(file: file, options: options)
         return importer.read(bytes)
     }
@@ -495,7 +495,7 @@ struct CSVImporter {
     /// A display alarm at the reminder's date and time, relative to an event's start or a todo's due date
     /// (Outlook's default of 15 minutes before when only the on/off column says there is a reminder).
     func alarm(_ cells: Cells, anchor: CalendarDate?, relatedToEnd: Bool, summary: String?) -> Alarm {
-        var offset = Duration(isNegative: true, minutes: 15)
+        var offset = CalendarDuration(isNegative: true, minutes: 15)
         if let anchor, let dateText = cells[.reminderDate], let day = day(dateText) {
             let time = cells[.reminderTime].flatMap(Self.time) ?? (0, 0, 0)
             let at = LocalDateTime(
@@ -503,7 +503,7 @@ struct CSVImporter {
                 second: time.2)
             let seconds = Int(at.wallSeconds - LocalDateTime(anchor).wallSeconds)
             let magnitude = abs(seconds)
-            offset = Duration(
+            offset = CalendarDuration(
                 isNegative: seconds < 0, days: magnitude / 86_400, hours: magnitude % 86_400 / 3600,
                 minutes: magnitude % 3600 / 60, seconds: magnitude % 60)
         }

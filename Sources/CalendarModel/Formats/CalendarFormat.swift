@@ -53,7 +53,12 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
     /// Reads calendars in this format. iCalendar never fails (problems become diagnostics); jCal or xCal that is
     /// not well-formed or not of the format's shape yields no calendars and one error. A mail message read as
     /// iCalendar gives its calendar parts (`MIMEMessage`), or one error when it has none.
-    public func read(_ bytes: [UInt8], file: String?, csv: CSVOptions = CSVOptions()) -> ICS.ReadResult {
+    public func read(_ bytes: [UInt8], file: String?) -> ICS.ReadResult {
+        read(bytes, file: file, csv: CSVOptions())
+    }
+
+    /// `read(_:file:)` with the CLI's CSV options (columns, zone).
+    package func read(_ bytes: [UInt8], file: String?, csv: CSVOptions) -> ICS.ReadResult {
         switch self {
         case .csv:
             return CSVCalendar.read(bytes, file: file, options: csv)
@@ -102,7 +107,10 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
     }
 
     /// Writes calendars in this format.
-    public func write(_ calendars: [ICalendar], csv: CSVOptions = CSVOptions()) -> [UInt8] {
+    public func write(_ calendars: [ICalendar]) -> [UInt8] { write(calendars, csv: CSVOptions()) }
+
+    /// `write(_:)` with the CLI's CSV options.
+    package func write(_ calendars: [ICalendar], csv: CSVOptions) -> [UInt8] {
         switch self {
         case .csv: return Array(CSVCalendar.write(calendars, options: csv).text.utf8)
         case .ics: return ICS.write(calendars)

@@ -2,18 +2,18 @@
 /// run's components, then the closing. Put together, the pieces are the bytes `CalendarFormat.write` gives for the
 /// whole calendar (iCalendar, jCal and xCal; CSV needs the calendar's time zones before its first row and is written
 /// whole).
-public struct CalendarStreamWriter: Sendable {
+package struct CalendarStreamWriter: Sendable {
     /// The format written: iCalendar, jCal or xCal.
-    public let format: CalendarFormat
+    package let format: CalendarFormat
 
     /// A writer for `format`, or nil for CSV.
-    public init?(format: CalendarFormat) {
+    package init?(format: CalendarFormat) {
         guard format != .csv else { return nil }
         self.format = format
     }
 
     /// The calendar's start and own properties (its components are ignored).
-    public func opening(_ calendar: ICalendar) -> [UInt8] {
+    package func opening(_ calendar: ICalendar) -> [UInt8] {
         let own = calendar.ownPart
         switch format {
         case .ics, .csv:
@@ -30,7 +30,7 @@ public struct CalendarStreamWriter: Sendable {
     }
 
     /// The components of run `index` (runs counted from 0).
-    public func run(_ components: [CalendarComponent], index: Int) -> [UInt8] {
+    package func run(_ components: [CalendarComponent], index: Int) -> [UInt8] {
         switch format {
         case .ics, .csv:
             var writer = ICSWriter()
@@ -51,7 +51,7 @@ public struct CalendarStreamWriter: Sendable {
     }
 
     /// What ends the calendar (and the document).
-    public func closing(_ calendar: ICalendar) -> [UInt8] {
+    package func closing(_ calendar: ICalendar) -> [UInt8] {
         switch format {
         case .ics, .csv:
             var writer = ICSWriter()

@@ -1,13 +1,13 @@
 /// Reads jCal (RFC 7265) into components, the inverse of `JCalWriter`.
-public enum JCalReader {
+package enum JCalReader {
     /// Why jCal could not be read: the JSON is broken, or its shape is not jCal's.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// The line of the error: of a JSON syntax error, or of the array a shape error is in.
-        public var line: Int
+        package var line: Int
         /// The column (in characters) of a JSON syntax error.
-        public var column: Int?
+        package var column: Int?
         /// What is wrong.
-        public var message: String
+        package var message: String
         /// The JSON Pointer of the value at fault, for a shape error: `read` turns it into a line and column.
         var path: String?
 
@@ -15,12 +15,12 @@ public enum JCalReader {
             (self.line, self.column, self.message, self.path) = (line, column, message, path)
         }
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// Parses jCal bytes: one component array, or an array of them. Components and properties carry the line
     /// their array starts on, so diagnostics name it.
-    public static func read(_ bytes: [UInt8]) throws(Failure) -> [Component] {
+    package static func read(_ bytes: [UInt8]) throws(Failure) -> [Component] {
         let json: JSONValue
         let arrays: [String: (line: Int, column: Int)]
         do {

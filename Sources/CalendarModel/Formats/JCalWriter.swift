@@ -1,6 +1,6 @@
 /// Writes jCal (RFC 7265): `["vcalendar", [properties], [components]]`, value types from the property design,
 /// parameters kept, unknown properties typed "unknown" with their raw text.
-public enum JCalWriter {
+package enum JCalWriter {
     /// One calendar gives one jCal array; several give an array of them.
     package static func json(_ components: [Component]) -> JSONValue {
         components.count == 1 ? component(components[0]) : .array(components.map(component))
@@ -80,7 +80,7 @@ public enum JCalWriter {
                     }
                 }
             }
-        case .duration: return each { item in Duration.parse(item).success.map { _ in .string(item) } }
+        case .duration: return each { item in CalendarDuration.parse(item).success.map { _ in .string(item) } }
         case .utcOffset:
             return ValueSyntax.isUTCOffset(raw) ? [.string(jcalOffset(raw))] : nil
         case .integer:

@@ -5,18 +5,18 @@ import Foundation
 /// any multipart nesting, their transfer encoding (base64, quoted-printable) undone and their charset made UTF-8.
 /// The same calendar sent twice (as the text/calendar alternative and again as an attachment, as CalConnect's iMIP
 /// guide advises) is read once.
-public enum MIMEMessage {
+package enum MIMEMessage {
     /// One calendar part: its bytes as UTF-8, and the `method` its Content-Type names (iMIP's REQUEST, REPLY …).
-    public struct CalendarPart: Sendable, Hashable {
+    package struct CalendarPart: Sendable, Hashable {
         /// The calendar, UTF-8.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// The Content-Type's `method` parameter, upper-cased (nil when it has none).
-        public var method: String?
+        package var method: String?
     }
 
     /// Whether these bytes are a mail message rather than a calendar: header lines (`Name: value`) up to the first
     /// empty line, among them MIME-Version or Content-Type, and no `BEGIN:` before that line.
-    public static func isMessage(_ bytes: [UInt8]) -> Bool {
+    package static func isMessage(_ bytes: [UInt8]) -> Bool {
         // Every calendar file is asked: decide on its first line, and on at most the first 64 KB.
         let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         guard let colon = start.prefix(80).firstIndex(of: 0x3A),
@@ -31,7 +31,7 @@ public enum MIMEMessage {
     }
 
     /// Every calendar part of the message, in order, each once.
-    public static func calendarParts(_ bytes: [UInt8]) -> [CalendarPart] {
+    package static func calendarParts(_ bytes: [UInt8]) -> [CalendarPart] {
         var parts: [CalendarPart] = []
         collect(bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }, depth: 0, into: &parts)
         var seen: Set<[UInt8]> = []
@@ -40,7 +40,7 @@ public enum MIMEMessage {
 
     /// The address the message's `From:` header names (`Alice <alice@example.com>` → `alice@example.com`): who sent
     /// it, as far as a mail says (iMIP's sender check, RFC 6047 §3). Nil when it names none, or more than one mailbox.
-    public static func sender(_ bytes: [UInt8]) -> String? {
+    package static func sender(_ bytes: [UInt8]) -> String? {
         let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         let lines = headerBlock(start.prefix(1 << 16)).lines
         let from = lines.filter { $0.lowercased().hasPrefix("from:") }

@@ -1,20 +1,20 @@
 /// Reads xCal (RFC 6321) into components, the inverse of `XCalWriter`. Elements outside the xCal namespace are
 /// extensions this reader does not know: they are skipped and reported.
-public enum XCalReader {
+package enum XCalReader {
     /// A document the reader refuses: where and why.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// The line the problem is on.
-        public var line: Int
+        package var line: Int
         /// The column (in characters) of an XML syntax error.
-        public var column: Int? = nil
+        package var column: Int? = nil
         /// What is wrong.
-        public var message: String
+        package var message: String
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// The components of an xCal document, and warnings for what was skipped.
-    public static func read(_ bytes: [UInt8]) throws(Failure) -> (components: [Component], warnings: [(Int, String)]) {
+    package static func read(_ bytes: [UInt8]) throws(Failure) -> (components: [Component], warnings: [(Int, String)]) {
         let root: XMLElement
         do {
             root = try XMLElement.parse(bytes)

@@ -2,9 +2,9 @@
 /// `<properties>` then `<components>`, each property as `<parameters>` then typed value elements. Value types come
 /// from the property design as in jCal; unknown properties and values that do not fit their type travel as
 /// `<unknown>` with their raw text, so nothing is lost.
-public enum XCalWriter {
+package enum XCalWriter {
     /// The iCalendar XML namespace of RFC 6321.
-    public static let namespace = "urn:ietf:params:xml:ns:icalendar-2.0"
+    package static let namespace = "urn:ietf:params:xml:ns:icalendar-2.0"
 
     /// The parameters whose values RFC 6321 types as something other than text.
     static let parameterTypes: [String: ValueType] = [
@@ -19,7 +19,7 @@ public enum XCalWriter {
     ]
 
     /// An xCal document of these VCALENDAR components.
-    public static func document(_ components: [Component]) -> String {
+    package static func document(_ components: [Component]) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<icalendar xmlns=\"\(namespace)\">\n"
         for component in components { write(component, indent: 1, into: &out) }
         out += "</icalendar>\n"
@@ -48,10 +48,10 @@ public enum XCalWriter {
 
     /// Carries a property whose name cannot be an XML element name (a damaged line kept as read), as its whole
     /// content line.
-    public static let contentLineElement = "x-icskit-content-line"
+    package static let contentLineElement = "x-icskit-content-line"
 
     /// Carries a component whose name cannot be an XML element name, the name in its `name` attribute.
-    public static let componentElement = "x-icskit-component"
+    package static let componentElement = "x-icskit-component"
 
     /// Whether an iCalendar name can stand as an xCal element name: a letter, then letters, digits and `-`.
     static func isElementName(_ name: String) -> Bool {
@@ -62,7 +62,7 @@ public enum XCalWriter {
     }
 
     /// One property element on one line.
-    public static func property(_ property: Property) -> String {
+    package static func property(_ property: Property) -> String {
         guard isElementName(property.name), property.parameters.allSatisfy({ isElementName($0.name) }) else {
             return "<\(contentLineElement)>" + element("unknown", property.contentLine) + "</\(contentLineElement)>"
         }
@@ -102,7 +102,7 @@ public enum XCalWriter {
     /// A duration in the form RFC 5545's grammar (and so xCal's schema) allows: weeks stand alone, so
     /// `P1W6DT15H`, which some writers produce, becomes the equal `P13DT15H`.
     static func rfcDuration(_ text: String) -> String {
-        guard var duration = Duration.parse(text).success, duration.weeks != 0,
+        guard var duration = CalendarDuration.parse(text).success, duration.weeks != 0,
             duration.days != 0 || duration.hours != 0 || duration.minutes != 0 || duration.seconds != 0
         else {
             return text

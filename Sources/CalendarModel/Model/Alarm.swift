@@ -5,7 +5,7 @@ public struct Alarm: Sendable, Hashable, ComponentModel {
     /// TRIGGER: when, relative to the start or end of its item, or at a time.
     public var trigger: Trigger? { didSet { provenance.isModified = true } }
     /// DURATION between repeats; goes with `repeatCount`.
-    public var duration: Duration? { didSet { provenance.isModified = true } }
+    public var duration: CalendarDuration? { didSet { provenance.isModified = true } }
     /// REPEAT.
     public var repeatCount: Int? { didSet { provenance.isModified = true } }
     /// DESCRIPTION: the text a DISPLAY alarm shows or an EMAIL alarm sends.
@@ -23,9 +23,9 @@ public struct Alarm: Sendable, Hashable, ComponentModel {
     /// An alarm with no properties set.
     public init() {}
 
-    /// A display alarm at an offset before the start: `Alarm(displaying: "Soon", before: Duration(minutes: 15))`.
-    /// An offset already written as negative (`Duration(minutes: -15)`) means the same.
-    public init(displaying text: String, before offset: Duration) {
+    /// A display alarm at an offset before the start: `Alarm(displaying: "Soon", before: CalendarDuration(minutes: 15))`.
+    /// An offset already written as negative (`CalendarDuration(minutes: -15)`) means the same.
+    public init(displaying text: String, before offset: CalendarDuration) {
         action = .display
         description = text
         var before = offset

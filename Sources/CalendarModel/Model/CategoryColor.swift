@@ -4,20 +4,20 @@
 /// categories from these (names compared without case); writing one carries the colours its items' categories
 /// have. Other programs keep the property as an unknown one; `icskit import` keeps the colours in the store and
 /// `icskit export` writes them back.
-public enum CategoryColor {
+package enum CategoryColor {
     /// The calendar property that carries one category's colour.
-    public static let propertyName = "X-ICSKIT-CATEGORY-COLOR"
+    package static let propertyName = "X-ICSKIT-CATEGORY-COLOR"
     /// The parameter that names the category.
-    public static let parameterName = "X-CATEGORY"
+    package static let parameterName = "X-CATEGORY"
 
     /// Whether the text is a `#RRGGBB` colour.
-    public static func isHex(_ text: String) -> Bool {
+    package static func isHex(_ text: String) -> Bool {
         text.utf8.count == 7 && text.hasPrefix("#") && text.dropFirst().allSatisfy(\.isHexDigit)
     }
 
     /// The category colours calendar properties carry, in their order: each category's name as written and its
     /// `#RRGGBB` colour (properties without a name or with another value are left out).
-    public static func colors(in properties: [Property]) -> [(category: String, color: String)] {
+    package static func colors(in properties: [Property]) -> [(category: String, color: String)] {
         properties.compactMap { property in
             guard property.name == propertyName,
                 let name = property.parameters.first(where: { $0.name == parameterName })?.value, !name.isEmpty,
@@ -28,7 +28,7 @@ public enum CategoryColor {
     }
 
     /// The property for one category's colour.
-    public static func property(category: String, color: String) -> Property {
+    package static func property(category: String, color: String) -> Property {
         Property(propertyName, parameters: [Parameter(parameterName, category)], value: color)
     }
 }

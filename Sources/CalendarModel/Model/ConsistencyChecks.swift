@@ -113,7 +113,7 @@ extension CalendarItem {
         guard let end else { return }
         if end.isDate != start.isDate {
             context.log.warning(lineOf(label, line), "\(label) and DTSTART differ in type (DATE vs DATE-TIME)")
-        } else if end.form == start.form, end < start {
+        } else if end.form == start.form, end.isWallClockBefore(start) {
             context.log.warning(lineOf(label, line), "\(label) \(end.icsValue) is before DTSTART \(start.icsValue)")
         }
     }

@@ -6,7 +6,7 @@ public struct Event: Sendable, Hashable, CalendarItem, CalendarItemModel, Calend
     /// DTEND; an event has DTEND or DURATION, not both.
     public var end: CalendarDate? { didSet { provenance.isModified = true } }
     /// DURATION, when the event has no DTEND.
-    public var duration: Duration? { didSet { provenance.isModified = true } }
+    public var duration: CalendarDuration? { didSet { provenance.isModified = true } }
     /// TRANSP.
     public var transparency: Transparency? { didSet { provenance.isModified = true } }
     /// VALARM components.

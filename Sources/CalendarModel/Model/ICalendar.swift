@@ -21,7 +21,7 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     /// Calendar properties ICSKit does not type, in file order.
     public var otherProperties: [Property] = [] { didSet { provenance.isModified = true } }
     /// True when the input had components with no VCALENDAR around them; they are written back the same way.
-    public var isImplicit = false
+    package var isImplicit = false
     var provenance = Provenance()
 
     /// An empty calendar.
@@ -43,7 +43,7 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     /// The calendar with its VTIMEZONEs and none of its items: what a `CalendarTime` needs to place the items'
     /// times when what it would say of the zones' use in them (disagreements with tzdata at the times used) is not
     /// wanted, and costs a pass over every item per zone.
-    public var withZonesOnly: ICalendar {
+    package var withZonesOnly: ICalendar {
         var zones = self
         zones.components = components.filter { if case .timeZone = $0 { true } else { false } }
         return zones
@@ -87,7 +87,7 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     }
 
     /// How many components of each kind the calendar holds, nested ones (VALARM, STANDARD …) included.
-    public var componentCounts: [String: Int] {
+    package var componentCounts: [String: Int] {
         var counts: [String: Int] = [:]
         func count(_ component: Component) { component.forEach { counts[$0.name, default: 0] += 1 } }
         for component in components {
@@ -269,7 +269,7 @@ public indirect enum CalendarComponent: Sendable, Hashable {
 
     /// False for a component the input ended inside of (its END missing, a download cut off): what it holds may be
     /// cut short, so a store must not let it replace a complete version.
-    public var isComplete: Bool { source?.isCutOff != true }
+    package var isComplete: Bool { source?.isCutOff != true }
 
     /// The component an item or block was read from; nil for an item made in code (which is never cut off and has
     /// no line). Unlike `asRead`, never encodes.
@@ -284,7 +284,7 @@ public indirect enum CalendarComponent: Sendable, Hashable {
     }
 
     /// Whether this is an event, todo or journal: an item a store keeps, merges and lists.
-    public var isItem: Bool {
+    package var isItem: Bool {
         switch self {
         case .event, .todo, .journal: return true
         case .timeZone, .other: return false

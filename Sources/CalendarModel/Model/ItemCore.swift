@@ -152,7 +152,7 @@ extension CalendarItem where Self: CalendarItemFields, Self.Item == Self {
 extension ItemCore {
     /// The SEQUENCE after `sequence`: one higher, and never past the largest INTEGER (RFC 5545 §3.3.8,
     /// 2147483647); a value read from outside may be anything.
-    public static func sequence(after sequence: Int) -> Int {
+    package static func sequence(after sequence: Int) -> Int {
         sequence < Int(Int32.max) ? max(sequence, -1) + 1 : Int(Int32.max)
     }
 

@@ -9,13 +9,13 @@ public enum ItemKind: String, Sendable, Hashable, CaseIterable, Comparable, Coda
     case journal = "VJOURNAL"
 
     /// The kind a component's name names, in any case (`VEVENT`, `vtodo`); nil for every other component.
-    public init?(componentName: String) {
+    package init?(componentName: String) {
         self.init(rawValue: componentName.uppercased())
     }
 
     /// The kind a person's word names: `event`, `todo` (or `task`), `journal`, their plurals, or the component's
     /// name, in any case; nil for anything else.
-    public init?(word: String) {
+    package init?(word: String) {
         var lower = word.lowercased()
         if lower.hasPrefix("v") { lower.removeFirst() }
         if lower.hasSuffix("s") { lower.removeLast() }
@@ -28,10 +28,10 @@ public enum ItemKind: String, Sendable, Hashable, CaseIterable, Comparable, Coda
     }
 
     /// The component's name: `VEVENT`, `VTODO` or `VJOURNAL`.
-    public var componentName: String { rawValue }
+    package var componentName: String { rawValue }
 
     /// The word for it: `event`, `todo` or `journal`.
-    public var word: String {
+    package var word: String {
         switch self {
         case .event: "event"
         case .todo: "todo"

@@ -6,7 +6,7 @@ public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemModel, Calenda
     /// DUE.
     public var due: CalendarDate? { didSet { provenance.isModified = true } }
     /// DURATION (from DTSTART), when the todo has no DUE.
-    public var duration: Duration? { didSet { provenance.isModified = true } }
+    public var duration: CalendarDuration? { didSet { provenance.isModified = true } }
     /// COMPLETED: when it was done (UTC).
     public var completed: CalendarDate? { didSet { provenance.isModified = true } }
     /// PERCENT-COMPLETE, 0–100.

@@ -5,7 +5,7 @@
 /// ```
 public enum Trigger: Sendable, Hashable {
     /// This long before (negative) or after the start, or the end when `relatedToEnd` (RELATED=END).
-    case relative(Duration, relatedToEnd: Bool)
+    case relative(CalendarDuration, relatedToEnd: Bool)
     /// At this UTC time (VALUE=DATE-TIME).
     case absolute(CalendarDate)
 }

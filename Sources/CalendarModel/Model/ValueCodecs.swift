@@ -114,8 +114,8 @@ func groupedByForm<Value, Key: Equatable>(_ values: [Value], key: (Value) -> Key
     return groups
 }
 
-extension ValueCodec where Value == Duration {
-    static var duration: ValueCodec { .one({ Duration.parse($0.value) }, { ([], $0.icsValue) }) }
+extension ValueCodec where Value == CalendarDuration {
+    static var duration: ValueCodec { .one({ CalendarDuration.parse($0.value) }, { ([], $0.icsValue) }) }
 }
 
 extension ValueCodec where Value == Geo {
@@ -223,7 +223,7 @@ extension ValueCodec where Value == Trigger {
                     return CalendarDate.parse(property.value, tzid: nil).map { .absolute($0) }
                 }
                 let relatedToEnd = property["RELATED"]?.uppercased() == "END"
-                return Duration.parse(property.value).map { .relative($0, relatedToEnd: relatedToEnd) }
+                return CalendarDuration.parse(property.value).map { .relative($0, relatedToEnd: relatedToEnd) }
             },
             { trigger in
                 switch trigger {

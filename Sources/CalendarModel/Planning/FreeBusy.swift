@@ -7,34 +7,34 @@ import Foundation
 /// let slots = FreeBusy.freeSlots(busy: busy.map(\.range), from: monday, to: sunday,
 ///                                within: (9 * 60, 18 * 60), zone: berlin, minimum: 3600)
 /// ```
-public enum FreeBusy {
+package enum FreeBusy {
     /// FBTYPE of a busy period.
-    public enum Kind: String, Sendable, Hashable, Comparable {
+    package enum Kind: String, Sendable, Hashable, Comparable {
         /// Busy (an opaque, confirmed or unconfirmed item).
         case busy = "BUSY"
         /// Tentatively busy (a TENTATIVE event).
         case tentative = "BUSY-TENTATIVE"
 
         /// Orders kinds by name.
-        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+        package static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// One stretch of busy time (a VFREEBUSY's FREEBUSY period with its FBTYPE, placed on the timeline).
-    public struct BusyTime: Sendable, Hashable {
+    package struct BusyTime: Sendable, Hashable {
         /// When.
-        public var range: Range<Date>
+        package var range: Range<Date>
         /// Busy, tentative or unavailable.
-        public var kind: Kind
+        package var kind: Kind
 
         /// A period of one kind.
-        public init(_ range: Range<Date>, kind: Kind) {
+        package init(_ range: Range<Date>, kind: Kind) {
             self.range = range
             self.kind = kind
         }
     }
 
     /// Overlapping and touching ranges joined, in order.
-    public static func union(_ ranges: [Range<Date>]) -> [Range<Date>] {
+    package static func union(_ ranges: [Range<Date>]) -> [Range<Date>] {
         var merged: [Range<Date>] = []
         for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = merged.last, range.lowerBound <= last.upperBound {
@@ -49,7 +49,7 @@ public enum FreeBusy {
     /// The free stretches of at least `minimum` seconds in [from, to) outside every busy range: on each day, only
     /// between the wall-clock minutes `within` (e.g. 09:00–18:00 as 540…1080) of `zone`, so a DST change moves the
     /// hours with the clock. Without `within`, the whole window counts.
-    public static func freeSlots(
+    package static func freeSlots(
         busy: [Range<Date>], from: Date, to: Date, within: (start: Int, end: Int)?,
         zone: ZoneClock, minimum: TimeInterval
     ) -> [Range<Date>] {
@@ -84,7 +84,7 @@ extension ICalendar {
     /// The calendar's busy time in [from, to): every instance of an event that blocks time (not TRANSP:TRANSPARENT,
     /// not STATUS:CANCELLED), TENTATIVE ones as BUSY-TENTATIVE, clipped to the window and joined per kind. Floating
     /// times and dates are placed in `options.viewerZone`.
-    public func busyTime(
+    package func busyTime(
         from: Date, to: Date, options: ExpansionOptions = ExpansionOptions(),
         file: String? = nil
     ) -> (periods: [FreeBusy.BusyTime], diagnostics: [Diagnostic]) {

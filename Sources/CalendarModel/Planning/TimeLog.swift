@@ -2,15 +2,15 @@ import Foundation
 
 /// Time spent on a todo, recorded as a VJOURNAL related to it (so it travels to other apps): DTSTART when the work
 /// began, `X-ICSKIT-DURATION` how long it took, `X-ICSKIT-INTERRUPTED` whether it was cut short.
-public enum TimeLog {
+package enum TimeLog {
     /// The VJOURNAL property holding how long the work took.
-    public static let durationProperty = "X-ICSKIT-DURATION"
+    package static let durationProperty = "X-ICSKIT-DURATION"
     /// The VJOURNAL property marking work that was cut short.
-    public static let interruptedProperty = "X-ICSKIT-INTERRUPTED"
+    package static let interruptedProperty = "X-ICSKIT-INTERRUPTED"
 
     /// A journal entry for `duration` spent on `todo`, ending `end`.
-    public static func entry(
-        for todo: Todo, duration: Duration, interrupted: Bool, end: Date = Date(),
+    package static func entry(
+        for todo: Todo, duration: CalendarDuration, interrupted: Bool, end: Date = Date(),
         uid: String = UUID().uuidString.lowercased() + "@icskit"
     ) -> Journal {
         let endSeconds = Int64(end.timeIntervalSince1970.rounded(.down))
@@ -32,14 +32,14 @@ public enum TimeLog {
     }
 
     /// Seconds logged per day (in `zone`), from the time-log journals of some calendars.
-    public static func secondsPerDay(_ calendars: [ICalendar], zone: ZoneClock) -> [String: Int] {
+    package static func secondsPerDay(_ calendars: [ICalendar], zone: ZoneClock) -> [String: Int] {
         var days: [String: Int] = [:]
         for calendar in calendars {
             let time = CalendarTime(calendar: calendar, viewerZone: zone.identifier)
             for journal in calendar.journals {
                 guard let start = journal.start,
                     let text = journal.otherProperties.first(where: { $0.name == durationProperty })?.value,
-                    case .success(let duration) = Duration.parse(text)
+                    case .success(let duration) = CalendarDuration.parse(text)
                 else { continue }
                 let day = start.isDate ? LocalDateTime(start).isoDate : zone.wallClock(at: time.date(of: start)).isoDate
                 days[day, default: 0] += duration.totalSeconds

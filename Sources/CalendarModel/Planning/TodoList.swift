@@ -1,25 +1,25 @@
 import Foundation
 
 /// A todo as a task list shows it: when it is due, whether it is late, and its subtasks.
-public struct TodoEntry: Sendable {
+package struct TodoEntry: Sendable {
     /// The todo.
-    public var todo: Todo
+    package var todo: Todo
     /// The calendar it is in.
-    public var calendar: String
+    package var calendar: String
     /// DUE (for a recurring todo, that of its next instance), placed in time.
-    public var due: Date?
+    package var due: Date?
     /// DUE as written.
-    public var dueValue: CalendarDate?
+    package var dueValue: CalendarDate?
     /// Whether DUE is floating (no zone, or a TZID nothing explains): shown as written, without an offset.
-    public var dueIsFloating = false
+    package var dueIsFloating = false
     /// Open and due before now.
-    public var isOverdue: Bool
+    package var isOverdue: Bool
     /// Todos whose RELATED-TO names this one as their parent (or that this one names as its children).
-    public var children: [TodoEntry] = []
+    package var children: [TodoEntry] = []
 }
 
 /// Which todos a list shows.
-public enum TodoFilter: String, Sendable, CaseIterable {
+package enum TodoFilter: String, Sendable, CaseIterable {
     /// Not completed (the default).
     case open
     /// Open and due today.
@@ -35,7 +35,7 @@ public enum TodoFilter: String, Sendable, CaseIterable {
 }
 
 /// Parts of the day a todo can be due in: morning 06–12, afternoon 12–18, evening 18–24.
-public enum DaySlot: String, Sendable, CaseIterable {
+package enum DaySlot: String, Sendable, CaseIterable {
     /// 06:00–12:00.
     case morning
     /// 12:00–18:00.
@@ -53,33 +53,33 @@ public enum DaySlot: String, Sendable, CaseIterable {
 }
 
 /// Completion of the todos due in one day or one ISO week.
-public struct CompletionStats: Sendable, Hashable {
+package struct CompletionStats: Sendable, Hashable {
     /// `2026-11-23`, or `2026-W48` for a week.
-    public var period: String
+    package var period: String
     /// How many todos were due in the span.
-    public var due: Int
+    package var due: Int
     /// How many of those were completed.
-    public var completed: Int
+    package var completed: Int
     /// completed / due (0 when nothing was due).
-    public var rate: Double { due == 0 ? 0 : Double(completed) / Double(due) }
+    package var rate: Double { due == 0 ? 0 : Double(completed) / Double(due) }
 }
 
 /// The todos of some calendars, by due date, with subtasks under their parents.
-public struct TodoList {
+package struct TodoList {
     /// The todos, ordered by due date, each subtask after its parent.
-    public private(set) var entries: [TodoEntry] = []
+    package private(set) var entries: [TodoEntry] = []
     private let zone: ZoneClock
     private let now: Date
 
     /// Reads the todos of each calendar; `name` is what a calendar is shown as.
-    public init(calendars: [(calendar: ICalendar, name: String)], zone: ZoneClock, now: Date = Date()) {
+    package init(calendars: [(calendar: ICalendar, name: String)], zone: ZoneClock, now: Date = Date()) {
         self.zone = zone
         self.now = now
         for (calendar, name) in calendars {
             let time = CalendarTime(calendar: calendar, viewerZone: zone.identifier)
             var options = ExpansionOptions()
             options.components = [.todo]
-            options.viewerZone = zone.identifier
+            options.viewerZoneName = zone.identifier
             let startOfToday = zone.date(of: zone.wallClock(at: now).startOfDayValue)
             for todo in calendar.todos where todo.recurrenceID == nil {
                 var due: CalendarDate? = todo.due
@@ -136,7 +136,7 @@ public struct TodoList {
     }
 
     /// The entries that pass the filters, subtasks nested under their parents when both pass.
-    public func tree(filter: TodoFilter = .open, category: String? = nil, slot: DaySlot? = nil) -> [TodoEntry] {
+    package func tree(filter: TodoFilter = .open, category: String? = nil, slot: DaySlot? = nil) -> [TodoEntry] {
         let todayStart = zone.date(of: zone.wallClock(at: now).startOfDayValue)
         let tomorrow = todayStart.addingTimeInterval(86_400)
         let chosen = entries.filter { entry in
@@ -194,7 +194,7 @@ public struct TodoList {
     }
 
     /// Completion per day and per ISO week of the todos due then (after the category filter).
-    public func completion(category: String? = nil) -> (days: [CompletionStats], weeks: [CompletionStats]) {
+    package func completion(category: String? = nil) -> (days: [CompletionStats], weeks: [CompletionStats]) {
         var days: [String: CompletionStats] = [:], weeks: [String: CompletionStats] = [:]
         for entry in entries {
             guard let due = entry.due else { continue }
@@ -217,5 +217,5 @@ public struct TodoList {
 
 extension LocalDateTime {
     /// Midnight of this day.
-    public var startOfDayValue: LocalDateTime { LocalDateTime(year: year, month: month, day: day) }
+    package var startOfDayValue: LocalDateTime { LocalDateTime(year: year, month: month, day: day) }
 }

@@ -4,7 +4,7 @@ extension Alarm {
     /// When a relative trigger goes off for an instance [start, end): from the start, or from the end with
     /// RELATED=END or `fromEnd` (a todo without DTSTART counts from its due time). Nil for an absolute trigger or
     /// none. `remind`, `agenda --details` and `show` all place alarms through this.
-    public func relativeFiring(start: Date, end: Date, fromEnd: Bool = false) -> Date? {
+    package func relativeFiring(start: Date, end: Date, fromEnd: Bool = false) -> Date? {
         guard case .relative(let offset, let relatedToEnd) = trigger else { return nil }
         return (relatedToEnd || fromEnd ? end : start).addingTimeInterval(TimeInterval(offset.totalSeconds))
     }
@@ -12,21 +12,21 @@ extension Alarm {
 
 extension Occurrence {
     /// One time an alarm of an instance goes off.
-    public struct AlarmFiring: Sendable, Hashable {
+    package struct AlarmFiring: Sendable, Hashable {
         /// The alarm's place among the item's alarms.
-        public var index: Int
+        package var index: Int
         /// The alarm.
-        public var alarm: Alarm
+        package var alarm: Alarm
         /// When it goes off.
-        public var fires: Date
+        package var fires: Date
         /// Whether its trigger is a time (one for the whole series) rather than an offset from the instance.
-        public var isAbsolute: Bool
+        package var isAbsolute: Bool
     }
 
     /// Every time this instance's alarms go off, each REPEAT included (at most 100 repeats): relative triggers
     /// from its start, or its end (RELATED=END; a todo's due time, from which a todo without DTSTART counts);
     /// absolute triggers placed by `time`.
-    public func alarmFirings(time: CalendarTime) -> [AlarmFiring] {
+    package func alarmFirings(time: CalendarTime) -> [AlarmFiring] {
         let alarms: [Alarm]
         var relatedToDue = false
         var end = endDate

@@ -15,7 +15,7 @@ final class Expander {
         self.calendar = calendar
         self.options = options
         self.file = file
-        time = CalendarTime(calendar: calendar, viewerZone: options.viewerZone, zones: options.zones, file: file)
+        time = CalendarTime(calendar: calendar, viewerZone: options.viewerZoneName, zones: options.zones, file: file)
         if options.applyWRTimeZone, let name = calendar.wrTimeZone {
             if let iana = TimeZoneResolver.ianaName(for: name)?.iana, let zone = LibicalZone.privateCopy(iana) {
                 wrZone = (iana, zone)

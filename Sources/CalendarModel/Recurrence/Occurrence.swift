@@ -69,8 +69,10 @@ public struct Occurrence: Sendable, Hashable {
     public var startDate: Date
     /// The end as an instant.
     public var endDate: Date
+    /// From `startDate` to `endDate`, as Foundation's interval (an end before the start counts as the start).
+    public var interval: DateInterval { DateInterval(start: startDate, end: max(startDate, endDate)) }
     /// The instant of `recurrenceID`, placed the same way.
-    public var recurrenceDate: Date?
+    package var recurrenceDate: Date?
     /// Whether the start is floating: a floating time or date, or a TZID nothing explains, placed in the viewer's
     /// zone. Such a time is shown as written, without an offset.
     public var isFloating = false
@@ -88,9 +90,9 @@ public struct Occurrence: Sendable, Hashable {
     /// Whether the item overrides one instance of its series (it has a RECURRENCE-ID), without copying the item.
     public var isOverride: Bool { source.core.recurrenceID != nil }
     /// Whether the item has alarms (VALARM components).
-    public var hasAlarms: Bool { source.hasAlarms }
+    package var hasAlarms: Bool { source.hasAlarms }
     /// Whether the item is a completed todo.
-    public var isCompletedTodo: Bool { source.isCompletedTodo }
+    package var isCompletedTodo: Bool { source.isCompletedTodo }
 }
 
 extension Occurrence {
@@ -135,12 +137,12 @@ extension Occurrence {
 
     /// Whether an instance [start, end) overlaps the window as expansion decides it: a span when it starts before
     /// the window ends and ends after it begins, an instant when it lies in the window.
-    public static func overlaps(start: Int64, end: Int64, window: Range<Int64>) -> Bool {
+    package static func overlaps(start: Int64, end: Int64, window: Range<Int64>) -> Bool {
         end > start ? start < window.upperBound && end > window.lowerBound : window.contains(start)
     }
 
     /// The window of whole seconds that expansion uses for [from, to).
-    public static func seconds(from: Date, to: Date) -> Range<Int64> {
+    package static func seconds(from: Date, to: Date) -> Range<Int64> {
         let lower = Int64(from.timeIntervalSince1970.rounded(.down))
         return lower..<max(lower, Int64(to.timeIntervalSince1970.rounded(.up)))
     }
@@ -156,30 +158,35 @@ public struct ExpansionOptions: Sendable {
     /// Reads X-WR-TIMEZONE as the x-wr-timezone tool does: UTC and floating times of events move into that zone.
     public var applyWRTimeZone = true
     /// Where IANA-named zones take their rules from when the file also defines them (`ZoneSource`).
-    public var zones = ZoneSource.preferred
-    /// The zone that floating times and dates are placed in: the viewer's zone.
-    public var viewerZone = "UTC"
+    package var zones = ZoneSource.preferred
+    /// The zone that floating times and dates are placed in: the viewer's zone, this machine's by default.
+    public var viewerZone: CalendarZone {
+        get { CalendarZone(known: viewerZoneName) }
+        set { viewerZoneName = newValue.identifier }
+    }
+    /// `viewerZone`'s IANA name (the CLI's zones are checked where they are given).
+    package var viewerZoneName = CalendarZone.current.identifier
     /// The most instances all expansions sharing this budget may produce together (one command's calendars share
     /// one); nil for no limit beyond `limitPerSeries`.
-    public var budget: InstanceBudget?
+    package var budget: InstanceBudget?
 
-    /// Events only, 100,000 instances per series, X-WR-TIMEZONE applied, floating times in UTC, no budget.
+    /// Events only, 100,000 instances per series, X-WR-TIMEZONE applied, floating times in this machine's zone.
     public init() {}
 }
 
 /// A limit on how many instances one command lists, shared by every calendar it expands: a handful of
 /// `FREQ=SECONDLY` series must not cost minutes and gigabytes. Spending past it is reported once.
-public final class InstanceBudget: @unchecked Sendable {
+package final class InstanceBudget: @unchecked Sendable {
     // `@unchecked Sendable`: the counters are only touched under `lock`.
     /// The most instances that may be taken.
-    public let limit: Int
+    package let limit: Int
     private let lock = NSLock()
     private var used = 0
     private var refused = false
     private var reported = false
 
     /// A budget of `limit` instances.
-    public init(limit: Int) { self.limit = limit }
+    package init(limit: Int) { self.limit = limit }
 
     /// Takes one instance; false once the budget is spent.
     func take() -> Bool {
@@ -195,7 +202,7 @@ public final class InstanceBudget: @unchecked Sendable {
 
     /// Whether an instance was refused: the window holds more than the limit, and expanding can stop. (Taking the
     /// last instance is not enough: a window holding exactly `limit` instances is complete.)
-    public var isSpent: Bool { lock.withLock { refused } }
+    package var isSpent: Bool { lock.withLock { refused } }
 
     /// True the first time it is asked after the budget is spent: that caller reports it.
     func claimReport() -> Bool {
@@ -248,7 +255,7 @@ extension CalendarComponent {
     /// An override of this master for one of its instances (what a calendar app's "this event only" writes): the
     /// master's properties with the instance's start and end, its RECURRENCE-ID, and no rules or dates of its own.
     /// Nil when the occurrence is no instance of a series or this is no event, todo or journal.
-    public func override(at occurrence: Occurrence) -> CalendarComponent? {
+    package func override(at occurrence: Occurrence) -> CalendarComponent? {
         guard let recurrenceID = occurrence.recurrenceID, var core = self.core else { return nil }
         core.recurrenceID = RecurrenceID(recurrenceID)
         core.recurrenceRules = []

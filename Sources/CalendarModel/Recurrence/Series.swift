@@ -105,7 +105,7 @@ extension Expander {
     }
 
     func length(
-        from start: CalendarDate?, end: CalendarDate?, duration: Duration?,
+        from start: CalendarDate?, end: CalendarDate?, duration: CalendarDuration?,
         defaultDays: Int
     ) -> InstanceLength {
         guard let start else { return .wall(0) }

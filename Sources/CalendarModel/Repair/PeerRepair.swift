@@ -290,7 +290,7 @@ extension ICalendar {
                     log.warning(line, "repaired: \(property.name) \"\(property.value)\" is no date; left out")
                     continue
                 }
-            case "DURATION" where (try? Duration.parse(property.value).get()) == nil:
+            case "DURATION" where (try? CalendarDuration.parse(property.value).get()) == nil:
                 log.warning(line, "repaired: DURATION \"\(property.value)\" is no duration; left out")
                 continue
             case "RRULE" where (try? RecurrenceRule.parse(property.value).get()) == nil:
@@ -339,12 +339,12 @@ extension ICalendar {
         let trigger = alarm.properties[index]
         if trigger["VALUE"]?.uppercased() == "DATE-TIME"
             ? isReadableDate(trigger.value, tzid: trigger["TZID"])
-            : (try? Duration.parse(trigger.value).get()) != nil
+            : (try? CalendarDuration.parse(trigger.value).get()) != nil
         {
             return alarm
         }
         let moved = trigger.value.replacingOccurrences(of: "-", with: "")
-        if trigger.value.hasPrefix("P"), trigger.value.contains("-"), (try? Duration.parse("-" + moved).get()) != nil {
+        if trigger.value.hasPrefix("P"), trigger.value.contains("-"), (try? CalendarDuration.parse("-" + moved).get()) != nil {
             alarm.properties[index].value = "-" + moved
             log.warning(trigger.line, "repaired: TRIGGER \(trigger.value) has its sign inside; written as -\(moved)")
             return alarm

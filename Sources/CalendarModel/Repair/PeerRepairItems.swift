@@ -117,11 +117,11 @@ extension ICalendar {
         guard let start = item.property("DTSTART"),
             case .success(let date) = CalendarDate.parse(start.value, tzid: nil),
             date.isDate, let index = item.properties.firstIndex(where: { $0.name == "DURATION" }),
-            case .success(let duration) = Duration.parse(item.properties[index].value),
+            case .success(let duration) = CalendarDuration.parse(item.properties[index].value),
             duration.hours != 0 || duration.minutes != 0 || duration.seconds != 0,
             duration.totalSeconds % 86_400 == 0
         else { return }
-        let days = Duration(isNegative: duration.isNegative, days: abs(duration.totalSeconds) / 86_400)
+        let days = CalendarDuration(isNegative: duration.isNegative, days: abs(duration.totalSeconds) / 86_400)
         let old = item.properties[index].value
         item.properties[index].value = days.icsValue
         log.warning(

@@ -7,7 +7,7 @@ extension ICalendar {
     /// (as two iTIP bodies pasted into one calendar read), every VTIMEZONE with each. When nothing tells which item
     /// goes with which method (every METHOD before every item), the calendar is written without METHOD: a plain
     /// calendar keeps every item, where any one method would misstate some. One warning says what was done.
-    public func splittingMethods(file: String? = nil) -> (calendars: [ICalendar], diagnostics: [Diagnostic]) {
+    package func splittingMethods(file: String? = nil) -> (calendars: [ICalendar], diagnostics: [Diagnostic]) {
         let root = encoded()
         let methods = root.properties.filter { $0.name == "METHOD" }
         guard methods.count > 1 else { return ([self], []) }

@@ -78,8 +78,8 @@ extension ICalendar {
             let days = seconds % 86_400 == 0 ? seconds / 86_400 : 0
             let duration =
                 isDate(first) || days > 0
-                ? Duration(days: max(1, days))
-                : Duration(hours: seconds / 3600, minutes: seconds / 60 % 60, seconds: seconds % 60)
+                ? CalendarDuration(days: max(1, days))
+                : CalendarDuration(hours: seconds / 3600, minutes: seconds / 60 % 60, seconds: seconds % 60)
             made.properties.append(Property("DURATION", value: duration.icsValue))
         }
         made.properties += ids.dropFirst().map { at($0, as: "RDATE") }

@@ -224,7 +224,7 @@ extension ICalendar {
                     Property("DTSTART", parameters: zone, value: period.start.icsValue),
                     Property(
                         "DURATION",
-                        value: Duration(
+                        value: CalendarDuration(
                             isNegative: seconds < 0, hours: abs(seconds) / 3600, minutes: abs(seconds) / 60 % 60,
                             seconds: abs(seconds) % 60
                         ).icsValue),
@@ -246,7 +246,7 @@ extension ICalendar {
 
     /// The series' length in seconds from DURATION or `end` (DTEND, a todo's DUE; same form), nil when neither says.
     static func length(of item: Component, end: String = "DTEND") -> Int? {
-        if let duration = item.property("DURATION"), case .success(let value) = Duration.parse(duration.value) {
+        if let duration = item.property("DURATION"), case .success(let value) = CalendarDuration.parse(duration.value) {
             return value.totalSeconds
         }
         guard let startProperty = item.property("DTSTART"), let endProperty = item.property(end),
@@ -259,7 +259,7 @@ extension ICalendar {
     /// Several VCALENDARs of one file as one (strict readers and servers take one per file): the first one's own
     /// properties, every component, each VTIMEZONE once. Nil when two of them hold the same item (UID and
     /// RECURRENCE-ID): an iTIP stream of updates, which is not one calendar.
-    public static func combiningForPeers(_ calendars: [ICalendar]) -> ICalendar? {
+    package static func combiningForPeers(_ calendars: [ICalendar]) -> ICalendar? {
         guard var combined = calendars.first, calendars.count > 1 else { return calendars.first }
         var items: Set<String> = []
         var zones: Set<String> = []

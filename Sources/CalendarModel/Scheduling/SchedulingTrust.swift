@@ -1,5 +1,5 @@
 /// Where a scheduling message came from, as far as its sender can be told.
-public enum SchedulingOrigin: Sendable, Hashable {
+package enum SchedulingOrigin: Sendable, Hashable {
     /// A calendar file: it says nothing of who sent it, so its ORGANIZER and ATTENDEEs are all there is to check.
     case file
     /// A mail (iMIP, RFC 6047) whose `From:` names `sender` (nil: it names none). `trusted`: the user vouches for
@@ -17,11 +17,11 @@ public enum SchedulingOrigin: Sendable, Hashable {
 ///   (SENT-BY), unless the user vouches for the mail.
 ///
 /// `refusal` says why a message may not be applied; nil when it may.
-public enum SchedulingTrust {
+package enum SchedulingTrust {
     /// Why a message may not be applied.
-    public struct Refusal: Sendable, Hashable, Error {
+    package struct Refusal: Sendable, Hashable, Error {
         /// Which rule it breaks.
-        public enum Rule: String, Sendable, Hashable {
+        package enum Rule: String, Sendable, Hashable {
             /// Its ORGANIZER is not the item's.
             case notOrganizer = "not the organizer"
             /// The item has no organizer: it was made here.
@@ -35,9 +35,9 @@ public enum SchedulingTrust {
         }
 
         /// Which rule it breaks.
-        public var rule: Rule
+        package var rule: Rule
         /// Why, in words for the user: who is not whom, and for which item.
-        public var reason: String
+        package var reason: String
     }
 
     /// Why `message` (one component of a message of `method`) may not change the item whose components the store
@@ -45,7 +45,7 @@ public enum SchedulingTrust {
     /// (empty for the series): a REPLY to an instance counts for the attendees of that instance. `received`: the
     /// store has the item from scheduling messages, not made here; then an item without organizer (some booking
     /// systems send none) is updated by messages without one.
-    public static func refusal(
+    package static func refusal(
         method: String, message: ItemCore, stored: [ItemCore], instance: String = "", received: Bool = false,
         origin: SchedulingOrigin
     ) -> Refusal? {

@@ -8,7 +8,7 @@ public struct Component: Sendable {
     /// Its nested components, in file order.
     public var components: [Component]
     /// The line of `BEGIN:`, 0 when built in code.
-    public internal(set) var line: Int
+    package internal(set) var line: Int
     /// The name as spelled on the BEGIN line, so `BEGIN:vevent` is written back as it was.
     var sourceName: String?
     /// The name as spelled on the END line when it differs from the BEGIN line.
@@ -35,14 +35,14 @@ public struct Component: Sendable {
     public func properties(named name: String) -> [Property] { properties.filter { $0.name == name } }
 
     /// Every component below this one (depth first), this one first.
-    public func walk() -> [Component] {
+    package func walk() -> [Component] {
         var all: [Component] = []
         forEach { all.append($0) }
         return all
     }
 
     /// Visits this component and every one below it, depth first, without building an array.
-    public func forEach(_ body: (Component) -> Void) {
+    package func forEach(_ body: (Component) -> Void) {
         body(self)
         for child in components { child.forEach(body) }
     }
@@ -75,7 +75,7 @@ enum NameRule {
 extension Component {
     /// The deepest nesting the readers build (VCALENDAR counts as one level). Real calendars use four at most;
     /// deeper input is skipped with an error, so no walk over a tree can be made to recurse without bound.
-    public static let maximumDepth = 32
+    package static let maximumDepth = 32
 }
 
 extension Component: Equatable, Hashable {

@@ -3,7 +3,7 @@
 /// every export without changing anything). Nested components (alarms) count.
 extension Component {
     /// 16 hex digits; the same for the same content however it was folded or spelled.
-    public var fingerprint: String {
+    package var fingerprint: String {
         var hash = FNV1a()
         // Each line's bytes are fed piece by piece, exactly as the line would be spelled, then a line feed: the
         // same hash as hashing the joined text, without building it.
@@ -43,15 +43,15 @@ extension Component {
 extension Component {
     /// The UID ICSKit gives an item that has none, derived from what it says, so reading the same item again gives
     /// the same UID: `icskit-<fingerprint>@derived`.
-    public var derivedUID: String { "icskit-" + fingerprint + "@derived" }
+    package var derivedUID: String { "icskit-" + fingerprint + "@derived" }
 }
 
 extension CalendarComponent {
     /// The component as it will be written (as read when unchanged).
-    public var component: Component { encoded }
+    package var component: Component { encoded }
 
     /// UID and RECURRENCE-ID (as written, or ""): what identifies an item across calendars and syncs.
-    public var identity: (uid: String?, recurrenceID: String) {
+    package var identity: (uid: String?, recurrenceID: String) {
         guard let core else { return (nil, "") }
         return (core.uid, core.recurrenceID?.date.icsValue ?? "")
     }
@@ -59,7 +59,7 @@ extension CalendarComponent {
     /// The component with a UID, and that UID: its own, or for an item that has none one derived from its content
     /// (and written into it), so that reading the same item again keys it the same way. Import, merge and the
     /// store key and fingerprint items in this form.
-    public var keyed: (component: Component, uid: String) {
+    package var keyed: (component: Component, uid: String) {
         var generic = component
         if let uid = identity.uid { return (generic, uid) }
         let uid = generic.derivedUID
@@ -68,5 +68,5 @@ extension CalendarComponent {
     }
 
     /// The first line of the component in its file, 0 when it was made in code.
-    public var line: Int { source?.line ?? 0 }
+    package var line: Int { source?.line ?? 0 }
 }

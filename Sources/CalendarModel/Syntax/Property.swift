@@ -34,7 +34,7 @@ public struct Property: Sendable {
     /// no content line may hold, become U+FFFD.
     public var value: String { didSet { value = Self.withoutLineBreaks(value) } }
     /// The line the property was read from (first physical line when folded), 0 when built in code.
-    public internal(set) var line: Int
+    package internal(set) var line: Int
     /// Name and parameters as read (everything before the value's colon), kept only when they were not written
     /// canonically (`dtstart;tzid="x"`), so the line is written back as it was while they stay unchanged.
     var sourcePrefix: String?
@@ -81,7 +81,7 @@ public struct Property: Sendable {
     public var contentLine: String { (sourcePrefix ?? canonicalPrefix) + ":" + value }
 
     /// The canonical form: upper-case names, parameter values quoted where RFC 5545 requires it.
-    public var canonicalContentLine: String { canonicalPrefix + ":" + value }
+    package var canonicalContentLine: String { canonicalPrefix + ":" + value }
 
     /// Name and parameters in canonical form.
     var canonicalPrefix: String {

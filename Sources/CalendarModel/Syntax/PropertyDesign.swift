@@ -1,5 +1,5 @@
 /// RFC 5545 / 7986 value types, as jCal and xCal name them.
-public enum ValueType: String, Sendable, Hashable {
+package enum ValueType: String, Sendable, Hashable {
     /// BINARY: base64 data.
     case binary
     /// BOOLEAN: TRUE or FALSE.
@@ -121,7 +121,7 @@ enum PropertyDesign {
             switch type {
             case .date, .dateTime:
                 result = CalendarDate.parse(item, tzid: nil).failure
-            case .duration: result = Duration.parse(item).failure
+            case .duration: result = CalendarDuration.parse(item).failure
             case .period: result = Period.parse(item, tzid: nil).failure
             case .recur: result = RecurrenceRule.parse(item).failure
             case .integer: result = ValueSyntax.isInteger(item) ? nil : ValueError("\"\(item)\" is not an INTEGER")
@@ -154,5 +154,5 @@ extension Result {
 
 extension Property {
     /// The value type: the VALUE parameter, else RFC 5545's (or RFC 7986's) default for the name, else unknown.
-    public var valueType: ValueType { PropertyDesign.valueType(of: self) }
+    package var valueType: ValueType { PropertyDesign.valueType(of: self) }
 }

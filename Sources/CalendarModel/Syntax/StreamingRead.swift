@@ -2,14 +2,14 @@ import Foundation
 
 extension ICS {
     /// What a streamed read gave besides its components: the calendar's own properties and every diagnostic.
-    public struct StreamedRead: Sendable {
+    package struct StreamedRead: Sendable {
         /// The calendar with its own properties and no components (those went through `transform` and `consume`).
-        public var calendar: ICalendar
+        package var calendar: ICalendar
         /// What was wrong and what was done about it, in line order: the same as `ICS.read` of the whole file.
-        public var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
 
         /// Whether any diagnostic is an error.
-        public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+        package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     }
 
     /// Reads a file a run of components at a time, in memory bounded by the runs in flight rather than by the file:
@@ -22,7 +22,7 @@ extension ICS {
     /// (and a file that cannot be opened, or is not a regular file) returns nil before `opening` is called: read it
     /// whole. Throws when a read fails, when the file changes between the passes, and what `opening` or `consume`
     /// throws.
-    public static func stream<Run: Sendable>(
+    package static func stream<Run: Sendable>(
         contentsOf path: String, file: String? = nil,
         opening: (ICalendar) throws -> Void,
         transform: @escaping @Sendable (_ components: [CalendarComponent], _ run: Int) -> Run,
@@ -34,8 +34,7 @@ extension ICS {
     }
 
     /// `stream` with the size of the runs given (tests cut small files into runs of a few components).
-    @_spi(Testing)
-    public static func stream<Run: Sendable>(
+    package static func stream<Run: Sendable>(
         contentsOf path: String, file: String?, runBytes: Int,
         opening: (ICalendar) throws -> Void,
         transform: @escaping @Sendable (_ components: [CalendarComponent], _ run: Int) -> Run,

@@ -1,8 +1,8 @@
 /// TEXT values (RFC 5545 §3.3.11): backslash escapes, and lists separated by unescaped commas.
-public enum TextEscaping {
+package enum TextEscaping {
     /// `a\,b\nc` → "a,b" newline "c". Unknown escapes keep the character after the backslash. Works on UTF-8
     /// bytes: every escape is ASCII, so no character boundary is ever split.
-    public static func unescape(_ text: String) -> String {
+    package static func unescape(_ text: String) -> String {
         var copy = text
         return copy.withUTF8 { utf8 in
             // Most values have no escape: hand back the same string, sharing its storage.
@@ -26,7 +26,7 @@ public enum TextEscaping {
     }
 
     /// "a,b" newline "c" → `a\,b\nc`.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         guard text.utf8.contains(where: { [0x5C, 0x3B, 0x2C, 0x0A, 0x0D].contains($0) }) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
@@ -43,7 +43,7 @@ public enum TextEscaping {
     }
 
     /// Splits a raw list value on the commas that are not escaped; each part stays escaped.
-    public static func splitList(_ raw: String, separator: Character = ",") -> [Substring] {
+    package static func splitList(_ raw: String, separator: Character = ",") -> [Substring] {
         var parts: [Substring] = []
         var start = raw.startIndex
         var index = raw.startIndex

@@ -3,14 +3,14 @@
 extension ICS {
     /// An item `read(_:file:leavingOut:)` did not decode: its component as scanned, and which calendar of the
     /// result it stands in.
-    public struct UnreadItem: Sendable {
+    package struct UnreadItem: Sendable {
         /// The item as it stands in the file.
-        public var component: Component
+        package var component: Component
         /// The index of its calendar in the result's `calendars`.
-        public var calendarIndex: Int
+        package var calendarIndex: Int
 
         /// The item decoded, as a full read gives it (what decoding reports is dropped).
-        public var decoded: CalendarComponent {
+        package var decoded: CalendarComponent {
             var scratch = DecodeContext(log: DiagnosticLog(file: nil))
             return CalendarComponent(decoding: component, &scratch)
         }
@@ -22,7 +22,7 @@ extension ICS {
     /// runs on every core. What decoding a left-out component would have reported is not reported, and the
     /// calendar-wide checks (duplicate UIDs, TZIDs without VTIMEZONE) see only what was decoded. An input with
     /// components outside any VCALENDAR is decoded whole.
-    public static func read<Note: Sendable>(
+    package static func read<Note: Sendable>(
         _ bytes: [UInt8], file: String?,
         leavingOut leaveOut: @escaping @Sendable (_ component: Component, _ calendar: Component) -> Note?
     ) -> (result: ReadResult, unread: [(item: UnreadItem, note: Note)]) {
@@ -89,7 +89,7 @@ extension ICS {
 
 extension Component {
     /// Whether the input went on to this component's END (false when it ended inside it).
-    public var isComplete: Bool { !isCutOff }
+    package var isComplete: Bool { !isCutOff }
 
     /// The UID and RECURRENCE-ID a full read gives this event, todo or journal, read from its lines alone, and
     /// whether the read moves it into the zone of its calendar's X-WR-TIMEZONE (when `wrTimeZone` says the
@@ -97,7 +97,7 @@ extension Component {
     /// writes it as it stands, so its `fingerprint` is the one the read computes. nil when that cannot be told
     /// without decoding it: it is cut short, it has no UID (one is derived), its UID holds an escape, its
     /// RECURRENCE-ID is not a plain DATE or DATE-TIME or would move.
-    public func keyAsRead(wrTimeZone: Bool) -> (uid: String, recurrenceID: String, moves: Bool)? {
+    package func keyAsRead(wrTimeZone: Bool) -> (uid: String, recurrenceID: String, moves: Bool)? {
         guard ["VEVENT", "VTODO", "VJOURNAL"].contains(name), !isCutOff else { return nil }
         var uid: String?, recurrenceID = "", moves = false
         for property in properties {
@@ -149,7 +149,7 @@ extension ICS.UnreadItem {
     /// Its SUMMARY and start (DTSTART) as a full read gives them, read from those properties alone; an event's
     /// start moved into the zone its calendar's X-WR-TIMEZONE names (`wrTimeZone`, as `ICalendar.wrTimeZone`
     /// reads it), as the read moves it.
-    public func summaryAndStart(wrTimeZone: String? = nil) -> (summary: String?, start: CalendarDate?) {
+    package func summaryAndStart(wrTimeZone: String? = nil) -> (summary: String?, start: CalendarDate?) {
         func first<Value>(_ name: String, _ codec: ValueCodec<Value>) -> Value? {
             for property in component.properties where property.name == name {
                 if case .success(let value) = codec.single(property) { return value }
@@ -170,10 +170,10 @@ extension ICalendar {
     /// What decides how this calendar's X-WR-TIMEZONE moves its events' times when it is read
     /// (`resolvingWRTimeZone`): the zone's tzdata name and a digest of its rules as this libical has them (so a
     /// tzdata update changes it); nil when it has none or it names no zone, and nothing moves.
-    public var wrTimeZoneIdentity: String? { wrTimeZone.flatMap(Self.wrTimeZoneIdentity) }
+    package var wrTimeZoneIdentity: String? { wrTimeZone.flatMap(Self.wrTimeZoneIdentity) }
 
     /// `wrTimeZoneIdentity` of a calendar as scanned (its first X-WR-TIMEZONE, read as the decoder reads it).
-    public static func wrTimeZoneIdentity(of calendar: Component) -> String? {
+    package static func wrTimeZoneIdentity(of calendar: Component) -> String? {
         calendar.property("X-WR-TIMEZONE").flatMap { TextEscaping.unescape($0.value) }.flatMap(wrTimeZoneIdentity)
     }
 
@@ -189,7 +189,7 @@ extension ICalendar {
 
 extension CalendarComponent {
     /// Whether it would be written exactly as it was read (it was read, and nothing changed it or its lines since).
-    public var isAsRead: Bool {
+    package var isAsRead: Bool {
         switch self {
         case .event(let event):
             return event.provenance.source != nil && !event.provenance.isModified && !event.provenance.isRewritten

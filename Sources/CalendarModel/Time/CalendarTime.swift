@@ -5,28 +5,28 @@ import Foundation
 /// zone. It is the one placement type: the store, merge, CSV, export, freebusy and todo lists place values
 /// through it, and `Expander` expands series on top of it. Not thread-safe (its zones fill their tables lazily):
 /// one per thread.
-public final class CalendarTime {
+package final class CalendarTime {
     private let resolver: TimeZoneResolver
     private let viewer: LibicalZone
 
     /// The placement of `calendar`'s values; floating times and dates in `viewerZone`; IANA names from `zones`
     /// (`ZoneSource.preferred` unless given); `file` names warnings.
-    public init(calendar: ICalendar, viewerZone: String, zones: ZoneSource = .preferred, file: String? = nil) {
+    package init(calendar: ICalendar, viewerZone: String, zones: ZoneSource = .preferred, file: String? = nil) {
         resolver = TimeZoneResolver(calendar: calendar, source: zones, file: file)
         viewer = LibicalZone.privateCopy(viewerZone) ?? LibicalZone.utc()
     }
 
     /// The instant of a value.
-    public func date(of value: CalendarDate) -> Date {
+    package func date(of value: CalendarDate) -> Date {
         Date(timeIntervalSince1970: TimeInterval(instant(value, line: 0)))
     }
 
     /// Warnings about the calendar's time zones met so far (a TZID read as floating, a VTIMEZONE not used …).
-    public var diagnostics: [Diagnostic] { resolver.diagnostics }
+    package var diagnostics: [Diagnostic] { resolver.diagnostics }
 
     /// Every warning about the calendar's time zones: each TZID its items use is resolved first (placing values
     /// resolves only the zones it meets).
-    public func everyZoneFinding() -> [Diagnostic] {
+    package func everyZoneFinding() -> [Diagnostic] {
         resolver.resolveEveryUsedZone()
         return resolver.diagnostics
     }
@@ -50,7 +50,7 @@ public final class CalendarTime {
 
     /// Whether values of this form are floating: placed in the viewer's zone because they have none of their own
     /// (floating times, dates, and TZIDs nothing explains).
-    public func isFloating(_ value: CalendarDate) -> Bool { clock(for: value.form, line: 0).isFloating }
+    package func isFloating(_ value: CalendarDate) -> Bool { clock(for: value.form, line: 0).isFloating }
 
     /// Wall clock ⇄ instant in one zone (nil: UTC).
     struct Clock {

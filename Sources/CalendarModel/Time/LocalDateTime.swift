@@ -39,7 +39,7 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// Days since 1970-01-01 of the date part.
-    public var dayNumber: Int { Self.days(fromCivil: year, month, day) }
+    package var dayNumber: Int { Self.days(fromCivil: year, month, day) }
 
     /// The wall clock this many seconds later (no zone: every day has 86,400 seconds).
     public func adding(seconds: Int64) -> LocalDateTime { LocalDateTime(wallSeconds: wallSeconds + seconds) }
@@ -48,7 +48,7 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
     public func adding(days: Int) -> LocalDateTime { adding(seconds: Int64(days) * 86_400) }
 
     /// The same wall clock as a value of the given form (a DATE keeps only the date).
-    public func calendarDate(_ form: CalendarDate.Form) -> CalendarDate {
+    package func calendarDate(_ form: CalendarDate.Form) -> CalendarDate {
         CalendarDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, form: form)
     }
 

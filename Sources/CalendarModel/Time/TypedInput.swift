@@ -2,9 +2,9 @@ import Foundation
 
 /// Dates, times and lengths as a person types them on a command line: `2026-11-24`, `2026-11-24 09:30`,
 /// `2026-11-24T09:30`, `tomorrow 09:30`, `friday`; `90m`, `1h30m`, `2d`, `-15m`.
-public enum TypedInput {
+package enum TypedInput {
     /// A day, or a day and a time in `zone` (UTC times are written with Z), in the grammar of `moment`.
-    public static func date(_ text: String, in zone: ZoneClock, today: LocalDateTime) -> Result<
+    package static func date(_ text: String, in zone: ZoneClock, today: LocalDateTime) -> Result<
         CalendarDate, ValueError
     > {
         moment(text, now: zone.wallClock(at: Date()), today: today).map { moment in
@@ -26,7 +26,7 @@ public enum TypedInput {
     /// - `in 3 days`, `in 2 weeks` (`in 3d`, `in 2w`);
     /// - `now`, and `+2h`, `+90m`, `+1d` from now (a time);
     /// - a time alone (`09:30`, `9am`, `9:30pm`, `noon`, `midnight`): today at that time.
-    public static func moment(_ text: String, now: LocalDateTime, today: LocalDateTime? = nil) -> Result<
+    package static func moment(_ text: String, now: LocalDateTime, today: LocalDateTime? = nil) -> Result<
         (wall: LocalDateTime, hasTime: Bool), ValueError
     > {
         let today = today ?? now.startOfDay
@@ -139,12 +139,12 @@ public enum TypedInput {
 
     /// A length: numbers with units `w`, `d`, `h`, `m`, `s` (`90m`, `1h30m`, `2d`), signed (`-15m`, a reminder
     /// before); zero is no length.
-    public static func duration(_ text: String) -> Result<Duration, ValueError> {
+    package static func duration(_ text: String) -> Result<CalendarDuration, ValueError> {
         let unreadable = ValueError("\"\(text)\" is not a duration")
         var rest = Substring(text.lowercased())
         let negative = rest.hasPrefix("-")
         if negative || rest.hasPrefix("+") { rest = rest.dropFirst() }
-        var result = Duration(isNegative: negative)
+        var result = CalendarDuration(isNegative: negative)
         var number = ""
         var sawUnit = false
         for character in rest {
@@ -171,11 +171,11 @@ public enum TypedInput {
 
 extension LocalDateTime {
     /// Midnight of the same day.
-    public var startOfDay: LocalDateTime { LocalDateTime(year: year, month: month, day: day) }
+    package var startOfDay: LocalDateTime { LocalDateTime(year: year, month: month, day: day) }
 
     /// `today`, `tomorrow`, `yesterday`, or a weekday (`monday`, `mon`): that day when it is today, else the next
     /// one, as GNU date reads it. Nil for anything else.
-    public static func namedDay(_ word: String, today: LocalDateTime) -> LocalDateTime? {
+    package static func namedDay(_ word: String, today: LocalDateTime) -> LocalDateTime? {
         switch word.lowercased() {
         case "today": return today
         case "tomorrow": return today.adding(days: 1)
@@ -187,7 +187,7 @@ extension LocalDateTime {
     }
 
     /// The ISO weekday (1 Monday … 7 Sunday) a name or its first three or more letters give (`fri`, `friday`).
-    public static func weekdayIndex(_ word: String) -> Int? {
+    package static func weekdayIndex(_ word: String) -> Int? {
         let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
         let lowered = word.lowercased()
         guard lowered.count >= 3, let index = names.firstIndex(where: { $0.hasPrefix(lowered) }) else { return nil }
@@ -195,7 +195,7 @@ extension LocalDateTime {
     }
 
     /// The month (1…12) an English name or its first three or more letters give (`dec`, `december`).
-    public static func monthIndex(_ word: String) -> Int? {
+    package static func monthIndex(_ word: String) -> Int? {
         let names = [
             "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
             "november", "december",
@@ -206,7 +206,7 @@ extension LocalDateTime {
     }
 
     /// How many days a month has.
-    public static func days(inMonth month: Int, year: Int) -> Int {
+    package static func days(inMonth month: Int, year: Int) -> Int {
         switch month {
         case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -131,16 +131,8 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A number with leading zeros to `width` digits: `pad(7, 2)` is `07`.
-    public static func pad(_ number: Int, _ width: Int) -> String {
+    package static func pad(_ number: Int, _ width: Int) -> String {
         let digits = String(number)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-}
-
-extension CalendarDate: Comparable {
-    /// Orders by the written fields (wall-clock order); time zones are resolved by the time layer, not here.
-    public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
-        (lhs.year, lhs.month, lhs.day, lhs.hour, lhs.minute, lhs.second)
-            < (rhs.year, rhs.month, rhs.day, rhs.hour, rhs.minute, rhs.second)
     }
 }

@@ -11,7 +11,7 @@ public struct Period: Sendable, Hashable {
         /// At this date-time (`start/end`).
         case date(CalendarDate)
         /// After this long (`start/duration`).
-        case duration(Duration)
+        case duration(CalendarDuration)
     }
 
     /// When the period starts.
@@ -43,7 +43,7 @@ public struct Period: Sendable, Hashable {
         if case .success(let end) = CalendarDate.parse(second, tzid: tzid) {
             return .success(Period(start: start, end: .date(end)))
         }
-        if case .success(let duration) = Duration.parse(second) {
+        if case .success(let duration) = CalendarDuration.parse(second) {
             return .success(Period(start: start, end: .duration(duration)))
         }
         return .failure(ValueError("\"\(text)\" is not a PERIOD"))

@@ -4,17 +4,17 @@ import Foundation
 /// stored with every item's merge base and printed with every message that names the URL. A URL is taken apart
 /// when it is given, before anything keeps or prints it: the rest is what is kept, the user name and password are
 /// that run's credentials. RFC 3986 §3.2.1 deprecates passwords in URLs for this reason.
-public struct URLUserInfo: Sendable, Equatable {
+package struct URLUserInfo: Sendable, Equatable {
     /// The URL without user information, otherwise as given.
-    public var url: String
+    package var url: String
     /// The user name it held, percent-decoded.
-    public var user: String?
+    package var user: String?
     /// The password it held, percent-decoded.
-    public var password: String?
+    package var password: String?
 
     /// Takes `text` apart: scheme, `//`, then the authority up to the first `/`, `?` or `#`; user information is
     /// what comes before the authority's last `@`, the user name up to its first `:`.
-    public init(_ text: String) {
+    package init(_ text: String) {
         url = text
         guard let range = Self.userInfoRange(in: text) else { return }
         let userInfo = text[range]
@@ -28,13 +28,13 @@ public struct URLUserInfo: Sendable, Equatable {
     }
 
     /// The user name and password, when the URL held both (an empty user name counts as none).
-    public var credentials: (user: String, password: String)? {
+    package var credentials: (user: String, password: String)? {
         guard let user, !user.isEmpty, let password else { return nil }
         return (user, password)
     }
 
     /// `text` with the password of every URL in it written as `***`, for messages that quote what a user typed.
-    public static func redacting(_ text: String) -> String {
+    package static func redacting(_ text: String) -> String {
         var result = "", rest = Substring(text)
         while let scheme = rest.range(of: "://") {
             let tail = rest[scheme.upperBound...]

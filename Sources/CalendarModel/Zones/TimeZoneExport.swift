@@ -119,7 +119,7 @@ extension ICalendar {
     /// floating times become times in that zone, and the property goes. Apps that ignore X-WR-TIMEZONE then show
     /// the same times as Google does. Unchanged when there is no (known) X-WR-TIMEZONE.
     /// A large calendar is resolved in parts on every core, each with its own copy of the zone.
-    public func resolvingWRTimeZone() -> ICalendar {
+    package func resolvingWRTimeZone() -> ICalendar {
         guard let name = wrTimeZone, let iana = TimeZoneResolver.ianaName(for: name)?.iana,
             LibicalZone.privateCopy(iana) != nil
         else { return self }

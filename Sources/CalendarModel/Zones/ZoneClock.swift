@@ -2,13 +2,13 @@ import Foundation
 
 /// A tzdata time zone for placing and showing instants: `ZoneClock(identifier: "Europe/Berlin")`.
 /// Not thread-safe (libical fills a zone's tables lazily): one per thread. Each clock has its own copy of the zone.
-public final class ZoneClock {
+package final class ZoneClock {
     private let zone: LibicalZone
     /// The IANA name of the zone.
-    public let identifier: String
+    package let identifier: String
 
     /// nil when the name is no zone known here; Windows and prefixed names are mapped to IANA as TZIDs are.
-    public init?(identifier: String) {
+    package init?(identifier: String) {
         guard let name = TimeZoneResolver.ianaName(for: identifier)?.iana, let zone = LibicalZone.privateCopy(name)
         else {
             return nil
@@ -18,7 +18,7 @@ public final class ZoneClock {
     }
 
     /// The system's zone: `TZ`, else /etc/localtime, else UTC.
-    public static func system() -> ZoneClock {
+    package static func system() -> ZoneClock {
         let name =
             ProcessInfo.processInfo.environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
             ?? TimeZone.current.identifier
@@ -26,27 +26,27 @@ public final class ZoneClock {
     }
 
     /// The wall clock at an instant.
-    public func wallClock(at date: Date) -> LocalDateTime {
+    package func wallClock(at date: Date) -> LocalDateTime {
         zone.local(atUTC: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// The instant of a wall-clock time (first occurrence in an overlap, shifted past a gap: RFC 5545 §3.3.5).
-    public func date(of wall: LocalDateTime) -> Date {
+    package func date(of wall: LocalDateTime) -> Date {
         Date(timeIntervalSince1970: TimeInterval(zone.utcSeconds(of: wall)))
     }
 
     /// Seconds east of UTC at an instant.
-    public func offset(at date: Date) -> Int { zone.offset(atUTC: Int64(date.timeIntervalSince1970.rounded(.down))) }
+    package func offset(at date: Date) -> Int { zone.offset(atUTC: Int64(date.timeIntervalSince1970.rounded(.down))) }
 
     /// ISO 8601 in this zone: `2026-11-23T09:00:00+01:00`, or `…Z` when the zone is UTC.
-    public func iso8601(_ date: Date) -> String {
+    package func iso8601(_ date: Date) -> String {
         var bytes: [UInt8] = []
         appendISO8601(date, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends the ISO 8601 text of an instant in this zone as bytes.
-    public func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
+    package func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
         let offset = self.offset(at: date)
         LocalDateTime(wallSeconds: Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset))
             .appendISO8601(to: &bytes, withTime: true)
@@ -61,24 +61,24 @@ public final class ZoneClock {
 
 extension LocalDateTime {
     /// `2026-11-23T09:00:00`, no offset (a floating time).
-    public var iso8601: String {
+    package var iso8601: String {
         var bytes: [UInt8] = []
         appendISO8601(to: &bytes, withTime: true)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `2026-11-23 09:00`: a time as a person reads it in a listing, to the minute.
-    public var minuteText: String { String(iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") }
+    package var minuteText: String { String(iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") }
 
     /// `2026-11-23`.
-    public var isoDate: String {
+    package var isoDate: String {
         var bytes: [UInt8] = []
         appendISO8601(to: &bytes, withTime: false)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends `2026-11-23` or `2026-11-23T09:00:00` as bytes: agendas write hundreds of thousands of these.
-    public func appendISO8601(to bytes: inout [UInt8], withTime: Bool) {
+    package func appendISO8601(to bytes: inout [UInt8], withTime: Bool) {
         Self.appendDigits(year, width: max(4, year.digitCount), to: &bytes)
         bytes.append(UInt8(ascii: "-"))
         Self.appendDigits(month, width: 2, to: &bytes)
@@ -104,16 +104,16 @@ extension LocalDateTime {
     }
 
     /// Monday = 1 … Sunday = 7 (ISO 8601).
-    public var isoWeekday: Int { (RecurrenceEngine.weekday(dayNumber) + 6) % 7 + 1 }
+    package var isoWeekday: Int { (RecurrenceEngine.weekday(dayNumber) + 6) % 7 + 1 }
 
     /// The Monday of ISO week `week` of `year` (`2026-W48`).
-    public static func mondayOf(isoWeek week: Int, year: Int) -> LocalDateTime {
+    package static func mondayOf(isoWeek week: Int, year: Int) -> LocalDateTime {
         let jan4 = LocalDateTime(year: year, month: 1, day: 4)
         return jan4.adding(days: 1 - jan4.isoWeekday + (week - 1) * 7)
     }
 
     /// The ISO week-year and week of this date.
-    public var isoWeek: (year: Int, week: Int) {
+    package var isoWeek: (year: Int, week: Int) {
         let thursday = adding(days: 4 - isoWeekday)
         let jan1 = LocalDateTime(year: thursday.year, month: 1, day: 1)
         return (thursday.year, (thursday.dayNumber - jan1.dayNumber) / 7 + 1)

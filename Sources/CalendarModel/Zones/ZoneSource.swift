@@ -7,7 +7,7 @@ import Foundation
 /// meant the real zone, and python icalendar and Google Calendar read such names from tzdata; so does ICSKit by
 /// default. Either way, a block that disagrees with tzdata on the dates the file uses is reported with both offsets.
 /// A TZID that is not an IANA name (`Eastern Standard Time`, a custom name) always uses the file's VTIMEZONE.
-public enum ZoneSource: String, Sendable, CaseIterable {
+package enum ZoneSource: String, Sendable, CaseIterable {
     /// tzdata for IANA names (the default, as python icalendar and Google do).
     case tzdata
     /// The file's VTIMEZONE, when it has a usable one (libical's reading, RFC 5545's letter).
@@ -18,7 +18,7 @@ public enum ZoneSource: String, Sendable, CaseIterable {
 
     /// The choice a program makes once (`icskit --zones`), used by every placement that is not given one:
     /// `tzdata` unless set.
-    public static var preferred: ZoneSource {
+    package static var preferred: ZoneSource {
         get { lock.withLock { chosen } }
         set { lock.withLock { chosen = newValue } }
     }

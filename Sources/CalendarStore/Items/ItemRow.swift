@@ -74,7 +74,7 @@ struct ItemRow: Sendable {
         time: CalendarTime
     ) {
         guard let core = item.core else { return nil }
-        var end: CalendarDate?, due: CalendarDate?, completed: CalendarDate?, duration: Duration?
+        var end: CalendarDate?, due: CalendarDate?, completed: CalendarDate?, duration: CalendarDuration?
         switch item {
         case .event(let event): (end, duration) = (event.end, event.duration)
         case .todo(let todo): (due, duration, completed) = (todo.due, todo.duration, todo.completed)

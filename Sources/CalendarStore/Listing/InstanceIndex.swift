@@ -34,7 +34,7 @@ enum InstanceIndex {
         var zones: String
 
         init(_ options: ExpansionOptions) {
-            viewerZone = options.viewerZone
+            viewerZone = options.viewerZoneName
             applyWRTimeZone = options.applyWRTimeZone
             zones = options.zones.rawValue
         }
@@ -48,7 +48,7 @@ enum InstanceIndex {
         var options: ExpansionOptions {
             var options = ExpansionOptions()
             options.components = Set(ItemKind.allCases)
-            options.viewerZone = viewerZone
+            options.viewerZoneName = viewerZone
             options.applyWRTimeZone = applyWRTimeZone
             options.zones = ZoneSource(rawValue: zones) ?? .preferred
             return options

@@ -64,14 +64,14 @@ extension CalendarStore {
     /// `calendar` (made when missing). A message `SchedulingTrust` refuses (not from the item's organizer, an
     /// answer of someone not invited, a mail from someone else) changes nothing: it is kept aside
     /// (`heldSchedulingMessages`) and its outcome says why.
-    public func receiveScheduling(
+    package func receiveScheduling(
         _ calendars: [ICalendar], calendar defaultName: String, origin: SchedulingOrigin = .file
     ) throws -> [SchedulingOutcome] {
         try receiveScheduling(calendars.map { ($0, origin) }, calendar: defaultName)
     }
 
     /// Receives the messages of several files or mails, each with where it came from, in one transaction.
-    public func receiveScheduling(
+    package func receiveScheduling(
         _ messages: [(calendar: ICalendar, origin: SchedulingOrigin)], calendar defaultName: String
     ) throws -> [SchedulingOutcome] {
         try write { db in

@@ -212,7 +212,7 @@ public enum Feed {
         for calendar in calendars {
             for name in ["REFRESH-INTERVAL", "X-PUBLISHED-TTL"] {
                 if let property = calendar.otherProperties.first(where: { $0.name == name }),
-                    let duration = try? Duration.parse(property.value).get(), !duration.isNegative
+                    let duration = try? CalendarDuration.parse(property.value).get(), !duration.isNegative
                 {
                     return Int64(duration.totalSeconds)
                 }

@@ -10,7 +10,7 @@
 /// dur-second = 1*DIGIT "S"
 /// dur-day    = 1*DIGIT "D"
 /// ```
-public struct Duration: Sendable, Hashable, CustomStringConvertible {
+public struct CalendarDuration: Sendable, Hashable, CustomStringConvertible {
     /// A duration before (a TRIGGER of `-PT15M`).
     public var isNegative: Bool
     /// Whole weeks (a week form has nothing else).
@@ -40,7 +40,7 @@ public struct Duration: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// As iCalendar writes it: `P1W`, `-PT15M`, `P1DT2H`. RFC 5545 gives a duration one sign, in front: parts given
-    /// with their own sign (`Duration(minutes: -10)`, `Duration(hours: 1, minutes: -10)`) are written as the length
+    /// with their own sign (`CalendarDuration(minutes: -10)`, `CalendarDuration(hours: 1, minutes: -10)`) are written as the length
     /// they add up to (`-PT10M`, `PT50M`), never as `PT-10M`, which no reader takes.
     public var icsValue: String {
         let parts = [weeks, days, hours, minutes, seconds]
@@ -72,7 +72,7 @@ public struct Duration: Sendable, Hashable, CustomStringConvertible {
     public var description: String { icsValue }
 
     /// Reads an RFC 5545 duration.
-    public static func parse(_ text: String) -> Result<Duration, ValueError> {
+    public static func parse(_ text: String) -> Result<CalendarDuration, ValueError> {
         let shaped = ValueSyntax.withBytes(text) { bytes in
             let body = bytes.drop { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
             return body.first == UInt8(ascii: "P") && body.count > 1 && bytes.count - body.count <= 1
@@ -81,7 +81,7 @@ public struct Duration: Sendable, Hashable, CustomStringConvertible {
             return .failure(ValueError("\"\(text)\" is not a DURATION"))
         }
         return .success(
-            Duration(
+            CalendarDuration(
                 isNegative: parts.isNegative, weeks: parts.weeks, days: parts.days,
                 hours: parts.hours, minutes: parts.minutes, seconds: parts.seconds))
     }
