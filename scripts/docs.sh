@@ -5,8 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 graphs=.build-docs/symbol-graphs
-rm -rf "$graphs" .build-docs/CalendarModel.doccarchive
+# The symbol graphs stay: scripts/api.sh makes them in the same build, and a build with nothing to do emits none.
+rm -rf .build-docs/CalendarModel.doccarchive
 mkdir -p "$graphs"
+# A build with nothing to do emits no symbol graph: without one, CalendarModel is built again.
+[ -f "$graphs/CalendarModel.symbols.json" ] || rm -rf .build-docs/*/debug/CalendarModel.build
 swift build --target CalendarModel --build-path .build-docs -Xswiftc -emit-symbol-graph \
   -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" >/dev/null
 log=$(docc convert Sources/CalendarModel/CalendarModel.docc --fallback-display-name CalendarModel \

@@ -1,7 +1,7 @@
 /// A problem found in calendar data, located by file and line, saying what was done about it.
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Codable {
     /// How serious a diagnostic is. Errors make `validate` fail; warnings only with `--strict`.
-    public enum Severity: String, Sendable, Hashable, Comparable {
+    public enum Severity: String, Sendable, Hashable, Comparable, Codable {
         /// Something was read past or repaired; the data is usable.
         case warning
         /// Something could not be read as written; what was done about it is in the message.
@@ -22,12 +22,18 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var column: Int?
     /// One sentence: what is wrong and what was done about it.
     public var message: String
+    /// The kind of finding, a stable name to filter on (`missing-uid`, `end-before-start`, `repair-added-dtstamp`):
+    /// the message's words may change between releases, the code does not. docs/DIAGNOSTICS.md lists them all.
+    public var code: String
     /// Whether it is a finding about the file's time zones (a VTIMEZONE that disagrees with tzdata, a TZID
     /// mapped or unknown): said once where the file is read, not on every listing of what a store keeps of it.
     package var isAboutZones = false
 
-    /// A diagnostic at a place in a file (line 0: the file as a whole).
-    public init(_ severity: Severity, file: String?, line: Int, column: Int? = nil, _ message: String) {
+    private enum CodingKeys: String, CodingKey { case severity, file, line, column, message, code }
+
+    /// A diagnostic at a place in a file (line 0: the file as a whole), of the kind `code` names.
+    public init(_ severity: Severity, file: String?, line: Int, column: Int? = nil, _ message: String, code: String) {
+        self.code = code
         self.severity = severity
         self.file = file
         self.line = line
@@ -49,12 +55,12 @@ struct DiagnosticLog: Sendable {
 
     init(file: String?) { self.file = file }
 
-    mutating func error(_ line: Int, _ message: String) {
-        entries.append(Diagnostic(.error, file: file, line: line, message))
+    mutating func error(_ line: Int, _ message: String, code: String) {
+        entries.append(Diagnostic(.error, file: file, line: line, message, code: code))
     }
 
-    mutating func warning(_ line: Int, _ message: String) {
-        entries.append(Diagnostic(.warning, file: file, line: line, message))
+    mutating func warning(_ line: Int, _ message: String, code: String) {
+        entries.append(Diagnostic(.warning, file: file, line: line, message, code: code))
     }
 
     /// Adds what another log of the same input found (a part read on another thread).

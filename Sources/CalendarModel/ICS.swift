@@ -57,7 +57,9 @@ public enum ICS {
             calendars = Self.calendars(from: scanned.components, &context)
         }
         if calendars.isEmpty {
-            context.log.error(bytes.isEmpty ? 0 : 1, "no iCalendar data found (no BEGIN:VCALENDAR or component)")
+            context.log.error(
+                bytes.isEmpty ? 0 : 1, "no iCalendar data found (no BEGIN:VCALENDAR or component)",
+                code: "no-calendar-data")
         }
         return ReadResult(
             calendars: calendars, diagnostics: context.log.sortedByLine,
@@ -79,7 +81,7 @@ public enum ICS {
             context.log.warning(
                 bare[0].line,
                 "\(bare[0].name) stands outside any VCALENDAR; read as if one were "
-                    + "around it, and written back without one")
+                    + "around it, and written back without one", code: "component-outside-vcalendar")
             var implicit = ICalendar()
             implicit.isImplicit = true
             implicit.components = bare.map { CalendarComponent(decoding: $0, &context) }

@@ -183,12 +183,15 @@ struct ConvertCommand: ParsableCommand {
             if let one = ICalendar.combiningForPeers(read.calendars) {
                 read.calendars = [one]
                 read.diagnostics.append(
-                    Diagnostic(.warning, file: name, line: 1, "repaired: several VCALENDARs written as one"))
+                    Diagnostic(
+                        .warning, file: name, line: 1, "repaired: several VCALENDARs written as one",
+                        code: "repair-calendars-joined"))
             } else {
                 read.diagnostics.append(
                     Diagnostic(
                         .warning, file: name, line: 1,
-                        "several VCALENDARs update the same items (an iTIP stream); kept apart"))
+                        "several VCALENDARs update the same items (an iTIP stream); kept apart",
+                        code: "itip-stream-kept-apart"))
             }
         }
         // One METHOD per calendar (agreeing ones written once, differing ones split), each repaired, then with
@@ -253,7 +256,8 @@ struct ConvertCommand: ParsableCommand {
                         .warning, file: name, line: item.line,
                         item.isOverride
                             ? "\(title) is an overridden instance (RECURRENCE-ID): CSV has no column for it; not written"
-                            : "\(title) has EXDATEs: CSV has no column for them; its row stands for the whole series"))
+                            : "\(title) has EXDATEs: CSV has no column for them; its row stands for the whole series",
+                        code: "csv-left-out"))
             }
         } else {
             written = format.write(read.calendars)

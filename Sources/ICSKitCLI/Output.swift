@@ -400,7 +400,10 @@ struct OutputError: Error, CustomStringConvertible {
 
 extension Diagnostic {
     var json: JSONValue {
-        .object([("line", .int(line)), ("severity", .string(severity.rawValue)), ("message", .string(message))])
+        .object([
+            ("line", .int(line)), ("severity", .string(severity.rawValue)), ("code", .string(code)),
+            ("message", .string(message)),
+        ])
     }
 }
 

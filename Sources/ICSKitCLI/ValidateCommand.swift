@@ -15,6 +15,7 @@ struct ValidateCommand: ParsableCommand {
               icskit validate calendar.ics
               icskit validate --strict --json exports/*.ics
               icskit validate ~/.calendars/
+              icskit validate --ignore missing-dtstamp google.ics
             """
     )
 
@@ -30,6 +31,13 @@ struct ValidateCommand: ParsableCommand {
 
     @Flag(help: "Print one JSON object with every file's diagnostics instead of text lines.")
     var json = false
+
+    @Option(
+        name: .customLong("ignore"),
+        help: ArgumentHelp(
+            "Leave out diagnostics of this code (repeatable); --json shows each one's code.",
+            valueName: "code"))
+    var ignoredCodes: [String] = []
 
     @OptionGroup var zoneRules: ZonesOption
 
@@ -55,9 +63,12 @@ struct ValidateCommand: ParsableCommand {
                 }
             } catch {
                 diagnostics = [
-                    Diagnostic(.error, file: name, line: 0, ErrorText.line(error, subject: name, doing: "read"))
+                    Diagnostic(
+                        .error, file: name, line: 0, ErrorText.line(error, subject: name, doing: "read"),
+                        code: "unreadable-file")
                 ]
             }
+            diagnostics.removeAll { ignoredCodes.contains($0.code) }
             let errors = diagnostics.filter { $0.severity == .error }.count
             let warnings = diagnostics.count - errors
             errorCount += errors

@@ -144,7 +144,8 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(review.attendees.map(\.address), ["mailto:bob@example.com", "mailto:dave@example.com"])
         XCTAssertEqual(review.attendees.map(\.role), ["REQ-PARTICIPANT", "OPT-PARTICIPANT"])
         XCTAssertEqual(
-            review.alarms.first?.trigger, .relative(CalendarDuration(isNegative: true, minutes: 15), relatedToEnd: false))
+            review.alarms.first?.trigger,
+            .relative(CalendarDuration(isNegative: true, minutes: 15), relatedToEnd: false))
         let kept = review.otherProperties.filter { $0.name == "X-ICSKIT-CSV" }.map {
             "\($0["X-COLUMN"] ?? ""): \($0.value)"
         }
@@ -156,7 +157,8 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(events[2].classification, .private)
         XCTAssertEqual(events[2].priority, 9)
         XCTAssertEqual(
-            events[2].alarms.first?.trigger, .relative(CalendarDuration(isNegative: true, hours: 1), relatedToEnd: false))
+            events[2].alarms.first?.trigger,
+            .relative(CalendarDuration(isNegative: true, hours: 1), relatedToEnd: false))
         XCTAssertEqual(events[2].otherProperties.first { $0.name == "X-MICROSOFT-CDO-BUSYSTATUS" }?.value, "OOF")
     }
 
@@ -174,7 +176,8 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(todos[0].percentComplete, 25)
         XCTAssertEqual(todos[0].description, "Receipts are in the blue folder")
         XCTAssertEqual(
-            todos[0].alarms.first?.trigger, .relative(CalendarDuration(isNegative: true, hours: 15), relatedToEnd: true))
+            todos[0].alarms.first?.trigger, .relative(CalendarDuration(isNegative: true, hours: 15), relatedToEnd: true)
+        )
         XCTAssertTrue(todos[1].isCompleted)
         // Completed on 28 Jan in Berlin: midnight there is 23:00 UTC the day before.
         XCTAssertEqual(todos[1].completed?.icsValue, "20260127T230000Z")
@@ -321,7 +324,8 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(planning.attendees.map(\.role), ["REQ-PARTICIPANT", "OPT-PARTICIPANT"])
         XCTAssertEqual(planning.attendees.map(\.commonName), ["Bo", nil])
         XCTAssertEqual(
-            planning.alarms.map(\.trigger), [.relative(CalendarDuration(isNegative: true, minutes: 15), relatedToEnd: false)])
+            planning.alarms.map(\.trigger),
+            [.relative(CalendarDuration(isNegative: true, minutes: 15), relatedToEnd: false)])
         XCTAssertEqual(planning.alarms.first?.description, "Planning, round 2")
         XCTAssertEqual(
             planning.otherProperties.map(\.contentLine),

@@ -9,8 +9,12 @@ final class LibraryValuesTests: XCTestCase {
         XCTAssertEqual(CalendarDuration(hours: 1, minutes: -10).icsValue, "PT50M")
         XCTAssertEqual(CalendarDuration(isNegative: true, minutes: -10).icsValue, "PT10M")
         XCTAssertEqual(CalendarDuration(days: -1, hours: -2).icsValue, "-P1DT2H")
-        XCTAssertEqual(CalendarDuration(isNegative: true, weeks: 1).icsValue, "-P1W", "a duration with one sign is as given")
-        for duration in [CalendarDuration(minutes: -10), CalendarDuration(hours: 1, minutes: -10), CalendarDuration(days: -1, hours: -2)] {
+        XCTAssertEqual(
+            CalendarDuration(isNegative: true, weeks: 1).icsValue, "-P1W", "a duration with one sign is as given")
+        for duration in [
+            CalendarDuration(minutes: -10), CalendarDuration(hours: 1, minutes: -10),
+            CalendarDuration(days: -1, hours: -2),
+        ] {
             let read = try CalendarDuration.parse(duration.icsValue).get()
             XCTAssertEqual(read.totalSeconds, duration.totalSeconds, duration.icsValue)
         }

@@ -197,7 +197,9 @@ struct XCalMeaning: Equatable {
             if ["RRULE", "EXRULE"].contains(property.name) {
                 component.properties[index].value = property.value.split(separator: ";").sorted().joined(separator: ";")
             }
-            if ["DURATION", "TRIGGER"].contains(property.name), let duration = CalendarDuration.parse(property.value).success {
+            if ["DURATION", "TRIGGER"].contains(property.name),
+                let duration = CalendarDuration.parse(property.value).success
+            {
                 component.properties[index].value = "\(duration.isNegative ? "-" : "")\(duration.totalSeconds)s"
             }
         }

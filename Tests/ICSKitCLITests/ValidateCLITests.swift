@@ -1,3 +1,4 @@
+import CalendarModel
 import Foundation
 import XCTest
 
@@ -102,6 +103,25 @@ final class ValidateCLITests: XCTestCase {
                 $0["line"] as? Int == 15 && ($0["message"] as? String)?.contains("duplicate") == true
             })
         XCTAssertEqual(files[1]["ok"] as? Bool, true)
+    }
+
+    /// Each diagnostic has a stable code: `--json` shows it, `--ignore` leaves it out, and the library's
+    /// `ICalendar.validate()` gives the same codes for the same calendar.
+    func testDiagnosticsHaveCodesToFilterOn() throws {
+        let file = CLI.fixture("hand/uids.ics")
+        let run = try CLI.run(["validate", "--json", file])
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let files = try XCTUnwrap(json["files"] as? [[String: Any]])
+        let diagnostics = try XCTUnwrap(files.first?["diagnostics"] as? [[String: Any]])
+        let codes = diagnostics.compactMap { $0["code"] as? String }
+        XCTAssertEqual(codes.count, diagnostics.count, "every diagnostic has a code")
+        XCTAssertTrue(codes.contains("missing-uid") && codes.contains("duplicate-uid"), "\(codes)")
+        let read = ICS.read(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+        XCTAssertEqual(Set(read.diagnostics.map(\.code)), Set(codes))
+
+        let ignoring = try CLI.run(["validate", "--ignore", "missing-uid", "--ignore", "missing-dtstart", file])
+        XCTAssertFalse(ignoring.stdout.contains("no UID"), ignoring.stdout)
+        XCTAssertEqual(ignoring.status, 0, "only the duplicate UID, a warning, is left: \(ignoring.stdout)")
     }
 
     func testStandardInput() throws {

@@ -35,20 +35,26 @@ struct CSVImporter {
         clock = options.zone.flatMap(ZoneClock.init(identifier:))
     }
 
-    mutating func error(_ line: Int, _ message: String) {
-        diagnostics.append(Diagnostic(.error, file: file, line: line, message))
+    mutating func error(_ line: Int, _ message: String, code: String) {
+        diagnostics.append(Diagnostic(.error, file: file, line: line, message, code: code))
     }
-    mutating func warning(_ line: Int, _ message: String) {
-        diagnostics.append(Diagnostic(.warning, file: file, line: line, message))
+    mutating func warning(_ line: Int, _ message: String, code: String) {
+        diagnostics.append(Diagnostic(.warning, file: file, line: line, message, code: code))
     }
 
     mutating func read(_ bytes: [UInt8]) -> ICS.ReadResult {
         let (table, problems) = CSVTable.read(bytes)
         for problem in problems {
-            if problem.isError { error(problem.line, problem.message) } else { warning(problem.line, problem.message) }
+            if problem.isError {
+                error(problem.line, problem.message, code: "csv-syntax")
+            } else {
+                warning(problem.line, problem.message, code: "csv-syntax")
+            }
         }
         guard let header = table.rows.first else {
-            error(bytes.isEmpty ? 0 : 1, "no header row: the first line of a CSV calendar names its columns")
+            error(
+                bytes.isEmpty ? 0 : 1, "no header row: the first line of a CSV calendar names its columns",
+                code: "csv-no-header")
             return ICS.ReadResult(calendars: [], diagnostics: diagnostics)
         }
         headers = header.cells
@@ -59,7 +65,8 @@ struct CSVImporter {
                 header.line,
                 "no column is a subject, start or due date (headers: "
                     + headers.map { "\"\($0)\"" }.joined(separator: ", ") + "); name them with --columns HEADER=FIELD, "
-                    + "fields: " + CSVField.allCases.map(\.rawValue).joined(separator: ", "))
+                    + "fields: " + CSVField.allCases.map(\.rawValue).joined(separator: ", "), code: "csv-no-date-column"
+            )
             return ICS.ReadResult(calendars: [], diagnostics: diagnostics)
         }
         let rows = Array(table.rows.dropFirst())
@@ -76,7 +83,7 @@ struct CSVImporter {
                 warning(
                     row.line,
                     "row \(offset + 2) has \(row.cells.count) cells, the header \(headers.count); "
-                        + "the cells past the last column are ignored")
+                        + "the cells past the last column are ignored", code: "csv-cell-count")
             }
             if let component = component(row, number: offset + 2, taskLayout: taskLayout) {
                 calendar.components.append(component)
@@ -156,7 +163,9 @@ struct CSVImporter {
                 cells[.summary] != nil || start != nil || due != nil || cells[.uid] != nil
                     || cells[.description] != nil
             else {
-                warning(at.line, "row \(at.number) has no subject, start, due date, UID or description; skipped")
+                warning(
+                    at.line, "row \(at.number) has no subject, start, due date, UID or description; skipped",
+                    code: "csv-empty-row")
                 return nil
             }
             // An event needs a start (RFC 5545 §3.6.1 in a calendar without METHOD); an undated row is a to-do
@@ -165,9 +174,11 @@ struct CSVImporter {
                 if cells[.kind] != nil {
                     warning(
                         at.line,
-                        "row \(at.number) is an event without a start date; kept, but strict readers want DTSTART")
+                        "row \(at.number) is an event without a start date; kept, but strict readers want DTSTART",
+                        code: "csv-event-without-start")
                 } else {
-                    warning(at.line, "row \(at.number) has no start date; read as a to-do")
+                    warning(
+                        at.line, "row \(at.number) has no start date; read as a to-do", code: "csv-row-read-as-todo")
                     isTodo = true
                 }
             }
@@ -237,7 +248,8 @@ struct CSVImporter {
         let column = cells.values[field].map { headers[$0.column] } ?? field.rawValue
         error(
             at.line,
-            "row \(at.number), column \"\(column)\": \"\(cells.values[field]?.text ?? "")\" \(what); " + consequence)
+            "row \(at.number), column \"\(column)\": \"\(cells.values[field]?.text ?? "")\" \(what); " + consequence,
+            code: "csv-bad-cell")
     }
 
     /// Whether the row is a to-do: its kind says so, or a task layout, or it has only to-do fields.
@@ -301,8 +313,8 @@ struct CSVImporter {
         if let endValue = end, LocalDateTime(endValue) < LocalDateTime(start) {
             warning(
                 at.line,
-                "row \(at.number): the end \(endValue.icsValue) is before the start \(start.icsValue); the end is left out"
-            )
+                "row \(at.number): the end \(endValue.icsValue) is before the start \(start.icsValue); the end is left out",
+                code: "csv-end-before-start")
             return nil
         }
         return end

@@ -90,7 +90,7 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
                 let (components, warnings) = try XCalReader.read(bytes)
                 var result = ICS.calendars(from: components, file: file)
                 result.diagnostics =
-                    warnings.map { Diagnostic(.warning, file: file, line: $0.0, $0.1) }
+                    warnings.map { Diagnostic(.warning, file: file, line: $0.0, $0.1, code: "xcal-foreign-element") }
                     + result.diagnostics
                 return result
             } catch {
@@ -103,7 +103,11 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
     private static func unreadable(file: String?, line: Int, column: Int?, _ message: String) -> ICS.ReadResult {
         ICS.ReadResult(
             calendars: [],
-            diagnostics: [Diagnostic(.error, file: file, line: line, column: column, message + "; nothing read")])
+            diagnostics: [
+                Diagnostic(
+                    .error, file: file, line: line, column: column, message + "; nothing read",
+                    code: "unreadable-document")
+            ])
     }
 
     /// Writes calendars in this format.

@@ -1,5 +1,5 @@
 /// A VALARM: a reminder inside an event or todo (RFC 5545 §3.6.6).
-public struct Alarm: Sendable, Hashable, ComponentModel {
+public struct Alarm: Sendable, Hashable, ComponentModel, Codable {
     /// ACTION: AUDIO, DISPLAY or EMAIL.
     public var action: AlarmAction? { didSet { provenance.isModified = true } }
     /// TRIGGER: when, relative to the start or end of its item, or at a time.
@@ -19,6 +19,11 @@ public struct Alarm: Sendable, Hashable, ComponentModel {
     /// Nested components.
     public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
     var provenance = Provenance()
+
+    // What JSON holds: the fields, not how the file had them (a decoded item is written canonically).
+    private enum CodingKeys: String, CodingKey {
+        case action, trigger, duration, repeatCount, description, summary, attendees, otherProperties, otherComponents
+    }
 
     /// An alarm with no properties set.
     public init() {}
@@ -57,8 +62,8 @@ public struct Alarm: Sendable, Hashable, ComponentModel {
     func encodeChildren() -> [Component] { otherComponents }
 
     func checkRequired(line: Int, _ context: inout DecodeContext) {
-        if action == nil { context.log.error(line, "VALARM has no ACTION") }
-        if trigger == nil { context.log.error(line, "VALARM has no TRIGGER") }
+        if action == nil { context.log.error(line, "VALARM has no ACTION", code: "alarm-without-action") }
+        if trigger == nil { context.log.error(line, "VALARM has no TRIGGER", code: "alarm-without-trigger") }
     }
 
     /// Splits nested components into alarms and the rest.

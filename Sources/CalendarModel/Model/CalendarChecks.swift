@@ -113,7 +113,7 @@ struct CalendarChecks {
     /// The first line of each identity seen.
     private var seen: FirstLines
     /// What the items reported, in their order.
-    private var itemLog: [(line: Int, isError: Bool, message: String)] = []
+    private var itemLog: [(line: Int, isError: Bool, message: String, code: String)] = []
 
     /// The VCALENDAR's line (nil for components read without one), and how many components were added.
     private let line: Int?
@@ -139,7 +139,11 @@ struct CalendarChecks {
         }
         for item in part.items {
             if method == nil, item.isEventWithoutStart {
-                itemLog.append((item.line, true, "VEVENT has no DTSTART (required when the calendar has no METHOD)"))
+                itemLog.append(
+                    (
+                        item.line, true, "VEVENT has no DTSTART (required when the calendar has no METHOD)",
+                        "missing-dtstart"
+                    ))
             }
             guard let uid = item.uid else { continue }
             if let first = seen.insert(item.identity, line: item.line) {
@@ -148,7 +152,8 @@ struct CalendarChecks {
                     (
                         item.line, false,
                         "duplicate \(what) \"\(uid)\" (first at line \(first)); both are kept as read, and the "
-                            + "instances come from the newer (higher SEQUENCE, then later DTSTAMP; the first when equal)"
+                            + "instances come from the newer (higher SEQUENCE, then later DTSTAMP; the first when equal)",
+                        "duplicate-uid"
                     ))
             }
         }
@@ -162,14 +167,19 @@ struct CalendarChecks {
                 log.error(
                     line,
                     "VCALENDAR with METHOD:\(method) holds no component (RFC 5546 schedules a VEVENT, VTODO, "
-                        + "VJOURNAL or VFREEBUSY); nothing to read")
+                        + "VJOURNAL or VFREEBUSY); nothing to read", code: "method-without-component")
             } else {
-                log.warning(line, "VCALENDAR holds no component (RFC 5545 §3.6 asks for one at least)")
+                log.warning(
+                    line, "VCALENDAR holds no component (RFC 5545 §3.6 asks for one at least)", code: "empty-calendar")
             }
         }
         reportTimeZones(&log)
         for entry in itemLog {
-            if entry.isError { log.error(entry.line, entry.message) } else { log.warning(entry.line, entry.message) }
+            if entry.isError {
+                log.error(entry.line, entry.message, code: entry.code)
+            } else {
+                log.warning(entry.line, entry.message, code: entry.code)
+            }
         }
     }
 
@@ -184,7 +194,8 @@ struct CalendarChecks {
                     log.warning(
                         use.line,
                         "TZID \"\(tzid)\" is not an IANA zone name; its VTIMEZONE applies "
-                            + "here, but apps that ignore VTIMEZONE may read these times as floating")
+                            + "here, but apps that ignore VTIMEZONE may read these times as floating",
+                        code: "tzid-not-iana")
                 } else if use.earliest < onset {
                     let outcome =
                         ZoneSource.preferred == .tzdata
@@ -193,28 +204,29 @@ struct CalendarChecks {
                     log.warning(
                         use.earliestLine,
                         "TZID \"\(tzid)\" is used on \(use.earliest), before the first onset its VTIMEZONE "
-                            + "defines (\(onset)); \(outcome)")
+                            + "defines (\(onset)); \(outcome)", code: "tzid-before-first-onset")
                 }
             } else if defined.contains(tzid) {
                 log.warning(
                     use.line,
                     "TZID \"\(tzid)\" has a VTIMEZONE without onsets (no observance has a DTSTART); "
-                        + (isIANA ? "the IANA zone of that name applies" : "it cannot be used"))
+                        + (isIANA ? "the IANA zone of that name applies" : "it cannot be used"),
+                    code: "vtimezone-without-onsets")
             } else if isIANA {
                 log.warning(
                     use.line,
                     "TZID \"\(tzid)\" has no VTIMEZONE in this calendar (RFC 5545 §3.2.19); "
-                        + "the IANA zone of that name applies")
+                        + "the IANA zone of that name applies", code: "tzid-without-vtimezone")
             } else if let mapped = TimeZoneResolver.ianaName(for: tzid) {
                 log.warning(
                     use.line,
                     "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and is "
-                        + "\(mapped.note ?? "a prefixed name"); read as \(mapped.iana)")
+                        + "\(mapped.note ?? "a prefixed name"); read as \(mapped.iana)", code: "tzid-mapped")
             } else {
                 log.warning(
                     use.line,
                     "TZID \"\(tzid)\" has no VTIMEZONE in this calendar and names no known "
-                        + "zone; its times are floating")
+                        + "zone; its times are floating", code: "tzid-unknown")
             }
         }
     }

@@ -6,7 +6,7 @@ import Foundation
 /// organizer = "ORGANIZER" orgparam ":" cal-address CRLF      ; RFC 5545 §3.8.4.3
 /// attendee  = "ATTENDEE" attparam ":" cal-address CRLF       ; §3.8.4.1
 /// ```
-public struct CalendarUser: Sendable, Hashable {
+public struct CalendarUser: Sendable, Hashable, Codable {
     /// The calendar address, usually `mailto:…`.
     public var address: String
     /// Every parameter in the order read, unknown ones included.
@@ -38,7 +38,7 @@ public struct CalendarUser: Sendable, Hashable {
 
     /// An address as people compare them: trimmed, lower-cased, without its `mailto:` (`MAILTO:Ana@X.org ` →
     /// `ana@x.org`), so that aliases in different spellings are one address.
-    public static func comparable(_ address: String) -> String {
+    package static func comparable(_ address: String) -> String {
         var text = address.trimmingCharacters(in: .whitespaces).lowercased()
         if text.hasPrefix("mailto:") { text.removeFirst(7) }
         return text

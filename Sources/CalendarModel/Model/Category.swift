@@ -4,7 +4,7 @@
 /// ```
 /// categories = "CATEGORIES" catparam ":" text *("," text) CRLF   ; RFC 5545 §3.8.1.2
 /// ```
-public struct Category: Sendable, Hashable, ExpressibleByStringLiteral {
+public struct Category: Sendable, Hashable, ExpressibleByStringLiteral, Codable {
     /// The category's name.
     public var name: String
     /// Its colour (`#RRGGBB`) where one is known: from the calendar it was read from, or set by the app.

@@ -3,11 +3,15 @@
 extension CalendarItem {
     func checkRequired(line: Int, _ context: inout DecodeContext) {
         let name = Self.componentName
-        if core.uid == nil { context.log.error(line, "\(name) has no UID; it is read without one") }
-        if core.stamp == nil { context.log.warning(line, "\(name) has no DTSTAMP") }
+        if core.uid == nil {
+            context.log.error(line, "\(name) has no UID; it is read without one", code: "missing-uid")
+        }
+        if core.stamp == nil { context.log.warning(line, "\(name) has no DTSTAMP", code: "missing-dtstamp") }
         for (label, date) in [("DTSTAMP", core.stamp), ("CREATED", core.created), ("LAST-MODIFIED", core.lastModified)]
         where date.map({ $0.form != .utc }) ?? false {
-            context.log.warning(lineOf(label, line), "\(label) must be a UTC time (…Z); read as \(formName(date!))")
+            context.log.warning(
+                lineOf(label, line), "\(label) must be a UTC time (…Z); read as \(formName(date!))",
+                code: "stamp-not-utc")
         }
         for label in ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID"] {
             guard let property = provenance.source?.property(label), property["TZID"] != nil,
@@ -16,7 +20,8 @@ extension CalendarItem {
             context.log.warning(
                 property.line,
                 "\(label) has a TZID but a DATE value; read as midnight in that zone, "
-                    + "as python icalendar does (write VALUE=DATE without TZID for an all-day date)")
+                    + "as python icalendar does (write VALUE=DATE without TZID for an all-day date)",
+                code: "date-with-tzid")
         }
         // A DATE needs VALUE=DATE (RFC 5545 §3.3.4); without it strict readers take the value for a broken
         // DATE-TIME. Said once per property name.
@@ -27,8 +32,15 @@ extension CalendarItem {
                 )
             else { continue }
             context.log.warning(
-                property.line, "\(label) has a DATE value without VALUE=DATE (RFC 5545 §3.3.4); read as a date")
+                property.line, "\(label) has a DATE value without VALUE=DATE (RFC 5545 §3.3.4); read as a date",
+                code: "date-without-value-date")
         }
+        if let priority = core.priority, !(0...9).contains(priority) {
+            context.log.warning(
+                lineOf("PRIORITY", line), "PRIORITY \(priority) is outside 0–9", code: "priority-out-of-range")
+        }
+        // An end, a due time and their durations are checked with or without a start (a todo may have none).
+        checkEnd(start: core.start, line: line, &context)
         guard let start = core.start else { return }
         for rule in core.recurrenceRules {
             guard let until = rule.until else { continue }
@@ -36,12 +48,13 @@ extension CalendarItem {
                 context.log.warning(
                     lineOf("RRULE", line),
                     "RRULE UNTIL is a \(until.isDate ? "DATE" : "DATE-TIME") "
-                        + "but DTSTART is a \(start.isDate ? "DATE" : "DATE-TIME") (RFC 5545 §3.3.10)")
+                        + "but DTSTART is a \(start.isDate ? "DATE" : "DATE-TIME") (RFC 5545 §3.3.10)",
+                    code: "until-type-mismatch")
             } else if !start.isDate, start.form != .floating, until.form != .utc {
                 context.log.warning(
                     lineOf("RRULE", line),
                     "RRULE UNTIL must be in UTC (…Z) when DTSTART has a "
-                        + "time zone (RFC 5545 §3.3.10)")
+                        + "time zone (RFC 5545 §3.3.10)", code: "until-not-utc")
             }
         }
         let related: [(String, [CalendarDate])] = [
@@ -52,11 +65,8 @@ extension CalendarItem {
             context.log.warning(
                 lineOf(label, line),
                 "\(label) is a \(start.isDate ? "DATE-TIME" : "DATE") but "
-                    + "DTSTART is a \(start.isDate ? "DATE" : "DATE-TIME"); instances may not match")
-        }
-        checkEnd(start: start, line: line, &context)
-        if let priority = core.priority, !(0...9).contains(priority) {
-            context.log.warning(lineOf("PRIORITY", line), "PRIORITY \(priority) is outside 0–9")
+                    + "DTSTART is a \(start.isDate ? "DATE" : "DATE-TIME"); instances may not match",
+                code: "date-list-type-mismatch")
         }
     }
 
@@ -76,33 +86,36 @@ extension CalendarItem {
 }
 
 extension Event {
-    func checkEnd(start: CalendarDate, line: Int, _ context: inout DecodeContext) {
+    func checkEnd(start: CalendarDate?, line: Int, _ context: inout DecodeContext) {
         if end != nil, duration != nil {
             context.log.error(
                 lineOf("DURATION", line),
                 "VEVENT has both DTEND and DURATION (RFC 5545 allows one); "
-                    + "DTEND is used")
+                    + "DTEND is used", code: "end-and-duration")
         }
-        checkEndDate(end, label: "DTEND", start: start, line: line, &context)
+        if let start { checkEndDate(end, label: "DTEND", start: start, line: line, &context) }
     }
 }
 
 extension Todo {
-    func checkEnd(start: CalendarDate, line: Int, _ context: inout DecodeContext) {
+    func checkEnd(start: CalendarDate?, line: Int, _ context: inout DecodeContext) {
         if due != nil, duration != nil {
             context.log.error(
-                lineOf("DURATION", line), "VTODO has both DUE and DURATION (RFC 5545 allows one); DUE is used")
+                lineOf("DURATION", line), "VTODO has both DUE and DURATION (RFC 5545 allows one); DUE is used",
+                code: "due-and-duration")
         }
-        checkEndDate(due, label: "DUE", start: start, line: line, &context)
+        if let start { checkEndDate(due, label: "DUE", start: start, line: line, &context) }
         if let percent = percentComplete, !(0...100).contains(percent) {
-            context.log.warning(lineOf("PERCENT-COMPLETE", line), "PERCENT-COMPLETE \(percent) is outside 0–100")
+            context.log.warning(
+                lineOf("PERCENT-COMPLETE", line), "PERCENT-COMPLETE \(percent) is outside 0–100",
+                code: "percent-out-of-range")
         }
     }
 }
 
 extension Journal {
     /// A journal has no end.
-    func checkEnd(start: CalendarDate, line: Int, _ context: inout DecodeContext) {}
+    func checkEnd(start: CalendarDate?, line: Int, _ context: inout DecodeContext) {}
 }
 
 extension CalendarItem {
@@ -112,9 +125,13 @@ extension CalendarItem {
     ) {
         guard let end else { return }
         if end.isDate != start.isDate {
-            context.log.warning(lineOf(label, line), "\(label) and DTSTART differ in type (DATE vs DATE-TIME)")
+            context.log.warning(
+                lineOf(label, line), "\(label) and DTSTART differ in type (DATE vs DATE-TIME)",
+                code: "end-type-mismatch")
         } else if end.form == start.form, end.isWallClockBefore(start) {
-            context.log.warning(lineOf(label, line), "\(label) \(end.icsValue) is before DTSTART \(start.icsValue)")
+            context.log.warning(
+                lineOf(label, line), "\(label) \(end.icsValue) is before DTSTART \(start.icsValue)",
+                code: "end-before-start")
         }
     }
 }

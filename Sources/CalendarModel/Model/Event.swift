@@ -1,6 +1,6 @@
 /// A VEVENT: something that happens at a time (RFC 5545 §3.6.1).
 @dynamicMemberLookup
-public struct Event: Sendable, Hashable, CalendarItem, CalendarItemModel, CalendarItemFields {
+public struct Event: Sendable, Hashable, CalendarItem, CalendarItemModel, CalendarItemFields, Codable {
     /// The properties events share with todos and journals.
     public var core = ItemCore() { didSet { provenance.isModified = true } }
     /// DTEND; an event has DTEND or DURATION, not both.
@@ -16,6 +16,11 @@ public struct Event: Sendable, Hashable, CalendarItem, CalendarItemModel, Calend
     /// Nested components other than VALARM.
     public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
     var provenance = Provenance()
+
+    // What JSON holds: the fields, not how the file had them (a decoded item is written canonically).
+    private enum CodingKeys: String, CodingKey {
+        case core, end, duration, transparency, alarms, otherProperties, otherComponents
+    }
 
     /// An event with no properties set.
     public init() {}

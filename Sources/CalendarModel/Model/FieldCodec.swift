@@ -58,7 +58,7 @@ struct FieldCodec<Model>: Sendable {
                         context.log.warning(
                             property.line,
                             "\(name) appears more than once; the first is used, "
-                                + "this one is kept as written")
+                                + "this one is kept as written", code: "repeated-property")
                     }
                     return false
                 }
@@ -69,10 +69,10 @@ struct FieldCodec<Model>: Sendable {
                 case .failure(let error):
                     if let recovered = recover?(property) {
                         model[keyPath: keyPath] = recovered.value
-                        context.log.error(property.line, "\(name) value \(error); \(recovered.note)")
+                        context.log.error(property.line, "\(name) value \(error); \(recovered.note)", code: "bad-value")
                         return true
                     }
-                    context.log.error(property.line, "\(name) value \(error); kept as written")
+                    context.log.error(property.line, "\(name) value \(error); kept as written", code: "bad-value")
                     return false
                 }
             },
@@ -99,10 +99,11 @@ struct FieldCodec<Model>: Sendable {
                 case .failure(let error):
                     if let recovered = recover?(property) {
                         model[keyPath: keyPath].append(contentsOf: recovered.values)
-                        context.log.warning(property.line, "\(name) value \(error); \(recovered.note)")
+                        context.log.warning(
+                            property.line, "\(name) value \(error); \(recovered.note)", code: "bad-value")
                         return true
                     }
-                    context.log.error(property.line, "\(name) value \(error); kept as written")
+                    context.log.error(property.line, "\(name) value \(error); kept as written", code: "bad-value")
                     return false
                 }
             },

@@ -1,5 +1,5 @@
 /// A VCALENDAR: its own properties and its components in file order (RFC 5545 §3.4, RFC 7986).
-public struct ICalendar: Sendable, Hashable, ComponentModel {
+public struct ICalendar: Sendable, Hashable, ComponentModel, Codable {
     /// PRODID.
     public var productID: String? { didSet { provenance.isModified = true } }
     /// VERSION (2.0 for RFC 5545).
@@ -23,6 +23,11 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     /// True when the input had components with no VCALENDAR around them; they are written back the same way.
     package var isImplicit = false
     var provenance = Provenance()
+
+    // What JSON holds: the fields, not how the file had them (a decoded item is written canonically).
+    private enum CodingKeys: String, CodingKey {
+        case productID, version, scale, method, name, wrCalendarName, color, wrTimeZone, components, otherProperties
+    }
 
     /// An empty calendar.
     public init() {}
@@ -77,8 +82,12 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     mutating func didDecode() { fillCategoryColors() }
 
     func checkRequired(line: Int, _ context: inout DecodeContext) {
-        if !isImplicit, productID == nil { context.log.warning(line, "VCALENDAR has no PRODID") }
-        if !isImplicit, version == nil { context.log.warning(line, "VCALENDAR has no VERSION") }
+        if !isImplicit, productID == nil {
+            context.log.warning(line, "VCALENDAR has no PRODID", code: "missing-prodid")
+        }
+        if !isImplicit, version == nil {
+            context.log.warning(line, "VCALENDAR has no VERSION", code: "missing-version")
+        }
         var checks = CalendarChecks(
             method: method, expectedItems: components.count,
             line: isImplicit || context.hasComponentsElsewhere ? nil : line)
@@ -119,7 +128,8 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
     }
 
     /// Written as read when its own properties did not change; each component decides for itself. A calendar made
-    /// in code without VERSION or PRODID is written with `2.0` and ICSKit's; the colours its items' categories
+    /// in code without VERSION or PRODID is written with `2.0` and ICSKit's, and with a tzdata VTIMEZONE for each
+    /// IANA TZID its items use and it does not define (RFC 5545 §3.2.19); the colours its items' categories
     /// have and its properties do not say yet are added (`CategoryColor`).
     func encoded() -> Component {
         var component: Component
@@ -140,12 +150,15 @@ public struct ICalendar: Sendable, Hashable, ComponentModel {
             component = own.encodedCanonically()
         }
         component.components = encodeChildren()
+        if provenance.source == nil, !isImplicit {
+            component.components = Self.completingZones(component.components)
+        }
         return component
     }
 }
 
 /// A VTIMEZONE, kept as read; the time layer interprets it.
-public struct TimeZoneDefinition: Sendable, Hashable {
+public struct TimeZoneDefinition: Sendable, Hashable, Codable {
     /// The VTIMEZONE as read.
     public var component: Component
     /// A time zone definition from its component.
@@ -180,18 +193,25 @@ public struct TimeZoneDefinition: Sendable, Hashable {
 
     /// RFC 5545 §3.6.5: a TZID, at least one observance, and each observance starting at a local DATE-TIME.
     static func check(_ component: Component, _ log: inout DiagnosticLog) {
-        if component.property("TZID") == nil { log.error(component.line, "VTIMEZONE has no TZID") }
+        if component.property("TZID") == nil {
+            log.error(component.line, "VTIMEZONE has no TZID", code: "vtimezone-without-tzid")
+        }
         let observances = component.components.filter { $0.name == "STANDARD" || $0.name == "DAYLIGHT" }
-        if observances.isEmpty { log.error(component.line, "VTIMEZONE has no STANDARD or DAYLIGHT part") }
+        if observances.isEmpty {
+            log.error(
+                component.line, "VTIMEZONE has no STANDARD or DAYLIGHT part", code: "vtimezone-without-observance")
+        }
         for observance in observances {
             for required in ["DTSTART", "TZOFFSETFROM", "TZOFFSETTO"] where observance.property(required) == nil {
-                log.error(observance.line, "\(observance.name) has no \(required)")
+                log.error(observance.line, "\(observance.name) has no \(required)", code: "observance-missing-property")
             }
             guard let start = observance.property("DTSTART") else { continue }
             if start["TZID"] != nil || start.value.hasSuffix("Z") || start["VALUE"]?.uppercased() == "DATE"
                 || start.value.count == 8
             {
-                log.warning(start.line, "\(observance.name) DTSTART must be a local DATE-TIME (no Z, TZID or DATE)")
+                log.warning(
+                    start.line, "\(observance.name) DTSTART must be a local DATE-TIME (no Z, TZID or DATE)",
+                    code: "observance-start-not-local")
             }
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The properties events, todos and journals share (RFC 5545 §3.6.1–3.6.3). `Event`, `Todo` and `Journal` expose
 /// them directly: `event.summary` reads `event.core.summary`.
-public struct ItemCore: Sendable, Hashable {
+public struct ItemCore: Sendable, Hashable, Codable {
     /// UID: the item's identity across calendars and versions.
     public var uid: String?
     /// DTSTAMP.
@@ -115,7 +115,7 @@ extension CalendarItemModel {
 protocol CalendarItem: ComponentModel, CalendarItemModel {
     var core: ItemCore { get set }
     /// Checks DTEND, DUE and what else closes the item against its DTSTART.
-    func checkEnd(start: CalendarDate, line: Int, _ context: inout DecodeContext)
+    func checkEnd(start: CalendarDate?, line: Int, _ context: inout DecodeContext)
 }
 
 /// The rows of a calendar item's own table (DTEND, DUE …), besides the shared `ItemCore` rows.

@@ -46,6 +46,16 @@ extension Todo {
     }
 }
 
+extension Alarm {
+    /// A display alarm at a moment (an absolute TRIGGER, in UTC), whichever instance it belongs to.
+    public init(displaying text: String, at date: Date) {
+        self.init()
+        action = .display
+        description = text
+        trigger = .absolute(.utc(date))
+    }
+}
+
 extension Journal {
     /// A new journal entry for `date` when given, with a UID (a fresh one unless given) and DTSTAMP `now`.
     public init(summary: String, date: CalendarDate? = nil, uid: String? = nil, now: Date = Date()) {

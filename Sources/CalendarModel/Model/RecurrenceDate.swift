@@ -4,7 +4,7 @@
 /// rdate    = "RDATE" rdtparam ":" rdtval *("," rdtval) CRLF   ; RFC 5545 §3.8.5.2
 /// rdtval   = date-time / date / period
 /// ```
-public enum RecurrenceDate: Sendable, Hashable {
+public enum RecurrenceDate: Sendable, Hashable, Codable {
     /// An instance starting at this date or date-time.
     case date(CalendarDate)
     /// An instance with its own start and end (VALUE=PERIOD).

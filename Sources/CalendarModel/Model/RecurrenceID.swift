@@ -3,7 +3,7 @@
 /// ```
 /// recurid = "RECURRENCE-ID" ridparam ":" ridval CRLF  ; RFC 5545 §3.8.4.4, ridval = date-time / date
 /// ```
-public struct RecurrenceID: Sendable, Hashable {
+public struct RecurrenceID: Sendable, Hashable, Codable {
     /// The original start of the instance this override replaces.
     public var date: CalendarDate
     /// RANGE=THISANDFUTURE.

@@ -3,7 +3,7 @@
 /// ```
 /// related = "RELATED-TO" relparam ":" text CRLF      ; RFC 5545 §3.8.4.5, RELTYPE = PARENT / CHILD / SIBLING / …
 /// ```
-public struct Relation: Sendable, Hashable {
+public struct Relation: Sendable, Hashable, Codable {
     /// The related item's UID.
     public var uid: String
     /// RELTYPE and any other parameters, as read.

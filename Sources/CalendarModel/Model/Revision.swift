@@ -7,7 +7,7 @@ import Foundation
 /// reschedule — and at the same SEQUENCE the later DTSTAMP (RFC 5546 §2.1.5); recurring-ical-events and python
 /// icalendar's readers take the highest SEQUENCE too. A version without DTSTAMP is the oldest of its SEQUENCE. Merge
 /// asks a second question first, when both sides changed a field: whose change came later (`ItemVersion.isNewer`).
-public struct Revision: Comparable, Hashable, Sendable {
+public struct Revision: Comparable, Hashable, Sendable, Codable {
     /// SEQUENCE (0 when absent).
     public var sequence: Int
     /// DTSTAMP in seconds since 1970.

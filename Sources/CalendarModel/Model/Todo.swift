@@ -1,6 +1,6 @@
 /// A VTODO: something to do, with a due date, completion and subtasks (RFC 5545 §3.6.2).
 @dynamicMemberLookup
-public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemModel, CalendarItemFields {
+public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemModel, CalendarItemFields, Codable {
     /// The properties todos share with events and journals.
     public var core = ItemCore() { didSet { provenance.isModified = true } }
     /// DUE.
@@ -18,6 +18,11 @@ public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemModel, Calenda
     /// Nested components other than VALARM.
     public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
     var provenance = Provenance()
+
+    // What JSON holds: the fields, not how the file had them (a decoded item is written canonically).
+    private enum CodingKeys: String, CodingKey {
+        case core, due, duration, completed, percentComplete, alarms, otherProperties, otherComponents
+    }
 
     /// A todo with no properties set.
     public init() {}
@@ -44,7 +49,7 @@ public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemModel, Calenda
 
 /// A VJOURNAL: a dated note (RFC 5545 §3.6.3).
 @dynamicMemberLookup
-public struct Journal: Sendable, Hashable, CalendarItem, CalendarItemModel, CalendarItemFields {
+public struct Journal: Sendable, Hashable, CalendarItem, CalendarItemModel, CalendarItemFields, Codable {
     /// The properties journals share with events and todos.
     public var core = ItemCore() { didSet { provenance.isModified = true } }
     /// Properties ICSKit does not type, in file order.
@@ -52,6 +57,9 @@ public struct Journal: Sendable, Hashable, CalendarItem, CalendarItemModel, Cale
     /// Nested components.
     public var otherComponents: [Component] = [] { didSet { provenance.isModified = true } }
     var provenance = Provenance()
+
+    // What JSON holds: the fields, not how the file had them (a decoded item is written canonically).
+    private enum CodingKeys: String, CodingKey { case core, otherProperties, otherComponents }
 
     /// A journal entry with no properties set.
     public init() {}

@@ -1,5 +1,6 @@
-/// An enumerated property value (STATUS, CLASS, TRANSP, ACTION) that also keeps values it does not know.
-public protocol TokenValue: RawRepresentable, Sendable, Hashable where RawValue == String {
+/// An enumerated property value (STATUS, CLASS, TRANSP, ACTION) that also keeps values it does not know. Codable
+/// as its token, one JSON string.
+public protocol TokenValue: RawRepresentable, Sendable, Hashable, Codable where RawValue == String {
     /// Any token, known or not: reading one never fails.
     init(rawValue: String)
 }

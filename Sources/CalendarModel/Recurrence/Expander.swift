@@ -20,15 +20,15 @@ final class Expander {
             if let iana = TimeZoneResolver.ianaName(for: name)?.iana, let zone = LibicalZone.privateCopy(iana) {
                 wrZone = (iana, zone)
             } else {
-                note(0, "X-WR-TIMEZONE \"\(name)\" names no known time zone; ignored")
+                note(0, "X-WR-TIMEZONE \"\(name)\" names no known time zone; ignored", code: "wr-timezone-unknown")
             }
         }
     }
 
     var diagnostics: [Diagnostic] { notes + time.diagnostics }
 
-    func note(_ line: Int, _ message: String) {
-        notes.append(Diagnostic(.warning, file: file, line: line, message))
+    func note(_ line: Int, _ message: String, code: String) {
+        notes.append(Diagnostic(.warning, file: file, line: line, message, code: code))
     }
 
     // MARK: Time
@@ -202,7 +202,8 @@ final class Expander {
                 ? "libical cannot bound BYSETPOS in a non-Gregorian RSCALE" : "libical rejects it"
             note(
                 master.line,
-                "RRULE \(rule.icsValue) cannot be expanded (\(why)); only DTSTART and RDATE are used")
+                "RRULE \(rule.icsValue) cannot be expanded (\(why)); only DTSTART and RDATE are used",
+                code: "rrule-unexpandable")
             return
         }
         let clock = self.clock(for: start.form, line: master.line)
@@ -215,7 +216,8 @@ final class Expander {
                 note(
                     master.line,
                     "RRULE \(rule.icsValue) of \"\(master.core.uid ?? "?")\" made more than "
-                        + "\(options.limitPerSeries) instances before the end of the window; stopped there")
+                        + "\(options.limitPerSeries) instances before the end of the window; stopped there",
+                    code: "series-limit")
                 return
             }
             if options.budget?.isSpent == true { return }
@@ -227,7 +229,8 @@ final class Expander {
             note(
                 master.line,
                 "RRULE \(rule.icsValue) of \"\(master.core.uid ?? "?")\" has no instance in the "
-                    + "\(years) years after its last one (or its start); stopped looking there")
+                    + "\(years) years after its last one (or its start); stopped looking there",
+                code: "rrule-without-instances")
         }
     }
 
@@ -252,7 +255,7 @@ final class Expander {
                     note(
                         line,
                         "an all-day series ends at a UTC time (UNTIL=\(until.icsValue)); its last day is read in the "
-                            + "calendar's zone \(zone.tzid): \(local.isoDate)")
+                            + "calendar's zone \(zone.tzid): \(local.isoDate)", code: "all-day-until-utc")
                 }
                 return wall.dayNumber > local.dayNumber
             }
@@ -296,7 +299,7 @@ final class Expander {
                 0,
                 "the window holds more than \(budget.limit) instances, the most one command lists; expansion "
                     + "stopped there, so the list is incomplete (a flood of FREQ=SECONDLY or MINUTELY series looks like "
-                    + "this; --max-total raises the limit)")
+                    + "this; --max-total raises the limit)", code: "instance-budget")
         }
         return false
     }

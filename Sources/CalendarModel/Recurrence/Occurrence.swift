@@ -12,7 +12,7 @@ public struct Occurrence: Sendable, Hashable {
         case journal(Journal)
 
         /// The shared properties of the item.
-        public var core: ItemCore {
+        package var core: ItemCore {
             switch self {
             case .event(let event): return event.core
             case .todo(let todo): return todo.core

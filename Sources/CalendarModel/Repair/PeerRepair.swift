@@ -22,7 +22,7 @@ extension ICalendar {
         if root.property("VERSION") == nil { root.properties.insert(Property("VERSION", value: "2.0"), at: 0) }
         if root.property("PRODID") == nil {
             root.properties.insert(Property("PRODID", value: ICS.productID), at: 1)
-            log.warning(root.line, "repaired: VCALENDAR had no PRODID; added")
+            log.warning(root.line, "repaired: VCALENDAR had no PRODID; added", code: "repair-added-prodid")
         }
         Self.cleaningNames(&root, &log)
         Self.droppingEmptyValues(&root, &log)
@@ -39,7 +39,9 @@ extension ICalendar {
             }
             if let reason = Self.unplaceable(child) {
                 let summary = child.property("SUMMARY").map { " \"\(TextEscaping.unescape($0.value))\"" } ?? ""
-                log.warning(child.line, "repaired: \(child.name)\(summary) \(reason); left out, nothing can place it")
+                log.warning(
+                    child.line, "repaired: \(child.name)\(summary) \(reason); left out, nothing can place it",
+                    code: "repair-unplaceable-item")
                 continue
             }
             children += Self.repaired(child, &log)
@@ -56,7 +58,8 @@ extension ICalendar {
     /// it cannot resolve). Nil when it is left out.
     private static func repairedZone(_ zone: Component, _ log: inout DiagnosticLog) -> Component? {
         guard let tzid = zone.property("TZID")?.value, !tzid.trimmingCharacters(in: .whitespaces).isEmpty else {
-            log.warning(zone.line, "repaired: a VTIMEZONE without a TZID; left out")
+            log.warning(
+                zone.line, "repaired: a VTIMEZONE without a TZID; left out", code: "repair-vtimezone-without-tzid")
             return nil
         }
         var repaired = zone
@@ -69,19 +72,23 @@ extension ICalendar {
                 else {
                     log.warning(
                         observance.line,
-                        "repaired: \(tzid) \(observance.name) has no readable \(name); the observance is left out")
+                        "repaired: \(tzid) \(observance.name) has no readable \(name); the observance is left out",
+                        code: "repair-observance-unreadable")
                     return nil
                 }
                 if fixed != observance.properties[index].value {
                     let line = observance.properties[index].line
                     observance.properties[index].value = fixed
                     observance.properties[index].line = line
-                    log.warning(line, "repaired: \(name) \(fixed.dropFirst()) has no sign; written as \(fixed)")
+                    log.warning(
+                        line, "repaired: \(name) \(fixed.dropFirst()) has no sign; written as \(fixed)",
+                        code: "repair-offset-sign")
                 }
             }
             guard let start = observance.property("DTSTART"), isReadableDate(start.value, tzid: nil) else {
                 log.warning(
-                    observance.line, "repaired: \(tzid) \(observance.name) has no readable DTSTART; left out")
+                    observance.line, "repaired: \(tzid) \(observance.name) has no readable DTSTART; left out",
+                    code: "repair-observance-unreadable")
                 return nil
             }
             droppingUnreadable(&observance, &log)
@@ -89,7 +96,9 @@ extension ICalendar {
             return observance
         }
         guard repaired.components.contains(where: { ["STANDARD", "DAYLIGHT"].contains($0.name) }) else {
-            log.warning(zone.line, "repaired: VTIMEZONE \(tzid) has no readable observance; left out")
+            log.warning(
+                zone.line, "repaired: VTIMEZONE \(tzid) has no readable observance; left out",
+                code: "repair-vtimezone-without-observance")
             return nil
         }
         return repaired
@@ -123,12 +132,13 @@ extension ICalendar {
                 log.warning(
                     line,
                     "repaired: \(tzid) \(observance.name) \(property.contentLine.prefix(80)) is no local "
-                        + "date-time; written as DTSTART:\(value)")
+                        + "date-time; written as DTSTART:\(value)", code: "repair-observance-start")
                 property = Property("DTSTART", value: value)
                 property.line = line
             } else if !belongs.contains(property.name), PropertyDesign.table[property.name] != nil {
                 log.warning(
-                    line, "repaired: \(property.name) has no place in \(tzid) \(observance.name); left out")
+                    line, "repaired: \(property.name) has no place in \(tzid) \(observance.name); left out",
+                    code: "repair-observance-property")
                 return nil
             }
             return property
@@ -142,7 +152,8 @@ extension ICalendar {
     private static func repairedOther(_ component: Component, _ log: inout DiagnosticLog) -> Component? {
         guard !component.name.trimmingCharacters(in: .whitespaces).isEmpty else {
             log.warning(
-                component.line, "repaired: a component without a name (BEGIN: alone); left out with its content")
+                component.line, "repaired: a component without a name (BEGIN: alone); left out with its content",
+                code: "repair-unnamed-component")
             return nil
         }
         var component = component
@@ -151,7 +162,9 @@ extension ICalendar {
         if ["VFREEBUSY", "VAVAILABILITY", "AVAILABLE"].contains(component.name), component.property("DTSTAMP") == nil {
             let stamp = stamp(for: component)
             component.properties.insert(Property("DTSTAMP", value: stamp), at: 0)
-            log.warning(component.line, "repaired: \(component.name) had no DTSTAMP; added \(stamp)")
+            log.warning(
+                component.line, "repaired: \(component.name) had no DTSTAMP; added \(stamp)",
+                code: "repair-added-dtstamp")
         }
         return component
     }
@@ -169,7 +182,7 @@ extension ICalendar {
                 log.warning(
                     property.line,
                     "repaired: \(property.name)'s parameters without a value (\(bare.map(\.name).joined(separator: ", "))) "
-                        + "left out")
+                        + "left out", code: "repair-bare-parameter")
                 let line = property.line
                 property.parameters.removeAll { $0.values.isEmpty }
                 property.line = line
@@ -179,7 +192,8 @@ extension ICalendar {
             if empty, ![.text, .unknown].contains(type), property.name != "DTSTAMP" {
                 log.warning(
                     property.line,
-                    "repaired: \(property.name) has no value (\"\(property.value)\"), which its type needs; left out")
+                    "repaired: \(property.name) has no value (\"\(property.value)\"), which its type needs; left out",
+                    code: "repair-empty-value")
                 continue
             }
             kept.append(property)
@@ -202,10 +216,12 @@ extension ICalendar {
                     kept[kept.count - 1].value += "\\n" + TextEscaping.escape(property.contentLine)
                     log.warning(
                         property.line,
-                        "repaired: a line that is no property follows \(last.name): read as a further line of its text")
+                        "repaired: a line that is no property follows \(last.name): read as a further line of its text",
+                        code: "repair-joined-line")
                 } else {
                     log.warning(
-                        property.line, "repaired: \"\(property.name)\" is no property name; the line is left out")
+                        property.line, "repaired: \"\(property.name)\" is no property name; the line is left out",
+                        code: "repair-bad-property-name")
                 }
                 continue
             }
@@ -217,7 +233,8 @@ extension ICalendar {
                 log.warning(
                     line,
                     "repaired: \(property.name) has parameters without a valid name ("
-                        + invalid.map { "\"\($0.name)\"" }.joined(separator: ", ") + "); left out")
+                        + invalid.map { "\"\($0.name)\"" }.joined(separator: ", ") + "); left out",
+                    code: "repair-bad-parameter-name")
             }
             kept.append(property)
         }
@@ -264,47 +281,52 @@ extension ICalendar {
         for property in item.properties {
             var property = property
             let line = property.line
+            func repaired(_ message: String, code: String) { log.warning(line, "repaired: " + message, code: code) }
             switch property.name {
             case "DTSTAMP" where !isDate(property.value, property):
                 let replacement = stamp(for: item)
-                log.warning(line, "repaired: DTSTAMP \"\(property.value)\" is no date-time; written as \(replacement)")
+                repaired(
+                    "DTSTAMP \"\(property.value)\" is no date-time; written as \(replacement)",
+                    code: "repair-bad-dtstamp")
                 property = Property("DTSTAMP", value: replacement)
             case "DTSTART", "RECURRENCE-ID":
                 // An item without a readable one is left out whole (`unplaceable`); elsewhere the line alone.
                 guard ItemKind(rawValue: item.name) != nil || isDate(property.value, property) else {
-                    log.warning(line, "repaired: \(property.name) \"\(property.value)\" is no date; left out")
+                    repaired("\(property.name) \"\(property.value)\" is no date; left out", code: "repair-bad-date")
                     continue
                 }
             case "TZOFFSETFROM", "TZOFFSETTO":
                 guard let signed = signedOffset(property.value) else {
-                    log.warning(line, "repaired: \(property.name) \"\(property.value)\" is no UTC offset; left out")
+                    repaired(
+                        "\(property.name) \"\(property.value)\" is no UTC offset; left out", code: "repair-bad-offset")
                     continue
                 }
                 if signed != property.value {
-                    log.warning(
-                        line, "repaired: \(property.name) \(property.value) has no sign; written as \(signed)")
+                    repaired(
+                        "\(property.name) \(property.value) has no sign; written as \(signed)",
+                        code: "repair-offset-sign")
                     property.value = signed
                 }
             case "CREATED", "LAST-MODIFIED", "DTEND", "DUE":
                 guard isDate(property.value, property) else {
-                    log.warning(line, "repaired: \(property.name) \"\(property.value)\" is no date; left out")
+                    repaired("\(property.name) \"\(property.value)\" is no date; left out", code: "repair-bad-date")
                     continue
                 }
             case "DURATION" where (try? CalendarDuration.parse(property.value).get()) == nil:
-                log.warning(line, "repaired: DURATION \"\(property.value)\" is no duration; left out")
+                repaired("DURATION \"\(property.value)\" is no duration; left out", code: "repair-bad-duration")
                 continue
             case "RRULE" where (try? RecurrenceRule.parse(property.value).get()) == nil:
                 guard let recovered = RecurrenceRule.recovering(property.value) else {
                     log.warning(
                         line,
                         "repaired: RRULE \"\(property.value)\" cannot be read; left out (the series is its first "
-                            + "instance)")
+                            + "instance)", code: "repair-bad-rrule")
                     continue
                 }
                 log.warning(
                     line,
                     "repaired: RRULE \"\(property.value)\" written as \(recovered.rule.icsValue), leaving out "
-                        + recovered.leftOut.map { "\"\($0)\"" }.joined(separator: ", "))
+                        + recovered.leftOut.map { "\"\($0)\"" }.joined(separator: ", "), code: "repair-rrule-parts")
                 property = Property("RRULE", value: recovered.rule.icsValue)
             case "EXDATE", "RDATE", "FREEBUSY":
                 let values = ValueSyntax.split(property.value, on: ",")
@@ -316,7 +338,8 @@ extension ICalendar {
                 let unreadable = values.filter { !readable.contains($0) }.map { "\"\($0)\"" }
                 log.warning(
                     line,
-                    "repaired: \(property.name) values \(unreadable.joined(separator: ", ")) are no dates; left out")
+                    "repaired: \(property.name) values \(unreadable.joined(separator: ", ")) are no dates; left out",
+                    code: "repair-bad-date")
                 guard !readable.isEmpty else { continue }
                 property.value = readable.joined(separator: ",")
             default:
@@ -344,12 +367,18 @@ extension ICalendar {
             return alarm
         }
         let moved = trigger.value.replacingOccurrences(of: "-", with: "")
-        if trigger.value.hasPrefix("P"), trigger.value.contains("-"), (try? CalendarDuration.parse("-" + moved).get()) != nil {
+        if trigger.value.hasPrefix("P"), trigger.value.contains("-"),
+            (try? CalendarDuration.parse("-" + moved).get()) != nil
+        {
             alarm.properties[index].value = "-" + moved
-            log.warning(trigger.line, "repaired: TRIGGER \(trigger.value) has its sign inside; written as -\(moved)")
+            log.warning(
+                trigger.line, "repaired: TRIGGER \(trigger.value) has its sign inside; written as -\(moved)",
+                code: "repair-trigger-sign")
             return alarm
         }
-        log.warning(child.line, "repaired: a VALARM whose TRIGGER \"\(trigger.value)\" cannot be read; left out")
+        log.warning(
+            child.line, "repaired: a VALARM whose TRIGGER \"\(trigger.value)\" cannot be read; left out",
+            code: "repair-bad-trigger")
         return nil
     }
 
@@ -360,14 +389,16 @@ extension ICalendar {
         if item.property("UID") == nil {
             let uid = item.derivedUID
             item.properties.insert(Property("UID", value: uid), at: 0)
-            log.warning(line, "repaired: \(item.name) had no UID; added \(uid), derived from its content")
+            log.warning(
+                line, "repaired: \(item.name) had no UID; added \(uid), derived from its content",
+                code: "repair-added-uid")
         }
         droppingUnreadable(&item, &log)
         keepingOneOfEach(&item, &log)
         if item.property("DTSTAMP") == nil {
             let stamp = stamp(for: item)
             item.properties.insert(Property("DTSTAMP", value: stamp), at: 1)
-            log.warning(line, "repaired: \(item.name) had no DTSTAMP; added \(stamp)")
+            log.warning(line, "repaired: \(item.name) had no DTSTAMP; added \(stamp)", code: "repair-added-dtstamp")
         }
         for index in item.properties.indices {
             let property = item.properties[index]
@@ -386,14 +417,15 @@ extension ICalendar {
                 log.warning(
                     property.line,
                     "repaired: \(property.name) \(property.value) is a date with a TZID, read as midnight in that "
-                        + "zone; written as \(midnights)")
+                        + "zone; written as \(midnights)", code: "repair-date-with-tzid")
             } else {
                 item.properties[index].setParameter("VALUE", "DATE")
                 log.warning(
                     property.line,
                     property["VALUE"] == nil
                         ? "repaired: \(property.name) holds a date without VALUE=DATE; added"
-                        : "repaired: \(property.name) holds a date but says VALUE=DATE-TIME; written VALUE=DATE")
+                        : "repaired: \(property.name) holds a date but says VALUE=DATE-TIME; written VALUE=DATE",
+                    code: "repair-date-value-type")
             }
         }
         matchEndToStart(&item, &log)
@@ -421,7 +453,7 @@ extension ICalendar {
                 log.warning(
                     property.line,
                     "repaired: \(item.name) has both \(end) and DURATION; DURATION \(property.value) left out, "
-                        + "\(end) is used")
+                        + "\(end) is used", code: "repair-end-and-duration")
                 return false
             }
             guard PropertyDesign.singular.contains(property.name), !seen.insert(property.name).inserted else {
@@ -429,7 +461,8 @@ extension ICalendar {
             }
             log.warning(
                 property.line,
-                "repaired: a second \(property.name) (\(property.value)); left out, the first is used")
+                "repaired: a second \(property.name) (\(property.value)); left out, the first is used",
+                code: "repair-repeated-property")
             return false
         }
     }
@@ -467,13 +500,14 @@ extension ICalendar {
             let uid = component.property("UID")?.value ?? ""
             if text(kept) == text(component) {
                 log.warning(
-                    component.line, "repaired: a copy of the \(kept.name) at line \(kept.line) (UID \(uid)); left out")
+                    component.line, "repaired: a copy of the \(kept.name) at line \(kept.line) (UID \(uid)); left out",
+                    code: "repair-duplicate-item")
             } else if version(component) != version(kept) {
                 let (newer, older) = version(component) > version(kept) ? (component, kept) : (kept, component)
                 log.warning(
                     older.line,
                     "repaired: \(older.name) UID \(uid) has a newer version at line \(newer.line) (a higher SEQUENCE "
-                        + "or a later DTSTAMP); this one left out")
+                        + "or a later DTSTAMP); this one left out", code: "repair-older-version")
                 result[index] = newer
             } else {
                 var renamed = component
@@ -487,13 +521,15 @@ extension ICalendar {
                 if let renamedKey = itemKey(renamed), let copied = first[renamedKey].flatMap({ result[$0] }) {
                     log.warning(
                         component.line,
-                        "repaired: a copy of the \(copied.name) at line \(copied.line) (UID \(uid)); left out")
+                        "repaired: a copy of the \(copied.name) at line \(copied.line) (UID \(uid)); left out",
+                        code: "repair-duplicate-item")
                     continue
                 }
                 log.warning(
                     component.line,
                     "repaired: \(component.name) UID \(uid) is also the UID of another item (line \(kept.line)) of "
-                        + "the same version; this one written with UID \(derived), derived from its content")
+                        + "the same version; this one written with UID \(derived), derived from its content",
+                    code: "repair-duplicate-uid")
                 if let renamedKey = itemKey(renamed) { first[renamedKey] = result.count }
                 result.append(renamed)
             }

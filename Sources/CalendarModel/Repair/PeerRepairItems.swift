@@ -18,7 +18,7 @@ extension ICalendar {
             log.warning(
                 property.line,
                 "repaired: \(property.name) holds \(flaw), which RFC 5545 text does not allow; written escaped, the "
-                    + "same text")
+                    + "same text", code: "repair-text-escape")
         }
         for index in component.components.indices { escapingTexts(&component.components[index], &log) }
     }
@@ -50,7 +50,8 @@ extension ICalendar {
         guard let index = item.properties.firstIndex(where: { $0.name == "SUMMARY" }) else {
             guard ["VEVENT", "VTODO"].contains(item.name) else { return }
             item.properties.append(Property("SUMMARY", value: ""))
-            log.warning(item.line, "repaired: \(item.name) had no SUMMARY; added an empty one")
+            log.warning(
+                item.line, "repaired: \(item.name) had no SUMMARY; added an empty one", code: "repair-added-summary")
             return
         }
         let property = item.properties[index]
@@ -62,7 +63,7 @@ extension ICalendar {
         log.warning(
             property.line,
             "repaired: SUMMARY \"\(property.value.prefix(60))\" holds line breaks; a title is one line, written as "
-                + "\"\(line.prefix(60))\"")
+                + "\"\(line.prefix(60))\"", code: "repair-summary-line-break")
     }
 
     /// A DTSTART that is no instance of its RRULE: RFC 5545 §3.8.5.3 leaves such a set undefined, calcurse refuses
@@ -85,7 +86,7 @@ extension ICalendar {
             log.warning(
                 rules[0].line,
                 "repaired: RRULE \(rules[0].value) has no instance from DTSTART \(start.icsValue) on; left out, the "
-                    + "item is its DTSTART alone, as before")
+                    + "item is its DTSTART alone, as before", code: "repair-rrule-without-instance")
             return
         }
         guard let first = before.first, first != start,
@@ -108,7 +109,7 @@ extension ICalendar {
             startProperty.line,
             "repaired: DTSTART \(start.icsValue) is no instance of its RRULE (\(rules[0].value)); the series starts "
                 + "at the rule's first instance, \(first.icsValue), and keeps \(start.icsValue) as an RDATE: the "
-                + "same instances")
+                + "same instances", code: "repair-start-not-instance")
     }
 
     /// A DURATION in hours, minutes or seconds after a DATE start (`PT86400S`), which RFC 5545 §3.8.2.5 wants in
@@ -126,7 +127,8 @@ extension ICalendar {
         item.properties[index].value = days.icsValue
         log.warning(
             item.properties[index].line,
-            "repaired: DURATION \(old) after a date DTSTART; written in days, \(days.icsValue), the same length")
+            "repaired: DURATION \(old) after a date DTSTART; written in days, \(days.icsValue), the same length",
+            code: "repair-date-duration")
     }
 
     /// EXDATEs of an item that does not repeat (no RRULE, no RDATE) that exclude nothing: none falls on the day
@@ -146,7 +148,8 @@ extension ICalendar {
             guard !near else { return false }
             log.warning(
                 property.line,
-                "repaired: EXDATE \(property.value) on an item that does not repeat excludes nothing; left out")
+                "repaired: EXDATE \(property.value) on an item that does not repeat excludes nothing; left out",
+                code: "repair-exdate-without-rule")
             return true
         }
     }

@@ -28,7 +28,8 @@ extension ICalendar {
         }
         if distinct.count == 1 {
             log.warning(
-                methods[1].line, "repaired: METHOD \(distinct[0]) written \(methods.count) times; written once")
+                methods[1].line, "repaired: METHOD \(distinct[0]) written \(methods.count) times; written once",
+                code: "repair-repeated-method")
             return ([calendar(method: distinct[0], root.components)], log.sortedByLine)
         }
         // Each item with the last METHOD before it; items before every METHOD with the first.
@@ -43,14 +44,14 @@ extension ICalendar {
             log.warning(
                 methods[1].line,
                 "repaired: METHOD \(named) in one VCALENDAR, every one before every item, so nothing says which "
-                    + "item each is for; written without METHOD (a plain calendar)")
+                    + "item each is for; written without METHOD (a plain calendar)", code: "repair-methods-dropped")
             return ([calendar(method: nil, root.components)], log.sortedByLine)
         }
         let parts = distinct.compactMap { method in groups[method].map { calendar(method: method, zones + $0) } }
         log.warning(
             methods[1].line,
             "repaired: METHOD \(named) in one VCALENDAR; split into \(parts.count) VCALENDARs, each item with the "
-                + "METHOD written before it")
+                + "METHOD written before it", code: "repair-methods-split")
         return (parts, log.sortedByLine)
     }
 
@@ -71,7 +72,8 @@ extension ICalendar {
             component.properties[index] = image
             log.warning(
                 property.line,
-                "repaired: IMAGE with inline data written as a data: URI (VALUE=URI), which servers store as text")
+                "repaired: IMAGE with inline data written as a data: URI (VALUE=URI), which servers store as text",
+                code: "repair-inline-image")
         }
     }
 }

@@ -56,7 +56,8 @@ extension ICalendar {
             log.warning(
                 template.line,
                 "\(template.name) UID \(uid) has only changed instances (RECURRENCE-ID), no series, and they mix "
-                    + "dates and date-times; left as they are (servers may refuse them)")
+                    + "dates and date-times; left as they are (servers may refuse them)", code: "orphan-overrides-mixed"
+            )
             return nil
         }
         func at(_ property: Property, as name: String) -> Property {
@@ -87,7 +88,7 @@ extension ICalendar {
             template.line,
             "repaired: \(template.name) UID \(uid) has only changed instances (\(ids.count) with RECURRENCE-ID) and "
                 + "no series, which servers refuse; the series they belong to added (start and RDATEs at their "
-                + "RECURRENCE-IDs, each overridden as written: the same instances)")
+                + "RECURRENCE-IDs, each overridden as written: the same instances)", code: "repair-orphan-overrides")
         return made
     }
 }

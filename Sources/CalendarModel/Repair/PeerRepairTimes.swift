@@ -22,7 +22,7 @@ extension ICalendar {
                         log.warning(
                             line,
                             "repaired: TZID \"\(tzid)\" has no VTIMEZONE and names no known zone; left out, the times "
-                                + "written floating (as ICSKit reads them)")
+                                + "written floating (as ICSKit reads them)", code: "repair-unknown-tzid")
                     }
                 }
             }
@@ -73,7 +73,7 @@ extension ICalendar {
             }
             replacement.line = property.line
             item.properties[index] = replacement
-            log.warning(property.line, "repaired: " + message)
+            log.warning(property.line, "repaired: " + message, code: "repair-date-form")
         }
     }
 
@@ -110,7 +110,7 @@ extension ICalendar {
             log.warning(
                 property.line,
                 "repaired: EXDATE dates \(property.value) in a series of date-times; written as the instances on "
-                    + "those days, \(replacement.value)")
+                    + "those days, \(replacement.value)", code: "repair-exdate-dates")
         }
     }
 
@@ -144,7 +144,7 @@ extension ICalendar {
             log.warning(
                 property.line,
                 "repaired: RRULE UNTIL \(until.icsValue) is not in the form of DTSTART \(start.icsValue); written "
-                    + "as \(bound.icsValue), the same bound")
+                    + "as \(bound.icsValue), the same bound", code: "repair-until-form")
         }
     }
 
@@ -170,23 +170,28 @@ extension ICalendar {
             log.warning(
                 line,
                 "repaired: DTEND \(end.icsValue) is before DTSTART \(start.icsValue) of a recurring event; dropped "
-                    + "(moving the start would part the series from its RDATEs, EXDATEs and overrides)")
+                    + "(moving the start would part the series from its RDATEs, EXDATEs and overrides)",
+                code: "repair-end-before-start-dropped")
         } else if LocalDateTime(end) < LocalDateTime(start) {
             let (startValue, endValue) = (item.properties[startIndex].value, item.properties[endIndex].value)
             item.properties[startIndex].value = endValue
             item.properties[endIndex].value = startValue
             log.warning(
                 line,
-                "repaired: DTEND \(end.icsValue) is before DTSTART \(start.icsValue); the two swapped, as readers read it"
-            )
+                "repaired: DTEND \(end.icsValue) is before DTSTART \(start.icsValue); the two swapped, as readers read it",
+                code: "repair-end-before-start-swapped")
         } else if start.isDate {
             let next = LocalDateTime(start).adding(days: 1).calendarDate(.date)
             item.properties[endIndex] = Property(
                 "DTEND", parameters: [Parameter("VALUE", "DATE")], value: next.icsValue)
-            log.warning(line, "repaired: DTEND \(end.icsValue) is not after DTSTART; set to \(next.icsValue)")
+            log.warning(
+                line, "repaired: DTEND \(end.icsValue) is not after DTSTART; set to \(next.icsValue)",
+                code: "repair-end-not-after-start")
         } else {
             item.properties.remove(at: endIndex)
-            log.warning(line, "repaired: DTEND \(end.icsValue) equals DTSTART; dropped (the event is an instant)")
+            log.warning(
+                line, "repaired: DTEND \(end.icsValue) equals DTSTART; dropped (the event is an instant)",
+                code: "repair-end-equals-start")
         }
     }
 
@@ -239,7 +244,8 @@ extension ICalendar {
             log.warning(
                 property.line,
                 "repaired: RDATE PERIOD values, which many readers cannot read, written as DATE-TIME"
-                    + (overrides.isEmpty ? "" : ", with \(overrides.count) override(s) keeping their length"))
+                    + (overrides.isEmpty ? "" : ", with \(overrides.count) override(s) keeping their length"),
+                code: "repair-rdate-period")
         }
         return [master] + overrides
     }

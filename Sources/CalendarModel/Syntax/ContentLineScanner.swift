@@ -181,7 +181,7 @@ struct ContentLineScanner {
             } else if index == end {
                 // An empty line is skipped without ending the line before it: some exporters put blank lines
                 // between a line and its continuation.
-                log.warning(lineNumber, "empty line; ignored")
+                log.warning(lineNumber, "empty line; ignored", code: "empty-line")
             } else {
                 if hasPending {
                     if isFolded {
@@ -194,7 +194,9 @@ struct ContentLineScanner {
                 isFolded = false
                 do {
                     if first == 0x20 || first == 0x09 {
-                        log.warning(lineNumber, "continuation line with no line before it; read as a line of its own")
+                        log.warning(
+                            lineNumber, "continuation line with no line before it; read as a line of its own",
+                            code: "orphan-continuation")
                         var start = index
                         while start < end, buffer[start] == 0x20 || buffer[start] == 0x09 { start += 1 }
                         index = start
@@ -262,7 +264,9 @@ struct ContentLineScanner {
         }
         let source = { original ?? String(decoding: bytes, as: UTF8.self) }
         if name.isEmpty {
-            log.error(line, "content line has no property name: \"\(Self.excerpt(source()))\"; line ignored")
+            log.error(
+                line, "content line has no property name: \"\(Self.excerpt(source()))\"; line ignored",
+                code: "missing-property-name")
             return
         }
         var parameters: [Parameter] = []
@@ -279,11 +283,14 @@ struct ContentLineScanner {
                     log.warning(
                         line,
                         "\(name) has a quoted parameter that swallows the value (the closing quote "
-                            + "comes at the end of the line); read with the quote closed before the last ':'")
+                            + "comes at the end of the line); read with the quote closed before the last ':'",
+                        code: "quote-swallows-value")
                     let text = source()
                     repaired.withUnsafeBufferPointer { contentLine($0, line: line, repairing: true, source: text) }
                 } else {
-                    log.error(line, "\(name) has a parameter list with no closing colon; line ignored")
+                    log.error(
+                        line, "\(name) has a parameter list with no closing colon; line ignored",
+                        code: "unclosed-parameter-list")
                 }
                 return
             }
@@ -308,7 +315,8 @@ struct ContentLineScanner {
         default:
             let property = Property(name: name, parameters: parameters, value: value, line: line, sourcePrefix: prefix)
             if stack.isEmpty {
-                log.error(line, "property \(name) stands outside any component; ignored")
+                log.error(
+                    line, "property \(name) stands outside any component; ignored", code: "property-outside-component")
             } else {
                 stack[stack.count - 1].properties.append(property)
             }
@@ -333,7 +341,8 @@ struct ContentLineScanner {
             stack[owner].properties[last].value += source
             log.warning(
                 line,
-                "line \(why); read as the rest of the \(name) value above (a fold that lost its leading space)")
+                "line \(why); read as the rest of the \(name) value above (a fold that lost its leading space)",
+                code: "lost-fold")
             return
         }
         if let owner = stack.indices.last, let last = stack[owner].properties.indices.last,
@@ -343,11 +352,13 @@ struct ContentLineScanner {
             stack[owner].properties[last].value += "\\n" + TextEscaping.escape(source)
             log.warning(
                 line,
-                "line \(why); read as a further line of the \(name) text above (an unescaped newline)")
+                "line \(why); read as a further line of the \(name) text above (an unescaped newline)",
+                code: "unescaped-newline")
             return
         }
         let what = why.hasPrefix("has ") ? String(why.dropFirst(4)) : why
-        log.error(line, "not a content line (\(what)): \"\(Self.excerpt(source))\"; line ignored")
+        log.error(
+            line, "not a content line (\(what)): \"\(Self.excerpt(source))\"; line ignored", code: "not-a-content-line")
     }
 
     /// Reads `NAME=value,"quoted value"` starting after a `;`; returns the index of the `;` or `:` after it.
@@ -364,10 +375,14 @@ struct ContentLineScanner {
         let name = Self.upperASCII(bytes, start..<cursor)
         if Self.hasLowercase(bytes, start..<cursor) { canonical = false }
         guard bytes[cursor] == UInt8(ascii: "=") else {
-            log.error(line, "\(property) has a parameter \"\(name)\" with no '=' and no value; kept as written")
+            log.error(
+                line, "\(property) has a parameter \"\(name)\" with no '=' and no value; kept as written",
+                code: "parameter-without-value")
             return (Parameter(name, []), cursor)
         }
-        if name.isEmpty { log.error(line, "\(property) has a parameter with no name; kept as written") }
+        if name.isEmpty {
+            log.error(line, "\(property) has a parameter with no name; kept as written", code: "parameter-without-name")
+        }
         cursor += 1
         var values: [String] = []
         while true {
@@ -386,7 +401,7 @@ struct ContentLineScanner {
                     log.warning(
                         line,
                         "\(property) parameter \(name) opens a quote it never closes; read up to "
-                            + "the next ':' instead")
+                            + "the next ':' instead", code: "unclosed-quote")
                     cursor = valueStart
                     while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") {
                         cursor += 1
@@ -412,7 +427,8 @@ struct ContentLineScanner {
             if bytes[cursor] == UInt8(ascii: ";") || bytes[cursor] == UInt8(ascii: ":") { break }
             // Text after a closing quote: keep reading it as part of an unquoted value.
             canonical = false
-            log.warning(line, "\(property) parameter \(name) has text after its closing quote; kept")
+            log.warning(
+                line, "\(property) parameter \(name) has text after its closing quote; kept", code: "text-after-quote")
             while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") { cursor += 1 }
             guard cursor < count else { return nil }
             break
@@ -530,7 +546,7 @@ struct ContentLineScanner {
             line,
             "\(property) parameter \(name) escapes ';', ',' or ':' with a backslash, which parameter values do not "
                 + "have (RFC 5545 quotes such values); read without the backslash, as python icalendar reads it, and "
-                + "kept as written")
+                + "kept as written", code: "backslash-in-parameter")
     }
 
     /// Whether a parameter value holds `\;`, `\,` or `\:`.

@@ -11,12 +11,12 @@ extension ContentLineScanner {
             log.error(
                 line,
                 "BEGIN:\(Self.excerpt(name)) nests deeper than \(Component.maximumDepth) components; it is "
-                    + "skipped with everything inside it up to its END")
+                    + "skipped with everything inside it up to its END", code: "too-deep")
             skippedDepth = 1
             return
         }
         if name.isEmpty {
-            log.error(line, "BEGIN with no component name; read as an unnamed component")
+            log.error(line, "BEGIN with no component name; read as an unnamed component", code: "begin-without-name")
         }
         if Self.calendarChildren.contains(name),
             let open = stack.last, open.name != "VCALENDAR",
@@ -25,7 +25,9 @@ extension ContentLineScanner {
         {
             // A VEVENT cannot open inside a VEVENT: the one before lost its END.
             while let open = stack.last, open.name != "VCALENDAR" {
-                log.error(open.line, "BEGIN:\(open.name) has no END before BEGIN:\(name) at line \(line); closed there")
+                log.error(
+                    open.line, "BEGIN:\(open.name) has no END before BEGIN:\(name) at line \(line); closed there",
+                    code: "missing-end")
                 closeTop()
             }
         }
@@ -38,7 +40,7 @@ extension ContentLineScanner {
     mutating func end(_ value: String, line: Int) {
         let name = value.uppercased()
         guard let open = stack.last else {
-            log.error(line, "END:\(name) without a matching BEGIN; ignored")
+            log.error(line, "END:\(name) without a matching BEGIN; ignored", code: "end-without-begin")
             return
         }
         if open.name == name {
@@ -47,18 +49,22 @@ extension ContentLineScanner {
         } else if let index = stack.lastIndex(where: { $0.name == name }) {
             while stack.count > index + 1 {
                 let inner = stack[stack.count - 1]
-                log.error(inner.line, "BEGIN:\(inner.name) has no END before END:\(name) at line \(line); closed there")
+                log.error(
+                    inner.line, "BEGIN:\(inner.name) has no END before END:\(name) at line \(line); closed there",
+                    code: "missing-end")
                 closeTop()
             }
             closeTop()
         } else if isUnterminatedLastLine, open.name.hasPrefix(name) {
             // `END:VCALEND` with no line end: the file was cut inside the END line, so it ends inside the component.
-            log.error(line, "the file ends inside END:\(open.name) (it is cut short); the component is not closed")
+            log.error(
+                line, "the file ends inside END:\(open.name) (it is cut short); the component is not closed",
+                code: "cut-short")
         } else {
             log.error(
                 line,
                 "END:\(name) does not match BEGIN:\(open.name) at line \(open.line); "
-                    + "read as END:\(open.name)")
+                    + "read as END:\(open.name)", code: "end-mismatch")
             closeTop()
         }
     }
@@ -88,13 +94,14 @@ extension ContentLineScanner {
     /// Ends the input: closes what is still open and sums up the lines repaired or flagged.
     mutating func finish() {
         closeOpen()
-        warnOnce(tallies.nonUTF8) { "bytes that are not UTF-8\($0); decoded as Windows-1252" }
+        warnOnce(tallies.nonUTF8, code: "not-utf8") { "bytes that are not UTF-8\($0); decoded as Windows-1252" }
         let repaired = tallies.repaired
         for (index, repair) in repaired.first.enumerated() {
             if index == Tallies.listed {
                 log.warning(
-                    repair.line, "\(repaired.count - Tallies.listed) more UTF-8 lines with broken bytes, repaired alike"
-                )
+                    repair.line,
+                    "\(repaired.count - Tallies.listed) more UTF-8 lines with broken bytes, repaired alike",
+                    code: "broken-utf8")
                 break
             }
             let (windows1252, replaced) = repair.detail
@@ -108,40 +115,46 @@ extension ContentLineScanner {
             log.warning(
                 repair.line,
                 "UTF-8 text with bytes that are not UTF-8: \(what.joined(separator: ", ")); the rest of the line "
-                    + "is kept as it is")
+                    + "is kept as it is", code: "broken-utf8")
         }
         let noncharacters = tallies.noncharacters
         for (index, found) in noncharacters.first.enumerated() {
             if index == Tallies.listed {
-                log.warning(found.line, "\(noncharacters.count - Tallies.listed) more lines with Unicode noncharacters")
+                log.warning(
+                    found.line, "\(noncharacters.count - Tallies.listed) more lines with Unicode noncharacters",
+                    code: "noncharacter")
                 break
             }
             let code = String(found.detail.value, radix: 16, uppercase: true)
             log.warning(
                 found.line,
                 "U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) is a Unicode noncharacter; kept, "
-                    + "but servers that store calendars as XML reject it")
+                    + "but servers that store calendars as XML reject it", code: "noncharacter")
         }
-        warnOnce(tallies.splitFolds) {
+        warnOnce(tallies.splitFolds, code: "fold-splits-character") {
             "a fold splits a UTF-8 character (RFC 5545 §3.1 folds between characters)\($0); read joined, but readers "
                 + "that decode each line first see broken text"
         }
-        warnOnce(tallies.controls) {
+        warnOnce(tallies.controls, code: "control-character") {
             "control characters, which a content line may not hold\($0); each replaced with U+FFFD"
         }
     }
 
     /// One warning for a kind of line, at the first: `message` gets " (and N more lines)" when there are more.
-    private mutating func warnOnce<Detail>(_ tally: LineTally<Detail>, _ message: (String) -> String) {
+    private mutating func warnOnce<Detail>(
+        _ tally: LineTally<Detail>, code: String, _ message: (String) -> String
+    ) {
         guard let first = tally.first.first else { return }
-        log.warning(first.line, message(tally.count > 1 ? " (and \(tally.count - 1) more lines)" : ""))
+        log.warning(first.line, message(tally.count > 1 ? " (and \(tally.count - 1) more lines)" : ""), code: code)
     }
 
     /// Closes the components still open at the end of the input (a missing END, a download cut off).
     mutating func closeOpen() {
         endedInsideComponent = !stack.isEmpty
         while let open = stack.last {
-            log.error(open.line, "BEGIN:\(open.name) has no END (the file ends first); closed at the end of the file")
+            log.error(
+                open.line, "BEGIN:\(open.name) has no END (the file ends first); closed at the end of the file",
+                code: "missing-end")
             stack[stack.count - 1].isCutOff = true
             closeTop()
         }

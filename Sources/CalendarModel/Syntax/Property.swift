@@ -2,7 +2,7 @@ import Foundation
 
 /// A property parameter (`TZID=Europe/Berlin`, `MEMBER="a","b"`): its name and its values, unquoted and with
 /// RFC 6868 caret escapes decoded.
-public struct Parameter: Sendable, Hashable {
+public struct Parameter: Sendable, Hashable, Codable {
     /// The parameter name, upper-cased.
     public var name: String
     /// The values; most parameters have one.

@@ -86,9 +86,9 @@ enum PropertyDesign {
                 log.warning(
                     property.line,
                     "\(property.name) value \"\(property.value)\" has no sign (RFC 5545 §3.3.14); read as "
-                        + "+\(property.value), kept as written")
+                        + "+\(property.value), kept as written", code: "offset-without-sign")
             } else if let problem = problem(in: property) {
-                log.error(property.line, "\(property.name) value \(problem); kept as written")
+                log.error(property.line, "\(property.name) value \(problem); kept as written", code: "bad-value")
             }
         }
     }
@@ -102,7 +102,7 @@ enum PropertyDesign {
                 log.warning(
                     property.line,
                     "\(property.name) has VALUE=\"\(declared.replacingOccurrences(of: "\n", with: "^n"))\", which is no value type; "
-                        + "the value is kept as written, untyped")
+                        + "the value is kept as written, untyped", code: "bad-value-type")
             }
         }
     }

@@ -62,7 +62,9 @@ extension ICS {
             calendars = Self.calendars(from: top, &context)
         }
         if calendars.isEmpty {
-            context.log.error(bytes.isEmpty ? 0 : 1, "no iCalendar data found (no BEGIN:VCALENDAR or component)")
+            context.log.error(
+                bytes.isEmpty ? 0 : 1, "no iCalendar data found (no BEGIN:VCALENDAR or component)",
+                code: "no-calendar-data")
         }
         let result = ReadResult(
             calendars: calendars, diagnostics: context.log.sortedByLine, isTruncated: scanned.isTruncated)

@@ -1,6 +1,6 @@
 /// A wall-clock date and time with no zone, with the calendar arithmetic recurrence needs. Seconds since the
 /// epoch here count the wall clock as if it were UTC; a zone turns that into a real instant.
-public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// The year (Gregorian).
     public var year: Int
     /// 1–12.
@@ -21,10 +21,10 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// The wall clock a date value shows (midnight for a DATE).
-    public init(_ date: CalendarDate) { self = date.wall }
+    package init(_ date: CalendarDate) { self = date.wall }
 
     /// From wall-clock seconds since 1970-01-01T00:00:00.
-    public init(wallSeconds: Int64) {
+    package init(wallSeconds: Int64) {
         let days = Int(wallSeconds.floorDivided(by: 86_400))
         let secondOfDay = Int(wallSeconds - Int64(days) * 86_400)
         let (year, month, day) = Self.civil(fromDays: days)
@@ -34,7 +34,7 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// Wall-clock seconds since 1970-01-01T00:00:00 (leap second 60 counted as 59).
-    public var wallSeconds: Int64 {
+    package var wallSeconds: Int64 {
         Int64(Self.days(fromCivil: year, month, day)) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
     }
 
@@ -42,10 +42,10 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
     package var dayNumber: Int { Self.days(fromCivil: year, month, day) }
 
     /// The wall clock this many seconds later (no zone: every day has 86,400 seconds).
-    public func adding(seconds: Int64) -> LocalDateTime { LocalDateTime(wallSeconds: wallSeconds + seconds) }
+    package func adding(seconds: Int64) -> LocalDateTime { LocalDateTime(wallSeconds: wallSeconds + seconds) }
 
     /// The same time this many days later.
-    public func adding(days: Int) -> LocalDateTime { adding(seconds: Int64(days) * 86_400) }
+    package func adding(days: Int) -> LocalDateTime { adding(seconds: Int64(days) * 86_400) }
 
     /// The same wall clock as a value of the given form (a DATE keeps only the date).
     package func calendarDate(_ form: CalendarDate.Form) -> CalendarDate {

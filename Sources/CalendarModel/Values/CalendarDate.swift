@@ -7,9 +7,9 @@
 /// time        = time-hour time-minute time-second [time-utc]
 /// time-utc    = "Z"
 /// ```
-public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
+public struct CalendarDate: Sendable, Hashable, CustomStringConvertible, Codable {
     /// Which of the four forms RFC 5545 §3.3.4/§3.3.5 allows this value is in.
-    public enum Form: Sendable, Hashable {
+    public enum Form: Sendable, Hashable, Codable {
         /// A day, with no time (VALUE=DATE).
         case date
         /// A wall-clock time in whatever zone the reader is in (no Z, no TZID).

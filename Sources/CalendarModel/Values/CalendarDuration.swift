@@ -10,7 +10,7 @@
 /// dur-second = 1*DIGIT "S"
 /// dur-day    = 1*DIGIT "D"
 /// ```
-public struct CalendarDuration: Sendable, Hashable, CustomStringConvertible {
+public struct CalendarDuration: Sendable, Hashable, CustomStringConvertible, Codable {
     /// A duration before (a TRIGGER of `-PT15M`).
     public var isNegative: Bool
     /// Whole weeks (a week form has nothing else).

@@ -3,7 +3,7 @@
 /// ```
 /// geovalue = float ";" float     ; latitude, longitude
 /// ```
-public struct Geo: Sendable, Hashable {
+public struct Geo: Sendable, Hashable, Codable {
     /// Degrees north (negative: south).
     public var latitude: Double
     /// Degrees east (negative: west).

@@ -5,9 +5,9 @@
 /// period-explicit = date-time "/" date-time
 /// period-start    = date-time "/" dur-value
 /// ```
-public struct Period: Sendable, Hashable {
+public struct Period: Sendable, Hashable, Codable {
     /// How a period ends: at a time, or after a duration.
-    public enum End: Sendable, Hashable {
+    public enum End: Sendable, Hashable, Codable {
         /// At this date-time (`start/end`).
         case date(CalendarDate)
         /// After this long (`start/duration`).

@@ -3,5 +3,5 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the value.
     public var description: String
     /// An error that says what is wrong.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -3,7 +3,7 @@
 /// ```
 /// weekday = "SU" / "MO" / "TU" / "WE" / "TH" / "FR" / "SA"
 /// ```
-public enum Weekday: String, Sendable, Hashable, CaseIterable {
+public enum Weekday: String, Sendable, Hashable, CaseIterable, Codable {
     /// `SU`.
     case sunday = "SU"
     /// `MO`.

@@ -29,7 +29,8 @@ extension ICalendar {
             guard let iana = TimeZoneResolver.ianaName(for: tzid)?.iana else {
                 if timeZones.contains(where: { $0.tzid == tzid }) { continue }  // a custom zone the file defines
                 log.warning(
-                    firstLine[tzid] ?? 0, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; left as it is")
+                    firstLine[tzid] ?? 0, "TZID \"\(tzid)\" names no known zone and has no VTIMEZONE; left as it is",
+                    code: "tzid-unknown")
                 continue
             }
             // A Windows or Outlook name whose VTIMEZONE the reader uses: renamed only when that VTIMEZONE gives the
@@ -38,7 +39,7 @@ extension ICalendar {
                 log.warning(
                     firstLine[tzid] ?? 0,
                     "TZID \"\(tzid)\" names \(iana), but its VTIMEZONE gives other times on the dates in use, and "
-                        + "ICSKit reads them by that VTIMEZONE; left as it is")
+                        + "ICSKit reads them by that VTIMEZONE; left as it is", code: "vtimezone-differs")
                 continue
             }
             if iana != tzid { rename[tzid] = iana }
@@ -60,13 +61,38 @@ extension ICalendar {
         }
         let definitions = ianaOrder.compactMap { iana -> CalendarComponent? in
             guard let zone = Self.vtimezone(iana: iana, fromYear: ianaFirstYear[iana] ?? 1970) else {
-                log.warning(0, "no tzdata VTIMEZONE could be made for \(iana)")
+                log.warning(0, "no tzdata VTIMEZONE could be made for \(iana)", code: "no-tzdata-vtimezone")
                 return nil
             }
             return .timeZone(TimeZoneDefinition(zone))
         }
         result.components = definitions + result.components
         return (result, log.entries)
+    }
+
+    /// `components` with a tzdata VTIMEZONE first for each IANA TZID they use and do not define, from the first
+    /// year in use: what a calendar made in code needs to be complete. Other TZIDs are left to the caller.
+    static func completingZones(_ components: [Component]) -> [Component] {
+        var defined: Set<String> = []
+        var firstYear: [String: Int] = [:]
+        var order: [String] = []
+        for component in components {
+            if component.name == "VTIMEZONE" {
+                if let tzid = component.property("TZID")?.value { defined.insert(tzid) }
+                continue
+            }
+            component.forEach { nested in
+                for property in nested.properties {
+                    guard let tzid = property["TZID"] else { continue }
+                    let year = Int(property.value.prefix(4)) ?? 9999
+                    if firstYear[tzid] == nil { order.append(tzid) }
+                    firstYear[tzid] = min(firstYear[tzid] ?? year, year)
+                }
+            }
+        }
+        let missing = order.filter { !defined.contains($0) && TimeZoneResolver.ianaName(for: $0)?.iana == $0 }
+        let definitions = missing.compactMap { vtimezone(iana: $0, fromYear: firstYear[$0] ?? 1970) }
+        return definitions + components
     }
 
     private static func renamingTZIDs(

@@ -57,19 +57,21 @@ final class TimeZoneResolver {
             return source == .file ? fileZone : tzdata
         }
         if trimmed.isEmpty {
-            warn(line, "empty TZID; the time is read as floating (local wherever it is shown)")
+            warn(line, "empty TZID; the time is read as floating (local wherever it is shown)", code: "empty-tzid")
             return nil
         }
         if let name = Self.ianaName(for: tzid) {
             if name.note != nil || name.iana != tzid {
-                if let note = name.note { warn(line, "TZID \"\(tzid)\" is \(note); read as \(name.iana)") }
+                if let note = name.note {
+                    warn(line, "TZID \"\(tzid)\" is \(note); read as \(name.iana)", code: "tzid-mapped")
+                }
             }
             return ThreadZones.tzdata(name.iana)
         }
         warn(
             line,
             "TZID \"\(tzid)\" names no time zone known here and has no VTIMEZONE; the time is read as "
-                + "floating (local wherever it is shown)")
+                + "floating (local wherever it is shown)", code: "tzid-unknown")
         return nil
     }
 
@@ -92,11 +94,15 @@ final class TimeZoneResolver {
     /// describe a real zone or libical rejects it.
     private func usableZone(_ definition: Component, tzid: String, line: Int) -> LibicalZone? {
         if let problem = Self.implausibleObservance(definition) {
-            warn(line, "the VTIMEZONE for TZID \"\(tzid)\" is not used: \(problem); trying the name")
+            warn(
+                line, "the VTIMEZONE for TZID \"\(tzid)\" is not used: \(problem); trying the name",
+                code: "vtimezone-unusable")
             return nil
         }
         if let zone = Self.zone(definedBy: definition) { return zone }
-        warn(line, "the VTIMEZONE for TZID \"\(tzid)\" cannot be used (libical rejects it); trying the name")
+        warn(
+            line, "the VTIMEZONE for TZID \"\(tzid)\" cannot be used (libical rejects it); trying the name",
+            code: "vtimezone-unusable")
         return nil
     }
 
@@ -138,7 +144,7 @@ final class TimeZoneResolver {
             line,
             "the VTIMEZONE for TZID \"\(tzid)\" disagrees with tzdata: \(when) is UTC\(Self.offsetText(first.file)) "
                 + "in the file, UTC\(Self.offsetText(first.tzdata)) in tzdata (\(differing) of \(walls.count) times "
-                + "compared differ); \(used)")
+                + "compared differ); \(used)", code: "vtimezone-differs")
     }
 
     /// `+01:00`, `-05:00`, `+02:30:17`.
@@ -193,8 +199,8 @@ final class TimeZoneResolver {
         return nil
     }
 
-    private func warn(_ line: Int, _ message: String) {
-        var diagnostic = Diagnostic(.warning, file: file, line: line, message)
+    private func warn(_ line: Int, _ message: String, code: String) {
+        var diagnostic = Diagnostic(.warning, file: file, line: line, message, code: code)
         diagnostic.isAboutZones = true
         diagnostics.append(diagnostic)
     }

@@ -116,8 +116,8 @@ extension CalendarStore {
             report.diagnostics.append(
                 Diagnostic(
                     .warning, file: file, line: 0,
-                    "\(action.key): \(action.kind == .stayDeleted ? "not imported" : "left as it is") (\(action.reason))"
-                ))
+                    "\(action.key): \(action.kind == .stayDeleted ? "not imported" : "left as it is") (\(action.reason))",
+                    code: "import-conflict"))
         }
         return report
     }
@@ -128,7 +128,7 @@ extension CalendarStore {
             calendar.components.filter { $0.isItem && !$0.isComplete }.map { component in
                 Diagnostic(
                     .warning, file: file, line: component.line,
-                    "\(component.name) is cut short by the end of the file; not imported")
+                    "\(component.name) is cut short by the end of the file; not imported", code: "import-cut-short")
             }
         }
     }
@@ -256,7 +256,8 @@ struct ItemVersions: Sendable {
                             ? "duplicate UID \"\(entry.key.uid)\"\(which) (first at line \(kept.line)); this one is "
                                 + "skipped"
                             : "UID \"\(entry.key.uid)\"\(which) has a newer version at line \(kept.line) (a higher "
-                                + "SEQUENCE or a later DTSTAMP), which is imported; this one is skipped")
+                                + "SEQUENCE or a later DTSTAMP), which is imported; this one is skipped",
+                        code: "import-duplicate-uid")
                 ))
         }
         return left

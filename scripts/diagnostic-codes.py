@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Lists every diagnostic code the sources give (`code: "…"` at the call that makes the diagnostic) with its
+severity and message, the message's interpolations shown as `…`. `scripts/diagnostic-codes.py` prints the table
+of docs/DIAGNOSTICS.md; DiagnosticCodeTests checks that the file and the sources name the same codes."""
+import glob, re, collections
+
+opener = re.compile(r"(?:log\.(error|warning)|\b(warn|note|warnOnce|repaired)|\b(error|warning)|Diagnostic)\(\s*(\.error|\.warning)?")
+found = collections.OrderedDict()
+for path in sorted(glob.glob("Sources/**/*.swift", recursive=True)):
+    text = open(path).read()
+    for m in re.finditer(r'code: "([a-z0-9-]+)"', text):
+        code = m.group(1)
+        window = text[max(0, m.start() - 700):m.start()]
+        calls = list(opener.finditer(window))
+        call = calls[-1] if calls else None
+        severity = "warning"
+        if call and ((call.group(1) or call.group(3)) == "error" or call.group(4) == ".error"):
+            severity = "error"
+        body = window[call.end():] if call else window
+        if call and call.group(2) == "warnOnce":  # the message is the closure after the arguments
+            body = text[m.end():text.find("}", m.end())]
+        body = re.sub(r'lineOf\("[^"]*"', "", body)
+        # `a ? "x" : "y"`: two messages, not one
+        body = re.sub(r'"\s*:\s*"', '" / "', re.sub(r'"\s*\n\s*:\s*"', '" / "', body))
+        pieces = re.findall(r'"((?:[^"\\]|\\.)*)"|( / )', body)
+        message = "".join(a or b for a, b in pieces)
+        message = re.sub(r"\\\((?:[^()]|\([^()]*\))*\)", "…", message).replace('\\"', '"')
+        if call and call.group(2) == "repaired":  # PeerRepair's helper adds the prefix
+            message = "repaired: " + message
+        entry = found.setdefault(code, {"severity": set(), "messages": []})
+        entry["severity"].add(severity)
+        if message and message not in entry["messages"]:
+            entry["messages"].append(message)
+print("| Code | Severity | Message |")
+print("|---|---|---|")
+for code in sorted(found):
+    entry = found[code]
+    severity = " or ".join(sorted(entry["severity"]))
+    message = " / ".join(entry["messages"][:2]).replace("|", "\\|") or "(from the CSV reader's table)"
+    print(f"| `{code}` | {severity} | {message} |")
