@@ -130,8 +130,9 @@ peers: deps
 	python3 scripts/peers.py --json $(PEERS_OUT)/original.json $(PEERS_OUT)/original
 	python3 scripts/peers.py --json $(PEERS_OUT)/repaired.json $(PEERS_OUT)/repaired
 
-## swift-format with the checked-in .swift-format: `make format` rewrites, `make lint` (run by CI) only checks.
-FORMATTED := Sources Tests Fuzz Benchmarks Package.swift
+## swift-format with the checked-in .swift-format: `make format` rewrites, `make lint` (run by CI) only checks;
+## `make lint` also compares CalendarModel's public API with docs/CalendarModel-API.txt (scripts/api.sh).
+FORMATTED := Sources Tests Fuzz Benchmarks Examples Package.swift
 format:
 	swift format format --in-place --recursive $(FORMATTED)
 
@@ -139,6 +140,7 @@ lint:
 	swift format lint --strict --recursive $(FORMATTED)
 	scripts/check-architecture-map.sh
 	python3 scripts/long-functions.py 80
+	scripts/api.sh
 
 ## CalendarModel's DocC catalogue: built with no warning, every public symbol documented (CI runs it).
 docs: deps

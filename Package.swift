@@ -68,6 +68,10 @@ let package = Package(
             name: "ICSKitFuzzTargets", dependencies: ["CalendarModel", "CalendarStore", "CalendarMerge"],
             path: "Fuzz/Targets"),
         .executableTarget(name: "icskit-fuzz", dependencies: ["ICSKitFuzzTargets"], path: "Fuzz/Driver"),
+        // What an app developer copies: a planner's own Task and Event mapped to iCalendar and back (the DocC
+        // tutorial walks through it), and every Swift block of README and the DocC articles, run by a test.
+        .executableTarget(name: "TaskPlannerExample", dependencies: ["CalendarModel"], path: "Examples/TaskPlanner"),
+        .executableTarget(name: "DocExamples", dependencies: ["CalendarModel"], path: "Examples/DocExamples"),
         // What the test targets share (a seeded generator for the random tests).
         .target(name: "ICSKitTestSupport", dependencies: ["CalendarSync"], path: "Tests/Support"),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel", "ICSKitTestSupport"]),
@@ -85,7 +89,7 @@ let package = Package(
             name: "ICSKitCLITests",
             dependencies: [
                 "CalendarModel", "CalendarStore", "CalendarSync", "ICSKitCLI", "icskit", "icskit-fuzz",
-                "ICSKitTestSupport",
+                "TaskPlannerExample", "DocExamples", "ICSKitTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]
