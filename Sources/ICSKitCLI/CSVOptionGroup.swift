@@ -14,7 +14,7 @@ struct CSVOptionGroup: ParsableArguments {
         name: .customLong("tz"),
         help: ArgumentHelp(
             "CSV: the time zone of the times (reading: naive times are in it, else floating; writing: times are "
-                + "written in it, else each in its own zone)."))
+                + "written in it, else each in its own zone). --for google: the zone floating times are given."))
     var zone: String?
 
     @Flag(

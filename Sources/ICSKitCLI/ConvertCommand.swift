@@ -18,6 +18,7 @@ struct ConvertCommand: ParsableCommand {
               icskit convert --to ics < calendar.json > calendar.ics
               icskit convert exports/*.ics --out-dir clean/ --jobs 2 --report json
               icskit convert exports/ --to jcal --out-dir json/
+              icskit convert work.ics --for outlook -o for-outlook.ics
               icskit convert week.ics --to csv --tz Europe/Berlin -o week.csv
               icskit convert outlook.csv --tz America/New_York -o outlook.ics
               icskit convert sheet.csv --columns "Title=summary,When=start,Until=end" \\
@@ -57,6 +58,8 @@ struct ConvertCommand: ParsableCommand {
                 + "VALUE=DATE on dates, a DTEND not after DTSTART fixed, RDATE PERIODs as DATE-TIME, a VTIMEZONE "
                 + "for each TZID (as --normalize-timezones); each change is reported."))
     var repair = false
+
+    @OptionGroup var target: ForAppOption
 
     @Option(help: "Print a machine-readable summary: json.")
     var report: ReportFormat?
@@ -235,7 +238,12 @@ struct ConvertCommand: ParsableCommand {
                 return normalized.calendar
             }
         }
-        if repair { repairForPeers(&read, name: name) }
+        if let app = target.app {
+            let zone = csv.zone.flatMap { try? CalendarZone($0) } ?? .current
+            ForAppOption.adapt(&read, for: app, zone: zone, name: name)
+        } else if repair {
+            repairForPeers(&read, name: name)
+        }
         result.diagnostics = read.diagnostics
         result.counts = componentCounts(read.calendars)
         if read.calendars.isEmpty {
@@ -277,7 +285,7 @@ struct ConvertCommand: ParsableCommand {
     private func convertStreaming(
         _ source: String, name: String, to destination: String, _ result: inout FileResult
     ) -> Bool {
-        guard source != "-", !normalizeTimezones, !repair, !strict,
+        guard source != "-", !normalizeTimezones, !repair, !strict, target.app == nil,
             (from ?? CalendarFormat(pathExtension: source) ?? .ics) == .ics,
             let writer = CalendarStreamWriter(format: targetFormat(destination: destination, source: source))
         else { return false }

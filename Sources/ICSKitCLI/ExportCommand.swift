@@ -25,6 +25,7 @@ struct ExportCommand: ParsableCommand {
 
             Examples:
               icskit export --week this -o week.ics
+              icskit export --week this --for google -o week-google.ics
               icskit export --calendar Work --from 2026-12-01 --to +31d --expand \\
                 -o december.ics
               icskit export --format html --week next --tz Europe/Berlin -o week.html
@@ -66,6 +67,8 @@ struct ExportCommand: ParsableCommand {
             "The most instances an HTML page draws; past it the page and standard error say it is incomplete.",
             valueName: "N"))
     var maxTotal = 5_000
+
+    @OptionGroup var target: ForAppOption
 
     @OptionGroup var store: StoreOption
 
@@ -125,7 +128,11 @@ struct ExportCommand: ParsableCommand {
         combined.components += Self.oneVersionPerUID(parts)
         combined.components = Self.oneDefinitionPerZone(combined.components)
         combined.otherProperties += try Self.categoryColors(of: combined, in: store)
-        if repair {
+        if let app = target.app {
+            let adapted = combined.adapted(for: app, zone: CalendarZone(known: zone.identifier), file: "export")
+            combined = adapted.calendar
+            CalendarFiles.report(adapted.diagnostics, quiet: false)
+        } else if repair {
             let repaired = combined.repairedForPeers(file: "export")
             combined = repaired.calendar
             CalendarFiles.report(repaired.diagnostics, quiet: false)

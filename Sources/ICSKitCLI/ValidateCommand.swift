@@ -16,6 +16,7 @@ struct ValidateCommand: ParsableCommand {
               icskit validate --strict --json exports/*.ics
               icskit validate ~/.calendars/
               icskit validate --ignore missing-dtstamp google.ics
+              icskit validate --for outlook export.ics
             """
     )
 
@@ -28,6 +29,8 @@ struct ValidateCommand: ParsableCommand {
 
     @Flag(help: "Treat warnings as errors.")
     var strict = false
+
+    @OptionGroup var target: ForAppOption
 
     @Flag(help: "Print one JSON object with every file's diagnostics instead of text lines.")
     var json = false
@@ -54,12 +57,16 @@ struct ValidateCommand: ParsableCommand {
             let name = path == "-" ? "<stdin>" : path
             var diagnostics: [Diagnostic]
             do {
-                if let streamed = try Self.streamed(path) {
+                if target.app == nil, let streamed = try Self.streamed(path) {
                     diagnostics = streamed
                 } else {
                     let bytes = try Output.readInput(path)
                     let format = CalendarFormat(pathExtension: path) ?? CalendarFormat(sniffing: bytes)
-                    diagnostics = format.read(bytes, file: name).diagnostics
+                    let read = format.read(bytes, file: name)
+                    diagnostics = read.diagnostics
+                    if let app = target.app {
+                        diagnostics += read.calendars.flatMap { $0.findings(for: app, file: name) }
+                    }
                 }
             } catch {
                 diagnostics = [

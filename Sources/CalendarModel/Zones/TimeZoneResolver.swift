@@ -183,6 +183,9 @@ final class TimeZoneResolver {
             return "none of its observances has a DTSTART (the onset of its offsets)"
         }
         for observance in observances {
+            if observance.property("TZOFFSETTO") == nil {
+                return "its \(observance.name) has no TZOFFSETTO (the offset it changes to)"
+            }
             for rule in observance.properties(named: "RRULE") {
                 let parts = rule.value.uppercased().split(separator: ";").map { $0.split(separator: "=", maxSplits: 1) }
                 for part in parts where part.count == 2 {
