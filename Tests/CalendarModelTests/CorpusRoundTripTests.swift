@@ -46,7 +46,6 @@ final class CorpusRoundTripTests: XCTestCase {
     /// repairs on purpose: a line that is not a content line cannot be written back as one.
     static let verbatimExceptions: [String: String] = [
         "ha-ical/missing_colon.ics": "a line with no colon is dropped (reported)",
-        "ha-ical/invalid_iana-token.ics": "a line whose name is no property name is dropped (reported)",
         "node-ical/ms_timezones.ics": "a quoted TZID that swallowed its value is written repaired (reported)",
         "python-icalendar/issue_348_exception_parsing_value.ics": "a line with no colon is dropped (reported)",
         "python-icalendar/issue_350.ics": "a property after END:VCALENDAR is dropped (reported)",

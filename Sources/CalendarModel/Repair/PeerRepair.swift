@@ -211,9 +211,18 @@ extension ICalendar {
         var kept: [Property] = []
         for property in component.properties {
             var property = property
+            if !ContentLineScanner.isValidName(property.name), let renamed = validName(property.name) {
+                let (line, old) = (property.line, property.name)
+                property.name = renamed
+                property.line = line
+                log.warning(
+                    line, "repaired: property name \(old) written as \(renamed), a name strict readers take",
+                    code: "repair-property-name")
+            }
             if !ContentLineScanner.isValidName(property.name) {
                 if let last = kept.last, textual.contains(last.name) {
-                    kept[kept.count - 1].value += "\\n" + TextEscaping.escape(property.contentLine)
+                    kept[kept.count - 1].value +=
+                        "\\n" + TextEscaping.escape(TextEscaping.unescape(property.contentLine))
                     log.warning(
                         property.line,
                         "repaired: a line that is no property follows \(last.name): read as a further line of its text",
@@ -240,6 +249,19 @@ extension ICalendar {
         }
         component.properties = kept
         for index in component.components.indices { cleaningNames(&component.components[index], &log) }
+    }
+
+    /// An X- name for a name other writers use but RFC 5545 does not allow (`X-LOTUS-CHILD_UID` →
+    /// `X-LOTUS-CHILD-UID`): each other character a `-`, `X-` in front when it lacks one; nil for what is no name.
+    private static func validName(_ name: String) -> String? {
+        var bytes = Array(name.utf8)
+        guard bytes.withUnsafeBufferPointer(ContentLineScanner.isLenientName) else { return nil }
+        for index in bytes.indices
+        where !ContentLineScanner.isValidName(String(decoding: [bytes[index]], as: UTF8.self)) {
+            bytes[index] = UInt8(ascii: "-")
+        }
+        let renamed = String(decoding: bytes, as: UTF8.self).uppercased()
+        return renamed.hasPrefix("X-") ? renamed : "X-" + renamed
     }
 
     /// Why nothing can place an item in time, if so: a DTSTART (or a todo's DUE) that is no date, or a VEVENT with

@@ -302,6 +302,12 @@ struct ContentLineScanner {
         // Keep the spelling of name and parameters only where writing them canonically would change it.
         let prefix = canonical ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[..<cursor]), as: UTF8.self)
         if !Self.isValidName(UnsafeBufferPointer(rebasing: bytes[..<nameEnd])) {
+            // A name other writers use though RFC 5545 does not allow it (Lotus Notes' X-LOTUS-CHILD_UID): kept, as
+            // python icalendar, libical and ical.js keep it, and written back as read; `--repair` renames it.
+            if Self.isLenientName(UnsafeBufferPointer(rebasing: bytes[..<nameEnd])), !stack.isEmpty {
+                return keepUnusualName(
+                    Property(name: name, parameters: parameters, value: value, line: line, sourcePrefix: prefix))
+            }
             // Written back, such a name makes the line unreadable for strict readers. It is most often the rest of
             // the line above (text with a colon in it, a fold that lost its space): read so, or dropped, said.
             notAProperty(
@@ -321,6 +327,15 @@ struct ContentLineScanner {
                 stack[stack.count - 1].properties.append(property)
             }
         }
+    }
+
+    /// A property whose name holds characters a name may not (`isLenientName`), kept in the open component.
+    private mutating func keepUnusualName(_ property: Property) {
+        log.warning(
+            property.line,
+            "property name \(property.name) holds characters RFC 5545 does not allow in a name (letters, digits "
+                + "and '-'); kept as written", code: "unusual-property-name")
+        stack[stack.count - 1].properties.append(property)
     }
 
     /// What the rest of an identifier, address or link can hold: letters, digits and `-._~@%/+=?&#` (no space,
@@ -349,7 +364,8 @@ struct ContentLineScanner {
             Self.freeText.contains(stack[owner].properties[last].name)
         {
             let name = stack[owner].properties[last].name
-            stack[owner].properties[last].value += "\\n" + TextEscaping.escape(source)
+            // The line is the rest of an escaped value: its own escapes (`\n`, `\,`) are read as the value's are.
+            stack[owner].properties[last].value += "\\n" + TextEscaping.escape(TextEscaping.unescape(source))
             log.warning(
                 line,
                 "line \(why); read as a further line of the \(name) text above (an unescaped newline)",
@@ -589,21 +605,6 @@ struct ContentLineScanner {
             index += 1
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Letters, digits and '-' (RFC 5545 §3.1 iana-token / x-name), either case.
-    /// Whether text is an iana-token (letters, digits and `-`), as property, parameter and type names must be.
-    static func isValidName(_ name: String) -> Bool {
-        var name = name
-        return !name.isEmpty && name.withUTF8 { isValidName($0) }
-    }
-
-    static func isValidName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        name.allSatisfy { byte in
-            let upper = byte & 0xDF
-            return (upper >= UInt8(ascii: "A") && upper <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
-        }
     }
 
     static func excerpt(_ text: String) -> String {

@@ -1,0 +1,45 @@
+import CalendarModel
+import XCTest
+
+/// Real calendars, round 3 (issue 50): classes of lost data found in calendars other programs wrote, each on a
+/// hand-written fixture in the shape of the real ones.
+final class RealCalendarsRound3Tests: XCTestCase {
+    func read() throws -> ICS.ReadResult { try ICS.read(contentsOf: Paths.fixture("hand/round3-names-and-joins.ics")) }
+
+    /// Class 1: Lotus Notes writes `X-LOTUS-CHILD_UID`. The line is kept with a warning and written back as read;
+    /// `--repair` renames it to an X- name strict readers take; what no reader takes for a name still goes.
+    func testANameWithAnUnderscoreIsKeptAndWrittenBackAsRead() throws {
+        let read = try read()
+        let event = try XCTUnwrap(read.calendars.first?.events.first)
+        XCTAssertEqual(
+            event.otherProperties.first { $0.name == "X-LOTUS-CHILD_UID" }?.value, "567EFBAF6CBD07FC0025875100566D3B")
+        XCTAssertEqual(read.diagnostics.filter { $0.code == "unusual-property-name" }.map(\.line), [10])
+        XCTAssertFalse(read.hasErrors, read.diagnostics.map(\.description).joined(separator: "\n"))
+        let written = String(decoding: ICS.write(read.calendars), as: UTF8.self)
+        XCTAssertTrue(written.contains("\r\nX-LOTUS-CHILD_UID:567EFBAF6CBD07FC0025875100566D3B\r\n"), written)
+
+        let repaired = try XCTUnwrap(read.calendars.first).repairedForPeers()
+        XCTAssertEqual(
+            repaired.calendar.events.first?.otherProperties.first { $0.name == "X-LOTUS-CHILD-UID" }?.value,
+            "567EFBAF6CBD07FC0025875100566D3B")
+        XCTAssertTrue(repaired.diagnostics.contains { $0.code == "repair-property-name" && $0.line == 10 })
+
+        let junk = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:j\r\n@example.net'\":x\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let dropped = ICS.read(Array(junk.utf8))
+        XCTAssertEqual(dropped.calendars.first?.events.first?.otherProperties, [])
+        XCTAssertTrue(dropped.diagnostics.contains { $0.code == "not-a-content-line" })
+    }
+
+    /// Class 2: a DESCRIPTION continues on a line that lost its fold; the joined line's escapes are decoded like
+    /// the rest of the value (its `\n` was written `\\n` before).
+    func testEscapesInAJoinedLineAreDecoded() throws {
+        let read = try read()
+        let event = try XCTUnwrap(read.calendars.first?.events.first)
+        XCTAssertEqual(
+            event.description, "1. Staff meeting at 9\n\n2. Call with ACME: pricing\nand contracts, then lunch")
+        XCTAssertTrue(read.diagnostics.contains { $0.code == "unescaped-newline" && $0.line == 13 })
+        let again = try XCTUnwrap(ICS.read(ICS.write(read.calendars)).calendars.first?.events.first)
+        XCTAssertEqual(again.description, event.description)
+        XCTAssertEqual(again.location, "Room 4")
+    }
+}
