@@ -180,8 +180,24 @@ struct ConvertCommand: ParsableCommand {
     }
 
     /// `--repair`: several VCALENDARs as one where they are one calendar, one METHOD per calendar, then each as
-    /// strict readers and servers take it.
+    /// strict readers and servers take it, with bare IANA TZIDs and a VTIMEZONE for each (servers want one per
+    /// TZID) unless `--normalize-timezones` already gave them.
     private func repairForPeers(_ read: inout ICS.ReadResult, name: String) {
+        Self.eachPart(&read, name: name) { part in
+            let repaired = part.repairedForPeers(file: name)
+            guard !normalizeTimezones else { return repaired }
+            let normalized = repaired.calendar.normalizingTimeZones(file: name)
+            return (normalized.calendar, repaired.diagnostics + normalized.diagnostics)
+        }
+    }
+
+    /// Several VCALENDARs of one file as one where they are one calendar (not an iTIP stream of updates), then
+    /// each with one METHOD (agreeing ones written once, differing ones split) through `change`: what `--repair`
+    /// and `--for` start from.
+    static func eachPart(
+        _ read: inout ICS.ReadResult, name: String,
+        _ change: (ICalendar) -> (calendar: ICalendar, diagnostics: [Diagnostic])
+    ) {
         if read.calendars.count > 1 {
             if let one = ICalendar.combiningForPeers(read.calendars) {
                 read.calendars = [one]
@@ -197,22 +213,14 @@ struct ConvertCommand: ParsableCommand {
                         code: "itip-stream-kept-apart"))
             }
         }
-        // One METHOD per calendar (agreeing ones written once, differing ones split), each repaired, then with
-        // bare IANA TZIDs and a VTIMEZONE for each (servers want one per TZID).
         var calendars: [ICalendar] = []
         for calendar in read.calendars {
             let split = calendar.splittingMethods(file: name)
             read.diagnostics += split.diagnostics
             for part in split.calendars {
-                let repaired = part.repairedForPeers(file: name)
-                read.diagnostics += repaired.diagnostics
-                guard !normalizeTimezones else {
-                    calendars.append(repaired.calendar)
-                    continue
-                }
-                let normalized = repaired.calendar.normalizingTimeZones(file: name)
-                read.diagnostics += normalized.diagnostics
-                calendars.append(normalized.calendar)
+                let changed = change(part)
+                read.diagnostics += changed.diagnostics
+                calendars.append(changed.calendar)
             }
         }
         read.calendars = calendars

@@ -217,8 +217,9 @@ extension SeriesRewrite {
         }
         var pieces: [String] = []
         for rule in rules {
+            // A rule with COUNT counts from DTSTART, which every series but the first moves: its UNTIL first.
             let parts = Self.parts(of: rule.value)
-            guard parts.count > 1, rule.value.uppercased().contains("COUNT=") else {
+            guard parts.count > 1 || rules.count > 1, rule.value.uppercased().contains("COUNT=") else {
                 pieces += parts
                 continue
             }
