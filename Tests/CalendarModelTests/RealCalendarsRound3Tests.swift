@@ -30,6 +30,23 @@ final class RealCalendarsRound3Tests: XCTestCase {
         XCTAssertTrue(dropped.diagnostics.contains { $0.code == "not-a-content-line" })
     }
 
+    /// Class 7 (first half): a single-valued property given twice keeps its first value; `--repair` keeps the
+    /// second as an X- property (it was left out), with a warning.
+    func testASecondLocationIsKeptAsAnXProperty() throws {
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:two@example.org\r\n"
+            + "DTSTAMP:20260101T000000Z\r\nDTSTART:20260105T090000Z\r\nLOCATION:Room 4\r\nLOCATION:Online\r\n"
+            + "SUMMARY:Review\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let calendar = try XCTUnwrap(ICS.read(Array(text.utf8)).calendars.first)
+        XCTAssertEqual(calendar.events.first?.location, "Room 4")
+        let repaired = calendar.repairedForPeers()
+        let event = try XCTUnwrap(repaired.calendar.events.first)
+        XCTAssertEqual(event.location, "Room 4")
+        XCTAssertEqual(event.otherProperties.first { $0.name == "X-LOCATION" }?.value, "Online")
+        XCTAssertTrue(repaired.diagnostics.contains { $0.code == "repair-repeated-property" && $0.line == 9 })
+        XCTAssertEqual(ICS.read(ICS.write([repaired.calendar])).diagnostics, [], "strict readers take it")
+    }
+
     /// Class 2: a DESCRIPTION continues on a line that lost its fold; the joined line's escapes are decoded like
     /// the rest of the value (its `\n` was written `\\n` before).
     func testEscapesInAJoinedLineAreDecoded() throws {

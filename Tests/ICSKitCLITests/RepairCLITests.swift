@@ -427,7 +427,7 @@ final class RepairCLITests: XCTestCase {
                     + "written as DTSTART:19700101T000000",
                 "19: warning: repaired: VEVENT has both DTEND and DURATION; DURATION PT3H left out, DTEND is used",
                 "27: warning: repaired: VTODO has both DUE and DURATION; DURATION PT1H left out, DUE is used",
-                "34: warning: repaired: a second DTSTART (20260108T090000Z); left out, the first is used",
+                "34: warning: repaired: a second DTSTART (20260108T090000Z); kept as X-DTSTART, the first is used",
                 "43: warning: repaired: VEVENT UID episode@example.com is also the UID of another item (line 37) of "
                     + "the same version; this one written with UID icskit-4955710ba9a56db9@derived, derived from its "
                     + "content",
@@ -451,7 +451,7 @@ final class RepairCLITests: XCTestCase {
         XCTAssertEqual(
             validate.stdout.split(separator: "\n").map { String($0.split(separator: ":", maxSplits: 1)[1]) },
             [
-                "93: warning: TZID \"Harbour Time\" is not an IANA zone name; its VTIMEZONE applies here, but apps "
+                "94: warning: TZID \"Harbour Time\" is not an IANA zone name; its VTIMEZONE applies here, but apps "
                     + "that ignore VTIMEZONE may read these times as floating"
             ])
         let expected = [

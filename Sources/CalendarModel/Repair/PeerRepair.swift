@@ -464,30 +464,43 @@ extension ICalendar {
     }
 
     /// One of each property an item may hold once (`PropertyDesign.singular`): repeats after the first, which
-    /// ICSKit and readers use, are left out; so is a DURATION beside a DTEND (a VEVENT) or a DUE (a VTODO), which
-    /// RFC 5545 forbids and which ICSKit reads past as well.
+    /// ICSKit and readers use, are kept as X- properties (`X-LOCATION`); a DURATION beside a DTEND (a VEVENT) or a
+    /// DUE (a VTODO), which RFC 5545 forbids and which ICSKit reads past as well, is left out.
     private static func keepingOneOfEach(_ item: inout Component, _ log: inout DiagnosticLog) {
         var seen: Set<String> = []
         let end = item.name == "VTODO" ? "DUE" : "DTEND"
         let hasEnd = item.property(end) != nil
-        item.properties = item.properties.filter { property in
+        item.properties = item.properties.compactMap { property in
             if property.name == "DURATION", hasEnd, item.name != "VJOURNAL" {
                 log.warning(
                     property.line,
                     "repaired: \(item.name) has both \(end) and DURATION; DURATION \(property.value) left out, "
                         + "\(end) is used", code: "repair-end-and-duration")
-                return false
+                return nil
             }
-            guard PropertyDesign.singular.contains(property.name), !seen.insert(property.name).inserted else {
-                return true
-            }
+            let once =
+                PropertyDesign.singular.contains(property.name)
+                || (Self.onceInItems.contains(property.name)
+                    && !(item.name == "VJOURNAL" && property.name == "DESCRIPTION"))
+            guard once, !seen.insert(property.name).inserted else { return property }
+            // Kept, as an X- property no reader takes for the first (two LOCATIONs: the second is still there).
+            var kept = property
+            kept.name = "X-" + property.name
+            kept.line = property.line
             log.warning(
                 property.line,
-                "repaired: a second \(property.name) (\(property.value)); left out, the first is used",
+                "repaired: a second \(property.name) (\(property.value)); kept as \(kept.name), the first is used",
                 code: "repair-repeated-property")
-            return false
+            return kept
         }
     }
+
+    /// Properties RFC 5545 §3.6.1–3.6.3 (and RFC 7986's COLOR) allow once in an event, todo or journal, beside
+    /// `PropertyDesign.singular` (a journal may hold several DESCRIPTIONs).
+    static let onceInItems: Set<String> = [
+        "CLASS", "CREATED", "DESCRIPTION", "GEO", "LAST-MODIFIED", "LOCATION", "ORGANIZER", "PRIORITY", "STATUS",
+        "SUMMARY", "TRANSP", "URL", "PERCENT-COMPLETE", "COLOR",
+    ]
 
     /// Items with the same UID and RECURRENCE-ID, which strict readers and servers take once: a copy of another
     /// is left out; an older version (`Revision`) is left out for the newer one, as
