@@ -22,6 +22,10 @@ for path in sorted(glob.glob("Sources/**/*.swift", recursive=True)):
         body = re.sub(r'lineOf\("[^"]*"', "", body)
         # `a ? "x" : "y"`: two messages, not one
         body = re.sub(r'"\s*:\s*"', '" / "', re.sub(r'"\s*\n\s*:\s*"', '" / "', body))
+        if call and not re.search(r'"', body):  # the message was made before the call: `let message = …`
+            made = window.rfind("message =")
+            body = window[made:window.rfind("if ", made) if "if " in window[made:] else len(window)] if made >= 0 else body
+            body = re.sub(r'"\s*\n\s*:\s*"', '" / "', body)
         pieces = re.findall(r'"((?:[^"\\]|\\.)*)"|( / )', body)
         message = "".join(a or b for a, b in pieces)
         message = re.sub(r"\\\((?:[^()]|\([^()]*\))*\)", "…", message).replace('\\"', '"')
@@ -36,5 +40,5 @@ print("|---|---|---|")
 for code in sorted(found):
     entry = found[code]
     severity = " or ".join(sorted(entry["severity"]))
-    message = " / ".join(entry["messages"][:2]).replace("|", "\\|") or "(from the CSV reader's table)"
+    message = " / ".join(entry["messages"][:2]).replace("|", "\\|") or "(the CSV reader's own message)"
     print(f"| `{code}` | {severity} | {message} |")

@@ -1,4 +1,5 @@
 import CalendarModel
+import Foundation
 import XCTest
 
 /// Real calendars, round 3 (issue 50): classes of lost data found in calendars other programs wrote, each on a
@@ -45,6 +46,28 @@ final class RealCalendarsRound3Tests: XCTestCase {
         XCTAssertEqual(event.otherProperties.first { $0.name == "X-LOCATION" }?.value, "Online")
         XCTAssertTrue(repaired.diagnostics.contains { $0.code == "repair-repeated-property" && $0.line == 9 })
         XCTAssertEqual(ICS.read(ICS.write([repaired.calendar])).diagnostics, [], "strict readers take it")
+    }
+
+    /// Class 5: several RRULEs in one event (servers keep one) become one series a rule under `--repair`, with the
+    /// same instances, the overrides with the series that has their instance.
+    func testSeveralRulesBecomeOneSeriesEach() throws {
+        let calendar = try XCTUnwrap(
+            ICS.read(contentsOf: Paths.fixture("apps/outlook-several-rrules.ics")).calendars.first)
+        let repaired = calendar.repairedForPeers()
+        XCTAssertTrue(repaired.calendar.events.allSatisfy { $0.recurrenceRules.count <= 1 })
+        XCTAssertEqual(repaired.diagnostics.filter { $0.code == "repair-rules-split" }.count, 2)
+        var options = ExpansionOptions()
+        options.viewerZone = .utc
+        func instances(_ calendar: ICalendar) -> [String] {
+            calendar.occurrences(
+                from: Date(timeIntervalSince1970: 1_764_547_200), to: Date(timeIntervalSince1970: 1_798_761_600),
+                options: options
+            ).occurrences.map { "\($0.startDate) \($0.summary ?? "")" }.sorted()
+        }
+        XCTAssertEqual(instances(repaired.calendar), instances(calendar))
+        XCTAssertGreaterThan(instances(calendar).count, 10)
+        let moved = repaired.calendar.events.first { $0.recurrenceID != nil }
+        XCTAssertEqual(moved?.uid, "gym@example.org-rule2", "the override goes with the series of its instance")
     }
 
     /// Class 2: a DESCRIPTION continues on a line that lost its fold; the joined line's escapes are decoded like

@@ -203,34 +203,29 @@ extension SeriesRewrite {
     /// first instance after DTSTART under `UID-rule2`… and leaves out (EXDATE) what an earlier one already has;
     /// COUNT becomes the UNTIL of the last instance first. Overrides go with the series that has their instance.
     /// Nil when nothing is to be done or it cannot be done without changing the instances (said in a warning).
-    mutating func rulesForOutlook(_ master: Component, overrides: [Component]) -> [Component]? {
+    /// `--repair` (`forOutlook` false) splits several RRULEs only, and says so as a repair.
+    mutating func rulesForOutlook(
+        _ master: Component, overrides: [Component], forOutlook: Bool = true
+    ) -> [Component]? {
         let rules = master.properties(named: "RRULE")
         guard let start = master.property("DTSTART"), let uid = master.property("UID")?.value,
             let startKey = Self.key(start.value, tzid: start["TZID"]),
-            rules.count > 1 || rules.contains(where: { AppRule.patternProblem($0.value) != nil })
+            rules.count > 1 || (forOutlook && rules.contains(where: { AppRule.patternProblem($0.value) != nil }))
         else { return nil }
+        let said = forOutlook ? "for Outlook:" : "repaired:"
         func refuse(_ why: String) -> [Component]? {
-            log.warning(
-                master.line, "for Outlook: the rules of \(uid) are left as they are: \(why)",
-                code: "for-outlook-rules-kept")
+            let message = "\(said) the rules of \(uid) are left as they are: \(why)"
+            if forOutlook {
+                log.warning(master.line, message, code: "for-outlook-rules-kept")
+            } else {
+                log.warning(master.line, message, code: "repair-rules-kept")
+            }
             return nil
         }
-        var pieces: [String] = []
-        for rule in rules {
-            // A rule with COUNT counts from DTSTART, which every series but the first moves: its UNTIL first.
-            let parts = Self.parts(of: rule.value)
-            guard parts.count > 1 || rules.count > 1, rule.value.uppercased().contains("COUNT=") else {
-                pieces += parts
-                continue
-            }
-            var alone = master
-            alone.properties.removeAll { $0.name == "RRULE" || $0.name == "RDATE" || $0.name == "EXDATE" }
-            alone.properties.append(rule)
-            guard let last = instants(of: alone, until: .distantFuture).last, let until = untilText(last, start)
-            else { return refuse("its COUNT cannot be written as an UNTIL") }
-            pieces += Self.parts(of: Self.replacingCount(rule.value, until: until))
+        guard let pieces = pieces(of: master, start: start, listsToo: forOutlook) else {
+            return refuse("its COUNT cannot be written as an UNTIL")
         }
-        if pieces.contains(where: { AppRule.patternProblem($0) != nil }) {
+        if forOutlook, pieces.contains(where: { AppRule.patternProblem($0) != nil }) {
             return eventsForOutlook(master, overrides: overrides)
                 ?? refuse("Outlook has no pattern for it, and it never ends")
         }
@@ -277,11 +272,38 @@ extension SeriesRewrite {
             }
             result.append(moved)
         }
-        log.warning(
-            master.line,
-            "for Outlook: the series \(uid) written as \(series.count) series, one a rule (UIDs \(uid)-rule2…), the "
-                + "same instances", code: "for-outlook-rules-split")
+        let message =
+            "\(said) the series \(uid) written as \(series.count) series, one a rule (UIDs \(uid)-rule2…), the same "
+            + "instances"
+        if forOutlook {
+            log.warning(master.line, message, code: "for-outlook-rules-split")
+        } else {
+            log.warning(master.line, message, code: "repair-rules-split")
+        }
         return result
+    }
+
+    /// The rules of a series as the rules of its parts: with `listsToo`, one a BYMONTHDAY, BYHOUR and BYMINUTE
+    /// value; a rule with COUNT, which counts from DTSTART (every part but the first moves it), with the UNTIL of
+    /// its last instance when it is split or has others beside it. Nil when that UNTIL cannot be written.
+    func pieces(of master: Component, start: Property, listsToo: Bool) -> [String]? {
+        let rules = master.properties(named: "RRULE")
+        var pieces: [String] = []
+        for rule in rules {
+            let parts = listsToo ? Self.parts(of: rule.value) : [rule.value]
+            guard parts.count > 1 || rules.count > 1, rule.value.uppercased().contains("COUNT=") else {
+                pieces += parts
+                continue
+            }
+            var alone = master
+            alone.properties.removeAll { $0.name == "RRULE" || $0.name == "RDATE" || $0.name == "EXDATE" }
+            alone.properties.append(rule)
+            guard let last = instants(of: alone, until: .distantFuture).last, let until = untilText(last, start)
+            else { return nil }
+            let counted = Self.replacingCount(rule.value, until: until)
+            pieces += listsToo ? Self.parts(of: counted) : [counted]
+        }
+        return pieces
     }
 
     /// A series that ends, as an event of its own for each instance (`UID-START`), its overrides in their place;

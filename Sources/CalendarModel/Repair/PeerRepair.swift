@@ -46,7 +46,8 @@ extension ICalendar {
             }
             children += Self.repaired(child, &log)
         }
-        root.components = Self.seriesForLoneOverrides(Self.separatingDuplicates(children, &log), &log)
+        root.components = Self.oneRulePerSeries(
+            Self.seriesForLoneOverrides(Self.separatingDuplicates(children, &log), &log), &log)
         Self.floatingUnknownZones(&root, &log)
         let reread = ICS.read(ICS.write(components: [root]), file: file)
         return (reread.calendars.first ?? self, log.sortedByLine)

@@ -1,6 +1,26 @@
 import Foundation
 
 extension ICalendar {
+    /// Several RRULEs in one item, which servers and most readers take one of: one series a rule, the instances
+    /// unchanged (`SeriesRewrite.rulesForOutlook`, as `--for outlook` splits them), each split reported.
+    static func oneRulePerSeries(_ components: [Component], _ log: inout DiagnosticLog) -> [Component] {
+        guard components.contains(where: { $0.properties(named: "RRULE").count > 1 }) else { return components }
+        var rewrite = SeriesRewrite(
+            zones: components.filter { $0.name == "VTIMEZONE" }, log: DiagnosticLog(file: log.file))
+        var result: [Component] = []
+        for group in AppAdaptation.series(components) {
+            guard let master = group.first, master.property("RECURRENCE-ID") == nil,
+                let split = rewrite.rulesForOutlook(master, overrides: Array(group.dropFirst()), forOutlook: false)
+            else {
+                result += group
+                continue
+            }
+            result += split
+        }
+        log.append(rewrite.log)
+        return result
+    }
+
     /// Changed instances (RECURRENCE-ID) whose series the calendar does not hold, as an invitation to one instance
     /// or an export of a few instances writes them: readers show each at its own time, but servers refuse a
     /// resource without its series (Radicale: "Main component missing"). The repair adds the series they belong
