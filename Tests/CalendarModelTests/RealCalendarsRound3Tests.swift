@@ -70,6 +70,21 @@ final class RealCalendarsRound3Tests: XCTestCase {
         XCTAssertEqual(moved?.uid, "gym@example.org-rule2", "the override goes with the series of its instance")
     }
 
+    /// A VTIMEZONE ICSKit does not use (its STANDARD has no TZOFFSETTO) is left out by `--repair` when its TZID
+    /// names a zone: the times are then read by that name everywhere, as ICSKit read them before.
+    func testAnUnusedVTimezoneIsLeftOutAndTheTimesStay() throws {
+        let calendar = try XCTUnwrap(
+            ICS.read(contentsOf: Paths.fixture("apps/outlook-observance-offset.ics")).calendars.first)
+        let repaired = calendar.repairedForPeers()
+        XCTAssertEqual(repaired.calendar.timeZones.count, 0)
+        XCTAssertTrue(repaired.diagnostics.contains { $0.code == "repair-vtimezone-unused" })
+        let window = (Date(timeIntervalSince1970: 1_767_225_600), Date(timeIntervalSince1970: 1_772_323_200))
+        XCTAssertEqual(
+            repaired.calendar.occurrences(from: window.0, to: window.1).occurrences.map(\.startDate),
+            calendar.occurrences(from: window.0, to: window.1).occurrences.map(\.startDate))
+        XCTAssertEqual(calendar.occurrences(from: window.0, to: window.1).occurrences.count, 1)
+    }
+
     /// Class 2: a DESCRIPTION continues on a line that lost its fold; the joined line's escapes are decoded like
     /// the rest of the value (its `\n` was written `\\n` before).
     func testEscapesInAJoinedLineAreDecoded() throws {

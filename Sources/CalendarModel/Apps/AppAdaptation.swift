@@ -8,7 +8,7 @@ extension ICalendar {
     package func adapted(for app: TargetApp, zone: CalendarZone, file: String?) -> (
         calendar: ICalendar, diagnostics: [Diagnostic]
     ) {
-        let repaired = Self.withoutUnusableZones(self).repairedForPeers(file: file)
+        let repaired = repairedForPeers(file: file)
         let normalized = repaired.calendar.normalizingTimeZones(file: file)
         var root = normalized.calendar.encoded()
         var rewrite = SeriesRewrite(
@@ -52,25 +52,6 @@ extension ICalendar {
     }
 }
 
-extension ICalendar {
-    /// The calendar without the VTIMEZONEs ICSKit cannot use (an observance without its onset or offsets: Outlook
-    /// fails the import) whose TZID names a zone tzdata knows: ICSKit already places their times by that name, and
-    /// `normalizingTimeZones` then writes tzdata's definition under it.
-    static func withoutUnusableZones(_ calendar: ICalendar) -> ICalendar {
-        var root = calendar.encoded()
-        let before = root.components.count
-        root.components.removeAll { zone in
-            zone.name == "VTIMEZONE"
-                && zone.components.contains { part in
-                    ["DTSTART", "TZOFFSETFROM", "TZOFFSETTO"].contains { part.property($0) == nil }
-                }
-                && zone.property("TZID").flatMap { TimeZoneResolver.ianaName(for: $0.value) } != nil
-        }
-        guard root.components.count != before else { return calendar }
-        return ICS.read(ICS.write(components: [root])).calendars.first ?? calendar
-    }
-}
-
 /// The changes `adapted(for:zone:file:)` makes, one a rule.
 enum AppAdaptation {
     /// The components with their series together (master first, then its overrides), other components alone,
@@ -103,10 +84,7 @@ enum AppAdaptation {
         guard let index = root.properties.firstIndex(where: { $0.name == "METHOD" }) else { return }
         let method = root.properties[index].value.uppercased()
         let items = root.components.filter { ItemKind(rawValue: $0.name) != nil }
-        let invitation =
-            method == "REQUEST"
-            && items.allSatisfy { $0.property("ORGANIZER") != nil && $0.property("ATTENDEE") != nil }
-        guard method != "PUBLISH", !invitation else { return }
+        guard method != "PUBLISH", !AppRule.isInvitation(method: method, items) else { return }
         root.properties[index].value = "PUBLISH"
         log.warning(
             root.properties[index].line,
@@ -149,8 +127,8 @@ enum AppAdaptation {
                     let until = rule.until, until.form == .floating,
                     let instant = CalendarDate(wall: until.wall, form: .zoned(tzid: zone.identifier)).date()
                 {
-                    item.properties[position].value = SeriesRewrite.replacingUntil(
-                        property.value, with: CalendarDate(instant, in: .utc).icsValue)
+                    item.properties[position].value = SeriesRewrite.replacing(
+                        "UNTIL", in: property.value, with: "UNTIL=" + CalendarDate(instant, in: .utc).icsValue)
                 }
             }
             root.components[index] = item
@@ -172,10 +150,7 @@ enum AppAdaptation {
             let start = master.property("DTSTART")
         else { return }
         let id = item.properties[index]
-        let sameForm =
-            (id.value.count == 8) == (start.value.count == 8) && id["TZID"] == start["TZID"]
-            && id.value.hasSuffix("Z") == start.value.hasSuffix("Z")
-        guard !sameForm else { return }
+        guard !AppRule.hasStartForm(id, start) else { return }
         guard let replaced = rewrite.replacedInstance(master: master, override: item, calendar: calendar) else {
             let uid = "\(item.property("UID")?.value ?? "")-\(id.value)"
             item.properties.removeAll { $0.name == "RECURRENCE-ID" || $0.name == "UID" }
@@ -250,12 +225,5 @@ enum AppAdaptation {
         log.warning(
             start.line, "for Google: DURATION:\(length) added, the length RFC 5545 gives an event without an end",
             code: "for-google-request-end")
-    }
-}
-
-extension SeriesRewrite {
-    static func replacingUntil(_ rule: String, with until: String) -> String {
-        ValueSyntax.split(rule, on: ";").map { $0.uppercased().hasPrefix("UNTIL=") ? "UNTIL=" + until : $0 }
-            .joined(separator: ";")
     }
 }

@@ -61,10 +61,7 @@ enum AppRule {
         // invitation and needs its ORGANIZER and recipients, and other methods are answers to one.
         if let method = root.property("METHOD") {
             let value = method.value.uppercased()
-            let invitation =
-                value == "REQUEST"
-                && items.allSatisfy { $0.component.property("ORGANIZER") != nil && !$0.values("ATTENDEE").isEmpty }
-            if value != "PUBLISH", !invitation {
+            if value != "PUBLISH", !isInvitation(method: value, items.map(\.component)) {
                 log.error(
                     method.line,
                     "\(app.name) reads a file with METHOD:\(value) as an iTIP message, not a calendar to import "
@@ -86,6 +83,17 @@ enum AppRule {
                 "the calendar has \(present) without \(has.0 ? other : standard); apps that read only the other "
                     + "do not see it", code: "app-feed-properties")
         }
+    }
+
+    /// A METHOD:REQUEST whose items all name their ORGANIZER and ATTENDEEs: an invitation, not a file to import.
+    static func isInvitation(method: String, _ items: [Component]) -> Bool {
+        method == "REQUEST" && items.allSatisfy { $0.property("ORGANIZER") != nil && $0.property("ATTENDEE") != nil }
+    }
+
+    /// Whether a RECURRENCE-ID has the value type and zone (TZID, or UTC) of the series' DTSTART.
+    static func hasStartForm(_ id: Property, _ start: Property) -> Bool {
+        (id.value.count == 8) == (start.value.count == 8) && id["TZID"] == start["TZID"]
+            && id.value.hasSuffix("Z") == start.value.hasSuffix("Z")
     }
 
     /// RFC 5545 §3.3.10: UNTIL is a UTC time when DTSTART has a zone, and a DATE when DTSTART is one; Outlook and
@@ -112,10 +120,8 @@ enum AppRule {
     /// RFC 5545 §3.8.4.4: RECURRENCE-ID has the value type and zone of the series' DTSTART; apps match a changed
     /// instance to nothing otherwise and show it twice.
     private static func checkRecurrenceID(_ item: RuleItem, app: TargetApp, _ log: inout DiagnosticLog) {
-        guard let id = item.component.property("RECURRENCE-ID"), let start = item.masterStart else { return }
-        guard
-            (id.value.count == 8) != (start.value.count == 8) || id["TZID"] != start["TZID"]
-                || id.value.hasSuffix("Z") != start.value.hasSuffix("Z")
+        guard let id = item.component.property("RECURRENCE-ID"), let start = item.masterStart,
+            !hasStartForm(id, start)
         else { return }
         log.error(
             id.line,

@@ -34,6 +34,14 @@ struct SeriesRewrite {
         return event
     }
 
+    /// Overrides by the instance their RECURRENCE-ID names (`key`); the first of two for one instance.
+    static func byInstance(_ overrides: [Component]) -> [Int64: Component] {
+        Dictionary(
+            overrides.compactMap { override in
+                override.property("RECURRENCE-ID").flatMap { key($0.value, tzid: $0["TZID"]) }.map { ($0, override) }
+            }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The overrides whose RECURRENCE-ID names none of `instances`, which readers show beside the series, as the
     /// events of their own they are (`UID-RECURRENCE-ID`).
     static func orphans(_ overrides: [Component], uid: String, besides instances: Set<Int64>) -> [Component] {
@@ -54,9 +62,7 @@ struct SeriesRewrite {
         let duration =
             isDate && length % 86_400 == 0
             ? CalendarDuration(days: length / 86_400)
-            : CalendarDuration(
-                isNegative: length < 0, hours: abs(length) / 3600, minutes: abs(length) / 60 % 60,
-                seconds: abs(length) % 60)
+            : CalendarDuration(exactSeconds: length)
         return Property("DURATION", value: duration.icsValue)
     }
 
@@ -70,19 +76,24 @@ struct SeriesRewrite {
         return value.wall.wallSeconds
     }
 
-    /// The start instants of a series on its own (no overrides), expanded by ICSKit up to `horizon`.
-    func instants(of master: Component, until horizon: Date) -> [Int64] {
-        var lone = master
-        lone.properties.removeAll { $0.name == "RECURRENCE-ID" }
-        let root = Component("VCALENDAR", properties: [Property("VERSION", value: "2.0")], components: zones + [lone])
+    /// The instances ICSKit gives `items` in [from, to) in a calendar of their own with this calendar's zones and
+    /// `properties` (X-WR-TIMEZONE applies only when given there), floating times placed in UTC.
+    func expand(_ items: [Component], properties: [Property], from: Date, to: Date) -> [Occurrence] {
+        let root = Component("VCALENDAR", properties: properties, components: zones + items)
         guard let calendar = ICS.read(ICS.write(components: [root])).calendars.first else { return [] }
         var options = ExpansionOptions()
         options.components = Set(ItemKind.allCases)
         options.viewerZone = .utc
-        options.applyWRTimeZone = false
+        return calendar.occurrences(from: from, to: to, options: options).occurrences
+    }
+
+    /// The start instants of a series on its own (no overrides), expanded by ICSKit up to `horizon`.
+    func instants(of master: Component, until horizon: Date) -> [Int64] {
+        var lone = master
+        lone.properties.removeAll { $0.name == "RECURRENCE-ID" }
         // From 1900: RDATEs may lie before DTSTART (`--repair` keeps a DTSTART that is no instance as an RDATE).
         let from = Date(timeIntervalSince1970: -2_208_988_800)
-        return calendar.occurrences(from: from, to: horizon, options: options).occurrences.map {
+        return expand([lone], properties: [Property("VERSION", value: "2.0")], from: from, to: horizon).map {
             Int64($0.startDate.timeIntervalSince1970)
         }
     }
@@ -95,18 +106,10 @@ struct SeriesRewrite {
             return nil
         }
         func starts(_ items: [Component]) -> Set<Int64> {
-            let root = Component("VCALENDAR", properties: calendar, components: zones + items)
-            guard let read = ICS.read(ICS.write(components: [root])).calendars.first else { return [] }
-            var options = ExpansionOptions()
-            options.components = Set(ItemKind.allCases)
-            options.viewerZone = .utc
-            let window = (
-                Date(timeIntervalSince1970: TimeInterval(key - 3 * 86_400)),
-                Date(timeIntervalSince1970: TimeInterval(key + 3 * 86_400))
-            )
-            return Set(
-                read.occurrences(from: window.0, to: window.1, options: options).occurrences
-                    .filter { !$0.isOverride }.map { Int64($0.startDate.timeIntervalSince1970) })
+            let around = expand(
+                items, properties: calendar, from: Date(timeIntervalSince1970: TimeInterval(key - 3 * 86_400)),
+                to: Date(timeIntervalSince1970: TimeInterval(key + 3 * 86_400)))
+            return Set(around.filter { !$0.isOverride }.map { Int64($0.startDate.timeIntervalSince1970) })
         }
         let replaced = starts([master]).subtracting(starts([master, override]))
         return replaced.count == 1 ? replaced.first : nil
@@ -152,12 +155,7 @@ extension SeriesRewrite {
                 code: "for-outlook-rdates-as-rule")
             return [series] + overrides
         }
-        let byID = Dictionary(
-            overrides.compactMap { override in
-                override.property("RECURRENCE-ID").flatMap { Self.key($0.value, tzid: $0["TZID"]) }.map {
-                    ($0, override)
-                }
-            }, uniquingKeysWith: { first, _ in first })
+        let byID = Self.byInstance(overrides)
         var result: [Component] = []
         if !startExcluded {
             let own = Self.key(start.value, tzid: start["TZID"]).flatMap { byID[$0] }
@@ -300,7 +298,7 @@ extension SeriesRewrite {
             alone.properties.append(rule)
             guard let last = instants(of: alone, until: .distantFuture).last, let until = untilText(last, start)
             else { return nil }
-            let counted = Self.replacingCount(rule.value, until: until)
+            let counted = Self.replacing("COUNT", in: rule.value, with: "UNTIL=" + until)
             pieces += listsToo ? Self.parts(of: counted) : [counted]
         }
         return pieces
@@ -315,12 +313,7 @@ extension SeriesRewrite {
         guard instants.count <= 1_000 else { return nil }
         let texts = instants.compactMap { startText($0, start) }
         guard texts.count == instants.count else { return nil }
-        let byID = Dictionary(
-            overrides.compactMap { override in
-                override.property("RECURRENCE-ID").flatMap { Self.key($0.value, tzid: $0["TZID"]) }.map {
-                    ($0, override)
-                }
-            }, uniquingKeysWith: { first, _ in first })
+        let byID = Self.byInstance(overrides)
         let events = zip(instants, texts).map { instant, text -> Component in
             var begin = start
             begin.value = text
@@ -348,8 +341,9 @@ extension SeriesRewrite {
         return results.map { $0.joined(separator: ";") }
     }
 
-    static func replacingCount(_ rule: String, until: String) -> String {
-        ValueSyntax.split(rule, on: ";").map { $0.uppercased().hasPrefix("COUNT=") ? "UNTIL=" + until : $0 }
+    /// `rule` with its `name=` part (COUNT, UNTIL) written as `replacement` (`UNTIL=…`).
+    static func replacing(_ name: String, in rule: String, with replacement: String) -> String {
+        ValueSyntax.split(rule, on: ";").map { $0.uppercased().hasPrefix(name + "=") ? replacement : $0 }
             .joined(separator: ";")
     }
 
@@ -384,12 +378,7 @@ extension SeriesRewrite {
         guard let bound else { return nil }
         var series = master
         var extra: [Component] = []
-        let byID = Dictionary(
-            overrides.compactMap { override in
-                override.property("RECURRENCE-ID").flatMap { Self.key($0.value, tzid: $0["TZID"]) }.map {
-                    ($0, override)
-                }
-            }, uniquingKeysWith: { first, _ in first })
+        let byID = Self.byInstance(overrides)
         var keptOverrides = overrides
         for (index, property) in master.properties.enumerated().reversed() where property.name == "RDATE" {
             let values = ValueSyntax.split(property.value, on: ",")

@@ -63,6 +63,15 @@ extension ICalendar {
                 zone.line, "repaired: a VTIMEZONE without a TZID; left out", code: "repair-vtimezone-without-tzid")
             return nil
         }
+        // A VTIMEZONE that cannot describe a zone (an observance without TZOFFSETTO …) is not used: ICSKit reads its
+        // TZID by name. Left out, so that readers place the times by that name too.
+        if let problem = TimeZoneResolver.implausibleObservance(zone), TimeZoneResolver.ianaName(for: tzid) != nil {
+            log.warning(
+                zone.line,
+                "repaired: the VTIMEZONE for TZID \"\(tzid)\" is not used (\(problem)); left out, its "
+                    + "times read by the name, as ICSKit reads them", code: "repair-vtimezone-unused")
+            return nil
+        }
         var repaired = zone
         repaired.components = zone.components.compactMap { observance in
             guard ["STANDARD", "DAYLIGHT"].contains(observance.name) else { return observance }

@@ -227,12 +227,7 @@ extension ICalendar {
                 override.properties += [
                     Property("RECURRENCE-ID", parameters: zone, value: period.start.icsValue),
                     Property("DTSTART", parameters: zone, value: period.start.icsValue),
-                    Property(
-                        "DURATION",
-                        value: CalendarDuration(
-                            isNegative: seconds < 0, hours: abs(seconds) / 3600, minutes: abs(seconds) / 60 % 60,
-                            seconds: abs(seconds) % 60
-                        ).icsValue),
+                    Property("DURATION", value: CalendarDuration(exactSeconds: seconds).icsValue),
                 ]
                 override.components = item.components
                 overrides.append(override)

@@ -71,6 +71,13 @@ public struct CalendarDuration: Sendable, Hashable, CustomStringConvertible, Cod
     /// The iCalendar value.
     public var description: String { icsValue }
 
+    /// An exact length of `seconds` (hours, minutes, seconds; negative for a negative one).
+    package init(exactSeconds seconds: Int) {
+        self.init(
+            isNegative: seconds < 0, hours: abs(seconds) / 3600, minutes: abs(seconds) / 60 % 60,
+            seconds: abs(seconds) % 60)
+    }
+
     /// Reads an RFC 5545 duration.
     public static func parse(_ text: String) -> Result<CalendarDuration, ValueError> {
         let shaped = ValueSyntax.withBytes(text) { bytes in

@@ -32,14 +32,9 @@ public struct CalendarZone: Sendable, Hashable, Codable, CustomStringConvertible
     /// Coordinated Universal Time.
     public static let utc = CalendarZone(verified: "UTC")
 
-    /// The zone of this machine's user: `TZ` when set, else the system's zone, else UTC.
-    public static var current: CalendarZone {
-        let environment = ProcessInfo.processInfo.environment["TZ"].map {
-            $0.hasPrefix(":") ? String($0.dropFirst()) : $0
-        }
-        return [environment, TimeZone.current.identifier].lazy.compactMap { $0 }
-            .compactMap { try? CalendarZone($0) }.first ?? .utc
-    }
+    /// The zone of this machine's user: `TZ` when set, else the system's zone; UTC when that names no zone (as
+    /// the CLI's default zone).
+    public static var current: CalendarZone { (try? CalendarZone(ZoneClock.systemName)) ?? .utc }
 
     /// Foundation's zone of the same name (UTC when Foundation does not know it).
     public var timeZone: TimeZone { TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")! }

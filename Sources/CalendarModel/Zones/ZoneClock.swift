@@ -19,10 +19,13 @@ package final class ZoneClock {
 
     /// The system's zone: `TZ`, else /etc/localtime, else UTC.
     package static func system() -> ZoneClock {
-        let name =
-            ProcessInfo.processInfo.environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
+        ZoneClock(identifier: systemName) ?? ZoneClock(identifier: "UTC")!
+    }
+
+    /// The name of the system's zone: `TZ` (without a leading `:`), else Foundation's current zone.
+    static var systemName: String {
+        ProcessInfo.processInfo.environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
             ?? TimeZone.current.identifier
-        return ZoneClock(identifier: name) ?? ZoneClock(identifier: "UTC")!
     }
 
     /// The wall clock at an instant.
