@@ -11,7 +11,9 @@ Six peers, each asked about each file (30 s at most per question):
   khal       `khal import --batch` into a fresh calendar: exit 0, nothing skipped, nothing critical
   calcurse   `calcurse -i` into fresh folders: exit 0
   radicale   a Radicale server on 127.0.0.1 (a free port, its own folder, stopped at the end) takes the file as
-             CalDAV clients send it: one resource per UID (with the VTIMEZONEs), each PUT answered 201 or 204
+             CalDAV clients send it: one resource per UID (with the VTIMEZONEs), each PUT answered 201 or 204;
+             counted on files that hold a VEVENT, VTODO or VJOURNAL and no METHOD other than PUBLISH (an iTIP
+             message is not what a calendar server stores)
 
 The Python peers live in a virtual environment under .build (made on first use, never the system's Python);
 calcurse comes from Debian (`make deps PACKAGES=calcurse`). Prints accepted/total per peer and the commonest
@@ -198,8 +200,15 @@ level = warning
 
     def ask(self, path, number):
         import icalendar
+        data = open(path, "rb").read()
         try:
-            calendar = icalendar.Calendar.from_ical(open(path, "rb").read())
+            methods = set()
+            for each in icalendar.Calendar.from_ical(data, multiple=True):
+                method = each.get("METHOD", "PUBLISH")
+                methods |= {str(value).upper() for value in (method if isinstance(method, list) else [method])}
+            if methods - {"PUBLISH"}:
+                return None, "an iTIP message (METHOD " + ",".join(sorted(methods)) + "), not what a server stores"
+            calendar = icalendar.Calendar.from_ical(data)
         except Exception as error:
             return False, f"cannot split into resources: {error}"[:200]
         collection = f"/peer/c{number}/"

@@ -97,4 +97,52 @@ final class RealCalendarsRound3Tests: XCTestCase {
         XCTAssertEqual(again.description, event.description)
         XCTAssertEqual(again.location, "Room 4")
     }
+
+    /// Class 4: a rule in another calendar scale that never ends is written as RDATEs up to the end of the tenth
+    /// year after this one, and the warning names that span; inside it every instance is the one ICSKit read.
+    func testAnEndlessRuleInAnotherScaleBecomesRDatesForANamedSpan() throws {
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:cny@example.org\r\n"
+            + "DTSTAMP:20260101T000000Z\r\nDTSTART;VALUE=DATE:20260217\r\nRRULE:RSCALE=CHINESE;FREQ=YEARLY\r\n"
+            + "EXDATE;VALUE=DATE:20270207\r\nSUMMARY:Lunar new year\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let calendar = try XCTUnwrap(ICS.read(Array(text.utf8)).calendars.first)
+        let repaired = calendar.repairedForPeers()
+        let event = try XCTUnwrap(repaired.calendar.events.first)
+        XCTAssertEqual(event.recurrenceRules, [])
+        let lastYear = Calendar(identifier: .gregorian).component(.year, from: Date()) + 10
+        let warning = try XCTUnwrap(repaired.diagnostics.first { $0.code == "repair-rscale-rdates" })
+        XCTAssertTrue(warning.message.contains("from 20260217 to \(lastYear)"), warning.message)
+        XCTAssertTrue(warning.message.hasSuffix("readers show none after that"), warning.message)
+        var options = ExpansionOptions()
+        options.viewerZone = .utc
+        let span = (
+            Date(timeIntervalSince1970: 1_767_225_600),
+            try XCTUnwrap(
+                DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: .gmt, year: lastYear + 1).date)
+        )
+        func starts(_ calendar: ICalendar) -> [Date] {
+            calendar.occurrences(from: span.0, to: span.1, options: options).occurrences.map(\.startDate)
+        }
+        XCTAssertEqual(starts(repaired.calendar), starts(calendar))
+        XCTAssertEqual(starts(calendar).count, lastYear - 2026, "one a year from 2026, less the one excluded")
+    }
+
+    /// Class 6, the UTC form: in a series of UTC times an EXDATE given in a zone becomes the same instant in UTC,
+    /// and a VTIMEZONE property keeps the LANGUAGE RFC 5545 gives TZNAME (class 9 leaves out only what it does
+    /// not take).
+    func testAnExceptionInAZoneTakesAUTCStartsForm() throws {
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VTIMEZONE\r\nTZID:Harbour\r\n"
+            + "BEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0100\r\n"
+            + "TZNAME;LANGUAGE=en:HBT\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:u@example.org\r\n"
+            + "DTSTAMP:20260101T000000Z\r\nDTSTART:20260105T080000Z\r\nRRULE:FREQ=DAILY;COUNT=3\r\n"
+            + "EXDATE;TZID=Europe/Berlin:20260106T090000\r\nSUMMARY:Daily\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let calendar = try XCTUnwrap(ICS.read(Array(text.utf8)).calendars.first)
+        let repaired = calendar.repairedForPeers()
+        let written = String(decoding: ICS.write([repaired.calendar]), as: UTF8.self)
+        XCTAssertTrue(written.contains("\r\nEXDATE:20260106T080000Z\r\n"), written)
+        XCTAssertTrue(written.contains("\r\nTZNAME;LANGUAGE=en:HBT\r\n"), written)
+        XCTAssertEqual(repaired.diagnostics.map(\.code), ["repair-exception-form"])
+        XCTAssertEqual(repaired.calendar.occurrences(from: .distantPast, to: .distantFuture).occurrences.count, 2)
+    }
 }

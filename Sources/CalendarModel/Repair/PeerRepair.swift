@@ -26,6 +26,7 @@ extension ICalendar {
         }
         Self.cleaningNames(&root, &log)
         Self.droppingEmptyValues(&root, &log)
+        Self.repairingParameters(&root, inZone: false, &log)
         Self.imagesAsDataURIs(&root, &log)
         var children: [Component] = []
         for child in root.components {
@@ -46,8 +47,8 @@ extension ICalendar {
             }
             children += Self.repaired(child, &log)
         }
-        root.components = Self.oneRulePerSeries(
-            Self.seriesForLoneOverrides(Self.separatingDuplicates(children, &log), &log), &log)
+        let separated = Self.seriesForLoneOverrides(Self.separatingDuplicates(children, &log), &log)
+        root.components = Self.oneRulePerSeries(Self.gregorianRules(separated, &log), &log)
         Self.floatingUnknownZones(&root, &log)
         let reread = ICS.read(ICS.write(components: [root]), file: file)
         return (reread.calendars.first ?? self, log.sortedByLine)
@@ -462,12 +463,14 @@ extension ICalendar {
         }
         matchEndToStart(&item, &log)
         matchExceptionsToStart(&item, &log)
+        matchDatesToStart(&item, &log)
         matchUntilToStart(&item, &log)
         repairEnd(&item, &log)
         escapingTexts(&item, &log)
         oneLineSummary(&item, &log)
         durationInDays(&item, &log)
         synchronizingStart(&item, &log)
+        excludedStart(&item, &log)
         droppingIdleExceptions(&item, &log)
         imagesAsDataURIs(&item, &log)
         return splittingPeriods(item, &log)

@@ -112,23 +112,54 @@ extension ICalendar {
                 + "same instances", code: "repair-start-not-instance")
     }
 
-    /// A DURATION in hours, minutes or seconds after a DATE start (`PT86400S`), which RFC 5545 §3.8.2.5 wants in
-    /// days or weeks and calcurse refuses: written in days when it is whole days, the same length.
+    /// A DURATION in hours, minutes or seconds after a DATE start (`PT86400S`, `PT1H`), which RFC 5545 §3.8.2.5
+    /// wants in days or weeks and calcurse, khal and Radicale refuse: written in days, the same length when it is
+    /// whole days, else the whole days ICSKit reads (at least one: an all-day item takes its day).
     static func durationInDays(_ item: inout Component, _ log: inout DiagnosticLog) {
         guard let start = item.property("DTSTART"),
             case .success(let date) = CalendarDate.parse(start.value, tzid: nil),
             date.isDate, let index = item.properties.firstIndex(where: { $0.name == "DURATION" }),
             case .success(let duration) = CalendarDuration.parse(item.properties[index].value),
-            duration.hours != 0 || duration.minutes != 0 || duration.seconds != 0,
-            duration.totalSeconds % 86_400 == 0
+            duration.hours != 0 || duration.minutes != 0 || duration.seconds != 0
         else { return }
-        let days = CalendarDuration(isNegative: duration.isNegative, days: abs(duration.totalSeconds) / 86_400)
+        let whole = duration.totalSeconds % 86_400 == 0
+        guard whole || !duration.isNegative else { return }
+        let days = CalendarDuration(
+            isNegative: duration.isNegative, days: max(whole ? 0 : 1, abs(duration.totalSeconds) / 86_400))
         let old = item.properties[index].value
         item.properties[index].value = days.icsValue
         log.warning(
             item.properties[index].line,
-            "repaired: DURATION \(old) after a date DTSTART; written in days, \(days.icsValue), the same length",
+            "repaired: DURATION \(old) after a date DTSTART; written in days, \(days.icsValue), "
+                + (whole ? "the same length" : "the whole days it is read as (a date start has no time of day)"),
             code: "repair-date-duration")
+    }
+
+    /// An item that does not repeat (no RRULE; RDATEs, if any, only at DTSTART, as Thunderbird's faked masters
+    /// write them) whose EXDATE excludes its DTSTART has no instance in ICSKit or recurring-ical-events, and
+    /// calcurse refuses an EXDATE without a rule: written as a rule of that one instance (`FREQ=DAILY;COUNT=1`)
+    /// with the EXDATE, the same (no) instances in a form every reader takes.
+    static func excludedStart(_ item: inout Component, _ log: inout DiagnosticLog) {
+        guard item.property("RRULE") == nil, item.property("EXRULE") == nil,
+            let start = item.property("DTSTART"), let startKey = SeriesRewrite.key(start.value, tzid: start["TZID"])
+        else { return }
+        func keys(_ property: Property) -> [Int64?] {
+            ValueSyntax.split(property.value, on: ",").map { SeriesRewrite.key($0, tzid: property["TZID"]) }
+        }
+        let dates = item.properties.filter { $0.name == "RDATE" }
+        guard dates.allSatisfy({ keys($0).allSatisfy { $0 == startKey } }),
+            let exclusion = item.properties.first(where: { $0.name == "EXDATE" && keys($0).contains(startKey) })
+        else { return }
+        item.properties.removeAll { $0.name == "RDATE" }
+        var rule = Property("RRULE", value: "FREQ=DAILY;COUNT=1")
+        rule.line = exclusion.line
+        item.properties.append(rule)
+        log.warning(
+            exclusion.line,
+            "repaired: EXDATE \(exclusion.value) excludes the DTSTART of an item that does not repeat, so no reader "
+                + "shows it; written with RRULE:FREQ=DAILY;COUNT=1"
+                + (dates.isEmpty ? "" : " in place of RDATEs at DTSTART") + ", the same (no) instances",
+            code: "repair-excluded-start")
     }
 
     /// EXDATEs of an item that does not repeat (no RRULE, no RDATE) that exclude nothing: none falls on the day

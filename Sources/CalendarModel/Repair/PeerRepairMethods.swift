@@ -24,7 +24,8 @@ extension ICalendar {
                 part.properties.insert(Property("METHOD", value: method), at: at ?? part.properties.count)
             }
             part.components = components
-            return ICS.read(ICS.write(components: [part]), file: file).calendars.first ?? ICalendar()
+            // Decoded from the components themselves, so that what is repaired next is reported at the lines read.
+            return ICS.calendars(from: [part], file: file).calendars.first ?? ICalendar()
         }
         if distinct.count == 1 {
             log.warning(

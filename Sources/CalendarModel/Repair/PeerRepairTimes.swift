@@ -35,7 +35,8 @@ extension ICalendar {
 
     /// DTEND and DUE of another value type than DTSTART (RFC 5545 §3.8.2.2 wants the same; servers refuse a
     /// mix): a date end after a date-time start becomes midnight of that date in the start's form; a date-time end
-    /// after a date start becomes the date it falls on (the next one when it is past midnight). A floating end beside
+    /// after a date start becomes the date it falls on (the next one when it is past midnight, unless it is before the
+    /// start, which `repairEnd` then swaps with it). A floating end beside
     /// a zoned or UTC start, or the other way round, is read in the other's zone (the length is the wall-clock
     /// difference, as recurring-ical-events reads it): it is written in DTSTART's form at the same wall-clock time,
     /// which every reader reads so (calcurse compares an end in another form with the start's rules and refuses it).
@@ -52,7 +53,11 @@ extension ICalendar {
             if end.isDate != start.isDate {
                 if start.isDate {
                     let wall = LocalDateTime(end)
-                    let day = wall == wall.startOfDayValue ? wall : wall.startOfDayValue.adding(days: 1)
+                    // An end before the start's day stays on its own day: `repairEnd` then swaps the two, as
+                    // ICSKit and recurring-ical-events read them.
+                    let day =
+                        wall == wall.startOfDayValue || wall < LocalDateTime(start)
+                        ? wall.startOfDayValue : wall.startOfDayValue.adding(days: 1)
                     replacement = Property(
                         property.name, parameters: [Parameter("VALUE", "DATE")],
                         value: day.calendarDate(.date).icsValue)
