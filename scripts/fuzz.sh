@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:?usage: scripts/fuzz.sh SECONDS [TARGET…]}
 shift
-targets=${*:-ics jcal xcal csv rrule store mime}
+targets=${*:-ics jcal jscalendar xcal csv rrule store mime}
 binary=${FUZZ_BIN:-.build-fuzz/release/icskit-fuzz}
 icskit=${ICSKIT_BIN:-.build/debug/icskit}
 shared=${SHARED:-../shared}
@@ -31,7 +31,7 @@ make_seeds() {
     mkdir -p "$dir"
     case $target in
         ics|store) seed_files | while read -r file; do cp "$file" "$dir/$(echo "$file" | tr '/' '_')"; done ;;
-        jcal|xcal|csv)
+        jcal|jscalendar|xcal|csv)
             # One convert per folder (each file's output at its place below the seed folder; libFuzzer reads
             # folders recursively): a process per file cost CI a minute.
             "$icskit" convert Fixtures --to "$target" -q --out-dir "$dir/fixtures" 2>/dev/null || true
@@ -59,7 +59,7 @@ max_length() {  # inputs stay small: a finding almost never needs more, and smal
 dictionary() {
     case $1 in
         ics|store|rrule|mime) echo Fuzz/dictionaries/ics.dict ;;
-        jcal) echo Fuzz/dictionaries/json.dict ;;
+        jcal|jscalendar) echo Fuzz/dictionaries/json.dict ;;
         xcal) echo Fuzz/dictionaries/xml.dict ;;
         csv) echo Fuzz/dictionaries/csv.dict ;;
     esac

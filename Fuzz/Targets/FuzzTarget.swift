@@ -16,6 +16,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case ics
     /// The jCal reader (strict JSON), then the writers.
     case jcal
+    /// The JSCalendar reader (strict JSON, RFC 8984 and 2.0 draft names, patches), then the writers; what it reads
+    /// written as JSCalendar must read back as the same components.
+    case jscalendar
     /// The xCal reader (strict XML), then the writers.
     case xcal
     /// The CSV reader, then the writers.
@@ -41,6 +44,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             Self.checkStreaming(bytes, whole)
             Self.checkLeavingOut(bytes, whole)
         case .jcal: Self.checkWriters(CalendarFormat.jcal.read(bytes, file: "fuzz.json"))
+        case .jscalendar:
+            let read = CalendarFormat.jscalendar.read(bytes, file: "fuzz.json")
+            Self.checkWriters(read)
+            Self.checkJSCalendar(read.calendars)
         case .xcal: Self.checkWriters(CalendarFormat.xcal.read(bytes, file: "fuzz.xml"))
         case .csv: Self.checkWriters(CSVCalendar.read(bytes, file: "fuzz.csv"))
         case .rrule: Self.expandRule(bytes)
@@ -48,6 +55,19 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .mime:
             _ = MIMEMessage.calendarParts(bytes)
             Self.checkWriters(CalendarFormat.ics.read(bytes, file: "fuzz.eml"))
+        }
+    }
+
+    /// JSCalendar written of what was read, in both vocabularies, reads back into the same number of components.
+    static func checkJSCalendar(_ calendars: [ICalendar]) {
+        guard !calendars.isEmpty else { return }
+        for version in [JSCalendarVersion.rfc8984, .draft2] {
+            let json = CalendarFormat.jscalendar.write(calendars, csv: CSVOptions(), jscalendar: version)
+            let again = CalendarFormat.jscalendar.read(json, file: nil)
+            check(!again.calendars.isEmpty, "JSCalendar output does not read back")
+            check(
+                componentCounts(again.calendars) == componentCounts(calendars),
+                "JSCalendar output reads back into other components")
         }
     }
 

@@ -6,7 +6,8 @@ import Foundation
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert calendars between iCalendar (.ics), jCal (.json), xCal (.xml) and CSV (.csv).",
+        abstract:
+            "Convert calendars between iCalendar (.ics), jCal (.json), JSCalendar (.json), xCal (.xml) and CSV (.csv).",
         discussion: """
             Formats come from --from/--to, else from file extensions, else from the content. Unchanged \
             components are written back line for line; problems are reported as path:line: severity: message.
@@ -18,6 +19,8 @@ struct ConvertCommand: ParsableCommand {
               icskit convert --to ics < calendar.json > calendar.ics
               icskit convert exports/*.ics --out-dir clean/ --jobs 2 --report json
               icskit convert exports/ --to jcal --out-dir json/
+              icskit convert work.ics --to jscalendar -o work.json
+              icskit convert jmap.json --from jscalendar -o jmap.ics
               icskit convert work.ics --for outlook -o for-outlook.ics
               icskit convert week.ics --to csv --tz Europe/Berlin -o week.csv
               icskit convert outlook.csv --tz America/New_York -o outlook.ics
@@ -36,11 +39,18 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .customLong("out-dir"), help: "Directory for the converted files (needed with several inputs).")
     var outDir: String?
 
-    @Option(help: "Input format: ics, jcal, xcal or csv.")
+    @Option(help: "Input format: ics, jcal, jscalendar, xcal or csv.")
     var from: CalendarFormat?
 
-    @Option(help: "Output format: ics, jcal, xcal or csv.")
+    @Option(help: "Output format: ics, jcal, jscalendar, xcal or csv.")
     var to: CalendarFormat?
+
+    @Option(
+        name: .customLong("jscalendar-version"),
+        help: ArgumentHelp(
+            "JSCalendar names to write: 1 (RFC 8984: recurrenceRules, sendTo) or 2 (the JSCalendar 2.0 draft: "
+                + "recurrenceRule, calendarAddress). Both are read.", valueName: "N"))
+    var jscalendarVersion = 1
 
     @OptionGroup var csv: CSVOptionGroup
 
@@ -86,6 +96,7 @@ struct ConvertCommand: ParsableCommand {
         }
         if outDir != nil, output != nil { throw ValidationError("use either --output or --out-dir, not both") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if ![1, 2].contains(jscalendarVersion) { throw ValidationError("--jscalendar-version is 1 or 2") }
         if let maxDiagnostics, maxDiagnostics < 0 { throw ValidationError("--max-diagnostics must be 0 or more") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input can be read only once") }
     }
@@ -276,7 +287,8 @@ struct ConvertCommand: ParsableCommand {
                         code: "csv-left-out"))
             }
         } else {
-            written = format.write(read.calendars)
+            written = format.write(
+                read.calendars, csv: csv.options, jscalendar: JSCalendarVersion(rawValue: jscalendarVersion) ?? .rfc8984)
         }
         do {
             try Output.emit(written, to: destination)

@@ -8,6 +8,8 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
     case xcal
     /// RFC 4180 comma-separated values in Google Calendar's import layout (see `CSVCalendar`).
     case csv
+    /// RFC 8984 JSON (JSCalendar: a Group of Events and Tasks); the JSCalendar 2.0 draft's names are read too.
+    case jscalendar
 
     /// The extension a written file gets.
     public var fileExtension: String {
@@ -16,6 +18,7 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
         case .jcal: return "json"
         case .xcal: return "xml"
         case .csv: return "csv"
+        case .jscalendar: return "json"
         }
     }
 
@@ -41,7 +44,9 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
     public init(sniffing bytes: [UInt8]) {
         let body = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         switch body.first {
-        case UInt8(ascii: "["): self = .jcal
+        case UInt8(ascii: "{"): self = .jscalendar
+        case UInt8(ascii: "["):
+            self = JSCalendarReader.looksLikeJSCalendar(bytes) ? .jscalendar : .jcal
         case UInt8(ascii: "<"): self = .xcal
         default:
             let firstLine = body.prefix { $0 != 0x0A && $0 != 0x0D }
@@ -79,7 +84,15 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
                 result.isTruncated = result.isTruncated || read.isTruncated
             }
             return result
+        case .jscalendar:
+            do {
+                return ICS.calendars(from: try JSCalendarReader.read(bytes), file: file)
+            } catch {
+                return Self.unreadable(file: file, line: error.line, column: error.column, error.message)
+            }
         case .jcal:
+            // A `.json` file may hold JSCalendar as well: an object, or an array of objects.
+            if JSCalendarReader.looksLikeJSCalendar(bytes) { return Self.jscalendar.read(bytes, file: file, csv: csv) }
             do {
                 return ICS.calendars(from: try JCalReader.read(bytes), file: file)
             } catch {
@@ -113,9 +126,14 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
     /// Writes calendars in this format.
     public func write(_ calendars: [ICalendar]) -> [UInt8] { write(calendars, csv: CSVOptions()) }
 
-    /// `write(_:)` with the CLI's CSV options.
-    package func write(_ calendars: [ICalendar], csv: CSVOptions) -> [UInt8] {
+    /// `write(_:)` with the CLI's CSV options and JSCalendar names.
+    package func write(
+        _ calendars: [ICalendar], csv: CSVOptions, jscalendar: JSCalendarVersion = .rfc8984
+    ) -> [UInt8] {
         switch self {
+        case .jscalendar:
+            return JSCalendarWriter.json(calendars.flatMap(\.topLevelComponents), version: jscalendar)
+                .serializedBytes(pretty: true) + [0x0A]
         case .csv: return Array(CSVCalendar.write(calendars, options: csv).text.utf8)
         case .ics: return ICS.write(calendars)
         case .jcal:

@@ -6,9 +6,9 @@ package struct CalendarStreamWriter: Sendable {
     /// The format written: iCalendar, jCal or xCal.
     package let format: CalendarFormat
 
-    /// A writer for `format`, or nil for CSV.
+    /// A writer for `format`, or nil for CSV and JSCalendar (written whole).
     package init?(format: CalendarFormat) {
-        guard format != .csv else { return nil }
+        guard format != .csv, format != .jscalendar else { return nil }
         self.format = format
     }
 
@@ -16,7 +16,7 @@ package struct CalendarStreamWriter: Sendable {
     package func opening(_ calendar: ICalendar) -> [UInt8] {
         let own = calendar.ownPart
         switch format {
-        case .ics, .csv:
+        case .ics, .csv, .jscalendar:
             var writer = ICSWriter()
             writer.writeOpening(own)
             return writer.bytes
@@ -32,7 +32,7 @@ package struct CalendarStreamWriter: Sendable {
     /// The components of run `index` (runs counted from 0).
     package func run(_ components: [CalendarComponent], index: Int) -> [UInt8] {
         switch format {
-        case .ics, .csv:
+        case .ics, .csv, .jscalendar:
             var writer = ICSWriter()
             for component in components { writer.write(component.encoded) }
             return writer.bytes
@@ -53,7 +53,7 @@ package struct CalendarStreamWriter: Sendable {
     /// What ends the calendar (and the document).
     package func closing(_ calendar: ICalendar) -> [UInt8] {
         switch format {
-        case .ics, .csv:
+        case .ics, .csv, .jscalendar:
             var writer = ICSWriter()
             writer.writeClosing(calendar.ownPart)
             return writer.bytes

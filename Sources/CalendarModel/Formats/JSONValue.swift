@@ -287,11 +287,13 @@ extension JSONValue {
     /// `parse`, and where each array starts (line, column in characters), by its JSON Pointer (RFC 6901: ""
     /// for the whole text, "/0/1/2" below it; object keys as written): what a reader needs to say where a
     /// component or property it found wanting is.
-    package static func parseLocating(_ bytes: [UInt8]) throws(JSONParseError) -> (
+    /// With `objectsToo`, where each object starts as well (JSCalendar's shape is objects).
+    package static func parseLocating(_ bytes: [UInt8], objectsToo: Bool = false) throws(JSONParseError) -> (
         value: JSONValue, arrays: [String: (line: Int, column: Int)]
     ) {
         var parser = JSONParser(bytes: bytes)
         parser.arrays = [:]
+        parser.objectsToo = objectsToo
         let value = try parser.value(depth: 0)
         parser.skipSpace()
         guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
@@ -310,6 +312,7 @@ private struct JSONParser {
     /// With `parseLocating`: each array's start by its pointer, and the pointer of the value being read.
     var arrays: [String: (line: Int, column: Int)]?
     var pointer = ""
+    var objectsToo = false
     /// The column of `counted` on the current line (`lineStart`): columns of positions met in order are counted
     /// from the last one, not from the line's start again (a jCal file written on one line).
     var counted = (lineStart: -1, index: 0, column: 1)
@@ -339,12 +342,21 @@ private struct JSONParser {
         }
     }
 
+    /// Records where the container at `index` starts, by its pointer.
+    mutating func locate() {
+        if counted.lineStart != lineStart { counted = (lineStart, lineStart, 1) }
+        counted.column = bytes[counted.index..<index].reduce(counted.column) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        counted.index = index
+        arrays?[pointer] = (line, counted.column)
+    }
+
     mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         skipSpace()
         guard index < bytes.count else { throw error("unexpected end of input") }
         switch bytes[index] {
         case 0x7B:  // {
+            if objectsToo { locate() }
             index += 1
             var members: [(key: String, value: JSONValue)] = []
             skipSpace()
@@ -368,12 +380,7 @@ private struct JSONParser {
                 return .object(members)
             }
         case 0x5B:  // [
-            if arrays != nil {
-                if counted.lineStart != lineStart { counted = (lineStart, lineStart, 1) }
-                counted.column = bytes[counted.index..<index].reduce(counted.column) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
-                counted.index = index
-                arrays?[pointer] = (line, counted.column)
-            }
+            if arrays != nil { locate() }
             index += 1
             var values: [JSONValue] = []
             skipSpace()

@@ -1,0 +1,166 @@
+/// The iCalendar properties an Event or Task has a member for (the calext mapping draft, §§ on each property), and
+/// how each is written; `map` answers false for one that goes to the escape hatch as it is.
+extension JSCalendarItemWriter {
+    /// Simple TEXT properties and their members.
+    static let texts: [String: String] = ["UID": "uid", "SUMMARY": "title", "DESCRIPTION": "description", "COLOR": "color"]
+    /// Enumerated values: property → (member, iCalendar value → JSCalendar value).
+    static let eventWords: [String: (String, [String: String])] = [
+        "STATUS": ("status", ["CONFIRMED": "confirmed", "TENTATIVE": "tentative", "CANCELLED": "cancelled"]),
+        "TRANSP": ("freeBusyStatus", ["OPAQUE": "busy", "TRANSPARENT": "free"]),
+        "CLASS": ("privacy", ["PUBLIC": "public", "PRIVATE": "private", "CONFIDENTIAL": "secret"]),
+    ]
+    static let taskWords: [String: (String, [String: String])] = [
+        "STATUS": (
+            "progress",
+            [
+                "NEEDS-ACTION": "needs-action", "IN-PROCESS": "in-process", "COMPLETED": "completed",
+                "CANCELLED": "cancelled",
+            ]
+        ),
+        "TRANSP": ("freeBusyStatus", ["OPAQUE": "busy", "TRANSPARENT": "free"]),
+        "CLASS": ("privacy", ["PUBLIC": "public", "PRIVATE": "private", "CONFIDENTIAL": "secret"]),
+    ]
+
+    /// Maps one property; false when it goes to the escape hatch.
+    mutating func map(_ property: Property, in item: Component) -> Bool {
+        let name = property.name
+        if let member = Self.texts[name], let text = JSCalendarWriter.exactText(property.value) {
+            guard set(member, .string(text)) else { return false }
+            keep(property, consumed: [], at: member)
+            return true
+        }
+        if let (member, words) = (isTask ? Self.taskWords : Self.eventWords)[name], property.parameters.isEmpty,
+            let word = words[property.value]
+        {
+            return set(member, .string(word))
+        }
+        switch name {
+        case "DTSTAMP", "CREATED":
+            guard property.parameters.isEmpty, let utc = JSCalendarValues.utc(property.value) else { return false }
+            return set(name == "DTSTAMP" ? "updated" : "created", .string(utc))
+        case "SEQUENCE", "PRIORITY", "PERCENT-COMPLETE":
+            guard property.parameters.isEmpty, let number = Int(property.value), String(number) == property.value
+            else { return false }
+            let member = ["SEQUENCE": "sequence", "PRIORITY": "priority", "PERCENT-COMPLETE": "percentComplete"][name]
+            return set(member ?? "", .int(number))
+        case "DTSTART": return mapStart(property)
+        case "DTEND": return mapEnd(property, in: item)
+        case "DUE":
+            guard isTask, let local = key(property, allowZone: false), property.parameters.allSatisfy({
+                ["TZID", "VALUE"].contains($0.name)
+            }), !frame.isDate || (property["VALUE"] == "DATE" && property["TZID"] == nil)
+            else { return false }
+            if item.property("DTSTART") == nil, !timeZoneWritten {
+                writeTimeZone()
+                if frame.isDate { _ = set("showWithoutTime", .bool(true)) }
+            }
+            return set("due", .string(local))
+        case "DURATION":
+            guard property.parameters.isEmpty, case .success(let length) = CalendarDuration.parse(property.value),
+                !length.isNegative, length.icsValue == property.value
+            else { return false }
+            return set(isTask ? "estimatedDuration" : "duration", .string(property.value))
+        case "RRULE", "EXRULE":
+            guard property.parameters.isEmpty, let rule = JSCalendarValues.rule(property.value, frame: frame) else {
+                return false
+            }
+            return addRule(rule, excluded: name == "EXRULE")
+        case "RDATE", "EXDATE":
+            return mapDates(property)
+        default:
+            return mapOther(property)
+        }
+    }
+
+    var timeZoneWritten: Bool { members.contains { $0.key == "timeZone" } }
+
+    mutating func writeTimeZone() {
+        if frame.isDate { return }
+        if frame.isUTC {
+            _ = set("timeZone", .string("Etc/UTC"))
+        } else if let zone = frame.zone {
+            _ = set("timeZone", .string(zone))
+        }
+    }
+
+    /// DTSTART: `start` in the item's own frame, `timeZone` (a TZID as it is; UTC as `Etc/UTC`; none for floating),
+    /// `showWithoutTime` for a date.
+    mutating func mapStart(_ property: Property) -> Bool {
+        guard let local = JSCalendarValues.local(property.value),
+            property.parameters.allSatisfy({ ["TZID", "VALUE"].contains($0.name) }),
+            property["VALUE"] == nil || (frame.isDate && property["VALUE"] == "DATE"),
+            !(property.value.hasSuffix("Z") && property["TZID"] != nil), !members.contains(where: { $0.key == "start" }),
+            !["UTC", "ETC/UTC"].contains(property["TZID"]?.uppercased() ?? "")
+        else { return false }
+        // A date written without VALUE=DATE, or with a TZID, comes back without them: kept as it is.
+        if frame.isDate, property["VALUE"] == nil || property["TZID"] != nil { return false }
+        _ = set("start", .string(local))
+        writeTimeZone()
+        if frame.isDate { _ = set("showWithoutTime", .bool(true)) }
+        return true
+    }
+
+    /// DTEND of an event in its start's form, as the `duration` between them (wall-clock time, as RFC 5545 reads
+    /// an end in the start's zone); `convertedProperties` says it was a DTEND.
+    mutating func mapEnd(_ property: Property, in item: Component) -> Bool {
+        guard !isTask, item.property("DURATION") == nil, let start = item.property("DTSTART"),
+            members.contains(where: { $0.key == "start" }), key(property, allowZone: false) != nil,
+            property.parameters == start.parameters,
+            case .success(let from) = CalendarDate.parse(start.value, tzid: nil),
+            case .success(let to) = CalendarDate.parse(property.value, tzid: nil)
+        else { return false }
+        let seconds = LocalDateTime(to).wallSeconds - LocalDateTime(from).wallSeconds
+        guard seconds >= 0 else { return false }
+        let length =
+            frame.isDate
+            ? CalendarDuration(days: Int(seconds / 86_400)) : CalendarDuration(exactSeconds: Int(seconds))
+        guard set("duration", .string(length.icsValue)) else { return false }
+        converted.append(("duration", .object([("name", .string("dtend"))])))
+        return true
+    }
+
+    mutating func addRule(_ rule: JSONValue, excluded: Bool) -> Bool {
+        if excluded {
+            let rules = members.first { $0.key == "excludedRecurrenceRules" }?.value.arrayValue ?? []
+            members.removeAll { $0.key == "excludedRecurrenceRules" }
+            members.append(("excludedRecurrenceRules", .array(rules + [rule])))
+            return true
+        }
+        switch version {
+        case .draft2:
+            // The 2.0 draft has one rule; a second goes to the escape hatch.
+            return set("recurrenceRule", rule)
+        case .rfc8984:
+            let rules = members.first { $0.key == "recurrenceRules" }?.value.arrayValue ?? []
+            members.removeAll { $0.key == "recurrenceRules" }
+            members.append(("recurrenceRules", .array(rules + [rule])))
+            return true
+        }
+    }
+
+    /// RDATE and EXDATE values in the start's form as `recurrenceOverrides` keys: `{}` adds an instance,
+    /// `{"excluded": true}` removes one.
+    mutating func mapDates(_ property: Property) -> Bool {
+        guard property.parameters.allSatisfy({ ["TZID", "VALUE"].contains($0.name) }),
+            property["VALUE"] == nil || (frame.isDate && property["VALUE"] == "DATE"),
+            !(frame.isDate && property["VALUE"] == nil)
+        else { return false }
+        var keys: [String] = []
+        for value in ValueSyntax.split(property.value, on: ",") {
+            var single = property
+            single.value = value
+            guard let local = key(single, allowZone: false), recurrenceOverrides[local] == nil,
+                !keys.contains(local)
+            else { return false }
+            keys.append(local)
+        }
+        // One value a line comes back; a list on one line is kept as it is.
+        guard keys.count == 1 else { return false }
+        let value: JSONValue = property.name == "EXDATE" ? .object([("excluded", .bool(true))]) : .object([])
+        for key in keys {
+            recurrenceOverrides[key] = value
+            overrideOrder.append(key)
+        }
+        return true
+    }
+}

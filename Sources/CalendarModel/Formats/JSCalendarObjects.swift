@@ -1,0 +1,114 @@
+/// The object-valued members of an Event or Task read back: participants, locations, virtual locations, links and
+/// relations. A member ICSKit has no property for is refused when it is not a vendor's (`example.com:name`) and
+/// kept as an `X-JSCALENDAR` property holding its JSON when it is, so that nothing is lost.
+enum JSCalendarObjects {
+    static func member(_ key: String, _ value: JSONValue, into reader: inout JSCalendarItemReader)
+        throws(JSCalendarReader.Failure)
+    {
+        let path = reader.path + "/" + key
+        func entries() throws(JSCalendarReader.Failure) -> [(key: String, value: JSONValue)] {
+            guard case .object(let items) = value else { throw .shape(path, "an object of objects by id") }
+            for (id, item) in items {
+                guard case .object = item else { throw .shape(path + "/" + id, "an object") }
+            }
+            return items
+        }
+        switch key {
+        case "participants":
+            for (id, participant) in try entries() {
+                try self.participant(id, participant, into: &reader)
+            }
+        case "locations":
+            for (id, location) in try entries() {
+                if let name = location["name"]?.stringValue {
+                    reader.properties.append(
+                        Property(
+                            "LOCATION", parameters: try reader.parameters("locations/" + id),
+                            value: TextEscaping.escape(name)))
+                }
+                if let coordinates = location["coordinates"]?.stringValue {
+                    guard coordinates.hasPrefix("geo:") else {
+                        throw .shape(path + "/" + id + "/coordinates", "a geo: URI")
+                    }
+                    let numbers = coordinates.dropFirst(4).split(separator: ";").first ?? ""
+                    reader.properties.append(
+                        Property("GEO", value: numbers.replacingOccurrences(of: ",", with: ";")))
+                }
+            }
+        case "virtualLocations":
+            for (id, location) in try entries() {
+                guard let uri = location["uri"]?.stringValue else { throw .shape(path + "/" + id + "/uri", "a URI") }
+                var parameters = [Parameter("VALUE", "URI")]
+                if let name = location["name"]?.stringValue { parameters.append(Parameter("LABEL", name)) }
+                parameters += try reader.parameters("virtualLocations/" + id)
+                reader.properties.append(Property("CONFERENCE", parameters: parameters, value: uri))
+            }
+        case "links":
+            for (id, link) in try entries() {
+                guard let href = link["href"]?.stringValue else { throw .shape(path + "/" + id + "/href", "a URI") }
+                let isURL =
+                    reader.converted("links/" + id)?["name"]?.stringValue == "url"
+                    || (link["rel"] == nil && link["contentType"] == nil)
+                var parameters: [Parameter] = []
+                if let type = link["contentType"]?.stringValue { parameters.append(Parameter("FMTTYPE", type)) }
+                parameters += try reader.parameters("links/" + id)
+                reader.properties.append(Property(isURL ? "URL" : "ATTACH", parameters: parameters, value: href))
+            }
+        case "relatedTo":
+            for (uid, relation) in try entries() {
+                var parameters: [Parameter] = []
+                if case .object(let kinds)? = relation["relation"], let kind = kinds.first?.key {
+                    parameters.append(Parameter("RELTYPE", kind.uppercased()))
+                }
+                reader.properties.append(Property("RELATED-TO", parameters: parameters, value: TextEscaping.escape(uid)))
+            }
+        default:
+            guard key.contains(":") else {
+                throw .shape(path, "a JSCalendar property (\"\(key)\" is none ICSKit knows, nor a vendor's)")
+            }
+            reader.properties.append(
+                Property("X-JSCALENDAR", parameters: [Parameter("X-NAME", key)], value: value.serialized()))
+        }
+    }
+
+    /// A participant as ORGANIZER (an `owner`) and ATTENDEE (any other role, or none): the address from
+    /// `sendTo.imip` or `calendarAddress` (else `mailto:` and its `email`).
+    static func participant(_ id: String, _ json: JSONValue, into reader: inout JSCalendarItemReader)
+        throws(JSCalendarReader.Failure)
+    {
+        let path = reader.path + "/participants/" + id
+        guard
+            let address = json["calendarAddress"]?.stringValue ?? json["sendTo"]?["imip"]?.stringValue
+                ?? json["email"]?.stringValue.map({ "mailto:" + $0 })
+        else { throw .shape(path, "a Participant with sendTo.imip, calendarAddress or email") }
+        var roles: [String] = []
+        if let given = json["roles"] {
+            guard case .object(let names) = given else { throw .shape(path + "/roles", "an object of roles") }
+            roles = names.filter { $0.value == .bool(true) }.map(\.key)
+        }
+        if roles.contains("owner") {
+            var parameters = try reader.parameters("participants/\(id)/organizer")
+            if reader.converted("participants/\(id)/organizer") == nil, let name = json["name"]?.stringValue {
+                parameters.append(Parameter("CN", name))
+            }
+            reader.properties.append(Property("ORGANIZER", parameters: parameters, value: address))
+            guard roles.contains(where: { $0 != "owner" }) else { return }
+        }
+        var parameters: [Parameter] = []
+        if let name = json["name"]?.stringValue { parameters.append(Parameter("CN", name)) }
+        if let kind = json["kind"]?.stringValue { parameters.append(Parameter("CUTYPE", kind.uppercased())) }
+        if roles.contains("chair") {
+            parameters.append(Parameter("ROLE", "CHAIR"))
+        } else if roles.contains("optional") {
+            parameters.append(Parameter("ROLE", "OPT-PARTICIPANT"))
+        } else if roles.contains("informational") {
+            parameters.append(Parameter("ROLE", "NON-PARTICIPANT"))
+        }
+        if let status = json["participationStatus"]?.stringValue {
+            parameters.append(Parameter("PARTSTAT", status.uppercased()))
+        }
+        if case .bool(let expect)? = json["expectReply"] { parameters.append(Parameter("RSVP", expect ? "TRUE" : "FALSE")) }
+        parameters += try reader.parameters("participants/" + id)
+        reader.properties.append(Property("ATTENDEE", parameters: parameters, value: address))
+    }
+}

@@ -1,0 +1,220 @@
+/// Reads JSCalendar (RFC 8984 names, or the JSCalendar 2.0 draft's: both are understood wherever they differ) into
+/// iCalendar components, the inverse of `JSCalendarWriter`: a Group gives a VCALENDAR, each Event a VEVENT and each
+/// Task a VTODO, `recurrenceOverrides` RDATEs, EXDATEs and changed instances, `iCalComponent` what had no member.
+/// Input that is not JSCalendar's shape is refused with the JSON Pointer of the value at fault, as a line and column.
+package enum JSCalendarReader {
+    /// Why a document could not be read.
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var line: Int
+        package var column: Int?
+        package var message: String
+        var path: String?
+        package var description: String { message }
+
+        /// The value at `path` is not what JSCalendar wants there.
+        static func shape(_ path: String, _ expected: String) -> Failure {
+            Failure(line: 1, column: nil, message: "JSCalendar at \(path.isEmpty ? "/" : path): expected \(expected)", path: path)
+        }
+    }
+
+    /// Whether the bytes look like JSCalendar: a JSON object (or an array of them) with a JSCalendar `@type`.
+    package static func looksLikeJSCalendar(_ bytes: [UInt8]) -> Bool {
+        let body = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        if body.first == UInt8(ascii: "{") { return true }
+        guard body.first == UInt8(ascii: "[") else { return false }
+        return body.dropFirst().drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }.first == UInt8(ascii: "{")
+    }
+
+    /// The VCALENDARs of a document: a Group, an Event or Task, or an array of those.
+    package static func read(_ bytes: [UInt8]) throws(Failure) -> [Component] {
+        let json: JSONValue
+        let places: [String: (line: Int, column: Int)]
+        do {
+            (json, places) = try JSONValue.parseLocating(bytes, objectsToo: true)
+        } catch {
+            throw Failure(line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
+        }
+        do throws(Failure) {
+            switch json {
+            case .object:
+                return [try calendar(json, path: "", places: places)]
+            case .array(let items):
+                var calendars: [Component] = []
+                var loose = Component("VCALENDAR", properties: [Property("VERSION", value: "2.0")])
+                for (index, item) in items.enumerated() {
+                    if item["@type"]?.stringValue == "Group" {
+                        calendars.append(try calendar(item, path: "/\(index)", places: places))
+                    } else {
+                        loose.components += try entry(item, path: "/\(index)", places: places)
+                    }
+                }
+                return loose.components.isEmpty ? calendars : calendars + [loose]
+            default:
+                throw Failure.shape("", "a JSCalendar Group, Event or Task object")
+            }
+        } catch var failure {
+            var path = failure.path ?? ""
+            while true {
+                if let found = places[path] {
+                    (failure.line, failure.column) = (found.line, found.column)
+                    break
+                }
+                guard let slash = path.lastIndex(of: "/") else { break }
+                path = String(path[..<slash])
+            }
+            throw failure
+        }
+    }
+
+    /// A Group (or a lone Event or Task) as a VCALENDAR.
+    static func calendar(_ json: JSONValue, path: String, places: Places = [:]) throws(Failure) -> Component {
+        guard case .object = json else { throw .shape(path, "an object") }
+        var calendar = Component("VCALENDAR")
+        switch json["@type"]?.stringValue {
+        case "Group":
+            var properties: [Property] = []
+            var components: [Component] = []
+            if let hatch = json["iCalComponent"] {
+                (properties, components) = try self.hatch(hatch, path: path + "/iCalComponent")
+            }
+            if !properties.contains(where: { $0.name == "VERSION" }) {
+                properties.insert(Property("VERSION", value: "2.0"), at: 0)
+            }
+            if let prodID = json["prodId"] {
+                guard let text = prodID.stringValue else { throw .shape(path + "/prodId", "a string") }
+                let at = properties.firstIndex { $0.name == "VERSION" }.map { $0 + 1 } ?? 0
+                properties.insert(Property("PRODID", value: TextEscaping.escape(text)), at: at)
+            }
+            calendar.properties = properties
+            calendar.components = components
+            guard case .array(let items) = json["entries"] ?? .array([]) else {
+                throw .shape(path + "/entries", "an array of Event and Task objects")
+            }
+            for (index, item) in items.enumerated() {
+                calendar.components += try entry(item, path: "\(path)/entries/\(index)", places: places)
+            }
+        case "Event", "Task":
+            calendar.properties = [Property("VERSION", value: "2.0"), Property("PRODID", value: ICS.productID)]
+            calendar.components = try entry(json, path: path, places: places)
+        case let other:
+            throw .shape(path + "/@type", "\"Group\", \"Event\" or \"Task\"" + (other.map { " (not \"\($0)\")" } ?? ""))
+        }
+        return calendar
+    }
+
+    /// An Event or Task with its changed instances.
+    /// Where each object of the document starts, by its JSON Pointer.
+    typealias Places = [String: (line: Int, column: Int)]
+
+    /// Components and properties read from the object at `path` carry its line, so diagnostics name it.
+    static func placed(_ component: Component, at path: String, _ places: Places) -> Component {
+        guard let line = places[path]?.line else { return component }
+        var placed = component
+        placed.line = line
+        for index in placed.properties.indices { placed.properties[index].line = line }
+        return placed
+    }
+
+    static func entry(_ json: JSONValue, path: String, places: Places = [:]) throws(Failure) -> [Component] {
+        guard case .object(let members) = json else { throw .shape(path, "an Event or Task object") }
+        guard let type = json["@type"]?.stringValue, ["Event", "Task"].contains(type) else {
+            throw .shape(path + "/@type", "\"Event\" or \"Task\"")
+        }
+        var reader = JSCalendarItemReader(json: json, path: path, isTask: type == "Task")
+        var master = try reader.item()
+        var result: [Component] = []
+        guard let overrides = json["recurrenceOverrides"] else { return [placed(master, at: path, places)] }
+        guard case .object(let patches) = overrides else {
+            throw .shape(path + "/recurrenceOverrides", "an object of patches by LocalDateTime")
+        }
+        let base = JSONValue.object(members.filter { !JSCalendarItemReader.seriesKeys.contains($0.key) })
+        for (key, patch) in patches {
+            let at = path + "/recurrenceOverrides/" + key
+            guard let value = reader.frameValue(key) else { throw .shape(at, "a LocalDateTime key") }
+            guard case .object(let changes) = patch else { throw .shape(at, "a patch object") }
+            if changes.isEmpty {
+                master.properties.append(reader.dated("RDATE", value))
+                continue
+            }
+            if patch["excluded"] == .bool(true) {
+                master.properties.append(reader.dated("EXDATE", value))
+                continue
+            }
+            if reader.converted("recurrenceOverrides/" + key)?["name"]?.stringValue == "rdate" {
+                master.properties.append(reader.dated("RDATE", value))
+            }
+            let patched = try apply(changes, to: base, path: at)
+            var instance = JSCalendarItemReader(json: patched, path: at, isTask: type == "Task")
+            var component = try instance.item()
+            component.properties.insert(reader.dated("RECURRENCE-ID", value), at: min(1, component.properties.count))
+            result.append(placed(component, at: at, places))
+        }
+        return [placed(master, at: path, places)] + result
+    }
+
+    /// `base` with a patch applied (RFC 8984 §1.4.9): each key a JSON Pointer from the object's root, its value
+    /// the new one (`null` removes it). A patch may not touch `@type`, `uid` or the series' own keys, nor point
+    /// below a value that is not there.
+    static func apply(_ changes: [(key: String, value: JSONValue)], to base: JSONValue, path: String) throws(Failure)
+        -> JSONValue
+    {
+        var result = base
+        for (pointer, value) in changes {
+            let steps = pointer.split(separator: "/", omittingEmptySubsequences: false).map {
+                $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            }
+            guard let first = steps.first, !first.isEmpty,
+                !JSCalendarItemReader.unpatchable.contains(first)
+            else {
+                throw .shape(path + "/" + pointer, "a patch that leaves identity and series keys alone")
+            }
+            guard let patched = set(steps[...], value, in: result) else {
+                throw .shape(path + "/" + pointer, "a patch whose pointer leads to a value that is there")
+            }
+            result = patched
+        }
+        return result
+    }
+
+    private static func set(_ steps: ArraySlice<String>, _ value: JSONValue, in json: JSONValue) -> JSONValue? {
+        guard let step = steps.first, case .object(var members) = json else { return nil }
+        let index = members.firstIndex { $0.key == step }
+        if steps.count == 1 {
+            if value == .null {
+                if let index { members.remove(at: index) }
+            } else if let index {
+                members[index].value = value
+            } else {
+                members.append((step, value))
+            }
+            return .object(members)
+        }
+        guard let index, let inner = set(steps.dropFirst(), value, in: members[index].value) else { return nil }
+        members[index].value = inner
+        return .object(members)
+    }
+
+    /// An `iCalComponent`: its properties and components (jCal's form), read as jCal reads them.
+    static func hatch(_ json: JSONValue, path: String) throws(Failure) -> ([Property], [Component]) {
+        guard case .object = json else { throw .shape(path, "an ICalComponent object") }
+        var properties: [Property] = []
+        var components: [Component] = []
+        do throws(JCalReader.Failure) {
+            if let list = json["properties"] {
+                guard case .array(let items) = list else { throw JCalReader.shape(path + "/properties", "an array") }
+                for (index, item) in items.enumerated() {
+                    properties.append(try JCalReader.property(item, path: "\(path)/properties/\(index)"))
+                }
+            }
+            if let list = json["components"] {
+                guard case .array(let items) = list else { throw JCalReader.shape(path + "/components", "an array") }
+                for (index, item) in items.enumerated() {
+                    components.append(try JCalReader.component(item, path: "\(path)/components/\(index)", depth: 2))
+                }
+            }
+        } catch {
+            throw Failure(line: 1, column: nil, message: error.message, path: error.path)
+        }
+        return (properties, components)
+    }
+}

@@ -1,0 +1,79 @@
+/// Writes JSCalendar (RFC 8984, or the JSCalendar 2.0 draft's names): a calendar is a `Group` whose `entries` are
+/// its events (`Event`) and todos (`Task`), following the calext mapping draft (JSCalendar: Converting from and to
+/// iCalendar). What has no JSCalendar form, or would not come back as it was, travels in the draft's escape hatch,
+/// `iCalComponent` (its `properties` and `components` in jCal's form), and parameters of mapped properties in its
+/// `convertedProperties`, so that reading the JSCalendar back gives the iCalendar content it came from.
+package enum JSCalendarWriter {
+    /// One calendar gives one Group; several give an array of them.
+    package static func json(_ components: [Component], version: JSCalendarVersion) -> JSONValue {
+        let groups = components.map { group($0, version: version) }
+        return groups.count == 1 ? groups[0] : .array(groups)
+    }
+
+    /// A VCALENDAR (or a lone item) as a Group: PRODID as `prodId`, each item with its overrides an entry, the
+    /// calendar's other properties and components (VTIMEZONE, VJOURNAL, VFREEBUSY …) in `iCalComponent`.
+    static func group(_ calendar: Component, version: JSCalendarVersion) -> JSONValue {
+        let root = calendar.name == "VCALENDAR" ? calendar : Component("VCALENDAR", components: [calendar])
+        var members: [(key: String, value: JSONValue)] = [("@type", .string("Group"))]
+        var raw: [Property] = []
+        for property in root.properties {
+            if property.name == "PRODID", property.parameters.isEmpty, !members.contains(where: { $0.key == "prodId" }),
+                let text = exactText(property.value)
+            {
+                members.append(("prodId", .string(text)))
+            } else {
+                raw.append(property)
+            }
+        }
+        var entries: [JSONValue] = []
+        var others: [Component] = []
+        var groups: [String: Int] = [:]
+        var series: [[Component]] = []
+        for component in root.components {
+            guard ["VEVENT", "VTODO"].contains(component.name), let uid = component.property("UID")?.value else {
+                others.append(component)
+                continue
+            }
+            let key = component.name + "\u{0}" + uid
+            if let index = groups[key] {
+                if component.property("RECURRENCE-ID") == nil, series[index].first?.property("RECURRENCE-ID") != nil {
+                    series[index].insert(component, at: 0)
+                } else {
+                    series[index].append(component)
+                }
+            } else {
+                groups[key] = series.count
+                series.append([component])
+            }
+        }
+        for members in series {
+            let (entry, leftOver) = JSCalendarItemWriter.entry(members, version: version)
+            entries += entry.arrayValue ?? [entry]
+            others += leftOver
+        }
+        members.append(("entries", .array(entries)))
+        if let hatch = hatch(name: "vcalendar", raw: raw, components: others, converted: []) {
+            members.append(("iCalComponent", hatch))
+        }
+        return .object(members)
+    }
+
+    /// The escape hatch: `{"@type": "ICalComponent", "name", "properties", "components", "convertedProperties"}`,
+    /// nil when it would be empty.
+    static func hatch(
+        name: String, raw: [Property], components: [Component], converted: [(key: String, value: JSONValue)]
+    ) -> JSONValue? {
+        guard !raw.isEmpty || !components.isEmpty || !converted.isEmpty else { return nil }
+        var members: [(key: String, value: JSONValue)] = [("@type", .string("ICalComponent")), ("name", .string(name))]
+        if !raw.isEmpty { members.append(("properties", .array(raw.map(JCalWriter.property)))) }
+        if !components.isEmpty { members.append(("components", .array(components.map(JCalWriter.component)))) }
+        if !converted.isEmpty { members.append(("convertedProperties", .object(converted))) }
+        return .object(members)
+    }
+
+    /// A TEXT value unescaped, when escaping it again gives the same text (else it travels as written).
+    static func exactText(_ value: String) -> String? {
+        let text = TextEscaping.unescape(value)
+        return TextEscaping.escape(text) == value ? text : nil
+    }
+}
