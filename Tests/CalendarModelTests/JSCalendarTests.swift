@@ -93,9 +93,10 @@ final class JSCalendarTests: XCTestCase {
     /// Properties as comparable lines: name, parameters in name order, value.
     static func lines(_ component: Component) -> [String] {
         component.properties.map { property in
-            ([property.name] + property.parameters.sorted { $0.name < $1.name }.map {
-                "\($0.name)=\($0.values.joined(separator: ","))"
-            }).joined(separator: ";") + ":" + property.value
+            ([property.name]
+                + property.parameters.sorted { $0.name < $1.name }.map {
+                    "\($0.name)=\($0.values.joined(separator: ","))"
+                }).joined(separator: ";") + ":" + property.value
         }.sorted() + component.components.flatMap { ["BEGIN:" + $0.name] + lines($0) }
     }
 

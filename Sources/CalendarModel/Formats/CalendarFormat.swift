@@ -132,7 +132,9 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
     ) -> [UInt8] {
         switch self {
         case .jscalendar:
-            return JSCalendarWriter.json(calendars.flatMap(\.topLevelComponents), version: jscalendar)
+            // Items outside any VCALENDAR are one Group, as they are one calendar when read.
+            let roots = calendars.map { $0.isImplicit ? Component("VCALENDAR", components: $0.encodeChildren()) : $0.encoded() }
+            return JSCalendarWriter.json(roots, version: jscalendar)
                 .serializedBytes(pretty: true) + [0x0A]
         case .csv: return Array(CSVCalendar.write(calendars, options: csv).text.utf8)
         case .ics: return ICS.write(calendars)

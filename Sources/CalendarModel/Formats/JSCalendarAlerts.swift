@@ -10,7 +10,9 @@ enum JSCalendarAlerts {
             action.parameters.isEmpty
         else { return nil }
         var members: [(key: String, value: JSONValue)] = [("@type", .string("Alert"))]
-        if trigger["VALUE"] == "DATE-TIME", trigger.parameters.count == 1, let when = JSCalendarValues.utc(trigger.value) {
+        if trigger["VALUE"] == "DATE-TIME", trigger.parameters.count == 1,
+            let when = JSCalendarValues.utc(trigger.value)
+        {
             members.append(("trigger", .object([("@type", .string("AbsoluteTrigger")), ("when", .string(when))])))
         } else if trigger["VALUE"] == nil, trigger.parameters.allSatisfy({ $0.name == "RELATED" }),
             case .success(let offset) = CalendarDuration.parse(trigger.value), offset.icsValue == trigger.value

@@ -2,7 +2,9 @@
 /// how each is written; `map` answers false for one that goes to the escape hatch as it is.
 extension JSCalendarItemWriter {
     /// Simple TEXT properties and their members.
-    static let texts: [String: String] = ["UID": "uid", "SUMMARY": "title", "DESCRIPTION": "description", "COLOR": "color"]
+    static let texts: [String: String] = [
+        "UID": "uid", "SUMMARY": "title", "DESCRIPTION": "description", "COLOR": "color",
+    ]
     /// Enumerated values: property → (member, iCalendar value → JSCalendar value).
     static let eventWords: [String: (String, [String: String])] = [
         "STATUS": ("status", ["CONFIRMED": "confirmed", "TENTATIVE": "tentative", "CANCELLED": "cancelled"]),
@@ -25,9 +27,31 @@ extension JSCalendarItemWriter {
     mutating func map(_ property: Property, in item: Component) -> Bool {
         let name = property.name
         if let member = Self.texts[name], let text = JSCalendarWriter.exactText(property.value) {
-            guard set(member, .string(text)) else { return false }
-            keep(property, consumed: [], at: member)
+            if set(member, .string(text)) {
+                keep(property, consumed: [], at: member)
+                return true
+            }
+            // A second SUMMARY or DESCRIPTION in another language is a localization.
+            guard ["title", "description"].contains(member), let language = property["LANGUAGE"],
+                property.parameters.count == 1,
+                !hasMember("localizations", language)
+                    || hasMember("localizations", language)
+                        && members.first(where: { $0.key == "localizations" })?
+                            .value[language]?[member] == nil
+            else { return false }
+            addLocalization(language, member, .string(text))
             return true
+        }
+        if name == "X-JSCALENDAR", property.parameters.count == 1, let pointer = property["X-NAME"],
+            let text = JSCalendarWriter.exactText(property.value), let value = try? JSONValue.parse(Array(text.utf8)),
+            JSCalendarObjects.kept(pointer, value).value == property.value
+        {
+            if pointer.hasPrefix("localizations/") {
+                let language = String(pointer.dropFirst("localizations/".count))
+                for (key, inner) in value.objectMembers { addLocalization(language, key, inner) }
+                return !value.objectMembers.isEmpty
+            }
+            return !pointer.contains("/") && set(pointer, value)
         }
         if let (member, words) = (isTask ? Self.taskWords : Self.eventWords)[name], property.parameters.isEmpty,
             let word = words[property.value]
@@ -46,22 +70,31 @@ extension JSCalendarItemWriter {
         case "DTSTART": return mapStart(property)
         case "DTEND": return mapEnd(property, in: item)
         case "DUE":
-            guard isTask, let local = key(property, allowZone: false), property.parameters.allSatisfy({
-                ["TZID", "VALUE"].contains($0.name)
-            }), !frame.isDate || (property["VALUE"] == "DATE" && property["TZID"] == nil)
+            guard isTask, let local = key(property, allowZone: false),
+                property.parameters.allSatisfy({
+                    ["TZID", "VALUE"].contains($0.name)
+                }), !frame.isDate || (property["VALUE"] == "DATE" && property["TZID"] == nil)
             else { return false }
             if item.property("DTSTART") == nil, !timeZoneWritten {
                 writeTimeZone()
                 if frame.isDate { _ = set("showWithoutTime", .bool(true)) }
             }
+            guard writtenFrame == frame else { return false }
             return set("due", .string(local))
-        case "DURATION":
-            guard property.parameters.isEmpty, case .success(let length) = CalendarDuration.parse(property.value),
-                !length.isNegative, length.icsValue == property.value
+        case "DURATION", "ESTIMATED-DURATION":
+            // A task's estimate is read back as DURATION beside DTSTART without DUE, else as ESTIMATED-DURATION.
+            let readAs =
+                !isTask || (item.property("DTSTART") != nil && item.property("DUE") == nil)
+                ? "DURATION" : "ESTIMATED-DURATION"
+            guard property.parameters.isEmpty, name == readAs,
+                case .success(let length) = CalendarDuration.parse(property.value), !length.isNegative,
+                length.icsValue == property.value
             else { return false }
             return set(isTask ? "estimatedDuration" : "duration", .string(property.value))
         case "RRULE", "EXRULE":
-            guard property.parameters.isEmpty, let rule = JSCalendarValues.rule(property.value, frame: frame) else {
+            guard property.parameters.isEmpty, writtenFrame == frame,
+                let rule = JSCalendarValues.rule(property.value, frame: frame)
+            else {
                 return false
             }
             return addRule(rule, excluded: name == "EXRULE")
@@ -73,6 +106,23 @@ extension JSCalendarItemWriter {
     }
 
     var timeZoneWritten: Bool { members.contains { $0.key == "timeZone" } }
+
+    /// Sets `key` of the localization patch for `language`.
+    mutating func addLocalization(_ language: String, _ key: String, _ value: JSONValue) {
+        var patch = members.first { $0.key == "localizations" }?.value[language]?.objectMembers ?? []
+        patch.append((key, value))
+        if let index = members.firstIndex(where: { $0.key == "localizations" }) {
+            var all = members[index].value.objectMembers
+            if let at = all.firstIndex(where: { $0.key == language }) {
+                all[at].value = .object(patch)
+            } else {
+                all.append((language, .object(patch)))
+            }
+            members[index].value = .object(all)
+        } else {
+            members.append(("localizations", .object([(language, .object(patch))])))
+        }
+    }
 
     mutating func writeTimeZone() {
         if frame.isDate { return }
@@ -89,7 +139,8 @@ extension JSCalendarItemWriter {
         guard let local = JSCalendarValues.local(property.value),
             property.parameters.allSatisfy({ ["TZID", "VALUE"].contains($0.name) }),
             property["VALUE"] == nil || (frame.isDate && property["VALUE"] == "DATE"),
-            !(property.value.hasSuffix("Z") && property["TZID"] != nil), !members.contains(where: { $0.key == "start" }),
+            !(property.value.hasSuffix("Z") && property["TZID"] != nil),
+            !members.contains(where: { $0.key == "start" }),
             !["UTC", "ETC/UTC"].contains(property["TZID"]?.uppercased() ?? "")
         else { return false }
         // A date written without VALUE=DATE, or with a TZID, comes back without them: kept as it is.
@@ -141,7 +192,7 @@ extension JSCalendarItemWriter {
     /// RDATE and EXDATE values in the start's form as `recurrenceOverrides` keys: `{}` adds an instance,
     /// `{"excluded": true}` removes one.
     mutating func mapDates(_ property: Property) -> Bool {
-        guard property.parameters.allSatisfy({ ["TZID", "VALUE"].contains($0.name) }),
+        guard writtenFrame == frame, property.parameters.allSatisfy({ ["TZID", "VALUE"].contains($0.name) }),
             property["VALUE"] == nil || (frame.isDate && property["VALUE"] == "DATE"),
             !(frame.isDate && property["VALUE"] == nil)
         else { return false }

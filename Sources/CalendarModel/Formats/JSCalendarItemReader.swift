@@ -36,9 +36,11 @@ struct JSCalendarItemReader {
             throw .shape(path + "/iCalComponent/convertedProperties/" + pointer + "/parameters", "an object")
         }
         return members.map { key, value in
-            Parameter(key, value.arrayValue?.map { $0.stringValue ?? JCalReader.scalarText($0) } ?? [
-                value.stringValue ?? JCalReader.scalarText(value)
-            ])
+            Parameter(
+                key,
+                value.arrayValue?.map { $0.stringValue ?? JCalReader.scalarText($0) } ?? [
+                    value.stringValue ?? JCalReader.scalarText(value)
+                ])
         }
     }
 
@@ -100,7 +102,8 @@ struct JSCalendarItemReader {
     mutating func organizerWithoutParticipant() throws(JSCalendarReader.Failure) {
         guard !properties.contains(where: { $0.name == "ORGANIZER" }) else { return }
         let hidden = converted("replyTo") != nil || converted("organizerCalendarAddress") != nil
-        if !hidden, let address = json["organizerCalendarAddress"]?.stringValue ?? json["replyTo"]?["imip"]?.stringValue {
+        if !hidden, let address = json["organizerCalendarAddress"]?.stringValue ?? json["replyTo"]?["imip"]?.stringValue
+        {
             properties.append(Property("ORGANIZER", value: address))
         }
     }
@@ -159,6 +162,9 @@ struct JSCalendarItemReader {
                 let end = LocalDateTime(from).adding(seconds: Int64(length.totalSeconds))
                 let form: CalendarDate.Form = frame.isDate ? .date : frame.isUTC ? .utc : .floating
                 properties.append(dated("DTEND", end.calendarDate(form).icsValue))
+            } else if key == "estimatedDuration", json["due"] != nil || json["start"] == nil {
+                // RFC 5545 gives a todo a DURATION only beside DTSTART and never beside DUE.
+                properties.append(Property("ESTIMATED-DURATION", value: text))
             } else {
                 properties.append(Property("DURATION", value: text))
             }

@@ -18,12 +18,13 @@ struct JSCalendarItemWriter {
         var writer = JSCalendarItemWriter(version: version, isTask: master.name == "VTODO")
         writer.add(master)
         var lone: [Component] = []
-        if master.property("RECURRENCE-ID") == nil {
+        if master.property("RECURRENCE-ID") == nil, writer.writtenFrame == writer.frame {
             var overrides = writer.recurrenceOverrides
             let base = writer.object
             for override in series.dropFirst() {
                 guard let id = override.property("RECURRENCE-ID"), let key = writer.key(id, allowZone: false),
-                    id.parameters.allSatisfy({ ["TZID", "VALUE"].contains($0.name) }), overrides[key] == nil
+                    id.parameters.allSatisfy({ ["TZID", "VALUE"].contains($0.name) }),
+                    overrides[key] == nil
                         || overrides[key] == .object([])
                 else {
                     lone.append(override)
@@ -109,7 +110,10 @@ struct JSCalendarItemWriter {
             frame = Self.frame(of: start)
         }
         var categories: [Property] = []
-        for property in item.properties where property.name != skipping {
+        // DTSTART first: the frame it writes (timeZone, showWithoutTime) is what the other times are read in.
+        let ordered =
+            item.properties.filter { $0.name == "DTSTART" } + item.properties.filter { $0.name != "DTSTART" }
+        for property in ordered where property.name != skipping {
             if property.name == "CATEGORIES" {
                 categories.append(property)
             } else if !map(property, in: item) {
@@ -132,6 +136,15 @@ struct JSCalendarItemWriter {
     var virtualCount = 0
     var participantIDs: [String: (id: String, organizer: Bool)] = [:]
     var organizerWritten = false
+
+    /// The frame a reader takes from what is written so far (`timeZone`, `showWithoutTime`); values in another
+    /// frame are not mapped, as they would not come back as they were.
+    var writtenFrame: JSCalendarValues.Frame {
+        let zone = members.first { $0.key == "timeZone" }?.value.stringValue
+        return JSCalendarValues.Frame(
+            zone: zone == "Etc/UTC" ? nil : zone, isUTC: zone == "Etc/UTC",
+            isDate: members.contains { $0.key == "showWithoutTime" && $0.value == .bool(true) })
+    }
 
     static func frame(of start: Property) -> JSCalendarValues.Frame {
         JSCalendarValues.Frame(

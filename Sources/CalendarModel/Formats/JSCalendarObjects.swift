@@ -1,7 +1,12 @@
 /// The object-valued members of an Event or Task read back: participants, locations, virtual locations, links and
-/// relations. A member ICSKit has no property for is refused when it is not a vendor's (`example.com:name`) and
-/// kept as an `X-JSCALENDAR` property holding its JSON when it is, so that nothing is lost.
+/// relations, localizations. A member ICSKit has no property for is kept as an `X-JSCALENDAR` property holding its
+/// JSON (`X-NAME` its pointer), which the writer turns back into the member, so that nothing is lost either way.
 enum JSCalendarObjects {
+    static func kept(_ pointer: String, _ value: JSONValue) -> Property {
+        Property(
+            "X-JSCALENDAR", parameters: [Parameter("X-NAME", pointer)], value: TextEscaping.escape(value.serialized()))
+    }
+
     static func member(_ key: String, _ value: JSONValue, into reader: inout JSCalendarItemReader)
         throws(JSCalendarReader.Failure)
     {
@@ -60,14 +65,24 @@ enum JSCalendarObjects {
                 if case .object(let kinds)? = relation["relation"], let kind = kinds.first?.key {
                     parameters.append(Parameter("RELTYPE", kind.uppercased()))
                 }
-                reader.properties.append(Property("RELATED-TO", parameters: parameters, value: TextEscaping.escape(uid)))
+                reader.properties.append(
+                    Property("RELATED-TO", parameters: parameters, value: TextEscaping.escape(uid)))
+            }
+        case "localizations":
+            for (language, patch) in try entries() {
+                for (member, name) in [("title", "SUMMARY"), ("description", "DESCRIPTION")] {
+                    if let text = patch[member]?.stringValue {
+                        reader.properties.append(
+                            Property(
+                                name, parameters: [Parameter("LANGUAGE", language)], value: TextEscaping.escape(text)))
+                    }
+                }
+                let rest = patch.objectMembers.filter { !["title", "description"].contains($0.key) }
+                if !rest.isEmpty { reader.properties.append(kept("localizations/" + language, .object(rest))) }
             }
         default:
-            guard key.contains(":") else {
-                throw .shape(path, "a JSCalendar property (\"\(key)\" is none ICSKit knows, nor a vendor's)")
-            }
-            reader.properties.append(
-                Property("X-JSCALENDAR", parameters: [Parameter("X-NAME", key)], value: value.serialized()))
+            // A member ICSKit has no property for (RFC 8984's `locale`, `timeZones`, a vendor's …) is kept.
+            reader.properties.append(kept(key, value))
         }
     }
 
@@ -107,7 +122,9 @@ enum JSCalendarObjects {
         if let status = json["participationStatus"]?.stringValue {
             parameters.append(Parameter("PARTSTAT", status.uppercased()))
         }
-        if case .bool(let expect)? = json["expectReply"] { parameters.append(Parameter("RSVP", expect ? "TRUE" : "FALSE")) }
+        if case .bool(let expect)? = json["expectReply"] {
+            parameters.append(Parameter("RSVP", expect ? "TRUE" : "FALSE"))
+        }
         parameters += try reader.parameters("participants/" + id)
         reader.properties.append(Property("ATTENDEE", parameters: parameters, value: address))
     }

@@ -26,7 +26,10 @@ extension JSCalendarItemWriter {
             return true
         case "URL", "ATTACH":
             let isURL = property.name == "URL"
-            guard property["VALUE"] == nil, property["ENCODING"] == nil, !property.value.isEmpty else { return false }
+            // VALUE=URI (the default) stays in convertedProperties; binary data has no link.
+            guard property["VALUE"].map({ $0.uppercased() == "URI" }) ?? true, property["ENCODING"] == nil,
+                !property.value.isEmpty
+            else { return false }
             var link: [(key: String, value: JSONValue)] = [
                 ("@type", .string("Link")), ("href", .string(property.value)),
             ]
@@ -55,7 +58,8 @@ extension JSCalendarItemWriter {
             let relation: JSONValue =
                 property["RELTYPE"].map { .object([($0.lowercased(), .bool(true))]) } ?? .object([])
             guard property["RELTYPE"].map({ $0 == $0.uppercased() }) ?? true else { return false }
-            appendMember("relatedTo", key: uid, value: .object([("@type", .string("Relation")), ("relation", relation)]))
+            appendMember(
+                "relatedTo", key: uid, value: .object([("@type", .string("Relation")), ("relation", relation)]))
             return true
         default:
             return false
@@ -99,7 +103,8 @@ extension JSCalendarItemWriter {
         var consumed: Set<String> = ["CN", "PARTSTAT", "RSVP", "CUTYPE"]
         var participant: [(key: String, value: JSONValue)] = []
         if let index = members.firstIndex(where: { $0.key == "participants" }),
-            case .object(let entries) = members[index].value, case .object(let found)? = entries.first(where: {
+            case .object(let entries) = members[index].value,
+            case .object(let found)? = entries.first(where: {
                 $0.key == id
             })?.value
         {

@@ -13,7 +13,9 @@ package enum JSCalendarReader {
 
         /// The value at `path` is not what JSCalendar wants there.
         static func shape(_ path: String, _ expected: String) -> Failure {
-            Failure(line: 1, column: nil, message: "JSCalendar at \(path.isEmpty ? "/" : path): expected \(expected)", path: path)
+            Failure(
+                line: 1, column: nil, message: "JSCalendar at \(path.isEmpty ? "/" : path): expected \(expected)",
+                path: path)
         }
     }
 
@@ -80,11 +82,25 @@ package enum JSCalendarReader {
             if !properties.contains(where: { $0.name == "VERSION" }) {
                 properties.insert(Property("VERSION", value: "2.0"), at: 0)
             }
-            if let prodID = json["prodId"] {
-                guard let text = prodID.stringValue else { throw .shape(path + "/prodId", "a string") }
-                let at = properties.firstIndex { $0.name == "VERSION" }.map { $0 + 1 } ?? 0
-                properties.insert(Property("PRODID", value: TextEscaping.escape(text)), at: at)
+            var own: [Property] = []
+            for (key, value) in json.objectMembers where !["@type", "entries", "iCalComponent"].contains(key) {
+                guard let name = JSCalendarWriter.groupMembers.first(where: { $0.value == key })?.key else {
+                    own.append(JSCalendarObjects.kept(key, value))
+                    continue
+                }
+                guard let text = value.stringValue else { throw .shape(path + "/" + key, "a string") }
+                switch name {
+                case "LAST-MODIFIED":
+                    guard let utc = JSCalendarValues.ics(utc: text) else {
+                        throw .shape(path + "/" + key, "a UTCDateTime (2026-01-05T09:00:00Z)")
+                    }
+                    own.append(Property(name, value: utc))
+                case "SOURCE": own.append(Property(name, value: text))
+                default: own.append(Property(name, value: TextEscaping.escape(text)))
+                }
             }
+            let at = properties.firstIndex { $0.name == "VERSION" }.map { $0 + 1 } ?? 0
+            properties.insert(contentsOf: own, at: at)
             calendar.properties = properties
             calendar.components = components
             guard case .array(let items) = json["entries"] ?? .array([]) else {

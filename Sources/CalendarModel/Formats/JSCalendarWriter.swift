@@ -17,10 +17,25 @@ package enum JSCalendarWriter {
         var members: [(key: String, value: JSONValue)] = [("@type", .string("Group"))]
         var raw: [Property] = []
         for property in root.properties {
-            if property.name == "PRODID", property.parameters.isEmpty, !members.contains(where: { $0.key == "prodId" }),
-                let text = exactText(property.value)
-            {
-                members.append(("prodId", .string(text)))
+            let member = groupMembers[property.name]
+            let value: JSONValue?
+            switch property.name {
+            case "LAST-MODIFIED": value = JSCalendarValues.utc(property.value).map(JSONValue.string)
+            case "SOURCE": value = .string(property.value)
+            case "X-JSCALENDAR":
+                if property.parameters.count == 1, let pointer = property["X-NAME"], !pointer.contains("/"),
+                    let text = exactText(property.value), let json = try? JSONValue.parse(Array(text.utf8)),
+                    JSCalendarObjects.kept(pointer, json).value == property.value,
+                    !members.contains(where: { $0.key == pointer })
+                {
+                    members.append((pointer, json))
+                    continue
+                }
+                value = nil
+            default: value = exactText(property.value).map(JSONValue.string)
+            }
+            if let member, let value, property.parameters.isEmpty, !members.contains(where: { $0.key == member }) {
+                members.append((member, value))
             } else {
                 raw.append(property)
             }
@@ -57,6 +72,12 @@ package enum JSCalendarWriter {
         }
         return .object(members)
     }
+
+    /// A calendar's properties that a Group has a member for (RFC 7986 NAME, UID, DESCRIPTION, COLOR, SOURCE).
+    static let groupMembers = [
+        "PRODID": "prodId", "UID": "uid", "NAME": "title", "DESCRIPTION": "description", "COLOR": "color",
+        "SOURCE": "source", "LAST-MODIFIED": "updated",
+    ]
 
     /// The escape hatch: `{"@type": "ICalComponent", "name", "properties", "components", "convertedProperties"}`,
     /// nil when it would be empty.

@@ -45,6 +45,8 @@ package enum JSONValue: Sendable, Hashable {
 
     package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
     package var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    /// An object's members, or none.
+    package var objectMembers: [(key: String, value: JSONValue)] { if case .object(let m) = self { m } else { [] } }
 
     /// Compact JSON text, or indented with `pretty`.
     package func serialized(pretty: Bool = false) -> String {
