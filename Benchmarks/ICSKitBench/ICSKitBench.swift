@@ -113,6 +113,12 @@ struct ICSKitBench {
             print(section + "\n")
             if let path = options.write { try Report.write(section: section, key: "step", into: path) }
         }
+        if options.only == nil || options.only == "jscalendar" {
+            let section = try JSCalendarBench.run(
+                icskit: tool("icskit"), input: input, runs: runs, scratch: scratch, command: command)
+            print(section + "\n")
+            if let path = options.write { try Report.write(section: section, key: "jscalendar", into: path) }
+        }
         if options.only == "big" {
             let section = try BigFileBench.run(
                 icskit: tool("icskit"), baseline: tool("libical-baseline"), inputs: options.big, runs: runs,

@@ -142,22 +142,22 @@ final class JSCalendarReadingTests: XCTestCase {
     /// naming the line and column of the value at fault, nothing read, no crash.
     func testBadInputIsRefusedWithAPlace() {
         let cases: [(String, String, Int, Int)] = [
-            ("{\n  \"@type\": \"Event\",\n  \"uid\": \"u\",\n  \"title\": 5\n}", "/title: expected a string", 1, 1),
-            ("{\"@type\": \"Meeting\"}", "expected \"Group\", \"Event\" or \"Task\" (not \"Meeting\")", 1, 1),
+            ("{\n  \"@type\": \"Event\",\n  \"uid\": \"u\",\n  \"title\": 5\n}", "/title: expected a string", 4, 12),
+            ("{\"@type\": \"Meeting\"}", "expected \"Group\", \"Event\" or \"Task\" (not \"Meeting\")", 1, 11),
             (
                 "{\"@type\": \"Event\", \"uid\": \"u\", \"start\": \"2026-01-05T09:00:00\",\n \"recurrenceOverrides\": "
                     + "{\"2026-01-06T09:00:00\":\n  {\"uid\": \"other\"}}}",
-                "a patch that leaves identity and series keys alone", 3, 3
+                "a patch that leaves identity and series keys alone", 3, 11
             ),
             (
                 "{\"@type\": \"Event\", \"uid\": \"u\", \"start\": \"2026-01-05T09:00:00\", \"recurrenceOverrides\": "
                     + "{\"2026-01-06T09:00:00\": {\"locations/x/name\": \"Room\"}}}",
-                "a patch whose pointer leads to a value that is there", 1, 111
+                "a patch whose pointer leads to a value that is there", 1, 132
             ),
             ("{\"@type\": \"Event\", \"uid\": \"u\",}", "not valid JSON", 1, 31),
             (
                 "{\"@type\": \"Group\", \"entries\": [{\"@type\": \"Event\", \"start\": \"tomorrow\"}]}",
-                "/entries/0/start: expected a LocalDateTime", 1, 32
+                "/entries/0/start: expected a LocalDateTime", 1, 60
             ),
             (String(repeating: "[", count: 5_000), "nesting deeper than 512 levels", 1, 513),
         ]

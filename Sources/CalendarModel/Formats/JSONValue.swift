@@ -289,7 +289,7 @@ extension JSONValue {
     /// `parse`, and where each array starts (line, column in characters), by its JSON Pointer (RFC 6901: ""
     /// for the whole text, "/0/1/2" below it; object keys as written): what a reader needs to say where a
     /// component or property it found wanting is.
-    /// With `objectsToo`, where each object starts as well (JSCalendar's shape is objects).
+    /// With `objectsToo`, where every value starts (JSCalendar's shape is objects of strings).
     package static func parseLocating(_ bytes: [UInt8], objectsToo: Bool = false) throws(JSONParseError) -> (
         value: JSONValue, arrays: [String: (line: Int, column: Int)]
     ) {
@@ -356,9 +356,9 @@ private struct JSONParser {
         guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         skipSpace()
         guard index < bytes.count else { throw error("unexpected end of input") }
+        if objectsToo { locate() }
         switch bytes[index] {
         case 0x7B:  // {
-            if objectsToo { locate() }
             index += 1
             var members: [(key: String, value: JSONValue)] = []
             skipSpace()
@@ -382,7 +382,7 @@ private struct JSONParser {
                 return .object(members)
             }
         case 0x5B:  // [
-            if arrays != nil { locate() }
+            if arrays != nil, !objectsToo { locate() }
             index += 1
             var values: [JSONValue] = []
             skipSpace()

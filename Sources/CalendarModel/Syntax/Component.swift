@@ -62,6 +62,10 @@ enum NameRule {
         case .property: delimiters = [":", ";"]
         case .parameter: delimiters = [":", ";", "="]
         }
+        if let first = name.unicodeScalars.first, first == " " || first == "\t" {
+            // Written first on a line, it would make the line continue the one above.
+            return "starts with a space, which continues the line above in iCalendar"
+        }
         for scalar in name.unicodeScalars {
             if (scalar.value < 0x20 && scalar.value != 0x09) || scalar.value == 0x7F {
                 return "holds a control character"
