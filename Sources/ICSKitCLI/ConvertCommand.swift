@@ -288,7 +288,8 @@ struct ConvertCommand: ParsableCommand {
             }
         } else {
             written = format.write(
-                read.calendars, csv: csv.options, jscalendar: JSCalendarVersion(rawValue: jscalendarVersion) ?? .rfc8984)
+                read.calendars, csv: csv.options, jscalendar: JSCalendarVersion(rawValue: jscalendarVersion) ?? .rfc8984
+            )
         }
         do {
             try Output.emit(written, to: destination)

@@ -133,7 +133,9 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
         switch self {
         case .jscalendar:
             // Items outside any VCALENDAR are one Group, as they are one calendar when read.
-            let roots = calendars.map { $0.isImplicit ? Component("VCALENDAR", components: $0.encodeChildren()) : $0.encoded() }
+            let roots = calendars.map {
+                $0.isImplicit ? Component("VCALENDAR", components: $0.encodeChildren()) : $0.encoded()
+            }
             return JSCalendarWriter.json(roots, version: jscalendar)
                 .serializedBytes(pretty: true) + [0x0A]
         case .csv: return Array(CSVCalendar.write(calendars, options: csv).text.utf8)

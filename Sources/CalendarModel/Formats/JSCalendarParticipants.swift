@@ -101,17 +101,10 @@ extension JSCalendarItemWriter {
         if let existing, existing.organizer == isOrganizer { return false }
         let id = existing?.id ?? "p\(participantIDs.count + 1)"
         var consumed: Set<String> = ["CN", "PARTSTAT", "RSVP", "CUTYPE"]
-        var participant: [(key: String, value: JSONValue)] = []
-        if let index = members.firstIndex(where: { $0.key == "participants" }),
-            case .object(let entries) = members[index].value,
-            case .object(let found)? = entries.first(where: {
-                $0.key == id
-            })?.value
-        {
-            participant = found
-        } else {
-            participant = [("@type", .string("Participant"))]
-        }
+        var participant =
+            members.first { $0.key == "participants" }?.value[id]?.objectMembers ?? [
+                ("@type", .string("Participant"))
+            ]
         func put(_ key: String, _ value: JSONValue) {
             if let index = participant.firstIndex(where: { $0.key == key }) {
                 participant[index].value = value
@@ -159,18 +152,7 @@ extension JSCalendarItemWriter {
             roles = .object(set)
         }
         put("roles", roles)
-        if let index = members.firstIndex(where: { $0.key == "participants" }),
-            case .object(var entries) = members[index].value
-        {
-            if let at = entries.firstIndex(where: { $0.key == id }) {
-                entries[at].value = .object(participant)
-            } else {
-                entries.append((id, .object(participant)))
-            }
-            members[index].value = .object(entries)
-        } else {
-            members.append(("participants", .object([(id, .object(participant))])))
-        }
+        storeParticipant(id, participant)
         participantIDs[address.lowercased()] = (id, isOrganizer)
         if isOrganizer {
             organizerWritten = true
@@ -183,5 +165,20 @@ extension JSCalendarItemWriter {
             keep(property, consumed: consumed, at: "participants/" + id, name: "attendee")
         }
         return true
+    }
+
+    /// Puts a participant under its id, in place when it is there.
+    mutating func storeParticipant(_ id: String, _ participant: [(key: String, value: JSONValue)]) {
+        guard let index = members.firstIndex(where: { $0.key == "participants" }) else {
+            members.append(("participants", .object([(id, .object(participant))])))
+            return
+        }
+        var entries = members[index].value.objectMembers
+        if let at = entries.firstIndex(where: { $0.key == id }) {
+            entries[at].value = .object(participant)
+        } else {
+            entries.append((id, .object(participant)))
+        }
+        members[index].value = .object(entries)
     }
 }
