@@ -190,7 +190,7 @@ extension JSCalendarItemWriter {
     }
 
     /// RDATE and EXDATE values in the start's form as `recurrenceOverrides` keys: `{}` adds an instance,
-    /// `{"excluded": true}` removes one.
+    /// `{"excluded": true}` removes one; the values of one line are one line again (`convertedProperties`).
     mutating func mapDates(_ property: Property) -> Bool {
         guard writtenFrame == frame, property.parameters.allSatisfy({ ["TZID", "VALUE"].contains($0.name) }),
             property["VALUE"] == nil || (frame.isDate && property["VALUE"] == "DATE"),
@@ -205,8 +205,18 @@ extension JSCalendarItemWriter {
             else { return false }
             keys.append(local)
         }
-        // One value a line comes back; a list on one line is kept as it is.
-        guard keys.count == 1 else { return false }
+        // A list on one line comes back as one line: its first key's entry names the others.
+        if keys.count > 1 {
+            converted.append(
+                (
+                    "recurrenceOverrides/" + keys[0],
+                    .object([
+                        ("name", .string(property.name.lowercased())),
+                        ("with", .array(keys.dropFirst().map(JSONValue.string))),
+                    ])
+                ))
+            listedKeys.formUnion(keys)
+        }
         let value: JSONValue = property.name == "EXDATE" ? .object([("excluded", .bool(true))]) : .object([])
         for key in keys {
             recurrenceOverrides[key] = value

@@ -23,6 +23,7 @@ struct JSCalendarItemWriter {
             let base = writer.object
             for override in series.dropFirst() {
                 guard let id = override.property("RECURRENCE-ID"), let key = writer.key(id, allowZone: false),
+                    !writer.listedKeys.contains(key),
                     id.parameters.allSatisfy({ ["TZID", "VALUE"].contains($0.name) }),
                     overrides[key] == nil
                         || overrides[key] == .object([])
@@ -136,6 +137,8 @@ struct JSCalendarItemWriter {
     var virtualCount = 0
     var participantIDs: [String: (id: String, organizer: Bool)] = [:]
     var organizerWritten = false
+    /// Keys of RDATE and EXDATE values written several to a line.
+    var listedKeys: Set<String> = []
 
     /// The frame a reader takes from what is written so far (`timeZone`, `showWithoutTime`); values in another
     /// frame are not mapped, as they would not come back as they were.

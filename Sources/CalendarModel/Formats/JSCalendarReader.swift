@@ -144,10 +144,23 @@ package enum JSCalendarReader {
             throw .shape(path + "/recurrenceOverrides", "an object of patches by LocalDateTime")
         }
         let base = JSONValue.object(members.filter { !JSCalendarItemReader.seriesKeys.contains($0.key) })
+        // RDATEs and EXDATEs that were one line: the first key's entry names the others.
+        var lines: [String: [String]] = [:]
+        for (key, _) in patches {
+            if let others = reader.converted("recurrenceOverrides/" + key)?["with"]?.arrayValue {
+                lines[key] = others.compactMap(\.stringValue).filter { patches.map(\.key).contains($0) }
+            }
+        }
+        let listed = Set(lines.values.joined())
         for (key, patch) in patches {
             let at = path + "/recurrenceOverrides/" + key
-            guard let value = reader.frameValue(key) else { throw .shape(at, "a LocalDateTime key") }
+            guard var value = reader.frameValue(key) else { throw .shape(at, "a LocalDateTime key") }
             guard case .object(let changes) = patch else { throw .shape(at, "a patch object") }
+            let simple = changes.isEmpty || patch["excluded"] == .bool(true)
+            if simple, listed.contains(key), lines[key] == nil { continue }
+            if simple, let others = lines[key] {
+                value = ([value] + others.compactMap(reader.frameValue)).joined(separator: ",")
+            }
             if changes.isEmpty {
                 master.properties.append(reader.dated("RDATE", value))
                 continue
