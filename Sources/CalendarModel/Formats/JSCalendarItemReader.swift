@@ -35,13 +35,22 @@ struct JSCalendarItemReader {
         guard case .object(let members) = kept else {
             throw .shape(path + "/iCalComponent/convertedProperties/" + pointer + "/parameters", "an object")
         }
-        return members.map { key, value in
-            Parameter(
-                key,
-                value.arrayValue?.map { $0.stringValue ?? JCalReader.scalarText($0) } ?? [
-                    value.stringValue ?? JCalReader.scalarText(value)
-                ])
+        var result: [Parameter] = []
+        for (key, value) in members {
+            do throws(JCalReader.Failure) {
+                try JCalReader.checkName(key, .parameter, path: "")
+            } catch {
+                let at = path + "/iCalComponent/convertedProperties/" + pointer + "/parameters/" + key
+                throw JSCalendarReader.Failure(
+                    line: 1, column: nil,
+                    message: "JSCalendar at \(at): "
+                        + error.message
+                        .components(separatedBy: ": ").dropFirst().joined(separator: ": "), path: at)
+            }
+            let values = value.arrayValue ?? [value]
+            result.append(Parameter(key, values.map { $0.stringValue ?? JCalReader.scalarText($0) }))
         }
+        return result
     }
 
     /// A LocalDateTime in this item's frame as iCalendar text (a date, UTC or wall-clock time).
