@@ -40,34 +40,36 @@ enum JSCalendarAlerts {
     /// An Alert as a VALARM; nil (with the reason) when it is not one.
     static func alarm(_ json: JSONValue, path: String) throws(JSCalendarReader.Failure) -> Component {
         guard case .object = json, json["@type"]?.stringValue ?? "Alert" == "Alert" else {
-            throw .shape(path, "an Alert object")
+            throw .jscalendar(path, "an Alert object")
         }
         var alarm = Component("VALARM")
         let action = json["action"]?.stringValue ?? "display"
-        guard ["display", "email"].contains(action) else { throw .shape(path + "/action", "\"display\" or \"email\"") }
+        guard ["display", "email"].contains(action) else {
+            throw .jscalendar(path + "/action", "\"display\" or \"email\"")
+        }
         alarm.properties.append(Property("ACTION", value: action.uppercased()))
         guard let trigger = json["trigger"], case .object = trigger else {
-            throw .shape(path + "/trigger", "an OffsetTrigger or AbsoluteTrigger object")
+            throw .jscalendar(path + "/trigger", "an OffsetTrigger or AbsoluteTrigger object")
         }
         switch trigger["@type"]?.stringValue {
         case "AbsoluteTrigger":
             guard let when = trigger["when"]?.stringValue, let value = JSCalendarValues.ics(utc: when) else {
-                throw .shape(path + "/trigger/when", "a UTCDateTime (2026-01-05T09:00:00Z)")
+                throw .jscalendar(path + "/trigger/when", "a UTCDateTime (2026-01-05T09:00:00Z)")
             }
             alarm.properties.append(Property("TRIGGER", parameters: [Parameter("VALUE", "DATE-TIME")], value: value))
         case "OffsetTrigger", nil:
             guard let offset = trigger["offset"]?.stringValue, case .success = CalendarDuration.parse(offset) else {
-                throw .shape(path + "/trigger/offset", "a SignedDuration (-PT15M)")
+                throw .jscalendar(path + "/trigger/offset", "a SignedDuration (-PT15M)")
             }
             let related: [Parameter]
             switch trigger["relativeTo"]?.stringValue {
             case nil, "start": related = []
             case "end": related = [Parameter("RELATED", "END")]
-            default: throw .shape(path + "/trigger/relativeTo", "\"start\" or \"end\"")
+            default: throw .jscalendar(path + "/trigger/relativeTo", "\"start\" or \"end\"")
             }
             alarm.properties.append(Property("TRIGGER", parameters: related, value: offset))
         default:
-            throw .shape(path + "/trigger/@type", "\"OffsetTrigger\" or \"AbsoluteTrigger\"")
+            throw .jscalendar(path + "/trigger/@type", "\"OffsetTrigger\" or \"AbsoluteTrigger\"")
         }
         if let hatch = json["iCalComponent"] {
             let (properties, components) = try JSCalendarReader.hatch(hatch, path: path + "/iCalComponent")

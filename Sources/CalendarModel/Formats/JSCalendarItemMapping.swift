@@ -109,19 +109,8 @@ extension JSCalendarItemWriter {
 
     /// Sets `key` of the localization patch for `language`.
     mutating func addLocalization(_ language: String, _ key: String, _ value: JSONValue) {
-        var patch = members.first { $0.key == "localizations" }?.value[language]?.objectMembers ?? []
-        patch.append((key, value))
-        if let index = members.firstIndex(where: { $0.key == "localizations" }) {
-            var all = members[index].value.objectMembers
-            if let at = all.firstIndex(where: { $0.key == language }) {
-                all[at].value = .object(patch)
-            } else {
-                all.append((language, .object(patch)))
-            }
-            members[index].value = .object(all)
-        } else {
-            members.append(("localizations", .object([(language, .object(patch))])))
-        }
+        let patch = members.first { $0.key == "localizations" }?.value[language]?.objectMembers ?? []
+        appendMember("localizations", key: language, value: .object(patch + [(key, value)]))
     }
 
     mutating func writeTimeZone() {

@@ -33,20 +33,12 @@ struct JSCalendarItemReader {
     func parameters(_ pointer: String) throws(JSCalendarReader.Failure) -> [Parameter] {
         guard let kept = converted(pointer)?["parameters"] else { return [] }
         guard case .object(let members) = kept else {
-            throw .shape(path + "/iCalComponent/convertedProperties/" + pointer + "/parameters", "an object")
+            throw .jscalendar(path + "/iCalComponent/convertedProperties/" + pointer + "/parameters", "an object")
         }
         var result: [Parameter] = []
         for (key, value) in members {
-            do throws(JCalReader.Failure) {
-                try JCalReader.checkName(key, .parameter, path: "")
-            } catch {
-                let at = path + "/iCalComponent/convertedProperties/" + pointer + "/parameters/" + key
-                throw JSCalendarReader.Failure(
-                    line: 1, column: nil,
-                    message: "JSCalendar at \(at): "
-                        + error.message
-                        .components(separatedBy: ": ").dropFirst().joined(separator: ": "), path: at)
-            }
+            try JCalReader.checkName(
+                key, .parameter, path: path + "/iCalComponent/convertedProperties/" + pointer + "/parameters/" + key)
             let values = value.arrayValue ?? [value]
             result.append(Parameter(key, values.map { $0.stringValue ?? JCalReader.scalarText($0) }))
         }
@@ -67,20 +59,20 @@ struct JSCalendarItemReader {
     }
 
     func string(_ key: String, _ value: JSONValue) throws(JSCalendarReader.Failure) -> String {
-        guard let text = value.stringValue else { throw .shape(path + "/" + key, "a string") }
+        guard let text = value.stringValue else { throw .jscalendar(path + "/" + key, "a string") }
         return text
     }
 
     func integer(_ key: String, _ value: JSONValue) throws(JSCalendarReader.Failure) -> String {
         guard case .number(let number) = value, Int(number) != nil else {
-            throw .shape(path + "/" + key, "an integer")
+            throw .jscalendar(path + "/" + key, "an integer")
         }
         return number
     }
 
     /// The component: every member in order, then what the escape hatch holds.
     mutating func item() throws(JSCalendarReader.Failure) -> Component {
-        guard case .object(let members) = json else { throw .shape(path, "an object") }
+        guard case .object(let members) = json else { throw .jscalendar(path, "an object") }
         var components: [Component] = []
         for (key, value) in members {
             // A changed instance without what its series has and no patch may take away (its privacy …).
@@ -90,7 +82,9 @@ struct JSCalendarItemReader {
                 "organizerCalendarAddress":
                 continue
             case "alerts":
-                guard case .object(let alerts) = value else { throw .shape(path + "/alerts", "an object of Alerts") }
+                guard case .object(let alerts) = value else {
+                    throw .jscalendar(path + "/alerts", "an object of Alerts")
+                }
                 for (id, alert) in alerts {
                     components.append(try JSCalendarAlerts.alarm(alert, path: path + "/alerts/" + id))
                 }
@@ -140,7 +134,7 @@ struct JSCalendarItemReader {
         if let (name, map) = Self.words[key] {
             let word = try string(key, value)
             guard let written = map[word] else {
-                throw .shape(path + "/" + key, "one of " + map.keys.sorted().joined(separator: ", "))
+                throw .jscalendar(path + "/" + key, "one of " + map.keys.sorted().joined(separator: ", "))
             }
             properties.append(Property(name, value: written))
             return
@@ -148,7 +142,7 @@ struct JSCalendarItemReader {
         switch key {
         case "updated", "created":
             guard let text = value.stringValue, let utc = JSCalendarValues.ics(utc: text) else {
-                throw .shape(path + "/" + key, "a UTCDateTime (2026-01-05T09:00:00Z)")
+                throw .jscalendar(path + "/" + key, "a UTCDateTime (2026-01-05T09:00:00Z)")
             }
             properties.append(Property(key == "updated" ? "DTSTAMP" : "CREATED", value: utc))
         case "sequence", "priority", "percentComplete":
@@ -156,13 +150,13 @@ struct JSCalendarItemReader {
             properties.append(Property(name ?? "", value: try integer(key, value)))
         case "start", "due":
             guard let text = value.stringValue, let ics = frameValue(text) else {
-                throw .shape(path + "/" + key, frame.isDate ? "a LocalDateTime at midnight" : "a LocalDateTime")
+                throw .jscalendar(path + "/" + key, frame.isDate ? "a LocalDateTime at midnight" : "a LocalDateTime")
             }
             properties.append(dated(key == "start" ? "DTSTART" : "DUE", ics))
         case "duration", "estimatedDuration":
             let text = try string(key, value)
             guard case .success(let length) = CalendarDuration.parse(text), !length.isNegative else {
-                throw .shape(path + "/" + key, "a Duration (PT1H)")
+                throw .jscalendar(path + "/" + key, "a Duration (PT1H)")
             }
             if key == "duration", converted("duration")?["name"]?.stringValue == "dtend",
                 let start = json["start"]?.stringValue.flatMap(frameValue),
@@ -178,7 +172,9 @@ struct JSCalendarItemReader {
                 properties.append(Property("DURATION", value: text))
             }
         case "recurrenceRules", "excludedRecurrenceRules":
-            guard case .array(let rules) = value else { throw .shape(path + "/" + key, "an array of RecurrenceRules") }
+            guard case .array(let rules) = value else {
+                throw .jscalendar(path + "/" + key, "an array of RecurrenceRules")
+            }
             for (index, rule) in rules.enumerated() {
                 let text = try JSCalendarValues.ruleText(rule, frame: frame, path: "\(path)/\(key)/\(index)")
                 properties.append(Property(key == "recurrenceRules" ? "RRULE" : "EXRULE", value: text))
@@ -187,7 +183,7 @@ struct JSCalendarItemReader {
             properties.append(
                 Property("RRULE", value: try JSCalendarValues.ruleText(value, frame: frame, path: path + "/" + key)))
         case "keywords":
-            guard case .object(let names) = value else { throw .shape(path + "/keywords", "an object of names") }
+            guard case .object(let names) = value else { throw .jscalendar(path + "/keywords", "an object of names") }
             properties.append(
                 Property("CATEGORIES", value: names.map { TextEscaping.escape($0.key) }.joined(separator: ",")))
         default:

@@ -162,14 +162,20 @@ struct JSCalendarItemWriter {
         return true
     }
 
-    /// Adds `value` under `key` in the object member `name` (participants, locations, alerts …).
+    /// Puts `value` under `key` in the object member `name` (participants, locations, alerts …), in place when the
+    /// key is there.
     mutating func appendMember(_ name: String, key: String, value: JSONValue) {
-        if let index = members.firstIndex(where: { $0.key == name }), case .object(var entries) = members[index].value {
-            entries.append((key, value))
-            members[index].value = .object(entries)
-        } else {
+        guard let index = members.firstIndex(where: { $0.key == name }) else {
             members.append((name, .object([(key, value)])))
+            return
         }
+        var entries = members[index].value.objectMembers
+        if let at = entries.firstIndex(where: { $0.key == key }) {
+            entries[at].value = value
+        } else {
+            entries.append((key, value))
+        }
+        members[index].value = .object(entries)
     }
 
     /// Parameters beyond those a mapping consumed, kept in `convertedProperties` under the member's pointer.

@@ -12,9 +12,9 @@ enum JSCalendarObjects {
     {
         let path = reader.path + "/" + key
         func entries() throws(JSCalendarReader.Failure) -> [(key: String, value: JSONValue)] {
-            guard case .object(let items) = value else { throw .shape(path, "an object of objects by id") }
+            guard case .object(let items) = value else { throw .jscalendar(path, "an object of objects by id") }
             for (id, item) in items {
-                guard case .object = item else { throw .shape(path + "/" + id, "an object") }
+                guard case .object = item else { throw .jscalendar(path + "/" + id, "an object") }
             }
             return items
         }
@@ -33,7 +33,7 @@ enum JSCalendarObjects {
                 }
                 if let coordinates = location["coordinates"]?.stringValue {
                     guard coordinates.hasPrefix("geo:") else {
-                        throw .shape(path + "/" + id + "/coordinates", "a geo: URI")
+                        throw .jscalendar(path + "/" + id + "/coordinates", "a geo: URI")
                     }
                     let numbers = coordinates.dropFirst(4).split(separator: ";").first ?? ""
                     reader.properties.append(
@@ -42,7 +42,9 @@ enum JSCalendarObjects {
             }
         case "virtualLocations":
             for (id, location) in try entries() {
-                guard let uri = location["uri"]?.stringValue else { throw .shape(path + "/" + id + "/uri", "a URI") }
+                guard let uri = location["uri"]?.stringValue else {
+                    throw .jscalendar(path + "/" + id + "/uri", "a URI")
+                }
                 var parameters = [Parameter("VALUE", "URI")]
                 if let name = location["name"]?.stringValue { parameters.append(Parameter("LABEL", name)) }
                 parameters += try reader.parameters("virtualLocations/" + id)
@@ -50,7 +52,9 @@ enum JSCalendarObjects {
             }
         case "links":
             for (id, link) in try entries() {
-                guard let href = link["href"]?.stringValue else { throw .shape(path + "/" + id + "/href", "a URI") }
+                guard let href = link["href"]?.stringValue else {
+                    throw .jscalendar(path + "/" + id + "/href", "a URI")
+                }
                 let isURL =
                     reader.converted("links/" + id)?["name"]?.stringValue == "url"
                     || (link["rel"] == nil && link["contentType"] == nil)
@@ -95,10 +99,10 @@ enum JSCalendarObjects {
         guard
             let address = json["calendarAddress"]?.stringValue ?? json["sendTo"]?["imip"]?.stringValue
                 ?? json["email"]?.stringValue.map({ "mailto:" + $0 })
-        else { throw .shape(path, "a Participant with sendTo.imip, calendarAddress or email") }
+        else { throw .jscalendar(path, "a Participant with sendTo.imip, calendarAddress or email") }
         var roles: [String] = []
         if let given = json["roles"] {
-            guard case .object(let names) = given else { throw .shape(path + "/roles", "an object of roles") }
+            guard case .object(let names) = given else { throw .jscalendar(path + "/roles", "an object of roles") }
             roles = names.filter { $0.value == .bool(true) }.map(\.key)
         }
         if roles.contains("owner") {

@@ -152,7 +152,7 @@ extension JSCalendarItemWriter {
             roles = .object(set)
         }
         put("roles", roles)
-        storeParticipant(id, participant)
+        appendMember("participants", key: id, value: .object(participant))
         participantIDs[address.lowercased()] = (id, isOrganizer)
         if isOrganizer {
             organizerWritten = true
@@ -165,20 +165,5 @@ extension JSCalendarItemWriter {
             keep(property, consumed: consumed, at: "participants/" + id, name: "attendee")
         }
         return true
-    }
-
-    /// Puts a participant under its id, in place when it is there.
-    mutating func storeParticipant(_ id: String, _ participant: [(key: String, value: JSONValue)]) {
-        guard let index = members.firstIndex(where: { $0.key == "participants" }) else {
-            members.append(("participants", .object([(id, .object(participant))])))
-            return
-        }
-        var entries = members[index].value.objectMembers
-        if let at = entries.firstIndex(where: { $0.key == id }) {
-            entries[at].value = .object(participant)
-        } else {
-            entries.append((id, .object(participant)))
-        }
-        members[index].value = .object(entries)
     }
 }

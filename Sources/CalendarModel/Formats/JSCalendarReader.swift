@@ -3,21 +3,8 @@
 /// Task a VTODO, `recurrenceOverrides` RDATEs, EXDATEs and changed instances, `iCalComponent` what had no member.
 /// Input that is not JSCalendar's shape is refused with the JSON Pointer of the value at fault, as a line and column.
 package enum JSCalendarReader {
-    /// Why a document could not be read.
-    package struct Failure: Error, Sendable, CustomStringConvertible {
-        package var line: Int
-        package var column: Int?
-        package var message: String
-        var path: String?
-        package var description: String { message }
-
-        /// The value at `path` is not what JSCalendar wants there.
-        static func shape(_ path: String, _ expected: String) -> Failure {
-            Failure(
-                line: 1, column: nil, message: "JSCalendar at \(path.isEmpty ? "/" : path): expected \(expected)",
-                path: path)
-        }
-    }
+    /// Why a document could not be read: jCal's failure (the escape hatch is jCal), located the same way.
+    package typealias Failure = JCalReader.Failure
 
     /// Whether the bytes look like JSCalendar: a JSON object (or an array of them) with a JSCalendar `@type`.
     package static func looksLikeJSCalendar(_ bytes: [UInt8]) -> Bool {
@@ -52,7 +39,7 @@ package enum JSCalendarReader {
                 }
                 return loose.components.isEmpty ? calendars : calendars + [loose]
             default:
-                throw Failure.shape("", "a JSCalendar Group, Event or Task object")
+                throw Failure.jscalendar("", "a JSCalendar Group, Event or Task object")
             }
         } catch var failure {
             var path = failure.path ?? ""
@@ -70,7 +57,7 @@ package enum JSCalendarReader {
 
     /// A Group (or a lone Event or Task) as a VCALENDAR.
     static func calendar(_ json: JSONValue, path: String, places: Places = [:]) throws(Failure) -> Component {
-        guard case .object = json else { throw .shape(path, "an object") }
+        guard case .object = json else { throw .jscalendar(path, "an object") }
         var calendar = Component("VCALENDAR")
         switch json["@type"]?.stringValue {
         case "Group":
@@ -88,11 +75,11 @@ package enum JSCalendarReader {
                     own.append(JSCalendarObjects.kept(key, value))
                     continue
                 }
-                guard let text = value.stringValue else { throw .shape(path + "/" + key, "a string") }
+                guard let text = value.stringValue else { throw .jscalendar(path + "/" + key, "a string") }
                 switch name {
                 case "LAST-MODIFIED":
                     guard let utc = JSCalendarValues.ics(utc: text) else {
-                        throw .shape(path + "/" + key, "a UTCDateTime (2026-01-05T09:00:00Z)")
+                        throw .jscalendar(path + "/" + key, "a UTCDateTime (2026-01-05T09:00:00Z)")
                     }
                     own.append(Property(name, value: utc))
                 case "SOURCE": own.append(Property(name, value: text))
@@ -104,7 +91,7 @@ package enum JSCalendarReader {
             calendar.properties = properties
             calendar.components = components
             guard case .array(let items) = json["entries"] ?? .array([]) else {
-                throw .shape(path + "/entries", "an array of Event and Task objects")
+                throw .jscalendar(path + "/entries", "an array of Event and Task objects")
             }
             for (index, item) in items.enumerated() {
                 calendar.components += try entry(item, path: "\(path)/entries/\(index)", places: places)
@@ -113,7 +100,8 @@ package enum JSCalendarReader {
             calendar.properties = [Property("VERSION", value: "2.0"), Property("PRODID", value: ICS.productID)]
             calendar.components = try entry(json, path: path, places: places)
         case let other:
-            throw .shape(path + "/@type", "\"Group\", \"Event\" or \"Task\"" + (other.map { " (not \"\($0)\")" } ?? ""))
+            throw .jscalendar(
+                path + "/@type", "\"Group\", \"Event\" or \"Task\"" + (other.map { " (not \"\($0)\")" } ?? ""))
         }
         return calendar
     }
@@ -132,16 +120,16 @@ package enum JSCalendarReader {
     }
 
     static func entry(_ json: JSONValue, path: String, places: Places = [:]) throws(Failure) -> [Component] {
-        guard case .object(let members) = json else { throw .shape(path, "an Event or Task object") }
+        guard case .object(let members) = json else { throw .jscalendar(path, "an Event or Task object") }
         guard let type = json["@type"]?.stringValue, ["Event", "Task"].contains(type) else {
-            throw .shape(path + "/@type", "\"Event\" or \"Task\"")
+            throw .jscalendar(path + "/@type", "\"Event\" or \"Task\"")
         }
         var reader = JSCalendarItemReader(json: json, path: path, isTask: type == "Task")
         var master = try reader.item()
         var result: [Component] = []
         guard let overrides = json["recurrenceOverrides"] else { return [placed(master, at: path, places)] }
         guard case .object(let patches) = overrides else {
-            throw .shape(path + "/recurrenceOverrides", "an object of patches by LocalDateTime")
+            throw .jscalendar(path + "/recurrenceOverrides", "an object of patches by LocalDateTime")
         }
         let base = JSONValue.object(members.filter { !JSCalendarItemReader.seriesKeys.contains($0.key) })
         // RDATEs and EXDATEs that were one line: the first key's entry names the others.
@@ -154,8 +142,8 @@ package enum JSCalendarReader {
         let listed = Set(lines.values.joined())
         for (key, patch) in patches {
             let at = path + "/recurrenceOverrides/" + key
-            guard var value = reader.frameValue(key) else { throw .shape(at, "a LocalDateTime key") }
-            guard case .object(let changes) = patch else { throw .shape(at, "a patch object") }
+            guard var value = reader.frameValue(key) else { throw .jscalendar(at, "a LocalDateTime key") }
+            guard case .object(let changes) = patch else { throw .jscalendar(at, "a patch object") }
             let simple = changes.isEmpty || patch["excluded"] == .bool(true)
             if simple, listed.contains(key), lines[key] == nil { continue }
             if simple, let others = lines[key] {
@@ -195,10 +183,10 @@ package enum JSCalendarReader {
             guard let first = steps.first, !first.isEmpty,
                 !JSCalendarItemReader.unpatchable.contains(first)
             else {
-                throw .shape(path + "/" + pointer, "a patch that leaves identity and series keys alone")
+                throw .jscalendar(path + "/" + pointer, "a patch that leaves identity and series keys alone")
             }
             guard let patched = set(steps[...], value, in: result) else {
-                throw .shape(path + "/" + pointer, "a patch whose pointer leads to a value that is there")
+                throw .jscalendar(path + "/" + pointer, "a patch whose pointer leads to a value that is there")
             }
             result = patched
         }
@@ -225,25 +213,30 @@ package enum JSCalendarReader {
 
     /// An `iCalComponent`: its properties and components (jCal's form), read as jCal reads them.
     static func hatch(_ json: JSONValue, path: String) throws(Failure) -> ([Property], [Component]) {
-        guard case .object = json else { throw .shape(path, "an ICalComponent object") }
+        guard case .object = json else { throw .jscalendar(path, "an ICalComponent object") }
         var properties: [Property] = []
         var components: [Component] = []
-        do throws(JCalReader.Failure) {
-            if let list = json["properties"] {
-                guard case .array(let items) = list else { throw JCalReader.shape(path + "/properties", "an array") }
-                for (index, item) in items.enumerated() {
-                    properties.append(try JCalReader.property(item, path: "\(path)/properties/\(index)"))
-                }
+        if let list = json["properties"] {
+            guard case .array(let items) = list else { throw .jscalendar(path + "/properties", "an array") }
+            for (index, item) in items.enumerated() {
+                properties.append(try JCalReader.property(item, path: "\(path)/properties/\(index)"))
             }
-            if let list = json["components"] {
-                guard case .array(let items) = list else { throw JCalReader.shape(path + "/components", "an array") }
-                for (index, item) in items.enumerated() {
-                    components.append(try JCalReader.component(item, path: "\(path)/components/\(index)", depth: 2))
-                }
+        }
+        if let list = json["components"] {
+            guard case .array(let items) = list else { throw .jscalendar(path + "/components", "an array") }
+            for (index, item) in items.enumerated() {
+                components.append(try JCalReader.component(item, path: "\(path)/components/\(index)", depth: 2))
             }
-        } catch {
-            throw Failure(line: 1, column: nil, message: error.message, path: error.path)
         }
         return (properties, components)
+    }
+}
+
+extension JCalReader.Failure {
+    /// The JSCalendar value at `path` is not what JSCalendar wants there.
+    static func jscalendar(_ path: String, _ expected: String) -> Self {
+        Self(
+            line: 1, column: nil, message: "JSCalendar at \(path.isEmpty ? "/" : path): expected \(expected)",
+            path: path)
     }
 }

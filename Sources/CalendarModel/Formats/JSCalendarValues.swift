@@ -138,11 +138,11 @@ enum JSCalendarValues {
 
     /// A RecurrenceRule object as RRULE text, its parts in the order of its keys (RFC 8984 names).
     static func ruleText(_ json: JSONValue, frame: Frame, path: String) throws(JSCalendarReader.Failure) -> String {
-        guard case .object(let members) = json else { throw .shape(path, "a RecurrenceRule object") }
+        guard case .object(let members) = json else { throw .jscalendar(path, "a RecurrenceRule object") }
         var parts: [String] = []
         for (key, value) in members where key != "@type" {
             guard let known = ruleParts.first(where: { $0.key == key }) else {
-                throw .shape(path + "/" + key, "a RecurrenceRule property (\"\(key)\" is none)")
+                throw .jscalendar(path + "/" + key, "a RecurrenceRule property (\"\(key)\" is none)")
             }
             let text: String
             switch (known.kind, value) {
@@ -153,21 +153,23 @@ enum JSCalendarValues {
                     if case .number(let number) = value, Int(number) != nil { return number }
                     return nil
                 }
-                guard written.count == numbers.count else { throw .shape(path + "/" + key, "an array of integers") }
+                guard written.count == numbers.count else {
+                    throw .jscalendar(path + "/" + key, "an array of integers")
+                }
                 text = written.joined(separator: ",")
             case (.strings, .array(let names)):
                 let written = names.compactMap(\.stringValue)
-                guard written.count == names.count else { throw .shape(path + "/" + key, "an array of strings") }
+                guard written.count == names.count else { throw .jscalendar(path + "/" + key, "an array of strings") }
                 text = written.joined(separator: ",")
             case (.nDays, .array(let days)):
                 text = try days.enumerated().map { index, day throws(JSCalendarReader.Failure) in
                     guard let name = day["day"]?.stringValue, Weekday(rawValue: name.uppercased()) != nil else {
-                        throw .shape("\(path)/\(key)/\(index)", "an NDay object with a \"day\" (mo, tu, …)")
+                        throw .jscalendar("\(path)/\(key)/\(index)", "an NDay object with a \"day\" (mo, tu, …)")
                     }
                     var ordinal = ""
                     if let nth = day["nthOfPeriod"] {
                         guard case .number(let number) = nth, Int(number) != nil else {
-                            throw .shape("\(path)/\(key)/\(index)/nthOfPeriod", "an integer")
+                            throw .jscalendar("\(path)/\(key)/\(index)/nthOfPeriod", "an integer")
                         }
                         ordinal = number
                     }
@@ -175,16 +177,16 @@ enum JSCalendarValues {
                 }.joined(separator: ",")
             case (.until, .string(let local)):
                 guard let written = until(local, frame: frame) else {
-                    throw .shape(path + "/until", "a LocalDateTime (2026-01-05T09:00:00)")
+                    throw .jscalendar(path + "/until", "a LocalDateTime (2026-01-05T09:00:00)")
                 }
                 text = written
             default:
-                throw .shape(path + "/" + key, "the type RFC 8984 gives \"\(key)\"")
+                throw .jscalendar(path + "/" + key, "the type RFC 8984 gives \"\(key)\"")
             }
             parts.append(known.part + "=" + text)
         }
         guard parts.first?.hasPrefix("FREQ=") == true || parts.contains(where: { $0.hasPrefix("FREQ=") }) else {
-            throw .shape(path, "a RecurrenceRule with a \"frequency\"")
+            throw .jscalendar(path, "a RecurrenceRule with a \"frequency\"")
         }
         return parts.joined(separator: ";")
     }
