@@ -73,21 +73,23 @@ enum JSCalendarObjects {
                     Property("RELATED-TO", parameters: parameters, value: TextEscaping.escape(uid)))
             }
         case "localizations":
-            for (language, patch) in try entries() {
-                for (member, name) in [("title", "SUMMARY"), ("description", "DESCRIPTION")] {
-                    if let text = patch[member]?.stringValue {
-                        reader.properties.append(
-                            Property(
-                                name, parameters: [Parameter("LANGUAGE", language)], value: TextEscaping.escape(text)))
-                    }
-                }
-                let rest = patch.objectMembers.filter { !["title", "description"].contains($0.key) }
-                if !rest.isEmpty { reader.properties.append(kept("localizations/" + language, .object(rest))) }
-            }
+            for (language, patch) in try entries() { localization(language, patch, into: &reader) }
         default:
             // A member ICSKit has no property for (RFC 8984's `locale`, `timeZones`, a vendor's …) is kept.
             reader.properties.append(kept(key, value))
         }
+    }
+
+    /// A localization: its title and description as SUMMARY and DESCRIPTION in that LANGUAGE, the rest kept.
+    static func localization(_ language: String, _ patch: JSONValue, into reader: inout JSCalendarItemReader) {
+        for (member, name) in [("title", "SUMMARY"), ("description", "DESCRIPTION")] {
+            if let text = patch[member]?.stringValue {
+                reader.properties.append(
+                    Property(name, parameters: [Parameter("LANGUAGE", language)], value: TextEscaping.escape(text)))
+            }
+        }
+        let rest = patch.objectMembers.filter { !["title", "description"].contains($0.key) }
+        if !rest.isEmpty { reader.properties.append(kept("localizations/" + language, .object(rest))) }
     }
 
     /// A participant as ORGANIZER (an `owner`) and ATTENDEE (any other role, or none): the address from
