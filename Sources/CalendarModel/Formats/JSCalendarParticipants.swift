@@ -84,7 +84,7 @@ extension JSCalendarItemWriter {
         _ = set("keywords", .object(names.map { ($0, .bool(true)) }))
     }
 
-    /// ORGANIZER and ATTENDEE as participants, one per calendar address: the organizer's `roles` has `owner`, an
+    /// ORGANIZER and ATTENDEE as participants, one per calendar address (as written): the organizer's `roles` has `owner`, an
     /// attendee's `attendee` (CHAIR also `chair`; OPT- and NON-PARTICIPANT `optional`, `informational`); CN is
     /// `name`, PARTSTAT `participationStatus`, RSVP `expectReply`, CUTYPE `kind`, the address `sendTo.imip` (2.0:
     /// `calendarAddress`); the item says who organizes in `replyTo.imip` (2.0: `organizerCalendarAddress`).
@@ -93,10 +93,10 @@ extension JSCalendarItemWriter {
     mutating func mapParticipant(_ property: Property) -> Bool {
         let isOrganizer = property.name == "ORGANIZER"
         let address = property.value
-        guard !address.isEmpty, address.lowercased().hasPrefix("mailto:") || address.contains(":"),
+        guard address.contains(":"),
             property.parameters.allSatisfy({ $0.values.count == 1 })
         else { return false }
-        let existing = participantIDs[address.lowercased()]
+        let existing = participantIDs[address]
         if isOrganizer, organizerWritten { return false }
         if let existing, existing.organizer == isOrganizer { return false }
         let id = existing?.id ?? "p\(participantIDs.count + 1)"
@@ -153,7 +153,7 @@ extension JSCalendarItemWriter {
         }
         put("roles", roles)
         appendMember("participants", key: id, value: .object(participant))
-        participantIDs[address.lowercased()] = (id, isOrganizer)
+        participantIDs[address] = (id, isOrganizer)
         if isOrganizer {
             organizerWritten = true
             switch version {
