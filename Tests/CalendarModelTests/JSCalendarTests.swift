@@ -63,6 +63,13 @@ final class JSCalendarTests: XCTestCase {
         DTEND;TZID=Europe/Berlin:20260109T101500\r
         LOCATION:Room 5\r
         END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:flight@example.org\r
+        DTSTAMP:20260101T080000Z\r
+        SUMMARY:Flight to Tokyo\r
+        DTSTART;TZID=Europe/Berlin:20260310T100000\r
+        DTEND;TZID=Asia/Tokyo:20260311T060000\r
+        END:VEVENT\r
         BEGIN:VTODO\r
         UID:report@example.org\r
         DTSTAMP:20260101T080000Z\r
@@ -160,6 +167,12 @@ final class JSCalendarTests: XCTestCase {
         XCTAssertEqual(hatch["properties"]?.arrayValue?.first?.arrayValue?.first, .string("x-acme-team"))
         XCTAssertEqual(hatch["convertedProperties"]?["title"]?["parameters"]?["language"], .string("en"))
         XCTAssertEqual(group["iCalComponent"]?["properties"]?.arrayValue?.count, 2, "VERSION and X-WR-CALNAME")
+
+        // An end in another zone (RFC 8984 §6.6): the time that passes, and a location that says the end's zone.
+        let flight = try XCTUnwrap(group["entries"]?.arrayValue?.first { $0["uid"] == .string("flight@example.org") })
+        XCTAssertEqual(flight["duration"], .string("PT12H"))
+        XCTAssertEqual(flight["locations"]?["end"]?["timeZone"], .string("Asia/Tokyo"))
+        XCTAssertEqual(flight["locations"]?["end"]?["relativeTo"], .string("end"))
 
         let tasks = try XCTUnwrap(group["entries"]?.arrayValue?.suffix(2))
         let task = try XCTUnwrap(tasks.first)

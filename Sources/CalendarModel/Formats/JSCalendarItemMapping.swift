@@ -144,8 +144,12 @@ extension JSCalendarItemWriter {
     /// an end in the start's zone); `convertedProperties` says it was a DTEND.
     mutating func mapEnd(_ property: Property, in item: Component) -> Bool {
         guard !isTask, item.property("DURATION") == nil, let start = item.property("DTSTART"),
-            members.contains(where: { $0.key == "start" }), key(property, allowZone: false) != nil,
-            property.parameters == start.parameters,
+            members.contains(where: { $0.key == "start" })
+        else { return false }
+        if let startZone = start["TZID"], let endZone = property["TZID"], startZone != endZone {
+            return mapEnd(property, from: start, startZone, to: endZone)
+        }
+        guard key(property, allowZone: false) != nil, property.parameters == start.parameters,
             case .success(let from) = CalendarDate.parse(start.value, tzid: nil),
             case .success(let to) = CalendarDate.parse(property.value, tzid: nil)
         else { return false }
@@ -156,6 +160,30 @@ extension JSCalendarItemWriter {
             ? CalendarDuration(days: Int(seconds / 86_400)) : CalendarDuration(exactSeconds: Int(seconds))
         guard set("duration", .string(length.icsValue)) else { return false }
         converted.append(("duration", .object([("name", .string("dtend"))])))
+        return true
+    }
+
+    /// A DTEND in another zone than DTSTART (a flight) as RFC 8984 §6.6 writes it: the time that passes as
+    /// `duration`, and the end's zone on a location `relativeTo: "end"`.
+    mutating func mapEnd(_ property: Property, from start: Property, _ startZone: String, to endZone: String) -> Bool {
+        guard property.parameters.count == 1, start.parameters.count == 1, !hasMember("locations", "end"),
+            let from = JSCalendarValues.utc(ofWall: start.value, in: startZone).flatMap({
+                SeriesRewrite.key($0, tzid: nil)
+            }),
+            let to = JSCalendarValues.utc(ofWall: property.value, in: endZone).flatMap({
+                SeriesRewrite.key($0, tzid: nil)
+            }),
+            to >= from,
+            JSCalendarValues.wall(after: start.value, in: startZone, seconds: Int(to - from), endZone: endZone)
+                == property.value,
+            set("duration", .string(CalendarDuration(exactSeconds: Int(to - from)).icsValue))
+        else { return false }
+        converted.append(("duration", .object([("name", .string("dtend"))])))
+        appendMember(
+            "locations", key: "end",
+            value: .object([
+                ("@type", .string("Location")), ("relativeTo", .string("end")), ("timeZone", .string(endZone)),
+            ]))
         return true
     }
 

@@ -45,6 +45,12 @@ struct JSCalendarItemReader {
         return result
     }
 
+    /// The zone of a location `relativeTo: "end"`, where an end in another zone than the start is.
+    var endLocationZone: String? {
+        json["locations"]?.objectMembers.first { $0.value["relativeTo"]?.stringValue == "end" }?.value["timeZone"]?
+            .stringValue
+    }
+
     /// A LocalDateTime in this item's frame as iCalendar text (a date, UTC or wall-clock time).
     func frameValue(_ local: String) -> String? {
         JSCalendarValues.ics(local: local, isDate: frame.isDate, utc: frame.isUTC)
@@ -162,6 +168,14 @@ struct JSCalendarItemReader {
                 let start = json["start"]?.stringValue.flatMap(frameValue),
                 case .success(let from) = CalendarDate.parse(start, tzid: nil)
             {
+                if let zone = frame.zone, let endZone = endLocationZone,
+                    let end = JSCalendarValues.wall(
+                        after: start, in: zone, seconds: length.totalSeconds, endZone: endZone)
+                {
+                    // The end in another zone (RFC 8984 §6.6): the same time passed, read in that zone.
+                    properties.append(Property("DTEND", parameters: [Parameter("TZID", endZone)], value: end))
+                    return
+                }
                 let end = LocalDateTime(from).adding(seconds: Int64(length.totalSeconds))
                 let form: CalendarDate.Form = frame.isDate ? .date : frame.isUTC ? .utc : .floating
                 properties.append(dated("DTEND", end.calendarDate(form).icsValue))

@@ -25,6 +25,8 @@ enum JSCalendarObjects {
             }
         case "locations":
             for (id, location) in try entries() {
+                // A location that only says where the end is gives DTEND its zone (read with `duration`).
+                if location["relativeTo"]?.stringValue == "end", location["name"] == nil { continue }
                 if let name = location["name"]?.stringValue {
                     reader.properties.append(
                         Property(

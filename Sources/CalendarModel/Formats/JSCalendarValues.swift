@@ -68,6 +68,15 @@ enum JSCalendarValues {
         return CalendarDate(instant, in: .utc).icsValue
     }
 
+    /// The wall-clock time in `endZone` that is `seconds` after `start` in `zone` (a flight's DTEND), or nil.
+    static func wall(after start: String, in zone: String, seconds: Int, endZone: String) -> String? {
+        guard let utc = utc(ofWall: start, in: zone), case .success(let value) = CalendarDate.parse(utc, tzid: nil),
+            let instant = value.date(in: .utc)
+        else { return nil }
+        let end = CalendarDate(instant.addingTimeInterval(TimeInterval(seconds)), in: .utc).icsValue
+        return wall(ofUTC: end, in: endZone)
+    }
+
     // MARK: Recurrence rules
 
     /// RRULE parts and their JSCalendar keys, with how each value is written.
