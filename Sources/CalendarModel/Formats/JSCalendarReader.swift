@@ -103,6 +103,9 @@ package enum JSCalendarReader {
             throw .jscalendar(
                 path + "/@type", "\"Group\", \"Event\" or \"Task\"" + (other.map { " (not \"\($0)\")" } ?? ""))
         }
+        // JSCalendar names zones by IANA name alone; iCalendar wants a VTIMEZONE for each (RFC 5545 §3.2.19). One
+        // written from iCalendar carries its own in the escape hatch, so only JSCalendar from elsewhere gets tzdata's.
+        if json["iCalComponent"] == nil { calendar.components = ICalendar.completingZones(calendar.components) }
         return calendar
     }
 

@@ -67,9 +67,13 @@ package enum JSCalendarWriter {
             others += leftOver
         }
         members.append(("entries", .array(entries)))
-        if let hatch = hatch(name: "vcalendar", raw: raw, components: others, converted: []) {
-            members.append(("iCalComponent", hatch))
-        }
+        // Always there, even empty: it says the Group was iCalendar, whose VTIMEZONEs (or their absence) it holds.
+        members.append(
+            (
+                "iCalComponent",
+                hatch(name: "vcalendar", raw: raw, components: others, converted: [])
+                    ?? .object([("@type", .string("ICalComponent")), ("name", .string("vcalendar"))])
+            ))
         return .object(members)
     }
 
