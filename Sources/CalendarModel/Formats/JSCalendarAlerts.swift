@@ -37,7 +37,7 @@ enum JSCalendarAlerts {
         return .object(members)
     }
 
-    /// An Alert as a VALARM; nil (with the reason) when it is not one.
+    /// An Alert as a VALARM; refused, at its place, when it is not one.
     static func alarm(_ json: JSONValue, path: String) throws(JSCalendarReader.Failure) -> Component {
         guard case .object = json, json["@type"]?.stringValue ?? "Alert" == "Alert" else {
             throw .jscalendar(path, "an Alert object")
