@@ -42,6 +42,8 @@ package enum JSCalendarWriter {
         }
         var entries: [JSONValue] = []
         var others: [Component] = []
+        // Each series with its overrides, in the order read: two masters of one UID keep their order (ICSKit reads
+        // the first of equal versions), which `AppAdaptation.series` does not.
         var groups: [String: Int] = [:]
         var series: [[Component]] = []
         for component in root.components {
