@@ -188,22 +188,15 @@ extension JSCalendarItemWriter {
     }
 
     mutating func addRule(_ rule: JSONValue, excluded: Bool) -> Bool {
-        if excluded {
-            let rules = members.first { $0.key == "excludedRecurrenceRules" }?.value.arrayValue ?? []
-            members.removeAll { $0.key == "excludedRecurrenceRules" }
-            members.append(("excludedRecurrenceRules", .array(rules + [rule])))
-            return true
+        // The 2.0 draft has one rule; a second goes to the escape hatch.
+        if !excluded, version == .draft2 { return set("recurrenceRule", rule) }
+        let name = excluded ? "excludedRecurrenceRules" : "recurrenceRules"
+        if let index = members.firstIndex(where: { $0.key == name }) {
+            members[index].value = .array((members[index].value.arrayValue ?? []) + [rule])
+        } else {
+            members.append((name, .array([rule])))
         }
-        switch version {
-        case .draft2:
-            // The 2.0 draft has one rule; a second goes to the escape hatch.
-            return set("recurrenceRule", rule)
-        case .rfc8984:
-            let rules = members.first { $0.key == "recurrenceRules" }?.value.arrayValue ?? []
-            members.removeAll { $0.key == "recurrenceRules" }
-            members.append(("recurrenceRules", .array(rules + [rule])))
-            return true
-        }
+        return true
     }
 
     /// RDATE and EXDATE values in the start's form as `recurrenceOverrides` keys: `{}` adds an instance,

@@ -34,7 +34,8 @@ struct JSCalendarItemWriter {
                 var other = JSCalendarItemWriter(version: version, isTask: override.name == "VTODO")
                 other.add(override, skipping: "RECURRENCE-ID")
                 // What no patch may change, the instance has from the master; what it lacks is said so.
-                for key in JSCalendarItemReader.unpatchable where base[key] != nil && other.object[key] == nil {
+                let own = other.object
+                for key in JSCalendarItemReader.unpatchable where base[key] != nil && own[key] == nil {
                     other.converted.append((key, .object([("name", .string("none"))])))
                 }
                 guard let patch = Self.patch(from: base, to: other.object) else {

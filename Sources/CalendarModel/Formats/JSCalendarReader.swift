@@ -137,9 +137,10 @@ package enum JSCalendarReader {
         let base = JSONValue.object(members.filter { !JSCalendarItemReader.seriesKeys.contains($0.key) })
         // RDATEs and EXDATEs that were one line: the first key's entry names the others.
         var lines: [String: [String]] = [:]
+        let keys = Set(patches.map(\.key))
         for (key, _) in patches {
             if let others = reader.converted("recurrenceOverrides/" + key)?["with"]?.arrayValue {
-                lines[key] = others.compactMap(\.stringValue).filter { patches.map(\.key).contains($0) }
+                lines[key] = others.compactMap(\.stringValue).filter(keys.contains)
             }
         }
         let listed = Set(lines.values.joined())

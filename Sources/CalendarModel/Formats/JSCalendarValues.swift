@@ -194,7 +194,7 @@ enum JSCalendarValues {
             }
             parts.append(known.part + "=" + text)
         }
-        guard parts.first?.hasPrefix("FREQ=") == true || parts.contains(where: { $0.hasPrefix("FREQ=") }) else {
+        guard parts.contains(where: { $0.hasPrefix("FREQ=") }) else {
             throw .jscalendar(path, "a RecurrenceRule with a \"frequency\"")
         }
         return parts.joined(separator: ";")
