@@ -98,7 +98,7 @@ struct JSCalendarItemReader {
                 try member(key, value)
             }
         }
-        try organizerWithoutParticipant()
+        organizerWithoutParticipant()
         if let hatch = json["iCalComponent"] {
             let (raw, inner) = try JSCalendarReader.hatch(hatch, path: path + "/iCalComponent")
             properties += raw
@@ -108,7 +108,7 @@ struct JSCalendarItemReader {
     }
 
     /// ORGANIZER from `replyTo` (2.0: `organizerCalendarAddress`) when no participant is the owner.
-    mutating func organizerWithoutParticipant() throws(JSCalendarReader.Failure) {
+    mutating func organizerWithoutParticipant() {
         guard !properties.contains(where: { $0.name == "ORGANIZER" }) else { return }
         let hidden = converted("replyTo") != nil || converted("organizerCalendarAddress") != nil
         if !hidden, let address = json["organizerCalendarAddress"]?.stringValue ?? json["replyTo"]?["imip"]?.stringValue
@@ -117,19 +117,19 @@ struct JSCalendarItemReader {
         }
     }
 
-    static let words: [String: (String, [String: String])] = [
-        "status": ("STATUS", ["confirmed": "CONFIRMED", "tentative": "TENTATIVE", "cancelled": "CANCELLED"]),
-        "progress": (
-            "STATUS",
-            [
-                "needs-action": "NEEDS-ACTION", "in-process": "IN-PROCESS", "completed": "COMPLETED",
-                "cancelled": "CANCELLED", "failed": "CANCELLED",
-            ]
-        ),
-        "freeBusyStatus": ("TRANSP", ["busy": "OPAQUE", "free": "TRANSPARENT"]),
-        "privacy": ("CLASS", ["public": "PUBLIC", "private": "PRIVATE", "secret": "CONFIDENTIAL"]),
-    ]
-    static let texts = ["uid": "UID", "title": "SUMMARY", "description": "DESCRIPTION", "color": "COLOR"]
+    /// The writer's word tables turned round (member → property, JSCalendar word → iCalendar value); a task's
+    /// `failed` progress, which iCalendar has no STATUS for, is read as CANCELLED.
+    static let words: [String: (String, [String: String])] = {
+        var words: [String: (String, [String: String])] = [:]
+        for table in [JSCalendarItemWriter.eventWords, JSCalendarItemWriter.taskWords] {
+            for (property, (member, values)) in table {
+                words[member] = (property, Dictionary(uniqueKeysWithValues: values.map { ($1, $0) }))
+            }
+        }
+        words["progress"]?.1["failed"] = "CANCELLED"
+        return words
+    }()
+    static let texts = Dictionary(uniqueKeysWithValues: JSCalendarItemWriter.texts.map { ($1, $0) })
 
     mutating func member(_ key: String, _ value: JSONValue) throws(JSCalendarReader.Failure) {
         if let name = Self.texts[key] {
