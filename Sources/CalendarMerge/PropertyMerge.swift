@@ -144,8 +144,8 @@ public enum PropertyMerge {
             if let latest = stamps.max(by: { $0.value < $1.value }) { properties.append(latest) }
         }
         let sequences = (local.properties(named: "SEQUENCE") + external.properties(named: "SEQUENCE"))
-            .compactMap { Int($0.value) }
-        properties.append(Property("SEQUENCE", value: String((sequences.max() ?? 0) + 1)))
+            .compactMap { IntegerBounds.clamped($0.value) }
+        properties.append(Property("SEQUENCE", value: String(ItemCore.sequence(after: sequences.max() ?? 0))))
         return properties
     }
 }

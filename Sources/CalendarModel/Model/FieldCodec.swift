@@ -215,6 +215,11 @@ extension ComponentModel {
         children: ((inout Self, inout DecodeContext) -> Void)? = nil
     ) {
         self.init()
+        // An INTEGER beyond 32 bits becomes its bound in the lines themselves, so what is written back is too. A
+        // calendar's components are decoded (and clamped) each on its own, sometimes from another copy.
+        let component =
+            Self.componentName == ICalendar.componentName
+            ? component : IntegerBounds.clamping(component, &context.log) ?? component
         var claims = [FieldClaim](repeating: .unclaimed, count: component.properties.count)
         decodeProperties(component.properties, claims: &claims, &context)
         otherProperties = component.properties.indices.filter { claims[$0] != .read }.map { component.properties[$0] }

@@ -529,7 +529,7 @@ extension ICalendar {
         func version(_ item: Component) -> Revision {
             let stamp = item.property("DTSTAMP").flatMap { try? CalendarDate.parse($0.value, tzid: nil).get() }
             return Revision(
-                sequence: Int(item.property("SEQUENCE")?.value ?? "") ?? 0,
+                sequence: item.property("SEQUENCE").flatMap { IntegerBounds.clamped($0.value) } ?? 0,
                 stamp: stamp.map { LocalDateTime($0).wallSeconds })
         }
         func text(_ item: Component) -> String { String(decoding: ICS.write(components: [item]), as: UTF8.self) }
