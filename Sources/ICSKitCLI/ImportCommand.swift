@@ -74,7 +74,8 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
                     $0.method?.trimmingCharacters(in: .whitespaces).uppercased() ?? "")
             }) {
                 let outcomes = try store.receiveScheduling(
-                    source.calendars, calendar: calendar ?? "Invitations", origin: source.origin(trusted: false))
+                    source.calendars, calendar: calendar ?? "Invitations", origin: source.origin(trusted: false),
+                    me: me.identity(store: self.store, opened: store).addresses)
                 refused += outcomes.filter { $0.kind == .refused }.count
                 if !json {
                     Output.print("\(source.path): scheduling messages, applied as icskit invite applies them")

@@ -21,9 +21,11 @@ struct InviteCommand: ParsableCommand, ChecksWhatIsGiven {
             Only an item's organizer changes it: a REQUEST, ADD or CANCEL whose ORGANIZER is not the item's, any \
             message for an item you made here (it has no organizer), and a REPLY from someone the item does not \
             list are not applied but kept aside (--held lists them; an answer counts once you invite its sender). \
-            From a mail, the sender (From:) must be the ORGANIZER (for a REPLY, the ATTENDEE) or whom it sends by \
-            (SENT-BY); --trust-sender applies a mail whose sender does not match. A message not applied makes \
-            the exit status 1.
+            A REPLY answers for one ATTENDEE, for an instance the series has. No message changes an item you \
+            organize (--me). From a mail (anything that starts with header lines: .eml, an mbox message, a plain \
+            mail), the sender (From:, comments ignored) must be the ORGANIZER (for a REPLY, the ATTENDEE) or whom \
+            your copy of the item says sends for them (SENT-BY); a mail whose sender cannot be read is \
+            unverified; --trust-sender applies such a mail. A message not applied makes the exit status 1.
 
             With --to, the argument is an item of yours and icskit writes the REQUEST that invites these people: \
             you become its ORGANIZER, each address an ATTENDEE (RSVP=TRUE), and SEQUENCE goes up when the time, the \
@@ -86,7 +88,7 @@ struct InviteCommand: ParsableCommand, ChecksWhatIsGiven {
         let opened = try store.open()
         let outcomes = try opened.receiveScheduling(
             input.sources.flatMap { source in source.calendars.map { ($0, source.origin(trusted: trustSender)) } },
-            calendar: calendar)
+            calendar: calendar, me: me.identity(store: store, opened: opened).addresses)
         if json {
             try Self.printJSON(outcomes)
         } else {

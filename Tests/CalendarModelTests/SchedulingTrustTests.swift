@@ -84,14 +84,29 @@ final class SchedulingTrustTests: XCTestCase {
         let update = core("Review", organizer: "alice@example.com", sentBy: "assistant@example.com")
         XCTAssertNil(
             refusal("REQUEST", update, [invitation], origin: .mail(sender: "Alice@example.com", trusted: false)))
+        // SENT-BY counts where the stored item carries it, never because the message says so (issue 59).
+        let delegated = core(
+            "Review", organizer: "alice@example.com", attendees: ["me@example.com"], sentBy: "assistant@example.com")
         XCTAssertNil(
-            refusal("REQUEST", update, [invitation], origin: .mail(sender: "assistant@example.com", trusted: false)))
+            refusal("REQUEST", update, [delegated], origin: .mail(sender: "assistant@example.com", trusted: false)))
+        XCTAssertEqual(
+            refusal("REQUEST", update, [invitation], origin: .mail(sender: "assistant@example.com", trusted: false))?
+                .rule, .unverifiedSender)
+        let mallory = core("Review", organizer: "alice@example.com", sentBy: "mallory@evil.example")
+        for method in ["REQUEST", "CANCEL"] {
+            XCTAssertEqual(
+                refusal(method, mallory, [invitation], origin: .mail(sender: "mallory@evil.example", trusted: false))?
+                    .rule, .unverifiedSender, method)
+            XCTAssertEqual(
+                refusal(method, mallory, [], origin: .mail(sender: "mallory@evil.example", trusted: false))?.rule,
+                .unverifiedSender, method)
+        }
         let other = refusal("REQUEST", update, [invitation], origin: .mail(sender: "eve@evil.example", trusted: false))
         XCTAssertEqual(other?.rule, .unverifiedSender)
         XCTAssertEqual(
             other?.reason,
-            "unverified: the mail is from eve@evil.example, not from its ORGANIZER alice@example.com or whom it "
-                + "sends by; --trust-sender applies it")
+            "unverified: the mail is from eve@evil.example, not from its ORGANIZER alice@example.com or whom your "
+                + "copy says sends for them (SENT-BY); --trust-sender applies it")
         XCTAssertNil(refusal("REQUEST", update, [invitation], origin: .mail(sender: "eve@evil.example", trusted: true)))
         XCTAssertEqual(
             refusal("REQUEST", update, [], origin: .mail(sender: nil, trusted: false))?.rule, .unverifiedSender)
@@ -105,6 +120,43 @@ final class SchedulingTrustTests: XCTestCase {
             .unverifiedSender)
     }
 
+    /// What I organize changes here only: no message, from whichever sender, replaces or cancels it (issue 59).
+    func testNoMessageChangesAnItemIOrganize() {
+        let mine = core("Planning", organizer: "me@example.com", attendees: ["ana@example.com"])
+        let forged = core("Planning", organizer: "ME@example.com", sentBy: "mallory@evil.example")
+        for method in ["REQUEST", "ADD", "CANCEL", "PUBLISH"] {
+            for origin in [SchedulingOrigin.file, .mail(sender: "me@example.com", trusted: true)] {
+                let refused = SchedulingTrust.refusal(
+                    method: method, message: forged, stored: [mine], origin: origin, me: ["me@example.com"])
+                XCTAssertEqual(refused?.rule, .organizedByMe, method)
+            }
+        }
+        XCTAssertEqual(
+            SchedulingTrust.refusal(
+                method: "CANCEL", message: forged, stored: [mine], origin: .file, me: ["me@example.com"])?.reason,
+            "\"Planning\" is organized by you (me@example.com); a CANCEL from a message does not change it "
+                + "(icskit edit does)")
+        // Answers to it still count.
+        let answer = core("Planning", organizer: "me@example.com", attendees: ["ana@example.com"])
+        XCTAssertNil(
+            SchedulingTrust.refusal(
+                method: "REPLY", message: answer, stored: [mine], origin: .file, me: ["me@example.com"]))
+    }
+
+    /// One ATTENDEE per REPLY, the one who answers (RFC 5546 §3.2.3): Bob does not answer for Alice (issue 59).
+    func testAReplyAnswersForOneAttendee() {
+        let event = core("Review", organizer: "me@example.com", attendees: ["alice@example.com", "bob@example.com"])
+        let both = core("Review", organizer: "me@example.com", attendees: ["bob@example.com", "alice@example.com"])
+        let refused = refusal("REPLY", both, [event])
+        XCTAssertEqual(refused?.rule, .notAnAnswer)
+        XCTAssertEqual(
+            refused?.reason,
+            "a REPLY answers for one ATTENDEE, its sender; this one names 2 (bob@example.com, alice@example.com)")
+        XCTAssertEqual(
+            refusal("REPLY", both, [event], origin: .mail(sender: "bob@example.com", trusted: false))?.rule,
+            .notAnAnswer)
+    }
+
     func testTheSenderOfAMail() {
         func sender(_ from: String) -> String? {
             MIMEMessage.sender(Array("\(from)\r\nMIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\nbody\r\n".utf8))
@@ -116,5 +168,45 @@ final class SchedulingTrustTests: XCTestCase {
         XCTAssertNil(sender("From: nobody"))
         XCTAssertNil(sender("Subject: no sender"))
         XCTAssertNil(sender("From: a@example.com\r\nFrom: b@example.com"))
+        // RFC 5322: a comment or a display name says nothing of the address (issue 59).
+        XCTAssertEqual(sender("From: mallory@evil.example (Alice <alice@example.com>)"), "mallory@evil.example")
+        XCTAssertEqual(sender("From: (Alice <alice@example.com>) mallory@evil.example"), "mallory@evil.example")
+        XCTAssertEqual(sender("From: \"alice@example.com\" <mallory@evil.example>"), "mallory@evil.example")
+        XCTAssertEqual(
+            sender("From: Mallory <mallory@evil.example> (on behalf of <alice@example.com>)"), "mallory@evil.example")
+        XCTAssertEqual(sender("From: (nested (comment <a@b.c>)) bob@example.net"), "bob@example.net")
+        XCTAssertEqual(sender("From: Bob\r\n <bob@example.net>"), "bob@example.net")
+        XCTAssertNil(sender("From: mallory@evil.example (unclosed <alice@example.com>"))
+        XCTAssertNil(sender("From: <a@example.com> <b@example.com>"))
+        XCTAssertNil(sender("From: undisclosed-recipients:;"))
+        XCTAssertNil(sender("From: Team: a@example.com, b@example.com;"))
+        XCTAssertNil(sender("From: \"a b\"@example.com"))
+        XCTAssertNil(sender("From: a@[192.0.2.1]"))
+        XCTAssertNil(sender("From: <@relay.example:a@example.com>"))
+        // An mbox message: its envelope line is not the sender; the header after it is.
+        XCTAssertEqual(
+            MIMEMessage.sender(Array("From alice@example.com Sat Nov 28 10:00:00 2026\nFrom: m@evil.example\n\nx".utf8)),
+            "m@evil.example")
+    }
+
+    /// Anything that starts with header lines is a mail (issue 59): a plain mail without MIME headers, an mbox
+    /// message, headers that hide calendar lines among them; a calendar file is not, even one that starts with a
+    /// stray property.
+    func testWhatIsAMail() {
+        func isMail(_ text: String) -> Bool { MIMEMessage.isMessage(Array(text.utf8)) }
+        let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n"
+        XCTAssertTrue(isMail("From: a@example.com\r\nSubject: hi\r\n\r\n" + calendar))
+        XCTAssertTrue(isMail("Received: from relay\r\nBEGIN: VCALENDAR\r\nFrom: a@b.c\r\n\r\n" + calendar))
+        XCTAssertTrue(isMail("From a@example.com Sat Nov 28 10:00:00 2026\nFrom: a@example.com\n\n" + calendar))
+        XCTAssertTrue(isMail("Return-Path: <a@b.c>\nX-Mailer: x\n\n" + calendar))
+        XCTAssertTrue(isMail("VERSION:2.0\r\nFrom: a@b.c\r\n\r\n" + calendar))
+        XCTAssertFalse(isMail(calendar))
+        XCTAssertFalse(isMail("\u{FEFF}" + calendar))
+        XCTAssertFalse(isMail("VERSION:2.0\r\n" + calendar))
+        XCTAssertFalse(isMail("X-WR-CALNAME:Work\r\n" + calendar))
+        // The calendar of a plain mail is its text; the header's own lines are never read as one.
+        let plain = MIMEMessage.calendarParts(Array(("From: a@b.c\r\nSubject: x\r\n\r\n" + calendar).utf8))
+        XCTAssertEqual(plain.map { String(decoding: $0.bytes, as: UTF8.self) }, [calendar])
+        XCTAssertEqual(MIMEMessage.calendarParts(Array("From: a@b.c\r\nBEGIN: VCALENDAR\r\n\r\nhello\r\n".utf8)).count, 0)
     }
 }

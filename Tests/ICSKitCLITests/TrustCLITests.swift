@@ -137,19 +137,28 @@ final class TrustCLITests: StoreCLITestCase {
         let refused = try icskit(["invite", eve] + me, status: 1).stdout
         XCTAssertTrue(
             refused.contains(
-                "unverified: the mail is from eve@evil.example, not from its ORGANIZER a@example.com or whom it sends "
-                    + "by; --trust-sender applies it"), refused)
+                "unverified: the mail is from eve@evil.example, not from its ORGANIZER a@example.com or whom your "
+                    + "copy says sends for them (SENT-BY); --trust-sender applies it"), refused)
         XCTAssertFalse(try exported().contains("Conference"))
         XCTAssertTrue(try icskit(["invite", eve, "--trust-sender"] + me).stdout.contains(": added \"Conference\""))
         try icskit(["undo"])
         XCTAssertTrue(
             try icskit(["invite", try mail(from: "A <A@example.com>", request)] + me).stdout.contains(": added"))
-        // SENT-BY: an assistant sends the organizer's update.
+        // SENT-BY: an assistant sends the organizer's update — once the organizer's own invitation said so; a
+        // SENT-BY only the message names proves nothing (issue 59).
         let update = try String(contentsOfFile: CLI.fixture("itip/group-update.ics"), encoding: .utf8)
             .replacingOccurrences(
                 of: "ORGANIZER:mailto:a@example.com",
                 with: "ORGANIZER;SENT-BY=\"mailto:pa@example.com\":mailto:a@example.com")
         XCTAssertTrue(update.contains("SENT-BY"))
+        try icskit(["invite", try mail(from: "pa@example.com", update)] + me, status: 1)
+        try icskit(["undo"])
+        try icskit(["undo"])
+        let delegated = request.replacingOccurrences(
+            of: "ORGANIZER:mailto:a@example.com",
+            with: "ORGANIZER;SENT-BY=\"mailto:pa@example.com\":mailto:a@example.com")
+        XCTAssertTrue(
+            try icskit(["invite", try mail(from: "a@example.com", delegated)] + me).stdout.contains(": added"))
         XCTAssertTrue(
             try icskit(["invite", try mail(from: "pa@example.com", update)] + me).stdout.contains(": updated"))
     }

@@ -14,50 +14,65 @@ package enum MIMEMessage {
         package var method: String?
     }
 
-    /// Whether these bytes are a mail message rather than a calendar: header lines (`Name: value`) up to the first
-    /// empty line, among them MIME-Version or Content-Type, and no `BEGIN:` before that line.
+    /// Whether these bytes are a mail message rather than a calendar. Anything that starts with header lines is a
+    /// mail, so that a message cannot pass for a plain calendar (which has no sender to check): an mbox message's
+    /// `From ` line; or a first line `Name: value` (RFC 5322 §2.2) whose name is no iCalendar name, or a header block
+    /// (up to the first empty line) that holds a field only mail has (From, Received, MIME-Version …), whatever
+    /// other lines it holds. A calendar file starts with `BEGIN:`, or with a stray property before it.
     package static func isMessage(_ bytes: [UInt8]) -> Bool {
         // Every calendar file is asked: decide on its first line, and on at most the first 64 KB.
         let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        guard let colon = start.prefix(80).firstIndex(of: 0x3A),
-            !String(decoding: start[..<colon], as: UTF8.self).uppercased().hasPrefix("BEGIN")
+        if start.starts(with: Array("From ".utf8)) { return true }
+        guard let colon = start.prefix(1_000).firstIndex(of: 0x3A), colon > start.startIndex,
+            start[..<colon].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { return false }
+        let name = String(decoding: start[..<colon], as: UTF8.self).uppercased()
+        if name == "BEGIN" || name == "END" { return false }
+        if !isCalendarName(name) { return true }
         let head = headerBlock(start.prefix(1 << 16)).lines
-        guard let first = head.first, first.range(of: #"^[A-Za-z0-9-]+:"#, options: .regularExpression) != nil,
-            !head.contains(where: { $0.uppercased().hasPrefix("BEGIN:") })
-        else { return false }
-        let names = Set(head.compactMap { $0.split(separator: ":", maxSplits: 1).first?.lowercased() })
-        return names.contains("mime-version") || names.contains("content-type")
+        return head.contains { line in
+            line.split(separator: ":", maxSplits: 1).first.map { mailFields.contains($0.lowercased()) } ?? false
+        }
+    }
+
+    /// Fields of a mail's header that no calendar has (RFC 5322 §3.6, RFC 2045, RFC 5321 §4.4).
+    private static let mailFields: Set<String> = [
+        "from", "sender", "reply-to", "to", "cc", "bcc", "subject", "date", "message-id", "in-reply-to", "references",
+        "received", "return-path", "delivered-to", "mime-version", "content-type", "content-transfer-encoding",
+        "dkim-signature", "authentication-results", "x-mailer", "user-agent",
+    ]
+
+    /// A name a calendar file may start with by mistake: a property RFC 5545 defines, or an X- name.
+    private static func isCalendarName(_ name: String) -> Bool {
+        PropertyDesign.table[name] != nil || name.hasPrefix("X-")
     }
 
     /// Every calendar part of the message, in order, each once.
     package static func calendarParts(_ bytes: [UInt8]) -> [CalendarPart] {
         var parts: [CalendarPart] = []
-        collect(bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }, depth: 0, into: &parts)
+        collect(messageStart(bytes), depth: 0, into: &parts)
         var seen: Set<[UInt8]> = []
         return parts.filter { seen.insert($0.bytes).inserted }
     }
 
-    /// The address the message's `From:` header names (`Alice <alice@example.com>` → `alice@example.com`): who sent
-    /// it, as far as a mail says (iMIP's sender check, RFC 6047 §3). Nil when it names none, or more than one mailbox.
+    /// The address the message's `From:` header names (`Alice <alice@example.com>` → `alice@example.com`, read by
+    /// RFC 5322 with comments removed: `MailAddress`): who sent it, as far as a mail says (iMIP's sender check,
+    /// RFC 6047 §3). Nil when it names none, more than one mailbox, or has more than one `From:`.
     package static func sender(_ bytes: [UInt8]) -> String? {
-        let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        let lines = headerBlock(start.prefix(1 << 16)).lines
+        let lines = headerBlock(messageStart(bytes).prefix(1 << 16)).lines
         let from = lines.filter { $0.lowercased().hasPrefix("from:") }
         guard from.count == 1 else { return nil }
-        var value = Substring(from[0].dropFirst(5))
-        // A display name may hold anything; the address is what the angle brackets hold.
-        if let open = value.lastIndex(of: "<"), let close = value[open...].firstIndex(of: ">") {
-            value = value[value.index(after: open)..<close]
-        } else if let comment = value.firstIndex(of: "(") {
-            value = value[..<comment]
+        return MailAddress.single(in: String(from[0].dropFirst(5)))
+    }
+
+    /// Where the message's header starts: after leading blank lines and a byte-order mark, and after an mbox
+    /// message's `From ` line (the envelope sender, which the mail's own header does not vouch for).
+    static func messageStart(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        var start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        if start.starts(with: Array("From ".utf8)) {
+            start = start[((start.firstIndex(of: 0x0A) ?? start.endIndex - 1) + 1)...]
         }
-        let address = value.trimmingCharacters(in: .whitespaces)
-        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-            !address.contains(where: { $0 == "," || $0 == " " || $0 == "<" || $0 == ">" || $0 == "\"" })
-        else { return nil }
-        return address.lowercased()
+        return start
     }
 
     // MARK: Entities
@@ -126,9 +141,15 @@ package enum MIMEMessage {
         }
         let disposition = HeaderValue(header("content-disposition"))
         let name = (type.parameters["name"] ?? disposition.parameters["filename"] ?? "").lowercased()
+        // A plain mail (no MIME header, RFC 5322 alone) whose text is a calendar, as some scripts send invitations.
+        let plainCalendar =
+            depth == 0 && header("content-type") == nil
+            && body.drop(while: { [0x20, 0x09, 0x0A, 0x0D].contains($0) }).prefix(15).map { $0 | 0x20 }
+                == Array("begin:vcalendar".utf8)
         guard
             ["text/calendar", "application/ics", "text/x-vcalendar"].contains(type.value)
-                || (type.value == "application/octet-stream" && name.hasSuffix(".ics"))
+                || (["application/octet-stream", "text/plain"].contains(type.value) && name.hasSuffix(".ics"))
+                || plainCalendar
         else { return }
         let encoding = HeaderValue(header("content-transfer-encoding")).value
         var decoded: [UInt8]
