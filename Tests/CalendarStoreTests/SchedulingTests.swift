@@ -126,6 +126,12 @@ final class SchedulingTests: XCTestCase {
                 XCTAssertEqual(SchedulingState.components(of: order), first, "seed \(seed), stream \(stream)")
                 orders += 1
             }
+            // Message by message (an answer applied alone where it can be) makes the same item as all at once.
+            for order in [messages, messages.reversed()] {
+                var derivation = SchedulingState.Derivation([])
+                for message in order { _ = derivation.add(message) }
+                XCTAssertEqual(derivation.components, first, "seed \(seed), stream \(stream), one by one")
+            }
         }
         XCTAssertGreaterThan(orders, count * 50)
     }

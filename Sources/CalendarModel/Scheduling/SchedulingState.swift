@@ -9,7 +9,8 @@ import Foundation
 /// replaces them), an ADD of the series' SEQUENCE adds its instance (an RDATE and the instance's own data), a
 /// CANCEL at least as new as what it cancels cancels the series (STATUS:CANCELLED on every component) or removes
 /// the instance (an EXDATE; an instance without its series is marked cancelled), and each listed attendee's newest
-/// REPLY that is not older than the component's SEQUENCE sets that attendee's PARTSTAT (a reschedule asks again).
+/// REPLY (of one ATTENDEE, its SEQUENCE counted at most the component's) that is not older than the component's
+/// SEQUENCE sets that attendee's PARTSTAT (a reschedule asks again).
 package enum SchedulingState {
     /// A message's place among the messages of its instance.
     package typealias Version = (Revision, String, String)
@@ -55,8 +56,15 @@ package enum SchedulingState {
     /// The methods whose messages make items (the others are answered or shown).
     package static let stored: Set<String> = ["REQUEST", "PUBLISH", "ADD", "CANCEL", "REPLY"]
 
-    /// The item (its master and overrides, master first) the messages make; empty when they make none.
-    package static func components(of messages: [Message]) -> [CalendarComponent] {
+    /// The item (its master and overrides, master first) the messages make; empty when they make none. `zones`:
+    /// the VTIMEZONEs its times may name (to tell which instances a series has).
+    package static func components(of messages: [Message], zones: [TimeZoneDefinition] = []) -> [CalendarComponent] {
+        Derivation(messages, zones: zones).components
+    }
+
+    /// The items the REQUESTs, PUBLISHes, ADDs and CANCELs make, by RECURRENCE-ID as written ("" for the master),
+    /// before any answer.
+    static func base(of messages: [Message]) -> [String: (item: CalendarComponent, version: Version)] {
         var newest: [String: Message] = [:]
         for message in messages where message.method == "REQUEST" || message.method == "PUBLISH" {
             if newest[message.key].map({ $0.version < message.version }) ?? true { newest[message.key] = message }
@@ -69,8 +77,7 @@ package enum SchedulingState {
         }
         if let master { addInstances(messages.filter { $0.method == "ADD" }, master: master, to: &items) }
         cancel(messages.filter { $0.method == "CANCEL" }, master: master, in: &items)
-        applyReplies(messages.filter { $0.method == "REPLY" }, to: &items)
-        return items.keys.sorted().compactMap { items[$0]?.item }
+        return items
     }
 
     /// ADDs of the series' SEQUENCE: each one's start as an RDATE of the master, and the instance as an override.
@@ -121,52 +128,14 @@ package enum SchedulingState {
         }
     }
 
-    /// Each attendee's newest REPLY for a component, unless older than the component's SEQUENCE.
-    private static func applyReplies(
-        _ replies: [Message], to items: inout [String: (item: CalendarComponent, version: Version)]
-    ) {
-        var newest: [String: Message] = [:]  // key and address
-        for reply in replies {
-            for attendee in reply.core.attendees {
-                let id = reply.key + "\u{1F}" + normalized(attendee.address)
-                if newest[id].map({ $0.version < reply.version }) ?? true { newest[id] = reply }
-            }
-        }
-        // Each component's attendees found through one index and changed in place: linear in answers and attendees.
-        var byKey: [String: [(address: String, reply: Message)]] = [:]
-        for (id, reply) in newest.sorted(by: { $0.key < $1.key }) {
-            let parts = id.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
-            byKey[String(parts[0]), default: []].append((String(parts[1]), reply))
-        }
-        for (key, answers) in byKey.sorted(by: { $0.key < $1.key }) {
-            // An answer for one instance of a series makes that instance an override of its own.
-            if items[key] == nil, let series = items[""], let date = answers[0].reply.core.recurrenceID?.date,
-                !(series.item.core?.exceptionDates.contains(date) ?? false),
-                let instance = instanceOverride(of: series.item, at: date)
-            {
-                items[key] = (instance, series.version)
-            }
-            guard var entry = items[key], var core = entry.item.core else { continue }
-            var index: [String: Int] = [:]
-            for (position, attendee) in core.attendees.enumerated() {
-                index[normalized(attendee.address)] = index[normalized(attendee.address)] ?? position
-            }
-            var changed = false
-            for (address, reply) in answers where reply.sequence >= (core.sequence ?? 0) {
-                // Only an attendee the item lists answers (one that came before the invitation included).
-                guard let position = index[address],
-                    let answer = reply.core.attendees.first(where: { normalized($0.address) == address })
-                else { continue }
-                core.attendees[position].parameters.removeAll { $0.name == "PARTSTAT" }
-                core.attendees[position].parameters.append(
-                    Parameter("PARTSTAT", answer.participationStatus ?? "NEEDS-ACTION"))
-                changed = true
-            }
-            // Written back only when an answer counted: an untouched component stays as it was read.
-            guard changed else { continue }
-            entry.item.core = core
-            items[key] = entry
-        }
+    /// Whether the series `master` has an instance at `date` (any spelling of the same instant).
+    static func hasInstance(_ master: CalendarComponent, at date: CalendarDate, zones: [TimeZoneDefinition])
+        -> Bool
+    {
+        guard let uid = master.core?.uid else { return false }
+        var calendar = ICalendar()
+        calendar.components = zones.map { .timeZone($0) } + [master]
+        return calendar.hasInstance(of: uid, at: date)
     }
 
     /// One instance of an event series as an override: the series' data at `date` (its RECURRENCE-ID), without

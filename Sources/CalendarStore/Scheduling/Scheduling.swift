@@ -48,10 +48,18 @@ public struct SchedulingOutcome: Sendable, Hashable {
 }
 
 /// What one run of `receiveScheduling` learnt of each UID's kept messages and the item they make, so that each
-/// message reads and derives only what it adds (400 answers to one event: linear, not quadratic).
+/// message reads and derives only what it adds (400 answers to one event: linear, not quadratic). Answers are
+/// written once per UID at the end of the run (`flush`), not once each.
 final class SchedulingCache {
-    var messages: [String: [SchedulingState.Message]] = [:]
-    var made: [String: [CalendarComponent]] = [:]
+    var derivations: [String: SchedulingState.Derivation] = [:]
+    /// The UIDs whose item an answer changed since it was last written: calendar, UID, placement.
+    var unwritten: [String: (calendarID: Int64, uid: String, time: CalendarTime)] = [:]
+    /// Whether answers wait for `flush` (else each is written at once).
+    var defersAnswers = false
+    /// What the trust rules read of each stored item, until the item is written.
+    var stored: [String: SchedulingTrust.StoredItem] = [:]
+    /// The user's addresses: no message changes what they organize.
+    var me: Set<String> = []
 
     static func key(_ calendarID: Int64, _ uid: String) -> String { "\(calendarID)\u{1F}\(uid)" }
 }
@@ -64,19 +72,24 @@ extension CalendarStore {
     /// `calendar` (made when missing). A message `SchedulingTrust` refuses (not from the item's organizer, an
     /// answer of someone not invited, a mail from someone else) changes nothing: it is kept aside
     /// (`heldSchedulingMessages`) and its outcome says why.
+    /// `me`: the user's addresses (`CalendarUser.comparable`); no message changes an item one of them organizes.
     package func receiveScheduling(
-        _ calendars: [ICalendar], calendar defaultName: String, origin: SchedulingOrigin = .file
+        _ calendars: [ICalendar], calendar defaultName: String, origin: SchedulingOrigin = .file,
+        me: Set<String> = []
     ) throws -> [SchedulingOutcome] {
-        try receiveScheduling(calendars.map { ($0, origin) }, calendar: defaultName)
+        try receiveScheduling(calendars.map { ($0, origin) }, calendar: defaultName, me: me)
     }
 
     /// Receives the messages of several files or mails, each with where it came from, in one transaction.
     package func receiveScheduling(
-        _ messages: [(calendar: ICalendar, origin: SchedulingOrigin)], calendar defaultName: String
+        _ messages: [(calendar: ICalendar, origin: SchedulingOrigin)], calendar defaultName: String,
+        me: Set<String> = []
     ) throws -> [SchedulingOutcome] {
         try write { db in
             var outcomes: [SchedulingOutcome] = []
             let cache = SchedulingCache()
+            cache.me = me
+            cache.defersAnswers = true
             for (calendar, origin) in messages {
                 let method = (calendar.method ?? "PUBLISH").trimmingCharacters(in: .whitespaces).uppercased()
                 for item in calendar.components where item.isItem {
@@ -86,6 +99,7 @@ extension CalendarStore {
                             cache: cache))
                 }
             }
+            try Self.flush(db, cache)
             return outcomes
         }
     }
@@ -116,8 +130,17 @@ extension CalendarStore {
             outcome.reply = try existing.flatMap { try Self.currentRequest(db, calendarID: $0, uid: uid) }
             outcome.detail = outcome.reply == nil ? "the store has no item \(uid) to send" : "answered"
         case _ where SchedulingState.stored.contains(method):
-            let stored = try existing.map {
-                try storedCalendar(db, calendar: $0, uids: [uid]).components.compactMap { $0.isItem ? $0.core : nil }
+            // Read once per UID while answers come (they change no attendee list; anything else is written at once
+            // and read again).
+            let stored = try existing.map { calendarID in
+                let key = SchedulingCache.key(calendarID, uid)
+                if let known = cache.stored[key] { return known }
+                let read = SchedulingTrust.StoredItem(
+                    try storedCalendar(db, calendar: calendarID, uids: [uid]).components.compactMap {
+                        $0.isItem ? $0.core : nil
+                    })
+                cache.stored[key] = read
+                return read
             }
             let received = try existing.map {
                 try Bool.fetchOne(
@@ -128,13 +151,17 @@ extension CalendarStore {
                         """, arguments: [$0, uid]) ?? false
             }
             if let refusal = SchedulingTrust.refusal(
-                method: method, message: item.core ?? ItemCore(), stored: stored ?? [],
-                instance: item.identity.recurrenceID, received: received ?? false, origin: origin)
+                method: method, message: item.core ?? ItemCore(), stored: stored ?? SchedulingTrust.StoredItem([]),
+                instance: item.identity.recurrenceID, received: received ?? false, origin: origin, me: cache.me)
             {
                 outcome.kind = .refused
                 outcome.detail = refusal.reason
-                outcome.summary = stored?.first?.summary ?? outcome.summary
-                try Self.hold(db, component: component, outcome: outcome, refusal: refusal)
+                outcome.summary = stored?.components.first?.summary ?? outcome.summary
+                if try Self.hold(db, component: component, outcome: outcome, refusal: refusal) > 0 {
+                    outcome.detail +=
+                        " (older messages kept aside were let go: at most \(heldLimits.perItem) an item, "
+                        + "\(heldLimits.total) in all)"
+                }
                 return outcome
             }
             let calendarID = try existing ?? writer.calendarID(named: defaultName, create: true)!
@@ -148,55 +175,64 @@ extension CalendarStore {
         return outcome
     }
 
-    /// Keeps one message and writes the item that the UID's messages make now, when it differs from before.
+    /// Keeps one message and writes the item that the UID's messages make now, when it differs from before (an
+    /// answer, when the cache defers them, at `flush`).
     static func receive(
         _ db: Database, component: Component, item: CalendarComponent, method: String, calendarID: Int64,
         outcome: inout SchedulingOutcome, cache: SchedulingCache = SchedulingCache()
     ) throws {
-        let time = CalendarTime(calendar: try storedCalendar(db, calendar: calendarID), viewerZone: "UTC")
+        let around = try storedCalendar(db, calendar: calendarID)
+        let time = CalendarTime(calendar: around, viewerZone: "UTC")
         let core = item.core ?? ItemCore()
         let message = SchedulingState.message(component, item: item, method: method, time: time)
         let key = SchedulingCache.key(calendarID, outcome.uid)
-        let before = try cache.messages[key] ?? schedulingMessages(db, calendarID: calendarID, uid: outcome.uid)
+        var derivation =
+            try cache.derivations[key]
+            ?? SchedulingState.Derivation(
+                schedulingMessages(db, calendarID: calendarID, uid: outcome.uid), zones: around.timeZones)
         // The same message again (a copy re-sent, a mail read twice) is kept once.
         try db.execute(
             sql: """
                 INSERT INTO schedulingMessage
                     (calendarID, uid, method, recurrenceID, sequence, stamp, digest, content)
                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE NOT EXISTS (SELECT 1 FROM schedulingMessage
-                    WHERE calendarID = ?1 AND uid = ?2 AND method = ?3 AND digest = ?7 AND content = ?8)
+                    WHERE calendarID = ?1 AND uid = ?2 AND digest = ?7 AND method = ?3 AND content = ?8)
                 """,
             arguments: [
                 calendarID, outcome.uid, method, message.key, message.sequence, message.stamp, message.digest,
                 message.content,
             ])
         guard db.changesCount > 0 else {
+            cache.derivations[key] = derivation
             outcome.kind = .repeated
             outcome.detail = "this message was received before"
             return
         }
         // The message as it is kept, read back as every kept message is read.
         let added = try schedulingMessages(db, calendarID: calendarID, uid: outcome.uid, id: db.lastInsertedRowID)
-        let old = cache.made[key] ?? SchedulingState.components(of: before)
-        let new = SchedulingState.components(of: before + added)
-        (cache.messages[key], cache.made[key]) = (before + added, new)
-        guard old != new else {
+        let before = derivation.messages
+        let old = derivation.components
+        var changed = false
+        for message in added where derivation.add(message) { changed = true }
+        cache.derivations[key] = derivation
+        guard changed else {
             outcome.summary = outcome.summary ?? old.first?.core?.summary
             outcome.detail = ignoredText(method: method, core: core, messages: before, key: outcome.recurrenceID)
+            if method == "REPLY", !outcome.recurrenceID.isEmpty,
+                !derivation.components.contains(where: { $0.identity.recurrenceID == outcome.recurrenceID })
+            {
+                outcome.detail = "the REPLY answers for \(outcome.recurrenceID), which is no instance of the series: "
+                    + "nothing changed"
+            }
             return
         }
-        outcome.summary = outcome.summary ?? (new.first ?? old.first)?.core?.summary
-        let writer = StoreWriter(db)
-        let rows = new.compactMap { ItemRow($0, time: time) }
-        let kept = Set(rows.map(\.recurrenceID))
-        for recurrenceID in try String.fetchAll(
-            db, sql: "SELECT recurrenceID FROM item WHERE calendarID = ? AND uid = ?",
-            arguments: [calendarID, outcome.uid])
-        where !kept.contains(recurrenceID) {
-            try writer.delete(
-                MergeKey(uid: outcome.uid, recurrenceID: recurrenceID), calendarID: calendarID, tombstone: true)
+        outcome.summary = outcome.summary ?? (derivation.components.first ?? old.first)?.core?.summary
+        if method == "REPLY", cache.defersAnswers {
+            cache.unwritten[key] = (calendarID, outcome.uid, time)
+        } else {
+            (cache.unwritten[key], cache.stored[key]) = (nil, nil)
+            try write(db, derivation.components, uid: outcome.uid, calendarID: calendarID, time: time)
         }
-        for row in rows { try writer.save(row, calendarID: calendarID) }
         switch method {
         case "CANCEL": outcome.kind = outcome.recurrenceID.isEmpty ? .cancelled : .instanceCancelled
         case "REPLY":
@@ -206,6 +242,30 @@ extension CalendarStore {
             }.joined(separator: ", ")
         default: outcome.kind = old.isEmpty ? .added : .updated
         }
+    }
+
+    /// Writes the answers the cache deferred: each UID's item once.
+    static func flush(_ db: Database, _ cache: SchedulingCache) throws {
+        for (key, place) in cache.unwritten.sorted(by: { $0.key < $1.key }) {
+            guard let derivation = cache.derivations[key] else { continue }
+            try write(db, derivation.components, uid: place.uid, calendarID: place.calendarID, time: place.time)
+        }
+        cache.unwritten = [:]
+    }
+
+    /// The item the messages make, as the store's rows of its UID: overrides it no longer has are deleted.
+    private static func write(
+        _ db: Database, _ components: [CalendarComponent], uid: String, calendarID: Int64, time: CalendarTime
+    ) throws {
+        let writer = StoreWriter(db)
+        let rows = components.compactMap { ItemRow($0, time: time) }
+        let kept = Set(rows.map(\.recurrenceID))
+        for recurrenceID in try String.fetchAll(
+            db, sql: "SELECT recurrenceID FROM item WHERE calendarID = ? AND uid = ?", arguments: [calendarID, uid])
+        where !kept.contains(recurrenceID) {
+            try writer.delete(MergeKey(uid: uid, recurrenceID: recurrenceID), calendarID: calendarID, tombstone: true)
+        }
+        for row in rows { try writer.save(row, calendarID: calendarID) }
     }
 
     /// The kept messages of one UID (or only the one of row `id`).

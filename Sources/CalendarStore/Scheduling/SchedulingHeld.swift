@@ -42,24 +42,44 @@ extension CalendarStore {
         }
     }
 
+    /// The most messages kept aside for one UID, and in all: past either, the oldest are let go (SECURITY.md).
+    static let heldLimits = (perItem: 1_000, total: 10_000)
+
     /// Keeps a refused message aside (the same message once); an answer of someone not invited waits for the
-    /// organizer to invite them.
+    /// organizer to invite them. Returns how many older messages were let go to stay within `heldLimits`.
+    @discardableResult
     static func hold(
         _ db: Database, component: Component, outcome: SchedulingOutcome, refusal: SchedulingTrust.Refusal,
         now: Date = Date()
-    ) throws {
+    ) throws -> Int {
         let content = String(decoding: ICS.write(components: [component]), as: UTF8.self)
+        var hash = FNV1a()
+        hash.add(content)
         try db.execute(
             sql: """
                 INSERT INTO heldSchedulingMessage
-                    (calendar, uid, method, recurrenceID, summary, reason, awaitsInvitation, received, content)
-                SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE NOT EXISTS (SELECT 1 FROM heldSchedulingMessage
-                    WHERE uid = ?2 AND method = ?3 AND content = ?9)
+                    (calendar, uid, method, recurrenceID, summary, reason, awaitsInvitation, received, content, digest)
+                SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE NOT EXISTS (SELECT 1 FROM heldSchedulingMessage
+                    WHERE uid = ?2 AND method = ?3 AND digest = ?10 AND content = ?9)
                 """,
             arguments: [
                 outcome.calendar, outcome.uid, outcome.method, outcome.recurrenceID, outcome.summary, refusal.reason,
-                refusal.rule == .notInvited, Int64(now.timeIntervalSince1970), content,
+                refusal.rule == .notInvited, Int64(now.timeIntervalSince1970), content, hash.hex,
             ])
+        guard db.changesCount > 0 else { return 0 }
+        try db.execute(
+            sql: """
+                DELETE FROM heldSchedulingMessage WHERE uid = ?1 AND id NOT IN (
+                    SELECT id FROM heldSchedulingMessage WHERE uid = ?1 ORDER BY id DESC LIMIT ?2)
+                """, arguments: [outcome.uid, heldLimits.perItem])
+        var dropped = db.changesCount
+        try db.execute(
+            sql: """
+                DELETE FROM heldSchedulingMessage WHERE id <= (
+                    SELECT id FROM heldSchedulingMessage ORDER BY id DESC LIMIT 1 OFFSET ?)
+                """, arguments: [heldLimits.total])
+        dropped += db.changesCount
+        return dropped
     }
 
     /// The REPLYs kept aside for `uid` whose attendees the item now lists: applied, and no longer kept aside.

@@ -302,4 +302,12 @@ extension StoreSchema {
             WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = new.calendarID AND uid = new.uid);
         END;
         """
+
+    /// A message received again, and whether a UID has a REQUEST, are found through an index rather than by reading
+    /// every message of the UID (thousands of answers to one item); a message kept aside is known by its digest.
+    static let v23SchedulingDigests = """
+        CREATE INDEX schedulingMessage_method ON schedulingMessage(calendarID, uid, method, digest);
+        ALTER TABLE heldSchedulingMessage ADD COLUMN digest TEXT;
+        CREATE INDEX heldSchedulingMessage_digest ON heldSchedulingMessage(uid, method, digest);
+        """
 }

@@ -255,6 +255,9 @@ enum StoreSchema {
         migrator.registerMigration("v22: the instance index keeps times and item ids, nothing of the items") { db in
             try db.execute(sql: v22InstanceIndex)
         }
+        migrator.registerMigration("v23: scheduling messages found by method and digest") { db in
+            try db.execute(sql: v23SchedulingDigests)
+        }
         return migrator
     }
 
