@@ -161,6 +161,12 @@ struct RefreshOptions: ParsableArguments {
             "The largest feed read, in MB (decompressed); a larger one changes nothing.", valueName: "MB"))
     var maxSize = Feed.defaultMaxSize >> 20
 
+    @Option(
+        name: .customLong("max-items"),
+        help: ArgumentHelp(
+            "The most events, todos and journals a feed may hold; one with more changes nothing.", valueName: "N"))
+    var maxItems = Feed.defaultMaxItems
+
     @OptionGroup var merging: MergeGuardOptions
 
     @OptionGroup var network: NetworkOptions
@@ -173,6 +179,7 @@ struct RefreshOptions: ParsableArguments {
 
     func validate() throws {
         if !(1...512).contains(maxSize) { throw ValidationError("--max-size takes a size in MB, 1 to 512") }
+        if !(1...1_000_000).contains(maxItems) { throw ValidationError("--max-items takes a count, 1 to 1000000") }
     }
 
     /// Refreshes each subscription in turn; one that fails is reported and the others still run (exit 1 at the end).
@@ -183,6 +190,7 @@ struct RefreshOptions: ParsableArguments {
         var options = Feed.Options()
         options.force = force
         options.maxSize = maxSize << 20
+        options.maxItems = maxItems
         merging.apply(to: &options.merge)
         options.merge.labelsEveryItem = json
         var failed = false
@@ -220,7 +228,9 @@ struct RefreshOptions: ParsableArguments {
                 if json { reports.append(Self.failure(subscription, "merge refused: \(refusal)")) }
             } catch let failure as HTTPFailure {
                 failed = true
-                let hint = failure.isTooLarge ? " (--max-size MB raises the limit)" : ""
+                let hint =
+                    failure.isTooLarge
+                    ? " (--max-size MB raises the limit)" : failure.isTooManyItems ? " (--max-items N raises it)" : ""
                 Output.standardError("icskit: \(subscription.calendar): \(failure)\(hint)")
                 if json { reports.append(Self.failure(subscription, failure.description)) }
             } catch let missing as CommandFailure {

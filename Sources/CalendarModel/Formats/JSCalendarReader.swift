@@ -23,18 +23,19 @@ package enum JSCalendarReader {
         } catch {
             throw Failure(line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
         }
+        let budget = OverrideBudget(documentBytes: bytes.count)
         do throws(Failure) {
             switch json {
             case .object:
-                return [try calendar(json, path: "", places: places)]
+                return [try calendar(json, path: "", places: places, budget: budget)]
             case .array(let items):
                 var calendars: [Component] = []
                 var loose = Component("VCALENDAR", properties: [Property("VERSION", value: "2.0")])
                 for (index, item) in items.enumerated() {
                     if item["@type"]?.stringValue == "Group" {
-                        calendars.append(try calendar(item, path: "/\(index)", places: places))
+                        calendars.append(try calendar(item, path: "/\(index)", places: places, budget: budget))
                     } else {
-                        loose.components += try entry(item, path: "/\(index)", places: places)
+                        loose.components += try entry(item, path: "/\(index)", places: places, budget: budget)
                     }
                 }
                 return loose.components.isEmpty ? calendars : calendars + [loose]
@@ -56,7 +57,9 @@ package enum JSCalendarReader {
     }
 
     /// A Group (or a lone Event or Task) as a VCALENDAR.
-    static func calendar(_ json: JSONValue, path: String, places: Places = [:]) throws(Failure) -> Component {
+    static func calendar(
+        _ json: JSONValue, path: String, places: Places = [:], budget: OverrideBudget = OverrideBudget(documentBytes: 0)
+    ) throws(Failure) -> Component {
         guard case .object = json else { throw .jscalendar(path, "an object") }
         var calendar = Component("VCALENDAR")
         switch json["@type"]?.stringValue {
@@ -94,11 +97,12 @@ package enum JSCalendarReader {
                 throw .jscalendar(path + "/entries", "an array of Event and Task objects")
             }
             for (index, item) in items.enumerated() {
-                calendar.components += try entry(item, path: "\(path)/entries/\(index)", places: places)
+                calendar.components += try entry(
+                    item, path: "\(path)/entries/\(index)", places: places, budget: budget)
             }
         case "Event", "Task":
             calendar.properties = [Property("VERSION", value: "2.0"), Property("PRODID", value: ICS.productID)]
-            calendar.components = try entry(json, path: path, places: places)
+            calendar.components = try entry(json, path: path, places: places, budget: budget)
         case let other:
             throw .jscalendar(
                 path + "/@type", "\"Group\", \"Event\" or \"Task\"" + (other.map { " (not \"\($0)\")" } ?? ""))
@@ -122,7 +126,26 @@ package enum JSCalendarReader {
         return placed
     }
 
-    static func entry(_ json: JSONValue, path: String, places: Places = [:]) throws(Failure) -> [Component] {
+    /// How much of their event a document's `recurrenceOverrides` may copy: each patched override is its event
+    /// with the patch applied, so a large event with many small patches would make far more iCalendar than the
+    /// document holds (1 MB into hundreds). Past 16 times the document, and at least a million values' worth, the
+    /// document is refused (SECURITY.md).
+    final class OverrideBudget {
+        private(set) var left: Int
+        static let floor = 1 << 20
+
+        init(documentBytes: Int) { left = max(Self.floor, 16 * documentBytes) }
+
+        /// Spends one copy of an event of `weight`; false once the budget is spent.
+        func spend(_ weight: Int) -> Bool {
+            left -= weight
+            return left >= 0
+        }
+    }
+
+    static func entry(
+        _ json: JSONValue, path: String, places: Places = [:], budget: OverrideBudget = OverrideBudget(documentBytes: 0)
+    ) throws(Failure) -> [Component] {
         guard case .object(let members) = json else { throw .jscalendar(path, "an Event or Task object") }
         guard let type = json["@type"]?.stringValue, ["Event", "Task"].contains(type) else {
             throw .jscalendar(path + "/@type", "\"Event\" or \"Task\"")
@@ -135,6 +158,7 @@ package enum JSCalendarReader {
             throw .jscalendar(path + "/recurrenceOverrides", "an object of patches by LocalDateTime")
         }
         let base = JSONValue.object(members.filter { !JSCalendarItemReader.seriesKeys.contains($0.key) })
+        let weight = base.weight
         // RDATEs and EXDATEs that were one line: the first key's entry names the others.
         var lines: [String: [String]] = [:]
         let keys = Set(patches.map(\.key))
@@ -163,6 +187,14 @@ package enum JSCalendarReader {
             }
             if reader.converted("recurrenceOverrides/" + key)?["name"]?.stringValue == "rdate" {
                 master.properties.append(reader.dated("RDATE", value))
+            }
+            guard budget.spend(weight + patch.weight) else {
+                throw Failure(
+                    line: 1, column: nil,
+                    message:
+                        "JSCalendar at \(at): the recurrenceOverrides of this document copy their events past "
+                        + "16 times its size; nothing read (a document that small cannot hold that many changed "
+                        + "instances of events that large)", path: at)
             }
             let patched = try apply(changes, to: base, path: at)
             var instance = JSCalendarItemReader(json: patched, path: at, isTask: type == "Task")

@@ -8,6 +8,27 @@ package enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
 
+    /// About how many bytes the value takes written compactly: its strings, keys and numbers, and a few for each
+    /// value. Walked with a stack of its own, so nesting costs no recursion.
+    package var weight: Int {
+        var total = 0
+        var pending: [JSONValue] = [self]
+        while let value = pending.popLast() {
+            total += 2
+            switch value {
+            case .null, .bool: total += 4
+            case .number(let text), .string(let text): total += text.utf8.count
+            case .array(let items): pending += items
+            case .object(let members):
+                for member in members {
+                    total += member.key.utf8.count + 3
+                    pending.append(member.value)
+                }
+            }
+        }
+        return total
+    }
+
     package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true

@@ -29,6 +29,9 @@ public enum Feed {
     /// How a refresh asks and what it may do.
     /// `Options.maxSize` unless set: 100 MB, five times the largest real calendar export we have seen.
     public static let defaultMaxSize = 100 << 20
+    /// `Options.maxItems` unless set: 100,000 events, todos and journals. A feed of tiny items costs far more to
+    /// merge than its bytes (some 3 kB each): a million under the size limit took 3 GB.
+    public static let defaultMaxItems = 100_000
 
     public struct Options: Sendable {
         /// Fetch even when the feed's minimum interval has not passed, and ask unconditionally.
@@ -42,6 +45,8 @@ public enum Feed {
         /// The largest feed read, decompressed, in bytes: a larger answer fails and changes nothing (memory while
         /// merging is some five times the feed's size).
         public var maxSize = Feed.defaultMaxSize
+        /// The most events, todos and journals a feed may hold: a feed with more fails and changes nothing.
+        public var maxItems = Feed.defaultMaxItems
 
         public init() {}
     }
@@ -139,6 +144,13 @@ public enum Feed {
             throw HTTPFailure(
                 "\(url.absoluteString) answered with something that is not a calendar (\(type)); nothing merged")
         }
+        let items = itemCount(response.body)
+        guard items <= options.maxItems else {
+            var failure = HTTPFailure(
+                "\(url.absoluteString) holds more than \(options.maxItems) items (\(items)); nothing merged")
+            failure.isTooManyItems = true
+            throw failure
+        }
         updated.etag = response[header: "ETag"]
         updated.lastModified = response[header: "Last-Modified"]
         updated.fetchedAt = options.now
@@ -147,6 +159,31 @@ public enum Feed {
         )
         try taking.take(response.body, store: store, options: options)
         return taking.report
+    }
+
+    /// How many events, todos and journals a body holds: its `BEGIN:VEVENT`, `BEGIN:VTODO` and `BEGIN:VJOURNAL`
+    /// lines, counted before anything is parsed.
+    static func itemCount(_ body: [UInt8]) -> Int {
+        let names = ["VEVENT", "VTODO", "VJOURNAL"].map { Array("BEGIN:\($0)".utf8) }
+        var count = 0
+        var start = 0
+        body.withUnsafeBufferPointer { bytes in
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+                var line = bytes[start..<end]
+                if line.last == 0x0D { line = line.dropLast() }
+                if line.count >= 11, line.count <= 14,
+                    names.contains(where: { name in
+                        name.count == line.count && zip(name, line).allSatisfy { $0 == ($1 >= 0x61 && $1 <= 0x7A ? $1 - 0x20 : $1) }
+                    })
+                {
+                    count += 1
+                }
+                start = end + 1
+            }
+        }
+        return count
     }
 
     /// A feed's body taken into its calendar: merged unless it is the body merged last time, and what the fetch

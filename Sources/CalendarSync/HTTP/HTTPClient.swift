@@ -64,6 +64,8 @@ public struct HTTPFailure: Error, CustomStringConvertible, Sendable {
     var closedBeforeAnswer = false
     /// The answer was larger than the request's `maxBodySize` (or the client's limit): nothing of it was used.
     public var isTooLarge = false
+    /// A feed held more items than it may (`Feed.Options.maxItems`): nothing of it was merged.
+    public var isTooManyItems = false
     public init(_ description: String, isTransient: Bool = false) {
         self.description = description
         self.isTransient = isTransient
