@@ -226,9 +226,11 @@ extension FileManager {
         return fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
-    /// The size of the file at `path` in bytes; 0 when there is none (or it cannot be read).
+    /// The size of the file at `path` in bytes (for a link, of the file it names: a link to an empty file is no
+    /// store either); 0 when there is none (or it cannot be read).
     func size(_ path: String) -> Int {
-        (try? attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 }
 

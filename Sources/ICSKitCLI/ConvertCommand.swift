@@ -209,7 +209,15 @@ struct ConvertCommand: ParsableCommand {
         _ read: inout ICS.ReadResult, name: String,
         _ change: (ICalendar) -> (calendar: ICalendar, diagnostics: [Diagnostic])
     ) {
-        if read.calendars.count > 1 {
+        let methods = Set(read.calendars.map { $0.method?.trimmingCharacters(in: .whitespaces).uppercased() ?? "none" })
+        if read.calendars.count > 1, methods.count > 1 {
+            // A cancellation beside a request is two messages: one calendar of either method would misstate one.
+            read.diagnostics.append(
+                Diagnostic(
+                    .warning, file: name, line: 1,
+                    "several VCALENDARs with different METHODs (\(methods.sorted().joined(separator: ", "))); kept apart",
+                    code: "methods-kept-apart"))
+        } else if read.calendars.count > 1 {
             if let one = ICalendar.combiningForPeers(read.calendars) {
                 read.calendars = [one]
                 read.diagnostics.append(

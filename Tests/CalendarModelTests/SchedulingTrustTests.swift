@@ -185,7 +185,8 @@ final class SchedulingTrustTests: XCTestCase {
         XCTAssertNil(sender("From: <@relay.example:a@example.com>"))
         // An mbox message: its envelope line is not the sender; the header after it is.
         XCTAssertEqual(
-            MIMEMessage.sender(Array("From alice@example.com Sat Nov 28 10:00:00 2026\nFrom: m@evil.example\n\nx".utf8)),
+            MIMEMessage.sender(
+                Array("From alice@example.com Sat Nov 28 10:00:00 2026\nFrom: m@evil.example\n\nx".utf8)),
             "m@evil.example")
     }
 
@@ -207,6 +208,7 @@ final class SchedulingTrustTests: XCTestCase {
         // The calendar of a plain mail is its text; the header's own lines are never read as one.
         let plain = MIMEMessage.calendarParts(Array(("From: a@b.c\r\nSubject: x\r\n\r\n" + calendar).utf8))
         XCTAssertEqual(plain.map { String(decoding: $0.bytes, as: UTF8.self) }, [calendar])
-        XCTAssertEqual(MIMEMessage.calendarParts(Array("From: a@b.c\r\nBEGIN: VCALENDAR\r\n\r\nhello\r\n".utf8)).count, 0)
+        XCTAssertEqual(
+            MIMEMessage.calendarParts(Array("From: a@b.c\r\nBEGIN: VCALENDAR\r\n\r\nhello\r\n".utf8)).count, 0)
     }
 }

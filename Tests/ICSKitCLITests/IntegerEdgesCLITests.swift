@@ -42,7 +42,8 @@ final class IntegerEdgesCLITests: FeedServerTestCase {
 
     func run(_ arguments: [String], stdin: Data? = nil) throws -> CLI.Run {
         let run = try CLI.run(arguments + ["--store", store], stdin: stdin, timeout: 120)
-        XCTAssertTrue([0, 1].contains(run.status), "icskit \(arguments.joined(separator: " ")): \(run.status)\n\(run.stderr)")
+        XCTAssertTrue(
+            [0, 1].contains(run.status), "icskit \(arguments.joined(separator: " ")): \(run.status)\n\(run.stderr)")
         XCTAssertFalse(run.stderr.contains("crashed"), run.stderr)
         return run
     }
@@ -71,7 +72,9 @@ final class IntegerEdgesCLITests: FeedServerTestCase {
         let values = Self.values(&random, extra: count)
         let first = try write(Self.items(values, summary: "First"), "first.ics")
         _ = try run(["import", first, "--calendar", "Edges", "-q"])
-        for index in values.indices.prefix(6) { _ = try run(["edit", "e\(index)@edges", "--location", "Room \(index)"]) }
+        for index in values.indices.prefix(6) {
+            _ = try run(["edit", "e\(index)@edges", "--location", "Room \(index)"])
+        }
         _ = try run(["merge", try write(Self.items(values, summary: "Second"), "second.ics"), "--into", "Edges", "-q"])
         // The same items changed on both sides: the merge raises SEQUENCE above both.
         _ = try run(["merge", try write(Self.items(values, summary: "Third"), "third.ics"), "--into", "Edges", "-q"])
@@ -88,8 +91,10 @@ final class IntegerEdgesCLITests: FeedServerTestCase {
         _ = try run(["refresh", "Feed", "--force", "-q"])
 
         _ = try run(
-            ["invite", try write(Self.items(values, summary: "Invited", method: "REQUEST"), "request.ics"), "--me",
-             "me@edges.example"])
+            [
+                "invite", try write(Self.items(values, summary: "Invited", method: "REQUEST"), "request.ics"), "--me",
+                "me@edges.example",
+            ])
         let replies = values.indices.map { index in
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//edges//EN\r\nMETHOD:REPLY\r\nBEGIN:VEVENT\r\nUID:e\(index)@edges\r\n"
                 + "DTSTAMP:20261102T000000Z\r\nSEQUENCE:\(values[index])\r\nORGANIZER:mailto:org@edges.example\r\n"

@@ -211,6 +211,13 @@ final class TrustCLITests: StoreCLITestCase {
             XCTAssertEqual(run.status, 0, "\(command): \(run.stderr)")
         }
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int, 0)
+        // Reached through a link, the empty file stays empty too (issue 59).
+        let linked = path("linked.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: "empty.sqlite")
+        for command in [["agenda"], ["search", "x"], ["todo"], ["remind", "--within", "1d"]] {
+            XCTAssertEqual(try CLI.run(command + ["--store", linked]).status, 0, "\(command)")
+        }
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int, 0)
 
         try "icskit check-store found this store damaged:\n*** in database main ***\npage 7 is never used\n".write(
             toFile: target + ".damaged", atomically: true, encoding: .utf8)
@@ -260,7 +267,8 @@ final class TrustCLITests: StoreCLITestCase {
     }
 
     /// `search` on a store that takes no writes (here a trigger refuses the index's bookkeeping, as a full disk or
-    /// read-only media would) searches the index as it stands: no SQLite text, exit 0 (issue 46).
+    /// read-only media would) searches the index as it stands and reads the items it lacks: no SQLite text, exit 0
+    /// (issue 46), and an item added since the index was last brought up to date is found (issue 59).
     func testSearchOnAStoreThatTakesNoWrites() throws {
         try icskit(["add", "event", "Budget review", "--start", "2026-12-01 10:00"])
         XCTAssertTrue(try icskit(["search", "budget", "--no-ids"]).stdout.contains("Budget review"))
@@ -272,6 +280,18 @@ final class TrustCLITests: StoreCLITestCase {
         let run = try icskit(["search", "budget", "--no-ids"])
         XCTAssertEqual(run.stderr, "")
         XCTAssertTrue(run.stdout.contains("Budget review"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Budget plan"), run.stdout)
+        XCTAssertEqual(try icskit(["search", "plan", "--no-ids"]).stdout.components(separatedBy: "\n").count, 2)
+        XCTAssertTrue(try icskit(["search", "nothing-like-it"]).stdout.hasPrefix("no item holds"))
+        // Changed since it was indexed: found by its new text, not by its old.
+        try CLI.sqliteScript(store, "DROP TRIGGER refuse; DROP TRIGGER refuse2;")
+        try icskit(["search", "budget"])
+        try CLI.sqliteScript(
+            store,
+            "CREATE TRIGGER refuse BEFORE UPDATE ON itemSearchState BEGIN SELECT RAISE(FAIL, 'disk full'); END;")
+        try icskit(["edit", "Budget plan", "--summary", "Café plan"])
+        XCTAssertTrue(try icskit(["search", "cafe", "--no-ids"]).stdout.contains("Café plan"))
+        XCTAssertFalse(try icskit(["search", "budget", "--no-ids"]).stdout.contains("plan"))
     }
 
     /// Undo of `calendars X --remove` gives the calendar back bound to its partner, and the next sync pairs its items

@@ -36,7 +36,8 @@ final class TrustRound2CLITests: StoreCLITestCase {
     func forgedUpdate(sentBy: String? = nil, organizer: String = "a@example.com") throws -> String {
         var text = try fixture("group-update.ics").replacingOccurrences(
             of: "SUMMARY:Conference", with: "SUMMARY:Moved by Mallory")
-        let line = sentBy.map { "ORGANIZER;SENT-BY=\"mailto:\($0)\":mailto:\(organizer)" } ?? "ORGANIZER:mailto:\(organizer)"
+        let line =
+            sentBy.map { "ORGANIZER;SENT-BY=\"mailto:\($0)\":mailto:\(organizer)" } ?? "ORGANIZER:mailto:\(organizer)"
         text = text.replacingOccurrences(of: "ORGANIZER:mailto:a@example.com", with: line)
         XCTAssertTrue(text.contains("Moved by Mallory"))
         return text
@@ -156,13 +157,18 @@ final class TrustRound2CLITests: StoreCLITestCase {
                     + "END:VEVENT\r\nEND:VCALENDAR\r\n", "reply-\(stamp)-\(attendees.count).ics")
         }
         // Bob answers for Alice as well: neither answer counts.
-        let both = try reply([("bob@example.com", "DECLINED"), ("alice@example.com", "DECLINED")], stamp: "20261128T100000Z")
+        let both = try reply(
+            [("bob@example.com", "DECLINED"), ("alice@example.com", "DECLINED")], stamp: "20261128T100000Z")
         let refused = try icskit(["invite", both] + mine, status: 1).stdout
         XCTAssertTrue(refused.contains("a REPLY answers for one ATTENDEE, its sender; this one names 2"), refused)
         XCTAssertFalse(try exported().contains("DECLINED"))
         // A huge SEQUENCE does not outrank Alice's own later answer.
         try icskit(
-            ["invite", try reply([("alice@example.com", "DECLINED")], sequence: "9223372036854775807", stamp: "20261128T110000Z")]
+            [
+                "invite",
+                try reply(
+                    [("alice@example.com", "DECLINED")], sequence: "9223372036854775807", stamp: "20261128T110000Z"),
+            ]
                 + mine)
         XCTAssertTrue(try exported().contains("PARTSTAT=DECLINED:mailto:alice@example.com"))
         try icskit(["invite", try reply([("alice@example.com", "ACCEPTED")], stamp: "20261128T120000Z")] + mine)

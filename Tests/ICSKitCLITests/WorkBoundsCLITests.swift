@@ -30,7 +30,9 @@ final class WorkBoundsCLITests: FeedServerTestCase {
     func testJSCalendarOverridesMayNotCopyTheirEventPastSixteenTimesTheDocument() throws {
         // 1,000 patches of a 64 kB event: a 100 kB document that would make 64 MB of iCalendar.
         let hostile = try write(Self.amplifying(overrides: 1_000, bodyKB: 64), "amplifying.json")
-        let refused = try CLI.run(["convert", hostile, "--from", "jscalendar", "-o", scratch.appendingPathComponent("out.ics").path])
+        let refused = try CLI.run([
+            "convert", hostile, "--from", "jscalendar", "-o", scratch.appendingPathComponent("out.ics").path,
+        ])
         XCTAssertEqual(refused.status, 1, refused.stderr)
         XCTAssertTrue(
             (refused.stdout + refused.stderr).contains(
@@ -58,7 +60,8 @@ final class WorkBoundsCLITests: FeedServerTestCase {
         let taken = try CLI.run(
             ["subscribe", server.feed("correct"), "--into", "Many", "--max-items", "12", "--store", store])
         XCTAssertEqual(taken.status, 0, taken.stderr)
-        XCTAssertEqual(try CLI.run(["export", "--store", store]).stdout.components(separatedBy: "BEGIN:VEVENT").count, 13)
+        XCTAssertEqual(
+            try CLI.run(["export", "--store", store]).stdout.components(separatedBy: "BEGIN:VEVENT").count, 13)
         XCTAssertEqual(
             try CLI.run(["refresh", "--max-items", "0", "--store", store]).stderr,
             "Error: --max-items takes a count, 1 to 1000000\nUsage: icskit refresh [<options>] [<calendars> ...]\n"

@@ -18,7 +18,7 @@ package enum MIMEMessage {
     /// mail, so that a message cannot pass for a plain calendar (which has no sender to check): an mbox message's
     /// `From ` line; or a first line `Name: value` (RFC 5322 §2.2) whose name is no iCalendar name, or a header block
     /// (up to the first empty line) that holds a field only mail has (From, Received, MIME-Version …), whatever
-    /// other lines it holds. A calendar file starts with `BEGIN:`, or with a stray property before it.
+    /// other lines it holds. A calendar file starts with `BEGIN:`, or with a stray property or broken bytes before it.
     package static func isMessage(_ bytes: [UInt8]) -> Bool {
         // Every calendar file is asked: decide on its first line, and on at most the first 64 KB.
         let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
@@ -28,7 +28,10 @@ package enum MIMEMessage {
         else { return false }
         let name = String(decoding: start[..<colon], as: UTF8.self).uppercased()
         if name == "BEGIN" || name == "END" { return false }
-        if !isCalendarName(name) { return true }
+        // A name as mail programs write them (letters, digits, '-'); other bytes are a broken calendar's.
+        let isFieldName =
+            name.first?.isLetter == true && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        if isFieldName, !isCalendarName(name) { return true }
         let head = headerBlock(start.prefix(1 << 16)).lines
         return head.contains { line in
             line.split(separator: ":", maxSplits: 1).first.map { mailFields.contains($0.lowercased()) } ?? false

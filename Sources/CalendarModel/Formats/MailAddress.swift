@@ -26,7 +26,11 @@ package enum MailAddress {
         var escaped = false
         for character in text {
             if quoted {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
                     quoted = false
                 }
                 continue

@@ -22,7 +22,9 @@ extension ICalendar {
             from: at.addingTimeInterval(-2 * 86_400), to: at.addingTimeInterval(2 * 86_400), options: options)
         return around.occurrences.contains { occurrence in
             guard let id = occurrence.recurrenceID else { return false }
-            if id.isDate || recurrenceID.isDate { return LocalDateTime(id).dayNumber == LocalDateTime(recurrenceID).dayNumber }
+            if id.isDate || recurrenceID.isDate {
+                return LocalDateTime(id).dayNumber == LocalDateTime(recurrenceID).dayNumber
+            }
             return time.date(of: id) == at
         }
     }

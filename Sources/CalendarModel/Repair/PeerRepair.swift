@@ -28,10 +28,16 @@ extension ICalendar {
         Self.droppingEmptyValues(&root, &log)
         Self.repairingParameters(&root, inZone: false, &log)
         Self.imagesAsDataURIs(&root, &log)
+        // Zones first, and the TZIDs none of them defines made floating, so that the items' repairs see the forms
+        // their times end up in (a second run then finds nothing more to do).
+        root.components = root.components.compactMap { child in
+            child.name == "VTIMEZONE" ? Self.repairedZone(child, &log) : child
+        }
+        Self.floatingUnknownZones(&root, &log)
         var children: [Component] = []
         for child in root.components {
             if child.name == "VTIMEZONE" {
-                if let zone = Self.repairedZone(child, &log) { children.append(zone) }
+                children.append(child)
                 continue
             }
             guard ItemKind(rawValue: child.name) != nil else {
@@ -461,19 +467,24 @@ extension ICalendar {
                     code: "repair-date-value-type")
             }
         }
-        matchEndToStart(&item, &log)
-        matchExceptionsToStart(&item, &log)
-        matchDatesToStart(&item, &log)
-        matchUntilToStart(&item, &log)
-        repairEnd(&item, &log)
-        escapingTexts(&item, &log)
-        oneLineSummary(&item, &log)
-        durationInDays(&item, &log)
-        synchronizingStart(&item, &log)
-        excludedStart(&item, &log)
-        droppingIdleExceptions(&item, &log)
-        imagesAsDataURIs(&item, &log)
-        return splittingPeriods(item, &log)
+        // PERIOD values first: the dates they become, and the overrides they make, are mended as the rest are (a
+        // second run then finds nothing more to do).
+        return splittingPeriods(item, &log).map { part in
+            var item = part
+            matchEndToStart(&item, &log)
+            matchExceptionsToStart(&item, &log)
+            matchDatesToStart(&item, &log)
+            matchUntilToStart(&item, &log)
+            repairEnd(&item, &log)
+            escapingTexts(&item, &log)
+            oneLineSummary(&item, &log)
+            durationInDays(&item, &log)
+            synchronizingStart(&item, &log)
+            excludedStart(&item, &log)
+            droppingIdleExceptions(&item, &log)
+            imagesAsDataURIs(&item, &log)
+            return item
+        }
     }
 
     /// One of each property an item may hold once (`PropertyDesign.singular`): repeats after the first, which

@@ -131,7 +131,8 @@ extension SchedulingState {
             }
             guard let position = positions[key]?[normalized(answer.address)] else { return false }
             core.attendees[position].parameters.removeAll { $0.name == "PARTSTAT" }
-            core.attendees[position].parameters.append(Parameter("PARTSTAT", answer.participationStatus ?? "NEEDS-ACTION"))
+            core.attendees[position].parameters.append(
+                Parameter("PARTSTAT", answer.participationStatus ?? "NEEDS-ACTION"))
             return true
         }
     }

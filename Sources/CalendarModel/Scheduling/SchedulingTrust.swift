@@ -99,7 +99,8 @@ package enum SchedulingTrust {
         origin: SchedulingOrigin, me: Set<String> = []
     ) -> Refusal? {
         let title =
-            (stored.components.first?.summary ?? message.summary).map { "\"\($0)\"" } ?? message.uid.map { "item \($0)" }
+            (stored.components.first?.summary ?? message.summary).map { "\"\($0)\"" }
+            ?? message.uid.map { "item \($0)" }
         let what = title ?? "the item"
         if method == "REPLY" {
             // The sender first: an answer from a stranger's mail is not one to apply once they are invited.
@@ -118,7 +119,9 @@ package enum SchedulingTrust {
         if stored.master != nil {
             guard let organizer = stored.organizer else {
                 if received {
-                    guard let claimed else { return senderRefusal(origin, claimed: [], stored: stored, role: "ORGANIZER") }
+                    guard let claimed else {
+                        return senderRefusal(origin, claimed: [], stored: stored, role: "ORGANIZER")
+                    }
                     return Refusal(
                         rule: .notOrganizer, reason: "\(claimed) is not the organizer of \(what) (it has none)")
                 }
@@ -185,7 +188,8 @@ package enum SchedulingTrust {
         guard let sender else {
             return Refusal(
                 rule: .unverifiedSender,
-                reason: "unverified: the mail names no single sender (From:) that can be read; --trust-sender applies it")
+                reason:
+                    "unverified: the mail names no single sender (From:) that can be read; --trust-sender applies it")
         }
         let from = CalendarUser.comparable(sender)
         guard allowed.contains(from) else {

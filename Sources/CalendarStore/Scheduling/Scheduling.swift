@@ -221,7 +221,8 @@ extension CalendarStore {
             if method == "REPLY", !outcome.recurrenceID.isEmpty,
                 !derivation.components.contains(where: { $0.identity.recurrenceID == outcome.recurrenceID })
             {
-                outcome.detail = "the REPLY answers for \(outcome.recurrenceID), which is no instance of the series: "
+                outcome.detail =
+                    "the REPLY answers for \(outcome.recurrenceID), which is no instance of the series: "
                     + "nothing changed"
             }
             return

@@ -50,40 +50,89 @@ extension CalendarStore {
     /// stale.
     public func search(_ query: SearchQuery) throws -> [SearchHit] {
         guard !query.words.isEmpty else { return [] }
-        // The index is brought up to date first; a store that takes no writes (read-only media, a full disk) is
-        // searched with the index as the last search left it.
+        // The index is brought up to date first. A store that takes no writes (read-only media, a full disk) has its
+        // index searched as the last search left it, and the items it lacks are read and matched one by one.
         if !isReadOnly { _ = try? database.write { db in try SearchIndex.update(db) } }
         return try database.read { db in
-            var conditions = ["itemSearch MATCH ?"]
-            var arguments: [any DatabaseValueConvertible] = [query.match]
-            if !query.calendars.isEmpty {
-                conditions.append(
-                    "c.name IN (\(Array(repeating: "?", count: query.calendars.count).joined(separator: ", ")))")
-                arguments += query.calendars as [any DatabaseValueConvertible]
+            let indexed = try hits(db, query, condition: "itemSearch MATCH ?", argument: query.match)
+            let unindexed = try hits(db, query, condition: SearchIndex.unindexed, argument: nil).filter { hit in
+                query.matches(SearchIndex.text(of: hit.content))
             }
-            if !query.kinds.isEmpty {
-                let kinds = query.kinds.sorted().map(\.rawValue)
-                conditions.append("i.kind IN (\(Array(repeating: "?", count: kinds.count).joined(separator: ", ")))")
-                arguments += kinds as [any DatabaseValueConvertible]
-            }
-            return try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT i.uid, i.recurrenceID, c.name, i.kind, i.summary, coalesce(i.startUTC, i.dueUTC) AS at,
-                           i.startValue, i.startTZID, i.isRecurring
-                    FROM itemSearch s JOIN item i ON i.id = s.rowid JOIN calendar c ON c.id = i.calendarID
-                    WHERE \(conditions.joined(separator: " AND "))
-                    ORDER BY at IS NULL, at, c.name, i.uid, i.recurrenceID
-                    """, arguments: StatementArguments(arguments)
-            ).compactMap { row in
-                // The column holds an `ItemKind`'s raw value: no other row is written.
-                ItemKind(rawValue: row[3]).map { kind in
+            return (indexed + unindexed).sorted(by: SearchHit.order).map(\.hit)
+        }
+    }
+
+    /// The items that pass `condition` and the query's calendars and kinds, with their content.
+    private func hits(
+        _ db: Database, _ query: SearchQuery, condition: String, argument: (any DatabaseValueConvertible)?
+    ) throws -> [(hit: SearchHit, content: String)] {
+        var conditions = [condition]
+        var arguments: [any DatabaseValueConvertible] = argument.map { [$0] } ?? []
+        if !query.calendars.isEmpty {
+            conditions.append(
+                "c.name IN (\(Array(repeating: "?", count: query.calendars.count).joined(separator: ", ")))")
+            arguments += query.calendars as [any DatabaseValueConvertible]
+        }
+        if !query.kinds.isEmpty {
+            let kinds = query.kinds.sorted().map(\.rawValue)
+            conditions.append("i.kind IN (\(Array(repeating: "?", count: kinds.count).joined(separator: ", ")))")
+            arguments += kinds as [any DatabaseValueConvertible]
+        }
+        // The index's rows join only for a MATCH; the unindexed items are read without it.
+        let index = argument == nil ? "item i JOIN " : "itemSearch s JOIN item i ON i.id = s.rowid JOIN "
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT i.uid, i.recurrenceID, c.name, i.kind, i.summary, coalesce(i.startUTC, i.dueUTC) AS at,
+                       i.startValue, i.startTZID, i.isRecurring, \(argument == nil ? "i.content" : "''")
+                FROM \(index)calendar c ON c.id = i.calendarID
+                WHERE \(conditions.joined(separator: " AND "))
+                """, arguments: StatementArguments(arguments)
+        ).compactMap { row in
+            // The column holds an `ItemKind`'s raw value: no other row is written.
+            ItemKind(rawValue: row[3]).map { kind in
+                (
                     SearchHit(
                         uid: row[0], recurrenceID: row[1], calendar: row[2], kind: kind, summary: row[4],
-                        when: row[5], startValue: row[6], startTZID: row[7], isRecurring: row[8])
-                }
+                        when: row[5], startValue: row[6], startTZID: row[7], isRecurring: row[8]), row[9]
+                )
             }
         }
+    }
+}
+
+extension SearchHit {
+    /// Earliest first, items without a time last; then by calendar, UID and instance.
+    static func order(_ a: (hit: SearchHit, content: String), _ b: (hit: SearchHit, content: String)) -> Bool {
+        let (x, y) = (a.hit, b.hit)
+        if (x.when == nil) != (y.when == nil) { return y.when == nil }
+        if let p = x.when, let q = y.when, p != q { return p < q }
+        return (x.calendar, x.uid, x.recurrenceID) < (y.calendar, y.uid, y.recurrenceID)
+    }
+}
+
+extension SearchQuery {
+    /// Whether an item's text holds every word as the index would find it: as a word or the start of one (the last
+    /// token of a word with punctuation in it; the ones before it whole and in a row), case and accents ignored.
+    func matches(_ text: SearchIndex.Text) -> Bool {
+        let tokens = Self.tokens(
+            [text.summary, text.location, text.description, text.people, text.categories].joined(separator: "\n"))
+        return words.allSatisfy { word in
+            let wanted = Self.tokens(word)
+            guard let last = wanted.last else { return true }
+            let whole = wanted.dropLast()
+            return tokens.indices.contains { start in
+                let end = start + whole.count
+                guard end < tokens.count else { return false }
+                return Array(tokens[start..<end]) == Array(whole) && tokens[end].hasPrefix(last)
+            }
+        }
+    }
+
+    /// Words as FTS5's unicode61 tokenizer with `remove_diacritics 2` cuts them: letters and digits, folded.
+    static func tokens(_ text: String) -> [String] {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .split { !$0.isLetter && !$0.isNumber }.map(String.init)
     }
 }
 
@@ -117,10 +166,16 @@ enum SearchIndex {
         try db.execute(sql: "UPDATE itemSearchState SET indexedThrough = (SELECT coalesce(max(id), 0) FROM item)")
     }
 
+    /// The items the index does not hold as they are: added after it was last brought up to date, or changed since.
+    static let unindexed = """
+        (i.id > (SELECT indexedThrough FROM itemSearchState) OR i.id IN (SELECT itemID FROM itemSearchStale))
+        """
+
+    /// What a search looks in.
+    typealias Text = (summary: String, location: String, description: String, people: String, categories: String)
+
     /// The text of one stored component that a search looks in.
-    static func text(of content: String) -> (
-        summary: String, location: String, description: String, people: String, categories: String
-    ) {
+    static func text(of content: String) -> Text {
         let component = ICS.read(Array(content.utf8)).calendars.first?.components.first
         guard let core = component?.core else { return ("", "", "", "", "") }
         var people: [String] = []

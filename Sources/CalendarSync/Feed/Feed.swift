@@ -175,7 +175,8 @@ public enum Feed {
                 if line.last == 0x0D { line = line.dropLast() }
                 if line.count >= 11, line.count <= 14,
                     names.contains(where: { name in
-                        name.count == line.count && zip(name, line).allSatisfy { $0 == ($1 >= 0x61 && $1 <= 0x7A ? $1 - 0x20 : $1) }
+                        name.count == line.count
+                            && zip(name, line).allSatisfy { $0 == ($1 >= 0x61 && $1 <= 0x7A ? $1 - 0x20 : $1) }
                     })
                 {
                     count += 1
