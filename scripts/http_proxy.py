@@ -2,7 +2,10 @@
 """A forward HTTP proxy for the proxy tests: absolute-form requests (http://host/path) are forwarded, CONNECT opens
 a tunnel (for https). Each request's method and target is logged as one line of standard error.
 
-    scripts/http_proxy.py [--lifetime SECONDS]
+    scripts/http_proxy.py [--lifetime SECONDS] [--garbage]
+
+With --garbage it answers every request, CONNECT included, with bytes that are no HTTP, and closes the connection
+(a broken proxy, whose failures must not be blamed on the server behind it).
 
 Binds 127.0.0.1 on a free port, prints the port on the first line of standard output, and serves until standard
 input closes or the lifetime (default 120 s) ends. Standard library only.
@@ -20,6 +23,18 @@ import urllib.parse
 
 class Proxy(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    garbage = False
+
+    def handle_one_request(self):
+        if not Proxy.garbage:
+            return super().handle_one_request()
+        self.raw_requestline = self.rfile.readline(65537)
+        self.note_line(self.raw_requestline)
+        self.wfile.write(b"\x00\x01 this is no HTTP\r\n\r\n")
+        self.close_connection = True
+
+    def note_line(self, line):
+        print(line.decode("latin-1").strip(), file=sys.stderr, flush=True)
 
     def log_message(self, *args):
         pass
@@ -77,7 +92,9 @@ class Proxy(http.server.BaseHTTPRequestHandler):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lifetime", type=float, default=120)
+    parser.add_argument("--garbage", action="store_true")
     arguments = parser.parse_args()
+    Proxy.garbage = arguments.garbage
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
     print(server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()

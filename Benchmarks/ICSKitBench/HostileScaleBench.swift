@@ -1,8 +1,9 @@
 import Foundation
 
-/// Work that must grow linearly with hostile data (issue 46), each measured at two sizes: a title of many line
-/// breaks listed by `agenda` (once quadratic: 2 MB 7.8 s, 8 MB 64 s), and the answers of many attendees received
-/// by `invite` in one run (once quadratic: 400 answers to a 1,000-attendee event 29 s).
+/// Work that must grow linearly with hostile data (issues 46 and 59), each measured at two sizes: a title of many
+/// line breaks listed by `agenda` (once quadratic: 2 MB 7.8 s, 8 MB 64 s), the answers of many attendees received
+/// by `invite` in one run (once quadratic: 400 answers to a 1,000-attendee event 29 s), and forged requests kept
+/// aside (once quadratic per UID: 8,000 messages 15 s).
 enum HostileScaleBench {
     struct Pair {
         var name: String
@@ -15,7 +16,46 @@ enum HostileScaleBench {
     }
 
     static func run(icskit: String, runs: Int, scratch: URL) throws -> [Pair] {
-        [try lineBreaks(icskit: icskit, runs: runs, scratch: scratch), try replies(icskit: icskit, scratch: scratch)]
+        [
+            try lineBreaks(icskit: icskit, runs: runs, scratch: scratch), try replies(icskit: icskit, scratch: scratch),
+            try held(icskit: icskit, scratch: scratch),
+        ]
+    }
+
+    /// Forged REQUESTs for an item made here, each kept aside (issue 59: the queue was quadratic per UID, 8,000
+    /// messages 15 s): one `invite` run of 2,000, and of 8,000 (past the cap of 1,000 an item, the oldest go).
+    static func held(icskit: String, scratch: URL) throws -> Pair {
+        func measure(_ count: Int) throws -> Measurement {
+            let folder = scratch.appendingPathComponent("held-\(count)")
+            try? FileManager.default.removeItem(at: folder)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let store = folder.appendingPathComponent("store.sqlite").path
+            let uid = "mine@bench"
+            let mine = folder.appendingPathComponent("mine.ics").path
+            try
+                ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\n"
+                + "DTSTAMP:20261128T000000Z\r\nDTSTART:20261201T100000Z\r\nSUMMARY:Mine\r\nEND:VEVENT\r\n"
+                + "END:VCALENDAR\r\n").write(toFile: mine, atomically: true, encoding: .utf8)
+            _ = try StoreBench.timed([icskit, "import", mine, "--store", store, "-q"])
+            let messages = (0..<count).map { index in
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\n"
+                    + "DTSTAMP:20261128T000000Z\r\nSEQUENCE:\(index)\r\nDTSTART:20261201T100000Z\r\n"
+                    + "SUMMARY:Forged \(index)\r\nORGANIZER:mailto:m@evil.example\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            }
+            let file = folder.appendingPathComponent("forged.ics").path
+            try messages.joined().write(toFile: file, atomically: true, encoding: .utf8)
+            var measurement = Measurement(
+                name: "invite of \(count) forged requests, kept aside", seconds: [], peakKB: 0)
+            // Messages not applied make the exit status 1.
+            measurement.add(try StoreBench.timed([icskit, "invite", file, "--store", store, "--json"], accepted: [1]))
+            try? FileManager.default.removeItem(at: folder)
+            return measurement
+        }
+        // The issue's 15 s was for 8,000 messages; growing quadratically, 2,000 took a sixteenth of it.
+        return Pair(
+            name: "invite of forged requests kept aside", small: try measure(2_000), large: try measure(8_000),
+            factor: 4,
+            before: 15.0 / 16)
     }
 
     /// One event whose SUMMARY and DESCRIPTION are `megabytes` of `a\n`, written as TEXT escapes.

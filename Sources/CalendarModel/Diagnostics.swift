@@ -38,7 +38,29 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible, Codable {
         self.file = file
         self.line = line
         self.column = column
-        self.message = message
+        self.message = Self.oneLine(message)
+    }
+
+    /// A message as one line: line breaks from the data it quotes (a TZID of `^n`, a value with `\r`) as `\n` and
+    /// `\r`, other control characters as `\xNN`, so that no quoted text can start a line of its own (posing as
+    /// `file:99: error: …`) or steer a terminal.
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: Self.isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case _ where isControl(scalar): out += "\\x" + String(scalar.value, radix: 16, uppercase: true)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}"
+            || scalar == "\u{2029}"
     }
 
     /// `path:line: severity: message` (`path:line:column: …` when there is a column), the format compilers

@@ -288,11 +288,16 @@ enum Password {
     /// that they are not kept and how to give the password instead. `user` (`--user`) names who they are for.
     static func fromURL(_ given: URLUserInfo, user: String?) -> (user: String, password: String)? {
         guard let password = given.password else { return nil }
+        // A password without a user name is said to be unused, never announced as used and then dropped.
+        guard let name = user ?? given.user, !name.isEmpty else {
+            Output.standardError(
+                "icskit: the URL holds a password but no user name, so it is not used; give --user NAME (the "
+                    + "password then in ICSKIT_PASSWORD, ~/.netrc or at the prompt)")
+            return nil
+        }
         Output.standardError(
             "icskit: the password in the URL is used for this run only and is not stored or shown; next time give "
-                + "--user \(user ?? given.user ?? "NAME") and the password in ICSKIT_PASSWORD or ~/.netrc (or at the prompt)"
-        )
-        guard let name = user ?? given.user, !name.isEmpty else { return nil }
+                + "--user \(name) and the password in ICSKIT_PASSWORD or ~/.netrc (or at the prompt)")
         return (name, password)
     }
 

@@ -177,15 +177,18 @@ struct SyncCommand: ParsableCommand {
     func partners(_ store: CalendarStore) throws -> [SyncPartner] {
         if let vdir, let calendar = calendars.first {
             let path = URL(fileURLWithPath: vdir).standardizedFileURL.path
-            try store.bind(SyncPartner(calendar: calendar, kind: .vdir, location: path))
+            let partner = SyncPartner(calendar: calendar, kind: .vdir, location: path)
+            try Self.requireUnbound(partner, store: store)
+            try store.bind(partner)
         }
         if let caldav, let calendar = calendars.first {
             let given = URLUserInfo(caldav)
             let url = Feed.httpURL(given.url)!.absoluteString
-            try store.bind(
-                SyncPartner(
-                    calendar: calendar, kind: .caldav, location: url.hasSuffix("/") ? url : url + "/",
-                    user: user ?? given.user))
+            let partner = SyncPartner(
+                calendar: calendar, kind: .caldav, location: url.hasSuffix("/") ? url : url + "/",
+                user: user ?? given.user)
+            try Self.requireUnbound(partner, store: store)
+            try store.bind(partner)
         }
         let bound = try store.partners()
         let unknown = calendars.filter { name in !bound.contains { $0.calendar == name } }
@@ -195,6 +198,29 @@ struct SyncCommand: ParsableCommand {
                     + " (bind it with --caldav URL or --vdir DIR)")
         }
         return calendars.isEmpty ? bound : bound.filter { calendars.contains($0.calendar) }
+    }
+
+    /// One vdir or collection syncs with one calendar: bound to two, each would copy the other's items into it. The
+    /// same folder is known through links, the same collection in any case of its scheme and host.
+    static func requireUnbound(_ partner: SyncPartner, store: CalendarStore) throws {
+        func place(_ binding: SyncPartner) -> String {
+            switch binding.kind {
+            case .vdir: return URL(fileURLWithPath: binding.location).resolvingSymlinksInPath().path
+            default:
+                guard var parts = URLComponents(string: binding.location) else { return binding.location }
+                (parts.scheme, parts.host) = (parts.scheme?.lowercased(), parts.host?.lowercased())
+                return parts.string ?? binding.location
+            }
+        }
+        let wanted = place(partner)
+        if let other = try store.partners().first(where: {
+            $0.kind == partner.kind && $0.calendar != partner.calendar && place($0) == wanted
+        }) {
+            throw CommandFailure(
+                "\(partner.location) already syncs with calendar \"\(other.calendar)\"; one \(partner.kind == .vdir ? "vdir" : "collection") "
+                    + "syncs with one calendar (sync \"\(other.calendar)\" instead, or remove it with "
+                    + "icskit calendars \"\(other.calendar)\" --remove)")
+        }
     }
 
     /// One bound calendar synced with its partner.

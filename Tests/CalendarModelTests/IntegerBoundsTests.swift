@@ -54,4 +54,37 @@ final class IntegerBoundsTests: XCTestCase {
             XCTAssertLessThanOrEqual(ItemCore.sequence(after: value ?? 0), Int(Int32.max))
         }
     }
+
+    /// A REPEAT read as 2^31-1 fires an alarm at most 101 times an instance (SECURITY.md): the first and 100 repeats.
+    func testAnAlarmRepeatsAHundredTimesAtMost() throws {
+        let file = """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//t//EN\r
+            BEGIN:VEVENT\r
+            UID:r\r
+            DTSTAMP:20260101T000000Z\r
+            DTSTART:20261201T100000Z\r
+            BEGIN:VALARM\r
+            ACTION:DISPLAY\r
+            TRIGGER:-PT5M\r
+            DESCRIPTION:x\r
+            REPEAT:9223372036854775807\r
+            DURATION:PT1M\r
+            END:VALARM\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        let calendar = try XCTUnwrap(ICS.read(Array(file.utf8)).calendars.first)
+        var options = ExpansionOptions()
+        options.viewerZone = .utc
+        let occurrence = try XCTUnwrap(
+            calendar.occurrences(
+                from: Date(timeIntervalSince1970: 1_796_000_000), to: Date(timeIntervalSince1970: 1_800_000_000),
+                options: options
+            ).occurrences.first)
+        let firings = occurrence.alarmFirings(time: CalendarTime(calendar: calendar, viewerZone: "UTC"))
+        XCTAssertEqual(firings.count, 101)
+    }
 }

@@ -210,5 +210,18 @@ final class SchedulingTrustTests: XCTestCase {
         XCTAssertEqual(plain.map { String(decoding: $0.bytes, as: UTF8.self) }, [calendar])
         XCTAssertEqual(
             MIMEMessage.calendarParts(Array("From: a@b.c\r\nBEGIN: VCALENDAR\r\n\r\nhello\r\n".utf8)).count, 0)
+        // Multiparts are followed 16 deep at most (SECURITY.md): no deeper nesting costs recursion.
+        func nested(_ depth: Int) -> [UInt8] {
+            var body = "Content-Type: text/calendar\r\n\r\n" + calendar
+            for level in 0..<depth {
+                body =
+                    "Content-Type: multipart/mixed; boundary=\"b\(level)\"\r\n\r\n--b\(level)\r\n" + body
+                    + "\r\n--b\(level)--\r\n"
+            }
+            return Array(("From: a@b.c\r\nMIME-Version: 1.0\r\n" + body).utf8)
+        }
+        XCTAssertEqual(MIMEMessage.calendarParts(nested(15)).count, 1)
+        XCTAssertEqual(MIMEMessage.calendarParts(nested(16)).count, 0)
+        XCTAssertEqual(MIMEMessage.calendarParts(nested(2_000)).count, 0)
     }
 }

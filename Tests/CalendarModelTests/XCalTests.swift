@@ -163,6 +163,13 @@ final class XCalTests: XCTestCase {
         XCTAssertTrue(undefined.calendars.isEmpty)
         XCTAssertTrue(undefined.diagnostics.first?.message.contains("&external;") ?? false, "\(undefined.diagnostics)")
         XCTAssertEqual(undefined.diagnostics.first?.line, 2)
+        // Elements nest 200 deep at most (SECURITY.md): deeper is refused, not followed by recursion.
+        let deep = String(repeating: "<x>", count: 100_000) + String(repeating: "</x>", count: 100_000)
+        let nested = CalendarFormat.xcal.read(Array(deep.utf8), file: "deep.xml")
+        XCTAssertTrue(nested.calendars.isEmpty)
+        XCTAssertTrue(
+            nested.diagnostics.first?.message.contains("elements nest deeper than 200 levels") ?? false,
+            "\(nested.diagnostics)")
     }
 
     func testBrokenXMLAndWrongRootAreReportedWithALine() {

@@ -21,6 +21,12 @@ final class RedirectPolicyTests: XCTestCase {
             ("0.0.0.0", .unspecified), ("[::]", .unspecified), ("172.32.0.1", .public), ("8.8.8.8", .public),
             ("calendar.example.org", .public), ("[2001:db8::1]", .public), ("1.2.3.4.5", .public),
             ("256.1.1.1", .public), ("[1::2::3]", .public),
+            // IPv6 spellings that carry an IPv4 address a gateway reaches (issue 59): NAT64, 6to4, IPv4-translated.
+            ("[64:ff9b::169.254.169.254]", .linkLocal), ("[64:ff9b::a9fe:a9fe]", .linkLocal),
+            ("[64:ff9b::10.0.0.1]", .privateNetwork), ("[64:ff9b:1::7f00:1]", .loopback),
+            ("[2002:a9fe:a9fe::1]", .linkLocal), ("[2002:c0a8:0101::]", .privateNetwork),
+            ("[::ffff:0:169.254.169.254]", .linkLocal), ("[::ffff:0:7f00:1]", .loopback),
+            ("[64:ff9b::8.8.8.8]", .public), ("[2002:0808:0808::1]", .public),
         ]
         for (host, expected) in cases { XCTAssertEqual(RedirectPolicy.reach(host), expected, host) }
     }
@@ -85,5 +91,28 @@ final class RedirectPolicyTests: XCTestCase {
             HTTPRequest("GET", url("http://127.0.0.1:5232/f.ics")))
         XCTAssertEqual(followed.status, 200)
         XCTAssertEqual(local.sent, ["http://127.0.0.1:5232/f.ics", "http://localhost:5232/g.ics"])
+    }
+
+    /// A server that redirects forever: at most ten redirects are followed (SECURITY.md), then the request fails.
+    func testTenRedirectsAtMost() throws {
+        final class Loop: HTTPTransport, @unchecked Sendable {
+            let lock = NSLock()
+            var sent = 0
+            func exchange(_ request: HTTPRequest, deadline: Date) throws -> HTTPResponse {
+                let count = lock.withLock {
+                    sent += 1
+                    return sent
+                }
+                return HTTPResponse(
+                    status: 302, headers: ["location": "http://127.0.0.1:5232/\(count).ics"], body: [],
+                    url: request.url, redirects: [])
+            }
+        }
+        let loop = Loop()
+        XCTAssertThrowsError(
+            try HTTPClient(timeout: 5, retries: 0, transport: loop).send(
+                HTTPRequest("GET", url("http://127.0.0.1:5232/0.ics")))
+        ) { error in XCTAssertTrue("\(error)".hasSuffix("more than 10 redirects"), "\(error)") }
+        XCTAssertEqual(loop.sent, 11)
     }
 }

@@ -136,6 +136,12 @@ final class DataSafetyCLITests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains(".recover"), refused.stderr)
         try icskit(["rm", "e1@test"], status: 1)
         try icskit(["import", path("many.ics"), "--calendar", "Other", "-q"], status: 1)
+        // Another name of the same file (a hard link, issue 59) finds the mark the file itself carries.
+        let other = path("other-name.sqlite")
+        XCTAssertEqual(link(store, other), 0)
+        let linked = try CLI.run(["add", "event", "Through a link", "--start", "2026-12-01 10:00", "--store", other])
+        XCTAssertEqual(linked.status, 1, linked.stderr)
+        XCTAssertTrue(linked.stderr.contains("failed its integrity check"), linked.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), damaged, "nothing was written")
 
         // The backup in its place: the next check passes and takes the mark away; writes work again.

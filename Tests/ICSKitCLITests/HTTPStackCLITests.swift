@@ -48,15 +48,16 @@ final class HTTPStackCLITests: FeedServerTestCase {
         let log: URL
         let port: Int
 
-        init(folder: URL) throws {
+        init(folder: URL, garbage: Bool = false) throws {
             log = folder.appendingPathComponent("proxy.log")
             try Data().write(to: log)
             let output = Pipe()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                TestEnvironment.pythonExecutable,
-                TestEnvironment.package.appendingPathComponent("scripts/http_proxy.py").path,
-            ]
+            process.arguments =
+                [
+                    TestEnvironment.pythonExecutable,
+                    TestEnvironment.package.appendingPathComponent("scripts/http_proxy.py").path,
+                ] + (garbage ? ["--garbage"] : [])
             process.standardInput = input
             process.standardOutput = output
             process.standardError = try FileHandle(forWritingTo: log)
@@ -76,6 +77,24 @@ final class HTTPStackCLITests: FeedServerTestCase {
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()
         }
+    }
+
+    /// A proxy that answers what is no HTTP is named as the fault, not the server behind it (issue 59).
+    func testABrokenProxyIsBlamedNotTheServerBehindIt() throws {
+        let proxy = try Proxy(folder: scratch, garbage: true)
+        defer { proxy.stop() }
+        let run = try icskit(
+            ["subscribe", server.feed("correct"), "--into", "Broken", "--timeout", "10"],
+            environment: [
+                "HTTP_PROXY": "http://127.0.0.1:\(proxy.port)", "HTTPS_PROXY": "http://127.0.0.1:\(proxy.port)",
+            ])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "the proxy 127.0.0.1 port \(proxy.port) (HTTPS_PROXY, HTTP_PROXY) closed the connection or answered "
+                    + "what is no HTTP; check the proxy"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("before it answered"), run.stderr)
+        XCTAssertEqual(try server.log().count, 0, "nothing reached the server")
     }
 
     func testProxiesFromTheEnvironmentAreUsedAndNOPROXYBypassesThem() throws {

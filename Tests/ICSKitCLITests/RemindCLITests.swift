@@ -122,6 +122,40 @@ final class RemindCLITests: StoreCLITestCase {
             "the text after --, so that no title is ever an option of the command")
     }
 
+    /// SECURITY.md's sentence, held: --exec is the user's own command line, run by /bin/sh; the alarm's text, which
+    /// comes from a calendar, reaches it only as an argument after `--`, never as shell code.
+    func testExecNeverRunsTheAlarmsTextAsShell() throws {
+        let marker = path("pwned")
+        let file = path("hostile.ics")
+        try """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        PRODID:-//test//EN\r
+        BEGIN:VEVENT\r
+        UID:hostile@test\r
+        DTSTAMP:20260101T000000Z\r
+        DTSTART:20261202T100000Z\r
+        SUMMARY:$(touch \(marker)); `touch \(marker)` ' " && touch \(marker)\r
+        BEGIN:VALARM\r
+        ACTION:DISPLAY\r
+        DESCRIPTION:x\r
+        TRIGGER:-PT10M\r
+        END:VALARM\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        try icskit(["import", file, "--calendar", "Hostile", "-q"])
+        let log = path("text.txt")
+        try icskit([
+            "remind", "--now", "2026-12-02T09:45:00Z", "--within", "10m", "--tz", "UTC", "--calendar", "Hostile",
+            "--exec", "printf '%s\\n' >> '\(log)'",
+        ])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "the title ran as shell code")
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        XCTAssertTrue(text.contains("$(touch \(marker)); `touch \(marker)` ' \" && touch \(marker)"), text)
+    }
+
     func testWatchFiresAnAlarmAtItsTime() throws {
         // An event two seconds after its alarm, which is two seconds from now.
         let formatter = ISO8601DateFormatter()

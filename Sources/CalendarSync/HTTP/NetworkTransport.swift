@@ -195,6 +195,7 @@ final class NetworkTransport: HTTPTransport {
         proxy: String? = nil
     ) -> HTTPFailure {
         let text = "\(error)"
+        if let proxy, let blamed = proxyFailure(error, proxy: proxy) { return blamed }
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .cancelled:
@@ -243,6 +244,26 @@ final class NetworkTransport: HTTPTransport {
         return HTTPFailure(
             "no answer came" + (proxy.map { " through the proxy \($0)" } ?? "") + "; try again, or check the address",
             isTransient: true)
+    }
+
+    /// Through a proxy, what went wrong before the target could answer is the proxy's doing: it closed the
+    /// connection, answered what is no HTTP, refused the tunnel or asked for a password. Nil for other failures.
+    static func proxyFailure(_ error: any Error, proxy: String) -> HTTPFailure? {
+        let named = "the proxy \(proxy) (HTTPS_PROXY, HTTP_PROXY)"
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .remoteConnectionClosed, .invalidProxyResponse, .httpProxyHandshakeTimeout:
+                return HTTPFailure(
+                    "\(named) closed the connection or answered what is no HTTP; check the proxy", isTransient: true)
+            case .proxyAuthenticationRequired:
+                return HTTPFailure("\(named) asks for a password (407); give it in the proxy's URL")
+            default: return nil
+            }
+        }
+        if error is HTTPParserError {
+            return HTTPFailure("\(named) answered what is no HTTP; check the proxy", isTransient: true)
+        }
+        return nil
     }
 
     /// The operating system's reason in a network error's text (`… (errno: 111)`: "connection refused").

@@ -9,7 +9,8 @@ import Foundation
 ///   (a local server, a test) may go on to others of those.
 ///
 /// Hosts are judged by what they name literally, in any form a resolver reads as an address (`2852039166`,
-/// `0xa9.0xfe.0xa9.0xfe`, `[::ffff:169.254.169.254]`); a host name other than `localhost` counts as public (what
+/// `0xa9.0xfe.0xa9.0xfe`, `[::ffff:169.254.169.254]`), IPv6 addresses that carry an IPv4 one (NAT64, 6to4,
+/// IPv4-translated) as the address they carry; a host name other than `localhost` counts as public (what
 /// it resolves to is not looked up here: SECURITY.md).
 package enum RedirectPolicy {
     /// The kinds of address a host names.
@@ -63,10 +64,20 @@ package enum RedirectPolicy {
     static func reach(_ address: [UInt16]) -> Reach {
         if address.allSatisfy({ $0 == 0 }) { return .unspecified }
         if address.dropLast().allSatisfy({ $0 == 0 }), address.last == 1 { return .loopback }
-        // An IPv4 address mapped (::ffff:a.b.c.d) or compatible (::a.b.c.d): judged as that address.
-        if address[0..<5].allSatisfy({ $0 == 0 }), address[5] == 0xFFFF || address[5] == 0 {
-            return reach(UInt32(address[6]) << 16 | UInt32(address[7]))
+        let last = UInt32(address[6]) << 16 | UInt32(address[7])
+        // An IPv4 address mapped (::ffff:a.b.c.d), compatible (::a.b.c.d) or translated (::ffff:0:a.b.c.d, RFC 2765):
+        // judged as that address.
+        if address[0..<5].allSatisfy({ $0 == 0 }), address[5] == 0xFFFF || address[5] == 0 { return reach(last) }
+        if address[0..<4].allSatisfy({ $0 == 0 }), address[4] == 0xFFFF, address[5] == 0 { return reach(last) }
+        // NAT64 (64:ff9b::/96, RFC 6052; 64:ff9b:1::/48, RFC 8215) and 6to4 (2002::/16, RFC 3056) carry an IPv4
+        // address a gateway reaches for them: judged as that one when it is not public.
+        var embedded: UInt32?
+        if address[0] == 0x64, address[1] == 0xFF9B, address[2..<6].allSatisfy({ $0 == 0 }) || address[2] == 1 {
+            embedded = last
+        } else if address[0] == 0x2002 {
+            embedded = UInt32(address[1]) << 16 | UInt32(address[2])
         }
+        if let embedded, reach(embedded) != .public { return reach(embedded) }
         if address[0] & 0xFFC0 == 0xFE80 { return .linkLocal }
         if address[0] & 0xFE00 == 0xFC00 { return .privateNetwork }
         return .public

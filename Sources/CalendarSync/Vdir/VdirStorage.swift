@@ -25,9 +25,23 @@ public struct VdirStorage: SyncStorage {
     public var identity: String { "vdir:" + directory.path }
 
     public func list() throws -> [(href: String, etag: String)] {
-        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().compactMap { name in
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        removeStaleTemporaries(names)
+        return names.compactMap { name in
             guard name.hasSuffix(".ics"), !name.hasPrefix("."), let etag = etag(of: name) else { return nil }
             return (name, etag)
+        }
+    }
+
+    /// A sync killed between writing a temporary file and renaming it leaves the file behind: one untouched for ten
+    /// minutes belongs to no sync still running (each lives for the moment of one write), and goes.
+    private func removeStaleTemporaries(_ names: [String], now: Date = Date()) {
+        for name in names where name.hasPrefix(".icskit-") && name.hasSuffix(".tmp") {
+            var info = stat()
+            guard lstat(path(name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                now.timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec) > 600
+            else { continue }
+            unlink(path(name))
         }
     }
 
