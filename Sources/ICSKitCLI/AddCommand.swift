@@ -91,6 +91,10 @@ struct AddCommand: ParsableCommand {
         if repetition.repeat != nil, start == nil, due == nil {
             throw ValidationError("--repeat needs --start (or --due for a todo)")
         }
+        if repetition.repeatAfterDone != nil {
+            if kind != .todo { throw ValidationError("--repeat-after-done is for todos") }
+            if start == nil, due == nil { throw ValidationError("--repeat-after-done needs --due (or --start)") }
+        }
     }
 
     func run() throws {
@@ -164,6 +168,7 @@ struct AddCommand: ParsableCommand {
         if let anchor = core.start ?? dueDate, let rule = try repetition.rule(for: anchor, zone: zone) {
             component.core?.recurrenceRules = [rule]
         }
+        repetition.applyAfterDone(to: &component)
         let colors = color.flatMap { color in category.first.map { [(category: $0, color: color)] } } ?? []
         let isNewCalendar = try !store.hasCalendar(named: calendar)
         try store.add(component, to: calendar, categoryColors: colors)
@@ -180,7 +185,10 @@ struct AddCommand: ParsableCommand {
             text += ": " + (todo == nil ? "" : "starts ") + Self.spoken(start)
         }
         if let due = todo?.due { text += (component.core?.start == nil ? ": " : ", ") + "due " + Self.spoken(due) }
-        if component.core?.recurrenceRules.isEmpty == false { text += ", repeating" }
+        if component.core?.recurrenceRules.isEmpty == false {
+            let fromDone = todo?.otherProperties.contains { $0.name == TodoSeries.repeatFromProperty } == true
+            text += fromDone ? ", repeating from when it is done" : ", repeating"
+        }
         return text + ", to \(calendar)" + (isNewCalendar ? " (a new calendar)" : "")
     }
 

@@ -104,6 +104,7 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
     func checkGiven() throws {
         let changes: [Any?] = [
             summary, start, end, duration, due, priority, location, description, url, alarm, status, repetition.repeat,
+            repetition.repeatAfterDone,
         ]
         if changes.allSatisfy({ $0 == nil }), category.isEmpty {
             throw ValidationError("say what to change (--summary, --start, --due, --category …)")
@@ -208,6 +209,20 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
                 throw ValidationError("--repeat needs an item with a start (or a todo with a due time)")
             }
             core.recordEdit()
+        }
+        // Repeating from when it is done, or (any other --repeat) on the rule's dates again.
+        if case .todo(var todo) = component, repetition.repeat != nil || repetition.repeatAfterDone != nil {
+            todo.otherProperties.removeAll { $0.name == TodoSeries.repeatFromProperty }
+            if let rule = repetition.afterDoneRule {
+                guard todo.core.start ?? todo.due != nil else {
+                    throw ValidationError("--repeat-after-done needs a todo with a due time (or a start)")
+                }
+                todo.core.recurrenceRules = [rule]
+                todo.otherProperties.append(Property(TodoSeries.repeatFromProperty, value: "COMPLETION"))
+            }
+            component = .todo(todo)
+        } else if repetition.repeatAfterDone != nil {
+            throw ValidationError("--repeat-after-done is for todos")
         }
         func alarms(_ old: [Alarm], summary: String?, beforeEnd: Bool) throws -> [Alarm] {
             guard let alarm else { return old }

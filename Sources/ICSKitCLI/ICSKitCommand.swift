@@ -16,7 +16,8 @@ public struct ICSKitCommand: ParsableCommand {
         version: ICS.version,
         subcommands: [
             ConvertCommand.self, ValidateCommand.self, AgendaCommand.self, TodoCommand.self,
-            ImportCommand.self, ExportCommand.self, MergeCommand.self, DoneCommand.self, RemoveCommand.self,
+            ImportCommand.self, ExportCommand.self, MergeCommand.self, DoneCommand.self, UndoneCommand.self,
+            RemoveCommand.self,
             CheckStoreCommand.self, AddCommand.self, EditCommand.self, CategoriesCommand.self, LogCommand.self,
             FreeBusyCommand.self, SubscribeCommand.self, RefreshCommand.self, UnsubscribeCommand.self,
             SyncCommand.self, SearchCommand.self, ShowCommand.self, CalendarsCommand.self, RemindCommand.self,

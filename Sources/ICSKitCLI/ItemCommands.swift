@@ -3,40 +3,13 @@ import CalendarModel
 import CalendarStore
 import Foundation
 
-/// `icskit done HANDLE`: mark a todo in the store completed.
-struct DoneCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "done", abstract: "Mark a todo in the store completed.",
-        discussion: """
-            The todo is named by its UID, a unique UID prefix (the handle `todo` shows), or words of its summary.
-
-            Examples:
-              icskit done 1e78a2
-              icskit done "Math homework" --calendar School
-            """)
-
-    @Argument(help: "The todo: its UID, a unique UID prefix, or words of its summary.")
-    var handle: String
-
-    @Option(help: "Only in this store calendar.", completion: CalendarCompletion.kind)
-    var calendar: String?
-
-    @OptionGroup var store: StoreOption
-
-    func run() throws {
-        let store = try store.open()
-        try CalendarFiles.requireCalendar(calendar, in: store)
-        let todo = try Handles.resolve(handle, in: store, calendar: calendar, kind: .todo, what: "todo")
-        let changed = try store.complete(uid: todo.uid, calendar: calendar)
-        guard changed > 0 else { throw CommandFailure("no todo with UID \(todo.uid) in the store") }
-        Output.line("done: \(todo.summary ?? "(no summary)")  (\(todo.uid))")
-    }
-}
-
 /// Items named by a handle: a UID, a unique UID prefix, or words of a summary (`CalendarStore.resolve`).
 enum Handles {
+    /// `preferring` settles a tie: of several matches, the one the first of its tests holds for when it is only one
+    /// (`done Haircut` means the open todo, not its completed copy).
     static func resolve(
-        _ handle: String, in store: CalendarStore, calendar: String?, kind: ItemKind?, what: String
+        _ handle: String, in store: CalendarStore, calendar: String?, kind: ItemKind?, what: String,
+        preferring: [(HandleMatch) throws -> Bool] = []
     ) throws -> HandleMatch {
         // A handle copied as `agenda` and `todo` show it: `id:1e78a2`.
         var handle = handle.trimmingCharacters(in: .whitespaces)
@@ -48,6 +21,10 @@ enum Handles {
                 "no \(what) matches \"\(handle)\"\(calendar.map { " in \"\($0)\"" } ?? "") (give a UID, a unique UID "
                     + "prefix, or words of its summary)")
         case .ambiguous(let matches):
+            for test in preferring {
+                let preferred = try matches.filter(test)
+                if preferred.count == 1 { return preferred[0] }
+            }
             let short = try store.shortHandles(for: Set(matches.prefix(20).map(\.uid)))
             let lines = matches.prefix(20).map { match in
                 TerminalText.safe(

@@ -17,7 +17,52 @@ struct RepeatOptions: ParsableArguments {
     @Option(help: "How many times it happens, the first included.")
     var count: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "A todo that repeats from when it is done, not on fixed dates: 3d, 2w, 1m, 1y (or daily, weekly …). "
+                + "Each `done` moves its start and due that far past the day it was done, at the same time of day.",
+            valueName: "interval"))
+    var repeatAfterDone: String?
+
+    /// `--repeat-after-done`'s step as a rule (`FREQ=WEEKLY;INTERVAL=2`), written beside
+    /// `X-ICSKIT-REPEAT-FROM:COMPLETION` so other apps still show a repeating todo.
+    var afterDoneRule: RecurrenceRule? {
+        guard let text = repeatAfterDone?.lowercased().trimmingCharacters(in: .whitespaces) else { return nil }
+        if let frequency = RecurrenceRule.Frequency(rawValue: text.uppercased()) {
+            return RecurrenceRule(frequency: frequency)
+        }
+        let digits = text.prefix { $0.isNumber }
+        let unit = text.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        let frequencies: [String: RecurrenceRule.Frequency] = [
+            "d": .daily, "day": .daily, "days": .daily, "w": .weekly, "week": .weekly, "weeks": .weekly,
+            "m": .monthly, "month": .monthly, "months": .monthly, "y": .yearly, "year": .yearly, "years": .yearly,
+        ]
+        guard let frequency = frequencies[unit], let interval = digits.isEmpty ? 1 : Int(digits), interval >= 1,
+            interval <= 1_000
+        else { return nil }
+        var rule = RecurrenceRule(frequency: frequency)
+        if interval > 1 { rule.interval = interval }
+        return rule
+    }
+
+    /// A todo made to repeat from when it is done: its rule and `X-ICSKIT-REPEAT-FROM:COMPLETION`.
+    func applyAfterDone(to component: inout CalendarComponent) {
+        guard case .todo(var todo) = component, let rule = afterDoneRule else { return }
+        todo.core.recurrenceRules = [rule]
+        todo.otherProperties.removeAll { $0.name == TodoSeries.repeatFromProperty }
+        todo.otherProperties.append(Property(TodoSeries.repeatFromProperty, value: "COMPLETION"))
+        component = .todo(todo)
+    }
+
     func validate() throws {
+        if let text = repeatAfterDone {
+            if `repeat` != nil { throw ValidationError("use --repeat or --repeat-after-done, not both") }
+            if until != nil || count != nil { throw ValidationError("--repeat-after-done goes on until it is removed") }
+            if afterDoneRule == nil {
+                throw ValidationError("--repeat-after-done takes 3d, 2w, 1m, 1y, daily, weekly …, not \(text)")
+            }
+            return
+        }
         if until != nil, count != nil { throw ValidationError("use --until or --count, not both") }
         if `repeat` == nil, until != nil || count != nil {
             throw ValidationError("--until and --count need --repeat")

@@ -9,8 +9,12 @@ struct TodoCommand: ParsableCommand {
         commandName: "todo",
         abstract: "List todos by due date, with subtasks nested under their parent (RELATED-TO).",
         discussion: """
-            Filters: open (default: not completed), today, upcoming, overdue, completed, all. Time slots: morning \
-            06–12, afternoon 12–18, evening 18–24 in --tz. --stats prints completion rates per day and per week.
+            Filters: open (default: not completed, and not waiting for a later start), scheduled (a start later \
+            than now), today, upcoming, overdue (these three by due date, whatever the start), completed, all. A \
+            repeating todo is one line: its earliest open occurrence (after the latest one done), marked OVERDUE \
+            when late; the occurrences ticked off are listed with --filter completed. A parent shows how many of \
+            its subtasks are done (2/5). Time slots: morning 06–12, afternoon 12–18, evening 18–24 in --tz. \
+            --stats prints completion rates per day and per week.
 
             Examples:
               icskit todo tasks.ics
@@ -30,7 +34,7 @@ struct TodoCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOption
 
-    @Option(help: "open, today, upcoming, completed, overdue or all.")
+    @Option(help: "open, scheduled, today, upcoming, completed, overdue or all.")
     var filter: TodoFilter = .open
 
     @Option(help: "Only todos with this category.")
@@ -62,6 +66,13 @@ struct TodoCommand: ParsableCommand {
         let list = TodoList(
             calendars: input.sources.flatMap { source in source.calendars.map { ($0, source.name) } },
             zone: zone)
+        if !quiet {
+            for cycle in list.relationCycles {
+                Output.standardError(
+                    "icskit: RELATED-TO goes round in a circle (" + (cycle + [cycle[0]]).joined(separator: " → ")
+                        + "); these todos are listed at the top, not under each other")
+            }
+        }
         if stats {
             let logged = TimeLog.secondsPerDay(input.sources.flatMap(\.calendars), zone: zone)
             printStats(list.completion(category: category), logged: logged)
@@ -76,7 +87,7 @@ struct TodoCommand: ParsableCommand {
                 Output.print(CalendarFiles.emptyStoreHint(store.path ?? CalendarStore.defaultPath()))
             }
             func uids(_ entries: [TodoEntry]) -> [String] {
-                entries.flatMap { [$0.todo.core.uid].compactMap { $0 } + uids($0.children) }
+                entries.flatMap { [$0.uid].compactMap { $0 } + uids($0.children) }
             }
             let handles = try store.handles(files: files, hidden: noIDs, for: Set(uids(tree)))
             for entry in tree { printEntry(entry, depth: 0, zone: zone, handles: handles) }
@@ -95,15 +106,20 @@ struct TodoCommand: ParsableCommand {
     /// Todos read from the store end with their handle (`id:1e78a2`), which `done` and `log` take.
     private func printEntry(_ entry: TodoEntry, depth: Int, zone: ZoneClock, handles: [String: String]) {
         let todo = entry.todo
-        var line = String(repeating: "    ", count: depth) + (todo.isCompleted ? "[x] " : "[ ] ")
+        var line = String(repeating: "    ", count: depth) + (entry.isDone ? "[x] " : "[ ] ")
         if let priority = todo.priority, priority > 0 { line += "P\(priority) " }
         line += todo.summary ?? "(no summary)"
+        if let progress = entry.progress { line += "  \(progress.done)/\(progress.total)" }
+        if entry.isScheduled, let value = entry.startValue, let start = entry.start {
+            line += "  starts " + (value.isDate ? LocalDateTime(value).isoDate : zone.wallClock(at: start).minuteText)
+        }
         if let due = dueText(entry, zone) { line += "  due \(due)" }
         if entry.isOverdue { line += "  OVERDUE" }
-        if let percent = todo.percentComplete, !todo.isCompleted, percent > 0 { line += "  \(percent)%" }
+        if entry.isRecurring { line += entry.isPastOccurrence ? "  (an occurrence)" : "  repeats" }
+        if let percent = todo.percentComplete, !entry.isDone, percent > 0 { line += "  \(percent)%" }
         if !todo.categories.isEmpty { line += "  [" + todo.categories.map(\.name).joined(separator: ", ") + "]" }
         line += "  (\(entry.calendar))"
-        if let handle = todo.uid.flatMap({ handles[$0] }) { line += "  id:" + handle }
+        if let handle = entry.uid.flatMap({ handles[$0] }) { line += "  id:" + handle }
         Output.line(line)
         for child in entry.children { printEntry(child, depth: depth + 1, zone: zone, handles: handles) }
     }
@@ -112,8 +128,11 @@ struct TodoCommand: ParsableCommand {
         let todo = entry.todo
         let format = InstanceFormat(zone: zone)
         return .object([
-            ("uid", todo.uid.map(JSONValue.string) ?? .null),
+            ("uid", entry.uid.map(JSONValue.string) ?? .null),
             ("summary", todo.summary.map(JSONValue.string) ?? .null),
+            ("recurrence_id", entry.recurrenceID.map { .string($0.icsValue) } ?? .null),
+            ("start", both(entry.startValue, entry.start).map { .string(format.time($0, at: $1)) } ?? .null),
+            ("scheduled", .bool(entry.isScheduled)),
             (
                 "due",
                 both(entry.dueValue, entry.due).map {
@@ -121,8 +140,13 @@ struct TodoCommand: ParsableCommand {
                 } ?? .null
             ),
             ("status", todo.status.map { .string($0.rawValue) } ?? .null),
-            ("completed", .bool(todo.isCompleted)),
+            ("completed", .bool(entry.isDone)),
             ("overdue", .bool(entry.isOverdue)),
+            ("repeats", .bool(entry.isRecurring)),
+            (
+                "subtasks",
+                entry.progress.map { .object([("done", .int($0.done)), ("total", .int($0.total))]) } ?? .null
+            ),
             ("priority", todo.priority.map { .int($0) } ?? .null),
             ("percent_complete", todo.percentComplete.map { .int($0) } ?? .null),
             ("categories", .array(todo.categories.map { .string($0.name) })),

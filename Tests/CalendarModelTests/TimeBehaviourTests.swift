@@ -478,25 +478,36 @@ final class TimeBehaviourTests: XCTestCase {
             reread.occurrences(from: window.0, to: window.1).occurrences.map(\.startDate), before.map(\.startDate))
     }
 
-    /// The todo list shows a recurring todo's next open instance: one whose override is completed is skipped.
-    func testTodoListDueIsTheNextOpenInstance() throws {
-        let calendar = try XCTUnwrap(try readFixture("hand/recurring-todos.ics").calendars.first)
+    /// The todo list shows a repeating todo's earliest open occurrence after the latest one done (issue 60: before,
+    /// the first one ending today or later, so a missed occurrence was never shown overdue); one whose override is
+    /// completed is skipped, and so is an excluded one.
+    func testTodoListDueIsTheEarliestOpenOccurrence() throws {
+        var calendar = try XCTUnwrap(try readFixture("hand/recurring-todos.ics").calendars.first)
         let zone = try XCTUnwrap(ZoneClock(identifier: "Europe/Berlin"))
-        func due(_ uid: String, now: String) throws -> String? {
+        func due(_ uid: String, now: String) throws -> (String?, Bool?) {
             let now = try XCTUnwrap(ISO8601DateFormatter().date(from: now))
             let list = TodoList(calendars: [(calendar, "tasks")], zone: zone, now: now)
-            return list.entries.first { $0.todo.uid == uid }?.dueValue.map {
-                $0.isDate ? LocalDateTime($0).isoDate : LocalDateTime($0).iso8601
-            }
+            let entry = list.entries.first { $0.uid == uid && !$0.isPastOccurrence }
+            return (
+                entry?.dueValue.map { $0.isDate ? LocalDateTime($0).isoDate : LocalDateTime($0).iso8601 },
+                entry?.isOverdue
+            )
         }
-        XCTAssertEqual(
-            try due("plants@example.org", now: "2026-01-07T12:00:00Z"), "2026-01-18",
-            "Sunday the 11th was done ahead")
-        XCTAssertEqual(try due("plants@example.org", now: "2026-01-19T12:00:00Z"), "2026-01-25")
-        XCTAssertEqual(try due("report@example.org", now: "2026-01-06T12:00:00Z"), "2026-01-12T17:00:00")
-        XCTAssertEqual(
-            try due("report@example.org", now: "2026-01-13T12:00:00Z"), "2026-01-26T17:00:00",
-            "the 19th is excluded")
+        XCTAssertEqual(try due("plants@example.org", now: "2026-01-07T12:00:00Z").0, "2026-01-18", "the 11th was done")
+        XCTAssertEqual(try due("plants@example.org", now: "2026-01-19T12:00:00Z").0, "2026-01-18")
+        XCTAssertEqual(try due("plants@example.org", now: "2026-01-19T12:00:00Z").1, true)
+        XCTAssertEqual(try due("report@example.org", now: "2026-01-06T12:00:00Z").0, "2026-01-05T17:00:00")
+        XCTAssertEqual(try due("report@example.org", now: "2026-01-06T12:00:00Z").1, true)
+        // The 5th and the 12th ticked off: the 19th is excluded, the 26th is next.
+        var series = try XCTUnwrap(TodoSeries(calendar, uid: "report@example.org"))
+        let berlin = try CalendarZone("Europe/Berlin")
+        for day in [5, 12] {
+            let occurrence = try XCTUnwrap(
+                series.occurrence(at: CalendarDate(year: 2026, month: 1, day: day), zone: berlin))
+            series.complete(occurrence, zone: berlin)
+        }
+        calendar.components = calendar.components.filter { $0.core?.uid != "report@example.org" } + series.components
+        XCTAssertEqual(try due("report@example.org", now: "2026-01-13T12:00:00Z").0, "2026-01-26T17:00:00")
     }
 
 }

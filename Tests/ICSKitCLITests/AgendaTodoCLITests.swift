@@ -162,7 +162,7 @@ final class AgendaTodoCLITests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let lines = run.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 3, run.stdout)
-        XCTAssertTrue(lines[0].hasPrefix("[ ] P2 Old report  due 2026-01-05 08:30  OVERDUE"), lines[0])
+        XCTAssertTrue(lines[0].hasPrefix("[ ] P2 Old report  1/1  due 2026-01-05 08:30  OVERDUE"), lines[0])
         XCTAssertTrue(lines[1].hasPrefix("    [x] Slides for the report"), lines[1])
         XCTAssertTrue(lines[2].hasPrefix("[ ] Far future  due 2099-12-31"), lines[2])
         let open = try CLI.run([

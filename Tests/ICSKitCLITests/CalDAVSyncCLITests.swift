@@ -107,20 +107,21 @@ final class CalDAVSyncCLITests: XCTestCase {
         XCTAssertTrue(try stored().contains("once@example.org Renew passport today"))
         XCTAssertTrue(try syncJSON()["idle"] as? Bool ?? false)
 
-        // Changes here go there: a todo done, an item deleted.
-        XCTAssertEqual(try icskit(["done", "report@example.org"]).status, 0)
+        // Changes here go there: a todo done (the whole series), an item deleted.
+        XCTAssertEqual(try icskit(["done", "report@example.org", "--series"]).status, 0)
         XCTAssertEqual(try icskit(["rm", "standup@example.org", "--yes"]).status, 0)
         let pushed = try syncJSON()
         XCTAssertEqual([pushed["updated"], pushed["deleted"]] as? [Int], [1, 1])
         XCTAssertEqual(lines(try server.peer(["list"])), try stored())
         XCTAssertFalse(try server.peer(["list"]).contains("standup@"))
 
-        // Both sides change the same series, in different properties (a new summary there, done here): merged
-        // property by property against the base, both changes kept, the series and its override alike.
+        // Both sides change the same series, in different properties (a new summary there, the whole series done
+        // here): merged property by property against the base, both changes kept.
         _ = try server.peer(["summary", "plants@example.org", "Water the ferns"])
-        XCTAssertEqual(try icskit(["done", "plants@example.org"]).status, 0)
+        XCTAssertEqual(try icskit(["done", "plants@example.org", "--series"]).status, 0)
         let merged = try syncJSON()
-        XCTAssertEqual((merged["pulled"] as? [String: Any])?["merged"] as? Int, 2, "the series and its override")
+        XCTAssertEqual(
+            (merged["pulled"] as? [String: Any])?["merged"] as? Int, 1, "the series (its override was done already)")
         XCTAssertEqual((merged["pulled"] as? [String: Any])?["conflicts"] as? Int, 0)
         XCTAssertTrue(try stored().contains("plants@example.org Water the ferns"))
         let exported = try icskit(["export", "--calendar", "Work"]).stdout
@@ -160,10 +161,17 @@ final class CalDAVSyncCLITests: XCTestCase {
         XCTAssertTrue(try server.peer(["list"]).contains("once@example.org"))
         XCTAssertEqual(lines(try server.peer(["list"])), try stored())
 
-        // A second calendar bound to the same collection: its first sync brings everything down.
-        let copy = try icskit(["sync", "Copy", "--caldav", server.collection, "--user", DAVServer.user])
+        // A second calendar of this store may not bind the same collection (each would copy the other's items into
+        // it, issue 59); another store's calendar may, and its first sync brings everything down.
+        let twice = try icskit(["sync", "Copy", "--caldav", server.collection, "--user", DAVServer.user])
+        XCTAssertEqual(twice.status, 1, twice.stderr)
+        XCTAssertTrue(twice.stderr.contains("already syncs with calendar \"Work\""), twice.stderr)
+        let other = scratch.appendingPathComponent("other.sqlite").path
+        let copy = try CLI.run(
+            ["sync", "Copy", "--caldav", server.collection, "--user", DAVServer.user, "--store", other], timeout: 120,
+            environment: ["ICSKIT_PASSWORD": DAVServer.password])
         XCTAssertEqual(copy.status, 0, copy.stderr)
-        XCTAssertEqual(try CLI.storedItems(calendar: "Copy", store: store), try stored())
+        XCTAssertEqual(try CLI.storedItems(calendar: "Copy", store: other), try stored())
 
         // The server forgets the sync token (a reset): the sync lists everything instead, and misses nothing.
         let token = CLI.python([

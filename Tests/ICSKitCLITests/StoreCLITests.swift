@@ -443,7 +443,7 @@ extension StoreCLITests {
         try icskit(["log", parent, "--duration", "25m", "--interrupted"])
         try icskit(["log", parent, "--duration", "1h"])
         let todos = try icskit(["todo", "--tz", "UTC"]).stdout.split(separator: "\n").map(String.init)
-        XCTAssertTrue(todos[0].hasPrefix("[ ] P1 Write report  due 2026-11-27"), todos.joined(separator: "\n"))
+        XCTAssertTrue(todos[0].hasPrefix("[ ] P1 Write report  0/1  due 2026-11-27"), todos.joined(separator: "\n"))
         XCTAssertTrue(todos[1].hasPrefix("    [ ] Charts  due 2026-11-26 14:00"))
         let stats = try json(icskit(["todo", "--stats", "--json", "--tz", "UTC"]))
         XCTAssertEqual((stats["logged_minutes"] as? [String: Int])?.values.reduce(0, +), 85)

@@ -123,7 +123,7 @@ final class VdirSyncCLITests: XCTestCase {
         var there = try text(file).replacingOccurrences(of: "SUMMARY:", with: "SUMMARY:Renamed ")
         there = there.replacingOccurrences(of: "BEGIN:VTODO\r\n", with: "BEGIN:VTODO\r\nSEQUENCE:9\r\n")
         try there.write(to: vdir.appendingPathComponent(file), atomically: true, encoding: .utf8)
-        XCTAssertEqual(try icskit(["done", "report@example.org"]).status, 0)
+        XCTAssertEqual(try icskit(["done", "report@example.org", "--series"]).status, 0)
         let plan = try icskit(["sync", "--dry-run"])
         XCTAssertEqual(plan.status, 0, plan.stderr)
         XCTAssertTrue(

@@ -11,6 +11,11 @@ public struct HandleMatch: Sendable, Hashable {
     public var summary: String?
     /// The master's start (or due) in UTC seconds, when it has one.
     public var when: Int64?
+
+    /// An item of a calendar, by UID.
+    public init(uid: String, calendar: String, kind: ItemKind, summary: String? = nil, when: Int64? = nil) {
+        (self.uid, self.calendar, self.kind, self.summary, self.when) = (uid, calendar, kind, summary, when)
+    }
 }
 
 /// What a handle names in the store.

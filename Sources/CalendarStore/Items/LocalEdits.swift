@@ -131,25 +131,44 @@ extension CalendarStore {
         _ replacements: [(uid: String, components: [CalendarComponent])], calendar: String,
         zones: ICalendar = ICalendar()
     ) throws {
+        try replaceSeries(inCalendars: [(calendar, zones, replacements)])
+    }
+
+    /// Series of several calendars replaced in one change (one transaction, one undo step): a todo ticked off with
+    /// its subtasks, which may live in other calendars.
+    public func replaceSeries(
+        inCalendars changes: [(
+            calendar: String, zones: ICalendar, series: [(uid: String, components: [CalendarComponent])]
+        )]
+    ) throws {
         try write { db in
-            let writer = StoreWriter(db)
-            guard let id = try writer.calendarID(named: calendar, create: false) else {
-                throw StoreError("no calendar \"\(calendar)\" in the store")
+            for change in changes {
+                try Self.replace(db, change.series, calendar: change.calendar, zones: change.zones)
             }
-            let time = CalendarTime(calendar: zones, viewerZone: "UTC")
-            for (uid, components) in replacements {
-                let rows = components.compactMap { ItemRow($0, time: time) }
-                guard rows.count == components.count, rows.allSatisfy({ $0.uid == uid }) else {
-                    throw StoreError("the series of \(uid) cannot be stored as edited")
-                }
-                let kept = Set(rows.map(\.recurrenceID))
-                for recurrenceID in try String.fetchAll(
-                    db, sql: "SELECT recurrenceID FROM item WHERE calendarID = ? AND uid = ?", arguments: [id, uid])
-                where !kept.contains(recurrenceID) {
-                    try writer.delete(MergeKey(uid: uid, recurrenceID: recurrenceID), calendarID: id, tombstone: true)
-                }
-                for row in rows { try writer.save(row, calendarID: id) }
+        }
+    }
+
+    private static func replace(
+        _ db: Database, _ replacements: [(uid: String, components: [CalendarComponent])], calendar: String,
+        zones: ICalendar
+    ) throws {
+        let writer = StoreWriter(db)
+        guard let id = try writer.calendarID(named: calendar, create: false) else {
+            throw StoreError("no calendar \"\(calendar)\" in the store")
+        }
+        let time = CalendarTime(calendar: zones, viewerZone: "UTC")
+        for (uid, components) in replacements {
+            let rows = components.compactMap { ItemRow($0, time: time) }
+            guard rows.count == components.count, rows.allSatisfy({ $0.uid == uid }) else {
+                throw StoreError("the series of \(uid) cannot be stored as edited")
             }
+            let kept = Set(rows.map(\.recurrenceID))
+            for recurrenceID in try String.fetchAll(
+                db, sql: "SELECT recurrenceID FROM item WHERE calendarID = ? AND uid = ?", arguments: [id, uid])
+            where !kept.contains(recurrenceID) {
+                try writer.delete(MergeKey(uid: uid, recurrenceID: recurrenceID), calendarID: id, tombstone: true)
+            }
+            for row in rows { try writer.save(row, calendarID: id) }
         }
     }
 }
