@@ -236,14 +236,7 @@ struct ExportCommand: ParsableCommand {
                 from: range.lowerBound, to: range.upperBound, options: options, file: name)
             diagnostics += expansion.diagnostics
             content.occurrences += expansion.occurrences.map { ($0, name) }
-            let time = CalendarTime(calendar: calendar, viewerZone: zone.identifier)
-            for todo in calendar.todos where todo.recurrenceID == nil {
-                let due = todo.due.map { $0.isDate ? LocalDateTime($0) : zone.wallClock(at: time.date(of: $0)) }
-                let completed = todo.completed.map { zone.wallClock(at: time.date(of: $0)) }
-                let inside = { (moment: LocalDateTime) in moment >= first && moment < end }
-                guard due.map(inside) == true || completed.map(inside) == true else { continue }
-                content.todos.append(HTMLWeekPage.TodoRow(todo: todo, due: due, calendar: name))
-            }
+            content.todos += HTMLWeekPage.TodoRow.rows(of: calendar, name: name, from: first, to: end, zone: zone)
         }
         content.occurrences.sort {
             ($0.occurrence.startDate, $0.occurrence.endDate) < ($1.occurrence.startDate, $1.occurrence.endDate)

@@ -8,9 +8,50 @@ import Foundation
 /// the legend says (PageColors); no network, one small script (the "now" line); readable when printed.
 struct HTMLWeekPage {
     struct TodoRow {
+        /// The todo of the occurrence: the override of a repeating todo's occurrence, else the todo.
         var todo: Todo
         var due: LocalDateTime?
         var calendar: String
+
+        /// The todos due (or done) in [first, end) in the zone: each occurrence of a repeating todo on its own
+        /// (ticked when its override is done), a todo that does not repeat once.
+        static func rows(
+            of calendar: ICalendar, name: String, from first: LocalDateTime, to end: LocalDateTime, zone: ZoneClock
+        )
+            -> [TodoRow]
+        {
+            let viewer = CalendarZone(known: zone.identifier)
+            let time = CalendarTime(calendar: calendar, viewerZone: zone.identifier)
+            var context = calendar
+            context.components = calendar.components.filter { !$0.isItem }
+            var byUID: [String: [CalendarComponent]] = [:]
+            for component in calendar.components where component.kind == .todo {
+                byUID[component.core?.uid ?? "", default: []].append(component)
+            }
+            let inside = { (moment: LocalDateTime) in moment >= first && moment < end }
+            var rows: [TodoRow] = []
+            for todo in calendar.todos where todo.recurrenceID == nil {
+                if todo.isRecurring, let uid = todo.uid,
+                    let series = TodoSeries(uid: uid, components: byUID[uid] ?? [], context: context)
+                {
+                    // An occurrence is placed by its due time (its start when it has none), as `todo` shows it.
+                    let range = zone.date(of: first.adding(days: -400))..<zone.date(of: end)
+                    for occurrence in series.occurrences(from: range.lowerBound, to: range.upperBound, zone: viewer) {
+                        guard let value = occurrence.due ?? occurrence.start,
+                            let date = occurrence.dueDate ?? occurrence.startDate
+                        else { continue }
+                        let due = value.isDate ? LocalDateTime(value) : zone.wallClock(at: date)
+                        if inside(due) { rows.append(TodoRow(todo: occurrence.todo, due: due, calendar: name)) }
+                    }
+                    continue
+                }
+                let due = todo.due.map { $0.isDate ? LocalDateTime($0) : zone.wallClock(at: time.date(of: $0)) }
+                let completed = todo.completed.map { zone.wallClock(at: time.date(of: $0)) }
+                guard due.map(inside) == true || completed.map(inside) == true else { continue }
+                rows.append(TodoRow(todo: todo, due: due, calendar: name))
+            }
+            return rows
+        }
     }
 
     var title: String

@@ -17,6 +17,7 @@ public struct ICSKitCommand: ParsableCommand {
         subcommands: [
             ConvertCommand.self, ValidateCommand.self, AgendaCommand.self, TodoCommand.self,
             ImportCommand.self, ExportCommand.self, MergeCommand.self, DoneCommand.self, UndoneCommand.self,
+            WeekCommand.self, TodayCommand.self,
             RemoveCommand.self,
             CheckStoreCommand.self, AddCommand.self, EditCommand.self, CategoriesCommand.self, LogCommand.self,
             FreeBusyCommand.self, SubscribeCommand.self, RefreshCommand.self, UnsubscribeCommand.self,
