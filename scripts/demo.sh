@@ -44,6 +44,10 @@ say "Todos, and one ticked off by name"
 run icskit todo --tz Europe/Berlin
 run icskit done "birthday present"
 
+say "The week on the terminal, and one day on one screen"
+run icskit week --week 2026-W48 --tz Europe/Berlin --width 120 --color never
+run icskit today --tz Europe/Berlin --now 2026-11-26T09:00:00Z
+
 say "A change made here: the design review moves to another room (the next merge keeps it: Work did not change it)"
 run icskit edit "Design review" --location "Room Turing"
 

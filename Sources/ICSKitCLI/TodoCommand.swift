@@ -47,6 +47,7 @@ struct TodoCommand: ParsableCommand {
     var stats = false
 
     @OptionGroup var zoneOption: ZoneOption
+    @OptionGroup var now: NowOption
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -65,7 +66,7 @@ struct TodoCommand: ParsableCommand {
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
         let list = TodoList(
             calendars: input.sources.flatMap { source in source.calendars.map { ($0, source.name) } },
-            zone: zone)
+            zone: zone, now: now.date)
         if !quiet {
             for cycle in list.relationCycles {
                 Output.standardError(
