@@ -310,4 +310,42 @@ extension StoreSchema {
         ALTER TABLE heldSchedulingMessage ADD COLUMN digest TEXT;
         CREATE INDEX heldSchedulingMessage_digest ON heldSchedulingMessage(uid, method, digest);
         """
+
+    /// Shared feeds (`icskit share`): what each shows of which calendars, and the SHA-256 of its token (never the
+    /// token); and a generation per calendar that every change of its items, zones or own properties moves on, so a
+    /// served feed is built again only when it may have changed.
+    static let v24Shares = """
+        CREATE TABLE share (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            tokenHash TEXT NOT NULL UNIQUE,
+            uidKey TEXT NOT NULL,
+            level TEXT NOT NULL,
+            calendars TEXT NOT NULL,
+            window TEXT NOT NULL,
+            app TEXT,
+            todos INTEGER NOT NULL DEFAULT 0,
+            baseURL TEXT,
+            created INTEGER NOT NULL
+        );
+        ALTER TABLE calendar ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+        CREATE TRIGGER calendarGenerationItemInsert AFTER INSERT ON item BEGIN
+            UPDATE calendar SET generation = generation + 1 WHERE id = new.calendarID;
+        END;
+        CREATE TRIGGER calendarGenerationItemUpdate AFTER UPDATE ON item BEGIN
+            UPDATE calendar SET generation = generation + 1 WHERE id IN (old.calendarID, new.calendarID);
+        END;
+        CREATE TRIGGER calendarGenerationItemDelete AFTER DELETE ON item BEGIN
+            UPDATE calendar SET generation = generation + 1 WHERE id = old.calendarID;
+        END;
+        CREATE TRIGGER calendarGenerationZoneInsert AFTER INSERT ON timeZone BEGIN
+            UPDATE calendar SET generation = generation + 1 WHERE id = new.calendarID;
+        END;
+        CREATE TRIGGER calendarGenerationZoneDelete AFTER DELETE ON timeZone BEGIN
+            UPDATE calendar SET generation = generation + 1 WHERE id = old.calendarID;
+        END;
+        CREATE TRIGGER calendarGenerationOwn AFTER UPDATE OF name, color, header ON calendar BEGIN
+            UPDATE calendar SET generation = generation + 1 WHERE id = new.id;
+        END;
+        """
 }

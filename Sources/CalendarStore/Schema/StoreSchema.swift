@@ -258,6 +258,9 @@ enum StoreSchema {
         migrator.registerMigration("v23: scheduling messages found by method and digest") { db in
             try db.execute(sql: v23SchedulingDigests)
         }
+        migrator.registerMigration("v24: shared feeds, and a calendar's generation") { db in
+            try db.execute(sql: v24Shares)
+        }
         return migrator
     }
 
