@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
+        // SHA-256 for shared feeds' tokens and UIDs; already in the graph through AsyncHTTPClient's TLS stack.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -44,6 +46,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]),
+        // Shared feeds served over HTTP (`icskit serve`): SwiftNIO's HTTP/1.1 server, the feeds from a source the
+        // caller gives (the store, through ICSKitCLI).
+        .target(
+            name: "CalendarServe",
+            dependencies: [
+                "CalendarModel",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The store as CalendarSync's keeper (its protocols' conformances), where the two meet.
         .target(
             name: "CalendarStoreSync",
@@ -53,7 +66,7 @@ let package = Package(
         .target(
             name: "ICSKitCLI",
             dependencies: [
-                "CalendarModel", "CalendarStore", "CalendarMerge", "CalendarSync", "CalendarStoreSync",
+                "CalendarModel", "CalendarStore", "CalendarMerge", "CalendarSync", "CalendarStoreSync", "CalendarServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The HTML week page's style and script, compiled into the binary (no resource bundle to install).
@@ -84,7 +97,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "CalendarSyncTests",
-            dependencies: ["CalendarModel", "CalendarStore", "CalendarSync", "CalendarStoreSync", "ICSKitTestSupport"]),
+            dependencies: [
+                "CalendarModel", "CalendarStore", "CalendarSync", "CalendarStoreSync", "CalendarServe",
+                "ICSKitTestSupport",
+            ]),
         .testTarget(
             name: "ICSKitCLITests",
             dependencies: [

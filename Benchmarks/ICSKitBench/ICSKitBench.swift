@@ -23,8 +23,9 @@ struct ICSKitBench {
         var runs = 5
         var input = "bench-data/bench-20000.ics"
         var write: String?
-        /// Only one section (`--only store`, `--only feed`, `--only convert` with agenda), for a quicker run; `--only daily`
-        /// the daily commands on 100,000 items beside khal (not part of a full run); `--only step` the redesign
+        /// Only one section (`--only store`, `--only feed`, `--only serve`, `--only convert` with agenda), for a
+        /// quicker run; `--only daily` the daily commands on 100,000 items beside khal (not part of a full run);
+        /// `--only step` the redesign
         /// step's figures against libical and the binary before it (`--before PATH`); `--only caldav`
         /// runs the CalDAV section and `--only big` the large files', which are not part of a full run (they take
         /// minutes of a Radicale server, or files of 110 MB and 1 GB).
@@ -140,6 +141,11 @@ struct ICSKitBench {
                 icskit: tool("icskit"), input: input, runs: runs, scratch: scratch, command: command)
             print(feed + "\n")
             if let path = options.write { try Report.write(section: feed, key: "feed", into: path) }
+        }
+        if options.only == nil || options.only == "serve" {
+            let section = try ServeBench.run(icskit: tool("icskit"), input: input, scratch: scratch, command: command)
+            print(section + "\n")
+            if let path = options.write { try Report.write(section: section, key: "serve", into: path) }
         }
         if options.only == nil || options.only == "convert" {
             try formatBenchmarks(input: input, runs: runs, tool: tool, out: out, command: command, write: options.write)

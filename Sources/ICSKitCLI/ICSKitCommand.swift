@@ -22,7 +22,8 @@ public struct ICSKitCommand: ParsableCommand {
             CheckStoreCommand.self, AddCommand.self, EditCommand.self, CategoriesCommand.self, LogCommand.self,
             FreeBusyCommand.self, SubscribeCommand.self, RefreshCommand.self, UnsubscribeCommand.self,
             SyncCommand.self, SearchCommand.self, ShowCommand.self, CalendarsCommand.self, RemindCommand.self,
-            UndoCommand.self, ConfigCommand.self, InviteCommand.self, ReplyCommand.self,
+            UndoCommand.self, ConfigCommand.self, InviteCommand.self, ReplyCommand.self, ShareCommand.self,
+            ServeCommand.self, PublishCommand.self,
         ]
     )
 
