@@ -85,6 +85,10 @@ let package = Package(
         // tutorial walks through it), and every Swift block of README and the DocC articles, run by a test.
         .executableTarget(name: "TaskPlannerExample", dependencies: ["CalendarModel"], path: "Examples/TaskPlanner"),
         .executableTarget(name: "DocExamples", dependencies: ["CalendarModel"], path: "Examples/DocExamples"),
+        // Two programs an app developer copies: "this and following" in one call, and alarm times across DST.
+        .executableTarget(
+            name: "SeriesEditingExample", dependencies: ["CalendarModel"], path: "Examples/SeriesEditing"),
+        .executableTarget(name: "AlarmTimesExample", dependencies: ["CalendarModel"], path: "Examples/AlarmTimes"),
         // What the test targets share (a seeded generator for the random tests).
         .target(name: "ICSKitTestSupport", dependencies: ["CalendarSync"], path: "Tests/Support"),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel", "ICSKitTestSupport"]),
@@ -105,7 +109,7 @@ let package = Package(
             name: "ICSKitCLITests",
             dependencies: [
                 "CalendarModel", "CalendarStore", "CalendarSync", "ICSKitCLI", "icskit", "icskit-fuzz",
-                "TaskPlannerExample", "DocExamples", "ICSKitTestSupport",
+                "TaskPlannerExample", "DocExamples", "SeriesEditingExample", "AlarmTimesExample", "ICSKitTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

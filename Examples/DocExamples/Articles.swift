@@ -30,7 +30,7 @@ func expandingAWeek() throws {
     options.viewerZone = try CalendarZone("Europe/Berlin")  // where floating times and all-day dates fall
     options.components = [.event, .todo]
     let monday = CalendarDate(year: 2026, month: 11, day: 23).date(in: options.viewerZone)!
-    let week = DateInterval(start: monday, duration: 7 * 86_400)
+    let week = options.viewerZone.week(containing: monday)  // Monday 00:00 to Monday 00:00, 167 to 169 hours
     let expansion = calendar.occurrences(from: week.start, to: week.end, options: options)
     for occurrence in expansion.occurrences {
         let start = CalendarDate(occurrence.interval.start, in: options.viewerZone)
@@ -120,4 +120,29 @@ func readmeEditLoop() throws {
     check(!bytes.isEmpty && !json.isEmpty && !xml.isEmpty && !csv.isEmpty, "every format written")
     let standups = ICS.read(bytes).calendars[0].events.filter { $0.summary == "Stand-up" }
     check(!standups.isEmpty && standups.allSatisfy { $0.location == "Room 4" }, "the edit is in the calendar")
+}
+
+func editingASeries() throws {
+    // doc: series
+    var calendar = try ICS.read(contentsOf: "work.ics").calendars[0]
+    let berlin = try CalendarZone("Europe/Berlin")
+    let instance = CalendarDate(
+        year: 2026, month: 11, day: 30, hour: 9, minute: 15, second: 0,
+        form: .zoned(tzid: "Europe/Berlin")
+    ).date(in: berlin)!
+    try calendar.editSeries(uid: "standup-7f3a@google.com", instance: instance, scope: .thisInstance) { item in
+        item.core?.location = "Room 4"  // Monday 30 November only
+    }
+    let week = berlin.week(containing: instance)
+    for time in calendar.alarmTimes(from: week.start, to: week.end, zone: berlin) {
+        print(CalendarDate(time.fires, in: berlin), time.alarm.description ?? "", time.uid ?? "")
+    }
+    // end
+    check(
+        calendar[uid: "standup-7f3a@google.com", recurrenceID: "20261130T081500Z"]?.core?.location == "Room 4",
+        "the instance's override holds the change")
+    check(calendar[uid: "standup-7f3a@google.com"]?.core?.location != "Room 4", "the series is not changed")
+    check(
+        (try? calendar.editSeries(uid: "standup-7f3a@google.com", instance: instance + 60, scope: .thisInstance) { _ in
+        }) == nil, "a minute later is no instance")
 }

@@ -10,7 +10,7 @@ func check(_ condition: Bool, _ what: @autoclosure () -> String) {
 
 let examples: [(String, () throws -> Void)] = [
     ("reading", readingAFile), ("week", expandingAWeek), ("making", makingItems),
-    ("colours", categoriesAndColours), ("zones", timeZones), ("readme", readmeEditLoop),
+    ("colours", categoriesAndColours), ("zones", timeZones), ("readme", readmeEditLoop), ("series", editingASeries),
 ]
 for (name, example) in examples {
     do {

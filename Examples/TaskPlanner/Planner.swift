@@ -53,14 +53,13 @@ struct PlannerWeek {
     var zone: CalendarZone
     var monday: Date
 
-    var interval: DateInterval { DateInterval(start: monday, duration: 7 * 86_400) }
+    /// Monday 00:00 to the next Monday 00:00 in `zone`: 167 or 169 hours the weeks the clocks change.
+    var interval: DateInterval { zone.week(containing: monday) }
 
     /// The week that holds `date`: from its Monday, 00:00 in `zone`.
     init(containing date: Date, zone: CalendarZone) {
-        var calendar = Calendar(identifier: .iso8601)
-        calendar.timeZone = zone.timeZone
         self.zone = zone
-        monday = calendar.dateInterval(of: .weekOfYear, for: date)!.start
+        monday = zone.week(containing: date).start
     }
 
     /// When a slot starts in this week.

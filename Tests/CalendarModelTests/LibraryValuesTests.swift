@@ -3,6 +3,20 @@ import XCTest
 
 /// Values an app makes in code are written as every reader takes them (issue 48's wrong-output findings).
 final class LibraryValuesTests: XCTestCase {
+    /// Durations compare by length: one made in code equals the same one read (issue 62), weeks equal their days,
+    /// and a nominal day is not 24 exact hours.
+    func testDurationsCompareByValue() throws {
+        let parsed = { (text: String) in try CalendarDuration.parse(text).get() }
+        XCTAssertEqual(CalendarDuration(minutes: -10), try parsed("-PT10M"))
+        XCTAssertEqual(CalendarDuration(hours: 1, minutes: -10), try parsed("PT50M"))
+        XCTAssertEqual(CalendarDuration(days: -1, hours: -2), try parsed("-P1DT2H"))
+        XCTAssertEqual(try parsed("P1W"), try parsed("P7D"))
+        XCTAssertEqual(try parsed("-PT0S"), try parsed("PT0S"))
+        XCTAssertNotEqual(try parsed("P1D"), try parsed("PT24H"))
+        XCTAssertNotEqual(try parsed("-PT10M"), try parsed("PT10M"))
+        XCTAssertEqual(Set([CalendarDuration(minutes: -10), try parsed("-PT10M")]).count, 1, "hashing agrees")
+    }
+
     /// A duration given with a negative part is written with one sign in front, and reads back as the same length.
     func testNegativePartsAreWrittenWithOneSign() throws {
         XCTAssertEqual(CalendarDuration(minutes: -10).icsValue, "-PT10M")

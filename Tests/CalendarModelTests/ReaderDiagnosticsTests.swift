@@ -19,6 +19,19 @@ final class ReaderDiagnosticsTests: XCTestCase {
         XCTAssertTrue(result.diagnostics.first?.message.contains("a fold splits a UTF-8 character") == true)
     }
 
+    /// Issue 62: a negative event DURATION read without a word.
+    func testANegativeEventDurationIsSaidWithItsLine() {
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20240101T000000Z\r\n"
+            + "DTSTART:20240102T100000Z\r\nDURATION:-PT1H\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let result = ICS.read(Array(text.utf8), file: "backwards.ics")
+        XCTAssertEqual(result.diagnostics.map(\.code), ["negative-duration"], "\(result.diagnostics)")
+        XCTAssertEqual(result.diagnostics.first?.line, 8)
+        XCTAssertEqual(result.diagnostics.first?.severity, .warning)
+        let positive = ICS.read(Array(text.replacingOccurrences(of: "-PT1H", with: "PT1H").utf8))
+        XCTAssertEqual(positive.diagnostics, [], "a positive one is fine")
+    }
+
     func testADateWithoutValueDateBesideTimedRDATEsIsSaid() {
         let text =
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20240101T000000Z\r\n"

@@ -59,7 +59,7 @@ final class LibraryDocsTests: XCTestCase {
             atPath: CLI.fixture("demo/work.ics"), toPath: folder.appendingPathComponent("work.ics").path)
         let run = try CLI.run([], in: folder, executable: CLI.builtExecutable("DocExamples"), timeout: 120)
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stdout.contains("DocExamples: 6 examples ran"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("DocExamples: 7 examples ran"), run.stdout)
     }
 
     /// The tutorial shows the example app's own files.

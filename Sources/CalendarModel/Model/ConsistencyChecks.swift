@@ -93,6 +93,12 @@ extension Event {
                 "VEVENT has both DTEND and DURATION (RFC 5545 allows one); "
                     + "DTEND is used", code: "end-and-duration")
         }
+        if end == nil, let duration, duration.totalSeconds < 0 {
+            context.log.warning(
+                lineOf("DURATION", line),
+                "DURATION \(duration.icsValue) is negative: the event ends before it starts; a calendar app shows it "
+                    + "as it likes (or not at all)", code: "negative-duration")
+        }
         if let start { checkEndDate(end, label: "DTEND", start: start, line: line, &context) }
     }
 }

@@ -46,6 +46,9 @@ public struct RecurringSeries: Sendable {
         return components.count - 1
     }
 
+    /// Puts `component` in place of the one at `index` (the edits of `ICalendar.editSeries`).
+    mutating func replace(at index: Int, with component: CalendarComponent) { components[index] = component }
+
     /// Takes one instance out ("delete this instance only"): an EXDATE on the master at its RECURRENCE-ID, and its
     /// override, when it has one, gone. False, changing nothing, for a series without its master.
     @discardableResult

@@ -71,6 +71,29 @@ public struct CalendarDuration: Sendable, Hashable, CustomStringConvertible, Cod
     /// The iCalendar value.
     public var description: String { icsValue }
 
+    /// Whether two durations are the same length: `CalendarDuration(minutes: -10)` is `-PT10M` as read, `P1W` is
+    /// `P7D`, and `-PT0S` is `PT0S`. Days are nominal (RFC 5545 §3.3.6: a day across a clock change is 23 or 25
+    /// hours), so `P1D` is not `PT24H`.
+    public static func == (lhs: CalendarDuration, rhs: CalendarDuration) -> Bool { lhs.value == rhs.value }
+
+    /// Hashes the length, as `==` compares it.
+    public func hash(into hasher: inout Hasher) {
+        let (days, seconds) = value
+        hasher.combine(days)
+        hasher.combine(seconds)
+    }
+
+    /// The length as nominal days and exact seconds, signed; parts of mixed signs added up as `icsValue` writes them.
+    private var value: (days: Int, seconds: Int) {
+        let parts = [weeks, days, hours, minutes, seconds]
+        guard !parts.contains(where: { $0 < 0 }) else {
+            let total = totalSeconds
+            return (total / 86_400, total % 86_400)
+        }
+        let sign = isNegative ? -1 : 1
+        return (sign * (weeks * 7 + days), sign * (hours * 3600 + minutes * 60 + seconds))
+    }
+
     /// An exact length of `seconds` (hours, minutes, seconds; negative for a negative one).
     package init(exactSeconds seconds: Int) {
         self.init(
