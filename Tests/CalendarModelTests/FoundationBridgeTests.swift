@@ -35,7 +35,13 @@ final class FoundationBridgeTests: XCTestCase {
         XCTAssertEqual(inBerlin.icsValue, "20260329T033000")
         XCTAssertEqual(inBerlin.tzid, "Europe/Berlin")
         XCTAssertEqual(inBerlin.date(), springForward, "a zoned time is one instant, whoever looks")
-        XCTAssertEqual(CalendarDate(springForward, in: TimeZone(identifier: "Europe/Berlin")!), inBerlin)
+        XCTAssertEqual(try CalendarDate(springForward, in: TimeZone(identifier: "Europe/Berlin")!), inBerlin)
+        // A Foundation zone with no IANA name is no zone iCalendar can name: an error, not UTC (issue 62).
+        let offset = TimeZone(secondsFromGMT: 3600)!
+        XCTAssertThrowsError(try CalendarDate(springForward, in: offset))
+        XCTAssertNil(
+            CalendarDate(year: 2026, month: 7, day: 1, hour: 9, minute: 0, second: 0, form: .floating).date(in: offset))
+        XCTAssertEqual(inBerlin.date(in: offset), springForward, "a zoned time needs no viewer")
         let utc = CalendarDate(springForward, in: .utc)
         XCTAssertEqual(utc.icsValue, "20260329T013000Z")
         XCTAssertEqual(utc.date(), springForward)

@@ -89,10 +89,16 @@ extension CalendarDate {
         }
     }
 
-    /// The wall-clock time of an instant in Foundation's zone (`init(_:in:)` with its `CalendarZone`); a UTC value
-    /// when the zone has no IANA name.
-    public init(_ date: Date, in timeZone: TimeZone) {
-        self.init(date, in: CalendarZone(timeZone) ?? .utc)
+    /// The wall-clock time of an instant in Foundation's zone (`init(_:in:)` with its `CalendarZone`). Throws for a
+    /// zone with no IANA name (`TimeZone(secondsFromGMT:)`, `TimeZone(abbreviation:)` of no region): iCalendar
+    /// names zones, and a fixed offset is none (it used to become UTC, hours off, without a word).
+    public init(_ date: Date, in timeZone: TimeZone) throws {
+        guard let zone = CalendarZone(timeZone) else {
+            throw ValueError(
+                "the time zone \(timeZone.identifier) has no IANA name (such as Europe/Berlin): iCalendar cannot "
+                    + "name it; use a CalendarZone")
+        }
+        self.init(date, in: zone)
     }
 
     /// The all-day date on which an instant falls in a zone.
@@ -124,8 +130,12 @@ extension CalendarDate {
         }
     }
 
-    /// `date(in:)` with Foundation's zone for dates and floating times (UTC when it has no IANA name).
-    public func date(in viewer: TimeZone) -> Date? { date(in: CalendarZone(viewer) ?? .utc) }
+    /// `date(in:)` with Foundation's zone for dates and floating times. Nil for a date or floating time when the zone
+    /// has no IANA name (`TimeZone(secondsFromGMT:)`), rather than a UTC guess.
+    public func date(in viewer: TimeZone) -> Date? {
+        guard let zone = CalendarZone(viewer) else { return form == .utc || tzid != nil ? date(in: .utc) : nil }
+        return date(in: zone)
+    }
 
     /// Whether this value's written wall-clock time comes before `other`'s, whatever their zones: 09:00 in Berlin
     /// is before 10:00 UTC here, though it is the later instant. `<` compares instants.
