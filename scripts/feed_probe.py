@@ -85,6 +85,8 @@ def hostile(host, port, good):
         ("other", "/"),
     ]:
         result[name] = request(host, port, get(path))
+    # Line ends of a bare LF, and empty lines before the request line: answered, not left waiting.
+    result["bare-lf"] = request(host, port, b"\r\n\nGET / HTTP/1.1\nHost: x\nConnection: close\n\n")
     big = "GET %s HTTP/1.1\r\nHost: x\r\nX-Filler: %s\r\n\r\n" % (good, "a" * 65536)
     result["64k-header"] = request(host, port, big.encode())
     # A slow drip: one byte a second, never a whole head. The server closes it; how long it took is reported.

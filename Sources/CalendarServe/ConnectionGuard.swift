@@ -58,9 +58,12 @@ final class ConnectionGuard: ChannelInboundHandler {
     private let headLimit: Int
     private let idleLimit: TimeAmount
     private let registry: ConnectionRegistry
-    /// Bytes of the head being read, and how much of "\r\n\r\n" its last bytes were.
+    /// Bytes of the head being read; the length of its current line (CR aside); whether it has a line yet (empty
+    /// lines before a request line are skipped, as RFC 9112 §2.2 allows). An empty line ends the head, after CRLF or
+    /// a bare LF alike.
     private var headBytes = 0
-    private var endMatched = 0
+    private var lineLength = 0
+    private var hasLine = false
     /// Heads read and responses sent: the connection waits for a head when they are equal.
     private var heads = 0
     private var responses = 0
@@ -95,13 +98,17 @@ final class ConnectionGuard: ChannelInboundHandler {
         let buffer = unwrapInboundIn(data)
         for byte in buffer.readableBytesView {
             headBytes += 1
-            let expected: UInt8 = endMatched % 2 == 0 ? 0x0D : 0x0A
-            endMatched = byte == expected ? endMatched + 1 : (byte == 0x0D ? 1 : 0)
-            if endMatched == 4 {
-                (headBytes, endMatched) = (0, 0)
+            switch byte {
+            case 0x0D: continue
+            case 0x0A where lineLength > 0:
+                (lineLength, hasLine) = (0, true)
+            case 0x0A where hasLine:
+                (headBytes, lineLength, hasLine) = (0, 0, false)
                 heads += 1
                 deadline?.cancel()
                 registry.mark(context.channel, idle: false)
+            case 0x0A: continue
+            default: lineLength += 1
             }
         }
         guard headBytes <= headLimit else {

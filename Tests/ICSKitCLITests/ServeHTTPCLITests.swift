@@ -129,6 +129,7 @@ final class ServeHTTPCLITests: StoreCLITestCase {
             XCTAssertEqual(result[name] as? Int, 404, name)
         }
         XCTAssertEqual(result["64k-header"] as? Int, 431, "a 64 KB head is refused")
+        XCTAssertTrue([400, 404].contains(result["bare-lf"] as? Int ?? 0), "bare LFs are answered: \(result)")
         XCTAssertEqual(result["drip-closed"] as? Bool, true, "a slow drip is cut off")
         XCTAssertLessThan(result["drip-seconds"] as? Double ?? 99, 10, "within the idle timeout (2 s), not later")
         XCTAssertEqual(result["idle-refused"] as? Int, 0, "connections are taken, and the idle ones closed")
