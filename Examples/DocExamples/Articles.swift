@@ -29,7 +29,7 @@ func expandingAWeek() throws {
     var options = ExpansionOptions()
     options.viewerZone = try CalendarZone("Europe/Berlin")  // where floating times and all-day dates fall
     options.components = [.event, .todo]
-    let monday = CalendarDate(year: 2026, month: 11, day: 23).date(in: options.viewerZone)!
+    let monday = try CalendarDate(year: 2026, month: 11, day: 23).date(in: options.viewerZone)!
     let week = options.viewerZone.week(containing: monday)  // Monday 00:00 to Monday 00:00, 167 to 169 hours
     let expansion = calendar.occurrences(from: week.start, to: week.end, options: options)
     for occurrence in expansion.occurrences {
@@ -44,14 +44,14 @@ func expandingAWeek() throws {
 func makingItems() throws {
     // doc: making
     let berlin = try CalendarZone("Europe/Berlin")
-    let nine = CalendarDate(
+    let nine = try CalendarDate(
         year: 2026, month: 11, day: 23, hour: 9, minute: 0, second: 0, form: .zoned(tzid: berlin.identifier))
     var standup = Event(summary: "Standup", start: nine)  // UID and DTSTAMP filled in
     standup.duration = CalendarDuration(minutes: 15)
     standup.recurrenceRules = [try RecurrenceRule.parse("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR").get()]
     standup.alarms = [Alarm(displaying: "Standup in 5 minutes", before: CalendarDuration(minutes: 5))]
 
-    var report = Todo(summary: "Write the report", due: CalendarDate(year: 2026, month: 11, day: 27))
+    var report = Todo(summary: "Write the report", due: try CalendarDate(year: 2026, month: 11, day: 27))
     report.priority = 1
 
     var calendar = ICalendar()  // written with VERSION:2.0, a PRODID and a VTIMEZONE for Europe/Berlin
@@ -126,7 +126,7 @@ func editingASeries() throws {
     // doc: series
     var calendar = try ICS.read(contentsOf: "work.ics").calendars[0]
     let berlin = try CalendarZone("Europe/Berlin")
-    let instance = CalendarDate(
+    let instance = try CalendarDate(
         year: 2026, month: 11, day: 30, hour: 9, minute: 15, second: 0,
         form: .zoned(tzid: "Europe/Berlin")
     ).date(in: berlin)!

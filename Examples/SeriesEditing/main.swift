@@ -17,7 +17,7 @@ do {
     var calendar = try ICS.read(contentsOf: arguments[1]).calendars[0]
     try calendar.editSeries(uid: arguments[3], instance: instant, scope: .thisAndFollowing) { item in
         // An hour later, on the clock the times are written in: start and end move alike.
-        func later(_ date: CalendarDate?) -> CalendarDate? {
+        func later(_ date: CalendarDate?) throws -> CalendarDate? {
             guard let date, !date.isDate else { return date }
             var wallClock = Calendar(identifier: .gregorian)
             wallClock.timeZone = TimeZone(identifier: "UTC")!
@@ -27,18 +27,18 @@ do {
                     second: date.second))!
             let moved = wallClock.dateComponents(
                 [.year, .month, .day, .hour, .minute, .second], from: wall.addingTimeInterval(3600))
-            return CalendarDate(
+            return try CalendarDate(
                 year: moved.year!, month: moved.month!, day: moved.day!, hour: moved.hour!, minute: moved.minute!,
                 second: moved.second!, form: date.form)
         }
         switch item {
         case .event(var event):
-            event.core.start = later(event.core.start)
-            event.end = later(event.end)
+            event.core.start = try later(event.core.start)
+            event.end = try later(event.end)
             item = .event(event)
         case .todo(var todo):
-            todo.core.start = later(todo.core.start)
-            todo.due = later(todo.due)
+            todo.core.start = try later(todo.core.start)
+            todo.due = try later(todo.due)
             item = .todo(todo)
         case .journal, .timeZone, .other: break
         }

@@ -212,7 +212,8 @@ struct AddCommand: ParsableCommand {
     /// `allDay` keeps only the day.
     static func when(_ text: String, _ zone: ZoneClock, allDay: Bool = false) throws -> CalendarDate {
         switch TypedInput.date(text, in: zone, today: zone.wallClock(at: Date()).startOfDay) {
-        case .success(let date): return allDay ? CalendarDate(year: date.year, month: date.month, day: date.day) : date
+        case .success(let date):
+            return allDay ? CalendarDate(unchecked: date.year, month: date.month, day: date.day) : date
         case .failure(let problem): throw ValidationError(problem.description)
         }
     }

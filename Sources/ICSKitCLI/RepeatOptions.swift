@@ -111,7 +111,7 @@ struct RepeatOptions: ParsableArguments {
             let last = moment.hasTime ? moment.wall : moment.wall.startOfDay.adding(days: 1).adding(seconds: -1)
             switch start.form {
             case .date:
-                rule.until = CalendarDate(year: last.year, month: last.month, day: last.day)
+                rule.until = CalendarDate(unchecked: last.year, month: last.month, day: last.day)
             case .floating:
                 rule.until = last.calendarDate(.floating)
             case .utc, .zoned:

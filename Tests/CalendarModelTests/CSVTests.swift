@@ -104,8 +104,8 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(events[0].description, "Bring two pencils, an eraser\nand your ID")
         XCTAssertEqual(events[0].location, "Hall 3")
         // Google's all-day End Date is the last day; DTEND is the day after it.
-        XCTAssertEqual(events[1].start, CalendarDate(year: 2026, month: 3, day: 16))
-        XCTAssertEqual(events[1].end, CalendarDate(year: 2026, month: 3, day: 21))
+        XCTAssertEqual(events[1].start, try CalendarDate(year: 2026, month: 3, day: 16))
+        XCTAssertEqual(events[1].end, try CalendarDate(year: 2026, month: 3, day: 21))
         XCTAssertEqual(events[2].classification, .private)
         XCTAssertEqual(events[2].description, "Dr. \"Who\" practice")
         XCTAssertEqual(events[3].end?.icsValue, "20261102T170000")
@@ -151,8 +151,8 @@ final class CSVTests: XCTestCase {
         }
         XCTAssertEqual(kept, ["Billing Information: ACME-42", "Required Attendees: Alice Smith"])
         // Outlook's all-day end is the day after, at 12:00:00 AM, as in iCalendar.
-        XCTAssertEqual(events[1].start, CalendarDate(year: 2026, month: 3, day: 16))
-        XCTAssertEqual(events[1].end, CalendarDate(year: 2026, month: 3, day: 21))
+        XCTAssertEqual(events[1].start, try CalendarDate(year: 2026, month: 3, day: 16))
+        XCTAssertEqual(events[1].end, try CalendarDate(year: 2026, month: 3, day: 21))
         XCTAssertEqual(events[1].transparency, .transparent)
         XCTAssertEqual(events[2].classification, .private)
         XCTAssertEqual(events[2].priority, 9)
@@ -171,7 +171,7 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(calendar.events.count, 0)
         let todos = calendar.todos
         XCTAssertEqual(todos.map(\.summary), ["File taxes", "Renew passport", "Call plumber"])
-        XCTAssertEqual(todos[0].due, CalendarDate(year: 2026, month: 4, day: 15))
+        XCTAssertEqual(todos[0].due, try CalendarDate(year: 2026, month: 4, day: 15))
         XCTAssertEqual(todos[0].status, .inProcess)
         XCTAssertEqual(todos[0].percentComplete, 25)
         XCTAssertEqual(todos[0].description, "Receipts are in the blue folder")
@@ -309,7 +309,7 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(planning.summary, "Planning, round 2")
         XCTAssertEqual(
             planning.start,
-            CalendarDate(
+            try CalendarDate(
                 year: 2026, month: 3, day: 2, hour: 9, minute: 0, second: 0, form: .zoned(tzid: "Europe/Berlin")))
         XCTAssertEqual(planning.end?.icsValue, "20260302T103000")
         XCTAssertEqual(planning.description, "Line one\nline two; with a semicolon")
@@ -334,7 +334,7 @@ final class CSVTests: XCTestCase {
                 "X-ICSKIT-CSV;X-COLUMN=Notes for later:keep me", "X-ICSKIT-CSV;X-COLUMN=Required Attendees:Cy Only",
             ])
         let holiday = calendar.events[1]
-        XCTAssertEqual(holiday.end, CalendarDate(year: 2026, month: 4, day: 4))
+        XCTAssertEqual(holiday.end, try CalendarDate(year: 2026, month: 4, day: 4))
         XCTAssertEqual(holiday.transparency, .transparent)
         XCTAssertEqual(holiday.classification, .private)
 

@@ -40,7 +40,8 @@ final class FoundationBridgeTests: XCTestCase {
         let offset = TimeZone(secondsFromGMT: 3600)!
         XCTAssertThrowsError(try CalendarDate(springForward, in: offset))
         XCTAssertNil(
-            CalendarDate(year: 2026, month: 7, day: 1, hour: 9, minute: 0, second: 0, form: .floating).date(in: offset))
+            try CalendarDate(year: 2026, month: 7, day: 1, hour: 9, minute: 0, second: 0, form: .floating).date(
+                in: offset))
         XCTAssertEqual(inBerlin.date(in: offset), springForward, "a zoned time needs no viewer")
         let utc = CalendarDate(springForward, in: .utc)
         XCTAssertEqual(utc.icsValue, "20260329T013000Z")
@@ -49,15 +50,15 @@ final class FoundationBridgeTests: XCTestCase {
             CalendarDate.day(of: springForward, in: try CalendarZone("Pacific/Honolulu")).icsValue, "20260328")
 
         // Dates and floating times are placed in the viewer's zone.
-        let floating = CalendarDate(year: 2026, month: 7, day: 1, hour: 9, minute: 0, second: 0, form: .floating)
+        let floating = try CalendarDate(year: 2026, month: 7, day: 1, hour: 9, minute: 0, second: 0, form: .floating)
         XCTAssertEqual(floating.date(in: berlin), Date(timeIntervalSince1970: 1_782_889_200))  // 07:00Z
         XCTAssertEqual(floating.date(in: TimeZone(identifier: "UTC")!), Date(timeIntervalSince1970: 1_782_896_400))
         // A time in the gap moves past it (RFC 5545 §3.3.5): 02:30 on the day summer time starts is 03:30.
-        let gap = CalendarDate(
+        let gap = try CalendarDate(
             year: 2026, month: 3, day: 29, hour: 2, minute: 30, second: 0, form: .zoned(tzid: "Europe/Berlin"))
         XCTAssertEqual(gap.date(), springForward)
         // A TZID no zone database knows has no instant of its own.
-        let custom = CalendarDate(
+        let custom = try CalendarDate(
             year: 2026, month: 1, day: 1, hour: 9, minute: 0, second: 0, form: .zoned(tzid: "My Zone"))
         XCTAssertNil(custom.date())
         XCTAssertNil(custom.zone)

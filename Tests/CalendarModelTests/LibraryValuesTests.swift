@@ -3,6 +3,20 @@ import XCTest
 
 /// Values an app makes in code are written as every reader takes them (issue 48's wrong-output findings).
 final class LibraryValuesTests: XCTestCase {
+    /// A date the calendar does not have is an error, not the day it rolls over to (issue 62: 2026-02-30 was 2 March).
+    func testImpossibleDatesAndTimesThrow() {
+        XCTAssertThrowsError(try CalendarDate(year: 2026, month: 2, day: 30)) { error in
+            XCTAssertTrue("\(error)".contains("2026-02 has no day 30"), "\(error)")
+        }
+        XCTAssertThrowsError(try CalendarDate(year: 2026, month: 13, day: 1))
+        XCTAssertThrowsError(try CalendarDate(year: 2026, month: 1, day: 1, hour: 24, minute: 0, second: 0, form: .utc))
+        XCTAssertThrowsError(try CalendarDate(year: 2026, month: 1, day: 1, hour: 9, minute: -1, second: 0, form: .utc))
+        XCTAssertNoThrow(try CalendarDate(year: 2028, month: 2, day: 29), "a leap day")
+        XCTAssertNoThrow(
+            try CalendarDate(year: 2026, month: 6, day: 30, hour: 23, minute: 59, second: 60, form: .utc),
+            "a leap second, as RFC 5545 allows")
+    }
+
     /// Durations compare by length: one made in code equals the same one read (issue 62), weeks equal their days,
     /// and a nominal day is not 24 exact hours.
     func testDurationsCompareByValue() throws {

@@ -29,7 +29,7 @@ final class ModelCodingTests: XCTestCase {
     /// The JSON is the app's: field names, tokens and rules as strings, a date as its parts and form.
     func testTheJSONIsReadable() throws {
         var todo = Todo(
-            summary: "Report", due: CalendarDate(year: 2026, month: 12, day: 1), uid: "r@t",
+            summary: "Report", due: try CalendarDate(year: 2026, month: 12, day: 1), uid: "r@t",
             now: Date(timeIntervalSince1970: 1_767_225_600))
         todo.core.status = .needsAction
         todo.core.categories = [Category("Work", color: "#3366FF")]
@@ -55,12 +55,12 @@ final class ModelCodingTests: XCTestCase {
         calendar.components = [
             .event(
                 Event(summary: "Standup", start: CalendarDate(now, in: try CalendarZone("Europe/Berlin")), now: now)),
-            .todo(Todo(summary: "Report", due: CalendarDate(year: 2026, month: 12, day: 1), now: now)),
-            .journal(Journal(summary: "Notes", date: CalendarDate(year: 2026, month: 1, day: 1), now: now)),
+            .todo(Todo(summary: "Report", due: try CalendarDate(year: 2026, month: 12, day: 1), now: now)),
+            .journal(Journal(summary: "Notes", date: try CalendarDate(year: 2026, month: 1, day: 1), now: now)),
         ]
         XCTAssertEqual(calendar.validate(), [])
 
-        var broken = Todo(summary: "Both", due: CalendarDate(year: 2026, month: 12, day: 1), now: now)
+        var broken = Todo(summary: "Both", due: try CalendarDate(year: 2026, month: 12, day: 1), now: now)
         broken.duration = CalendarDuration(hours: 1)
         broken.core.priority = 12
         var bare = Event()

@@ -10,7 +10,7 @@ final class ModelTests: XCTestCase {
         let (parent, child) = (calendar.todos[0], calendar.todos[1])
         XCTAssertEqual(
             parent.due,
-            CalendarDate(
+            try CalendarDate(
                 year: 2024, month: 1, day: 12, hour: 17, minute: 0, second: 0,
                 form: .zoned(tzid: "Europe/Berlin")))
         XCTAssertEqual(parent.priority, 1)
@@ -22,7 +22,7 @@ final class ModelTests: XCTestCase {
             parent.alarms.first?.trigger, .relative(CalendarDuration(isNegative: true, hours: 2), relatedToEnd: true))
         XCTAssertEqual(parent.alarms.first?.action, .display)
         XCTAssertTrue(child.isCompleted)
-        XCTAssertEqual(child.due, CalendarDate(year: 2024, month: 1, day: 11))
+        XCTAssertEqual(child.due, try CalendarDate(year: 2024, month: 1, day: 11))
         XCTAssertEqual(child.relatedTo.first?.uid, "parent@example.com")
         XCTAssertEqual(child.relatedTo.first?.type, "PARENT")
         XCTAssertEqual(calendar.journals.first?.description, "Boxes: 12\nTape: 3 rolls")
@@ -57,7 +57,7 @@ final class ModelTests: XCTestCase {
             + "END:VCALENDAR\n"
         var calendar = ICS.read(Array(source.utf8)).calendars[0]
         var second = calendar.events[1]
-        second.start = CalendarDate(
+        second.start = try CalendarDate(
             year: 2024, month: 1, day: 4, hour: 8, minute: 30, second: 0,
             form: .zoned(tzid: "Europe/Berlin"))
         calendar.components[1] = .event(second)
@@ -76,8 +76,8 @@ final class ModelTests: XCTestCase {
     func testNewEventIsWrittenFromScratch() {
         var event = Event()
         event.uid = "new@example.com"
-        event.stamp = CalendarDate(year: 2024, month: 1, day: 1, hour: 0, minute: 0, second: 0, form: .utc)
-        event.start = CalendarDate(year: 2024, month: 3, day: 1)
+        event.stamp = try! CalendarDate(year: 2024, month: 1, day: 1, hour: 0, minute: 0, second: 0, form: .utc)
+        event.start = try! CalendarDate(year: 2024, month: 3, day: 1)
         event.summary = "Semicolons; commas, and\nnewlines"
         event.categories = ["Work", "Deep, focus"]
         event.attendees = [CalendarUser(address: "mailto:a@example.com", commonName: "Doe; Jane")]

@@ -226,7 +226,8 @@ final class ReaderDiagnosticsTests: XCTestCase {
             }
             XCTAssertTrue(error.description.contains(reason), "\(text): \(error)")
         }
-        XCTAssertEqual(try CalendarDate.parse("20240229", tzid: nil).get(), CalendarDate(year: 2024, month: 2, day: 29))
+        XCTAssertEqual(
+            try CalendarDate.parse("20240229", tzid: nil).get(), try CalendarDate(year: 2024, month: 2, day: 29))
     }
 
     func testDiagnosticFormatIsPathLineSeverityMessage() {

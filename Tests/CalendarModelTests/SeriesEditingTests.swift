@@ -129,10 +129,10 @@ final class SeriesEditingTests: XCTestCase {
         var calendar = try calendar()
         try calendar.editSeries(uid: "standup", instance: at(23, 9, 30), scope: .allInstances, now: now) { item in
             guard case .event(var event) = item else { return }
-            event.core.start = CalendarDate(
+            event.core.start = try! CalendarDate(
                 year: 2026, month: 11, day: 2, hour: 10, minute: 0, second: 0,
                 form: .zoned(tzid: "Europe/Berlin"))
-            event.end = CalendarDate(
+            event.end = try! CalendarDate(
                 year: 2026, month: 11, day: 2, hour: 10, minute: 15, second: 0,
                 form: .zoned(tzid: "Europe/Berlin"))
             item = .event(event)

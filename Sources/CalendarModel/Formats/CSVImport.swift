@@ -276,11 +276,11 @@ struct CSVImporter {
                 guard let time = Self.time(timeText) else { throw skip(.startTime, cells, at, Self.notATime) }
                 start = timed(day, time)
             } else {
-                start = CalendarDate(year: day.year, month: day.month, day: day.day)
+                start = CalendarDate(unchecked: day.year, month: day.month, day: day.day)
             }
         }
         if cells[.allDay].map(Self.truth) == true, let timedStart = start, !timedStart.isDate {
-            start = CalendarDate(year: timedStart.year, month: timedStart.month, day: timedStart.day)
+            start = CalendarDate(unchecked: timedStart.year, month: timedStart.month, day: timedStart.day)
         }
         return start
     }
@@ -303,7 +303,7 @@ struct CSVImporter {
             // The end takes the start's kind: a date for an all-day start, midnight for a timed one.
             end =
                 start.isDate
-                ? CalendarDate(year: date.year, month: date.month, day: date.day)
+                ? CalendarDate(unchecked: date.year, month: date.month, day: date.day)
                 : date.isDate ? timed((date.year, date.month, date.day), (0, 0, 0)) : date
         } else if cells[.endDate] != nil || cells[.endTime] != nil {
             end = try endFromParts(cells, start: start, at)
@@ -625,7 +625,7 @@ struct CSVImporter {
         }
         guard let date = day(datePart) else { return nil }
         guard var timeText = timePart, !timeText.isEmpty else {
-            return CalendarDate(year: date.year, month: date.month, day: date.day)
+            return CalendarDate(unchecked: date.year, month: date.month, day: date.day)
         }
         var utc = false
         if timeText.hasSuffix("Z") {
@@ -635,7 +635,7 @@ struct CSVImporter {
         guard let time = Self.time(timeText) else { return nil }
         if utc {
             return CalendarDate(
-                year: date.year, month: date.month, day: date.day, hour: time.0, minute: time.1,
+                unchecked: date.year, month: date.month, day: date.day, hour: time.0, minute: time.1,
                 second: time.2, form: .utc)
         }
         return timed((date.year, date.month, date.day), time)
@@ -644,7 +644,7 @@ struct CSVImporter {
     /// A wall time in the import's zone, floating without one.
     func timed(_ day: (Int, Int, Int), _ time: (Int, Int, Int)) -> CalendarDate {
         CalendarDate(
-            year: day.0, month: day.1, day: day.2, hour: time.0, minute: time.1, second: time.2,
+            unchecked: day.0, month: day.1, day: day.2, hour: time.0, minute: time.1, second: time.2,
             form: options.zone.map { .zoned(tzid: $0) } ?? .floating)
     }
 

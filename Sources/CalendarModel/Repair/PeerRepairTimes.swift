@@ -138,7 +138,7 @@ extension ICalendar {
             let bound: CalendarDate
             switch (start.form, until.form) {
             case (.date, .date), (.floating, .floating), (.utc, .utc), (.zoned, .utc): continue
-            case (.date, _): bound = CalendarDate(year: until.year, month: until.month, day: until.day)
+            case (.date, _): bound = CalendarDate(unchecked: until.year, month: until.month, day: until.day)
             case (.floating, _): bound = wall.calendarDate(.floating)
             case (.utc, _), (.zoned, _): bound = wall.calendarDate(.utc)
             }

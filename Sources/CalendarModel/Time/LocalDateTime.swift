@@ -49,7 +49,7 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// The same wall clock as a value of the given form (a DATE keeps only the date).
     package func calendarDate(_ form: CalendarDate.Form) -> CalendarDate {
-        CalendarDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, form: form)
+        CalendarDate(unchecked: year, month: month, day: day, hour: hour, minute: minute, second: second, form: form)
     }
 
     /// Earlier on the wall clock.

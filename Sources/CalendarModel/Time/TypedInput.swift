@@ -9,9 +9,9 @@ package enum TypedInput {
     > {
         moment(text, now: zone.wallClock(at: Date()), today: today).map { moment in
             let wall = moment.wall
-            guard moment.hasTime else { return CalendarDate(year: wall.year, month: wall.month, day: wall.day) }
+            guard moment.hasTime else { return CalendarDate(unchecked: wall.year, month: wall.month, day: wall.day) }
             return CalendarDate(
-                year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute, second: 0,
+                unchecked: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute, second: 0,
                 form: zone.identifier == "UTC" ? .utc : .zoned(tzid: zone.identifier))
         }
     }

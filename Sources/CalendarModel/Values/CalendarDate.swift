@@ -56,13 +56,30 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible, Codable
         set { wall.second = newValue }
     }
 
-    /// An all-day date.
-    public init(year: Int, month: Int, day: Int) {
-        self.init(year: year, month: month, day: day, hour: 0, minute: 0, second: 0, form: .date)
+    /// An all-day date. Throws for a day the calendar does not have (2026-02-30), which would otherwise roll over
+    /// into the next month unseen.
+    public init(year: Int, month: Int, day: Int) throws {
+        try self.init(year: year, month: month, day: day, hour: 0, minute: 0, second: 0, form: .date)
     }
 
-    /// A value from its fields; a DATE form drops the time.
-    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, form: Form) {
+    /// A value from its fields; a DATE form drops the time. Throws for fields that name no date or time of day
+    /// (2026-02-30, 24:00, minute 61), as a file's value that says so is refused.
+    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, form: Form) throws {
+        self.init(unchecked: year, month: month, day: day, hour: hour, minute: minute, second: second, form: form)
+        if let problem = impossibility {
+            throw ValueError(
+                "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2)) \(Self.pad(hour, 2)):"
+                    + "\(Self.pad(minute, 2)):\(Self.pad(second, 2)) \(problem)")
+        }
+    }
+
+    /// An all-day date from fields already known to be one (read from a value, or from a `Date`).
+    package init(unchecked year: Int, month: Int, day: Int) {
+        self.init(unchecked: year, month: month, day: day, hour: 0, minute: 0, second: 0, form: .date)
+    }
+
+    /// A value from fields already known to name a date and time.
+    package init(unchecked year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, form: Form) {
         wall =
             form == .date
             ? LocalDateTime(year: year, month: month, day: day)
@@ -106,14 +123,14 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible, Codable
             // A date written with a TZID (Apple iCal 1.x, Mozilla): midnight in that zone, as python icalendar
             // reads it.
             date = CalendarDate(
-                year: time.year, month: time.month, day: time.day, hour: 0, minute: 0, second: 0,
+                unchecked: time.year, month: time.month, day: time.day, hour: 0, minute: 0, second: 0,
                 form: .zoned(tzid: tzid))
         } else if time.isDate {
-            date = CalendarDate(year: time.year, month: time.month, day: time.day)
+            date = CalendarDate(unchecked: time.year, month: time.month, day: time.day)
         } else {
             let form: Form = time.isUTC ? .utc : tzid.map { .zoned(tzid: $0) } ?? .floating
             date = CalendarDate(
-                year: time.year, month: time.month, day: time.day, hour: time.hour,
+                unchecked: time.year, month: time.month, day: time.day, hour: time.hour,
                 minute: time.minute, second: time.second, form: form)
         }
         if let problem = date.impossibility { return .failure(ValueError("\"\(text)\" \(problem)")) }
@@ -126,7 +143,9 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible, Codable
         if !(1...ValueSyntax.daysIn(month: month, year: year)).contains(day) {
             return "is not a date: \(Self.pad(year, 4))-\(Self.pad(month, 2)) has no day \(day)"
         }
-        if hour > 23 || minute > 59 || second > 60 { return "is not a time of day" }
+        if !(0...23).contains(hour) || !(0...59).contains(minute) || !(0...60).contains(second) {
+            return "is not a time of day"
+        }
         return nil
     }
 

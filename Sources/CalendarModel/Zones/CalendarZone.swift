@@ -104,7 +104,7 @@ extension CalendarDate {
     /// The all-day date on which an instant falls in a zone.
     public static func day(of date: Date, in zone: CalendarZone) -> CalendarDate {
         let wall = CalendarDate(date, in: zone).wall
-        return CalendarDate(year: wall.year, month: wall.month, day: wall.day)
+        return CalendarDate(unchecked: wall.year, month: wall.month, day: wall.day)
     }
 
     /// The zone of a UTC or zoned value (nil for dates, floating times and TZIDs that only the file defines).
