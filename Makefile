@@ -34,23 +34,27 @@ $(VENV)/.installed: scripts/requirements-test.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r scripts/requirements-test.txt
 	@touch $@
 
+## The tools (icskit, the store, sync, the feed server) are built with the package trait Tools; CalendarModel alone
+## needs none (Package.swift says why).
+TRAITS ?= --traits Tools
+
 build: deps
-	swift build
+	swift build $(TRAITS)
 
 ## Tests run in TEST_WORKERS processes at once (one per core by default: much of their time is spent waiting on
 ## servers and Python peers); `make test TEST_WORKERS=1` runs them one after another and prints every test's output.
 TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 test: PACKAGES += chromium calcurse
 test: deps venv
-	swift build --build-tests
-	ICSKIT_PYTHON=$(abspath $(PYTHON)) swift test --disable-swift-testing \
+	swift build $(TRAITS) --build-tests
+	ICSKIT_PYTHON=$(abspath $(PYTHON)) swift test $(TRAITS) --disable-swift-testing \
 	  $(if $(filter 1,$(TEST_WORKERS)),,--parallel --num-workers $(TEST_WORKERS))
 
 ## Release builds link the Swift runtime and Foundation into each product (`--static-swift-stdlib`; products only:
 ## the test support needs XCTest, which does not link so): `icskit` then runs on a Linux machine without a Swift
 ## toolchain (libical and SQLite come from Debian's packages) and starts in about half the time (7 ms against 12 for
 ## `icskit --version` on the machine of BENCHMARKS.md).
-RELEASE_BUILD ?= swift build -c release --static-swift-stdlib
+RELEASE_BUILD ?= swift build -c release --static-swift-stdlib $(TRAITS)
 
 ## The main job: build, then scripts/demo.sh tells the story with the release icskit on PATH: a real Outlook export
 ## checked; a Google "Work" and an Apple "Family" calendar into a fresh store; their week (2026-W48) as an agenda and
@@ -99,13 +103,13 @@ FUZZ_SCRATCH := $(if $(filter fuzzer,$(FUZZ_SANITIZE)),.build-fuzz-plain,.build-
 ## fewer for the fast ones.
 FUZZ_CONFIG ?= release
 fuzz-build:
-	swift build -c $(FUZZ_CONFIG) --scratch-path $(FUZZ_SCRATCH) --product icskit-fuzz \
+	swift build $(TRAITS) -c $(FUZZ_CONFIG) --scratch-path $(FUZZ_SCRATCH) --product icskit-fuzz \
 	  -Xswiftc -sanitize=$(FUZZ_SANITIZE) -Xswiftc -parse-as-library -Xswiftc -DICSKIT_FUZZ 2>&1 \
 	  | grep -v "Cannot export local symbol" || true
 	@test -x $(FUZZ_SCRATCH)/$(FUZZ_CONFIG)/icskit-fuzz
 
 fuzz: deps fuzz-build
-	swift build --product icskit
+	swift build $(TRAITS) --product icskit
 	FUZZ_BIN=$(FUZZ_SCRATCH)/$(FUZZ_CONFIG)/icskit-fuzz FUZZ_SANITIZERS=$(FUZZ_SANITIZE) \
 	  scripts/fuzz.sh $(FUZZ_TIME) $(FUZZ_TARGETS)
 
@@ -114,7 +118,7 @@ fuzz: deps fuzz-build
 N ?= 5000
 SEED ?= 1
 differential: deps venv
-	swift build --product icskit
+	swift build $(TRAITS) --product icskit
 	$(PYTHON) scripts/differential.py --icskit .build/debug/icskit --seed $(SEED) --count $(N)
 
 ## Which real programs accept the shared corpus, as it is and as `convert --repair` writes it (README's table):
@@ -122,7 +126,7 @@ differential: deps venv
 PEERS_OUT ?= .build/peers
 peers: deps
 	$(MAKE) deps PACKAGES="calcurse python3-venv"
-	swift build --product icskit
+	swift build $(TRAITS) --product icskit
 	rm -rf $(PEERS_OUT) && mkdir -p $(PEERS_OUT)/original $(PEERS_OUT)/repaired
 	find $(SHARED)/fixtures/corpus -name '*.ics' | while read -r f; do \
 	  name=$$(echo "$${f#$(SHARED)/fixtures/corpus/}" | tr '/' '_'); cp "$$f" "$(PEERS_OUT)/original/$$name"; \

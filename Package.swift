@@ -1,5 +1,8 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
+
+/// Where the tools' packages are used: only with the trait Tools.
+let tools = TargetDependencyCondition.when(traits: ["Tools"])
 
 let package = Package(
     name: "ICSKit",
@@ -10,6 +13,14 @@ let package = Package(
         .library(name: "CalendarMerge", targets: ["CalendarMerge"]),
         .library(name: "CalendarSync", targets: ["CalendarSync"]),
         .executable(name: "icskit", targets: ["icskit"]),
+    ],
+    // The library, CalendarModel, needs nothing but libical. Everything else (the icskit tool, the store, merge,
+    // sync, the feed server, their tests and benchmarks) is built with the trait Tools — `swift build --traits
+    // Tools`, as the Makefile does — and only then are the server packages below resolved: an app that depends on
+    // CalendarModel alone pins none of them (LibraryPackageTests).
+    traits: [
+        .trait(name: "Tools", description: "icskit, the store, merge, sync and the feed server, with their packages"),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -34,17 +45,19 @@ let package = Package(
         .target(
             name: "CalendarStore",
             dependencies: [
-                "CalendarModel", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift"),
+                "CalendarModel", "CalendarMerge", .product(name: "GRDB", package: "GRDB.swift", condition: tools),
             ]),
         // Web calendars, CalDAV and vdirs synced with the store; HTTP through AsyncHTTPClient (see HTTPClient).
         .target(
             name: "CalendarSync",
             dependencies: [
                 "CalendarModel", "CalendarMerge",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
+                .product(name: "NIOCore", package: "swift-nio", condition: tools),
+                .product(name: "NIOPosix", package: "swift-nio", condition: tools),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: tools),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: tools),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: tools),
             ]),
         // Shared feeds served over HTTP (`icskit serve`): SwiftNIO's HTTP/1.1 server, the feeds from a source the
         // caller gives (the store, through ICSKitCLI).
@@ -52,10 +65,11 @@ let package = Package(
             name: "CalendarServe",
             dependencies: [
                 "CalendarModel",
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio", condition: tools),
+                .product(name: "NIOPosix", package: "swift-nio", condition: tools),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: tools),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: tools),
+                .product(name: "Crypto", package: "swift-crypto", condition: tools),
             ]),
         // The store as CalendarSync's keeper (its protocols' conformances), where the two meet.
         .target(
@@ -67,7 +81,7 @@ let package = Package(
             name: "ICSKitCLI",
             dependencies: [
                 "CalendarModel", "CalendarStore", "CalendarMerge", "CalendarSync", "CalendarStoreSync", "CalendarServe",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ],
             // The HTML week page's style and script, compiled into the binary (no resource bundle to install).
             resources: [.embedInCode("Resources/week.css"), .embedInCode("Resources/week.js")]
@@ -97,7 +111,7 @@ let package = Package(
             name: "CalendarStoreTests",
             dependencies: [
                 "CalendarModel", "CalendarStore", "CalendarMerge", "ICSKitTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: tools),
             ]),
         .testTarget(
             name: "CalendarSyncTests",
