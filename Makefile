@@ -93,9 +93,9 @@ bench-big: deps $(foreach n,$(BIG_EVENTS),bench-data/bench-$(n).ics)
 	  --big $(subst $(space),$(comma),$(foreach n,$(BIG_EVENTS),bench-data/bench-$(n).ics))
 
 ## Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every reader: `make fuzz FUZZ_TIME=600` runs each of
-## the eight targets that long (FUZZ_TARGETS picks some, FUZZ_JOBS=2 uses both cores); see FUZZING.md.
+## the nine targets that long (FUZZ_TARGETS picks some, FUZZ_JOBS=2 uses both cores); see FUZZING.md.
 FUZZ_TIME ?= 60
-FUZZ_TARGETS ?= ics jcal jscalendar xcal csv rrule store mime
+FUZZ_TARGETS ?= ics jcal jscalendar xcal csv rrule store mime serve
 ## FUZZ_SANITIZE=fuzzer builds without AddressSanitizer into .build-fuzz-plain: about three times the executions.
 FUZZ_SANITIZE ?= fuzzer,address
 FUZZ_SCRATCH := $(if $(filter fuzzer,$(FUZZ_SANITIZE)),.build-fuzz-plain,.build-fuzz)

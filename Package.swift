@@ -92,7 +92,8 @@ let package = Package(
         // The fuzz targets (a library, so the tests replay regression inputs through the same code) and their
         // driver: a libFuzzer binary when `make fuzz` builds it with -sanitize=fuzzer, a replay tool otherwise.
         .target(
-            name: "ICSKitFuzzTargets", dependencies: ["CalendarModel", "CalendarStore", "CalendarMerge"],
+            name: "ICSKitFuzzTargets",
+            dependencies: ["CalendarModel", "CalendarStore", "CalendarMerge", "CalendarServe"],
             path: "Fuzz/Targets"),
         .executableTarget(name: "icskit-fuzz", dependencies: ["ICSKitFuzzTargets"], path: "Fuzz/Driver"),
         // What an app developer copies: a planner's own Task and Event mapped to iCalendar and back (the DocC

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:?usage: scripts/fuzz.sh SECONDS [TARGET…]}
 shift
-targets=${*:-ics jcal jscalendar xcal csv rrule store mime}
+targets=${*:-ics jcal jscalendar xcal csv rrule store mime serve}
 binary=${FUZZ_BIN:-.build-fuzz/release/icskit-fuzz}
 icskit=${ICSKIT_BIN:-.build/debug/icskit}
 shared=${SHARED:-../shared}
@@ -40,6 +40,16 @@ make_seeds() {
             fi
             if [ "$target" = csv ]; then cp Fixtures/hand/csv/*.csv "$dir/"; fi ;;
         mime) cp Fixtures/mail/*.eml "$dir/" ;;
+        serve)
+            # Request heads as subscribers and probes send them (the share's token is the fuzz target's own).
+            local token=ZnV6ei10b2tlbi1mb3ItdGhlLXNlcnZlLXRhcmdldC0
+            printf 'GET /feeds/%s.ics HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n' "$token" > "$dir/feed"
+            printf 'GET /feeds/%s.ics HTTP/1.1\r\nIf-None-Match: W/"a", *\r\n\r\n' "$token" > "$dir/conditional"
+            printf 'HEAD /feeds/%s.ics HTTP/1.1\r\nIf-Modified-Since: Sun, 06 Nov 1994 08:49:37 GMT\r\n\r\n' \
+                "$token" > "$dir/head"
+            printf 'GET /feeds/%s/freebusy?start=2026-12-01&end=20261231T000000Z HTTP/1.1\r\n\r\n' "$token" \
+                > "$dir/freebusy"
+            printf 'GET /feeds/%%2e%%2e/../x.ics?a=%%ZZ HTTP/1.1\r\n\r\n' > "$dir/escapes" ;;
         rrule)
             local n=0
             grep -h '^RRULE:' Fixtures/rrule-vectors/*.txt | cut -c7- | while read -r rule; do
@@ -59,6 +69,7 @@ max_length() {  # inputs stay small: a finding almost never needs more, and smal
 dictionary() {
     case $1 in
         ics|store|rrule|mime) echo Fuzz/dictionaries/ics.dict ;;
+        serve) echo Fuzz/dictionaries/http.dict ;;
         jcal|jscalendar) echo Fuzz/dictionaries/json.dict ;;
         xcal) echo Fuzz/dictionaries/xml.dict ;;
         csv) echo Fuzz/dictionaries/csv.dict ;;

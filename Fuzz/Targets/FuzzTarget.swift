@@ -1,5 +1,6 @@
 import CalendarMerge
 import CalendarModel
+import CalendarServe
 import CalendarStore
 import Foundation
 
@@ -30,6 +31,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A mail message's calendar parts (multipart nesting, base64, quoted-printable, charsets), read as iCalendar,
     /// then the writers.
     case mime
+    /// A request head to `icskit serve` (its target, query, If-None-Match, If-Modified-Since, Accept-Encoding) and
+    /// the answer: one of the statuses the server gives, the feed only for the share's own token.
+    case serve
 
     public func run(_ bytes: [UInt8]) {
         switch self {
@@ -55,6 +59,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .mime:
             _ = MIMEMessage.calendarParts(bytes)
             Self.checkWriters(CalendarFormat.ics.read(bytes, file: "fuzz.eml"))
+        case .serve: Self.answerRequest(bytes)
         }
     }
 
@@ -226,5 +231,32 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A violated expectation: a finding for the fuzzer, a failure for the tests.
     static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fatalError("fuzz check failed: " + message()) }
+    }
+
+    /// The share every `serve` input is answered against: its token, and a feed of one event.
+    struct ServeSource: FeedSource {
+        static let token = "ZnV6ei10b2tlbi1mb3ItdGhlLXNlcnZlLXRhcmdldC0"
+        func liveShares() throws -> [FeedShare] {
+            [FeedShare(name: "fuzz", tokenHash: FeedToken.hash(Self.token), version: "1")]
+        }
+        func feed(of share: FeedShare, now: Date) throws -> [UInt8] {
+            Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:fuzz\r\nEND:VCALENDAR\r\n".utf8)
+        }
+        func freeBusy(of share: FeedShare, from: Date, to: Date) throws -> [UInt8] {
+            check(from < to && to.timeIntervalSince(from) <= 366 * 86_400, "a free/busy span the server should refuse")
+            return Array("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".utf8)
+        }
+    }
+
+    /// A request head answered as `serve` answers it: a status it gives, and a body only when it should have one.
+    static func answerRequest(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let (status, body) = FeedService.answer(
+            head: text, source: ServeSource(), now: Date(timeIntervalSince1970: 1_795_000_000))
+        check([200, 304, 400, 404, 405].contains(status), "serve answered \(status)")
+        check(status != 304 || body == 0, "a 304 with a body")
+        if status == 200 {
+            check(text.contains(ServeSource.token), "a feed for a request without the share's token")
+        }
     }
 }

@@ -34,7 +34,7 @@ struct FeedRequest: Sendable {
 /// The server's answers, away from the network: find the share a token names (comparing with every share's hash in
 /// a time that does not depend on which, if any, matches), then build its feed once per version and hour, or its
 /// free/busy time. Runs on a worker thread.
-struct FeedService: Sendable {
+package struct FeedService: Sendable {
     let source: any FeedSource
     let cache = FeedCache()
     /// The longest free/busy span one request may ask for.
@@ -102,5 +102,34 @@ struct FeedService: Sendable {
             status: 200,
             headers: [("Content-Type", "text/calendar; charset=utf-8"), ("Cache-Control", "private, no-cache")],
             body: ByteBuffer(bytes: body), compressible: true)
+    }
+}
+
+extension FeedService {
+    /// A request head as text (`GET /feeds/… HTTP/1.1`, then `Name: value` lines) answered as the server answers it,
+    /// without a network: its status and body length. The fuzz target reads hostile heads through this.
+    package static func answer(head text: String, source: any FeedSource, now: Date) -> (status: Int, bodyBytes: Int) {
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        let request = lines.first.map { $0.split(separator: " ", omittingEmptySubsequences: true) } ?? []
+        guard request.count >= 2 else { return (400, 0) }
+        var headers: [(String, String)] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.append(
+                (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
+        let method = String(request[0])
+        guard method == "GET" || method == "HEAD" else { return (405, 0) }
+        let field = { (name: String) in headers.first { $0.0 == name }?.1 }
+        let feedRequest = FeedRequest(
+            route: FeedRoute(target: String(request[1])), isHead: method == "HEAD", ifNoneMatch: field("if-none-match"),
+            ifModifiedSince: field("if-modified-since"),
+            coding: HTTPRules.coding(accepting: headers.filter { $0.0 == "accept-encoding" }.map(\.1)))
+        do {
+            let response = try FeedService(source: source).answer(feedRequest, now: now)
+            return (response.status, response.body.readableBytes)
+        } catch {
+            return (500, 0)
+        }
     }
 }

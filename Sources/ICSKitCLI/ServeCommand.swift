@@ -108,16 +108,8 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw CommandFailure("cannot listen on \(listen): \(ErrorText.line(error)); is another server there?")
         }
-        let (boundHost, boundPort) = server.address
-        let shown = boundHost.contains(":") ? "[\(boundHost)]" : boundHost
-        Output.print(
-            "Serving \(shares.count) share\(shares.count == 1 ? "" : "s") at http://\(shown):\(boundPort)/feeds/")
-        try Output.flushStandardOutput()
-        let loopback = ["127.0.0.1", "::1", "localhost"].contains(host)
-        Output.standardError(
-            loopback
-                ? "Only this machine can reach it (--listen 0.0.0.0:\(boundPort) for others, behind a TLS proxy)."
-                : "Other machines can reach it over plain HTTP: put a TLS proxy in front (docs/SHARING.md).")
+        // INT and TERM stop it; set before the address is printed, so that whoever reads the address and then stops
+        // the server cannot do so before the handlers are there (a TERM in between would be ignored).
         let signals = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number)
@@ -128,6 +120,16 @@ struct ServeCommand: ParsableCommand {
         if let stopAfter {
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(stopAfter)) { server.stop() }
         }
+        let (boundHost, boundPort) = server.address
+        let shown = boundHost.contains(":") ? "[\(boundHost)]" : boundHost
+        Output.print(
+            "Serving \(shares.count) share\(shares.count == 1 ? "" : "s") at http://\(shown):\(boundPort)/feeds/")
+        try Output.flushStandardOutput()
+        let loopback = ["127.0.0.1", "::1", "localhost"].contains(host)
+        Output.standardError(
+            loopback
+                ? "Only this machine can reach it (--listen 0.0.0.0:\(boundPort) for others, behind a TLS proxy)."
+                : "Other machines can reach it over plain HTTP: put a TLS proxy in front (docs/SHARING.md).")
         try server.waitUntilClosed()
         signals.forEach { $0.cancel() }
     }

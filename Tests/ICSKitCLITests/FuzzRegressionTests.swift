@@ -10,7 +10,7 @@ final class FuzzRegressionTests: XCTestCase {
         let root = CLI.package.appendingPathComponent("Fixtures/fuzz-regressions")
         let replay = CLI.builtExecutable("icskit-fuzz")
         var count = 0
-        for target in ["ics", "jcal", "xcal", "csv", "rrule", "store", "mime"] {
+        for target in ["ics", "jcal", "xcal", "csv", "rrule", "store", "mime", "serve"] {
             let folder = root.appendingPathComponent(target)
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             for file in files.sorted() {
