@@ -12,6 +12,8 @@ struct BuiltFeed: Sendable {
     var entityTag: String
     /// When these bytes were first served: a rebuild that gives the same bytes keeps the time.
     var lastModified: Date
+    /// `lastModified` as the Last-Modified header writes it (IMF-fixdate), made once rather than per response.
+    var lastModifiedText: String
 }
 
 /// The built feeds, one per share, and the rule that a feed is built once however many ask for it at once: the first
@@ -22,7 +24,7 @@ final class FeedCache: @unchecked Sendable {
     private var building: Set<String> = []
     private let condition = NSCondition()
     /// How many builds ran (for tests and the benchmark: a thousand subscribers should cost one).
-    private(set) var builds = 0
+    private var builds = 0
 
     /// The share's feed at `key`, built by `build` only when no feed at that key is kept or being built.
     func feed(for name: String, key: String, build: () throws -> [UInt8]) throws -> BuiltFeed {
@@ -47,9 +49,13 @@ final class FeedCache: @unchecked Sendable {
         }
         let body = try result.get()
         let tag = "\"" + FeedToken.hex(SHA256.hash(data: body).prefix(16)) + "\""
+        // Whole seconds: what the header can say, and what If-Modified-Since is compared with.
+        let modified =
+            previous?.entityTag == tag
+            ? previous!.lastModified : Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let built = BuiltFeed(
-            key: key, body: ByteBuffer(bytes: body), entityTag: tag,
-            lastModified: previous?.entityTag == tag ? previous!.lastModified : Date())
+            key: key, body: ByteBuffer(bytes: body), entityTag: tag, lastModified: modified,
+            lastModifiedText: HTTPRules.format(modified))
         feeds[name] = built
         builds += 1
         return built

@@ -72,9 +72,9 @@ package struct FeedService: Sendable {
         }
         let coding = request.isHead ? nil : request.coding
         let tag = coding.map { String(built.entityTag.dropLast()) + "-" + $0 + "\"" } ?? built.entityTag
-        let modified = Date(timeIntervalSince1970: built.lastModified.timeIntervalSince1970.rounded(.down))
+        let modified = built.lastModified
         let headers: [(String, String)] = [
-            ("ETag", tag), ("Last-Modified", HTTPRules.format(modified)), ("Cache-Control", "private, no-cache"),
+            ("ETag", tag), ("Last-Modified", built.lastModifiedText), ("Cache-Control", "private, no-cache"),
             ("Vary", "Accept-Encoding"),
         ]
         var notModified = false

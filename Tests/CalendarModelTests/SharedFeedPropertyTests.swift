@@ -20,13 +20,7 @@ final class SharedFeedPropertyTests: XCTestCase {
 
     static let window = Date(timeIntervalSince1970: 1_795_000_000)..<Date(timeIntervalSince1970: 1_830_000_000)
 
-    static func stamp(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.string(from: date)
-    }
+    static func stamp(_ date: Date) -> String { CalendarDate.utc(date).icsValue }
 
     static func component(
         _ id: Int, uid: String, start: Date, rule: String?, recurrenceID: Date?, random: inout SeededGenerator

@@ -41,16 +41,6 @@ extension Alarm {
     }
 }
 
-extension CalendarDuration {
-    /// The offset as nominal days (weeks included) and exact seconds, signed (RFC 5545 §3.3.6: a day is a day on the
-    /// clock, 23 or 25 hours across a change; hours, minutes and seconds are exact). Parts of mixed signs are exact.
-    var nominalParts: (days: Int, seconds: Int) {
-        guard ![weeks, days, hours, minutes, seconds].contains(where: { $0 < 0 }) else { return (0, totalSeconds) }
-        let sign = isNegative ? -1 : 1
-        return (sign * (weeks * 7 + days), sign * (hours * 3600 + minutes * 60 + seconds))
-    }
-}
-
 extension ICalendar {
     /// Every time an alarm goes off between `from` (inclusive) and `to` (exclusive), in time order: each instance's
     /// relative triggers (before or after its start, or its end with RELATED=END; a todo without DTSTART counts from

@@ -92,15 +92,9 @@ extension ICalendar {
 
     /// The instance of `series` whose RECURRENCE-ID is `instant` (the day that holds it in `zone`, for dates).
     private func occurrence(of series: RecurringSeries, at instant: Date, zone: CalendarZone) -> Occurrence? {
-        var single = self
-        single.components = components.filter { !$0.isItem } + series.components
-        var options = ExpansionOptions()
-        options.components = Set(ItemKind.allCases)
-        options.viewerZone = zone
-        // The instance starts at its RECURRENCE-ID, wherever an override moved it; two days either side find it.
-        let around = single.occurrences(
-            from: instant.addingTimeInterval(-2 * 86_400), to: instant.addingTimeInterval(2 * 86_400), options: options)
-        return around.occurrences.first { ($0.recurrenceDate ?? $0.startDate) == instant && $0.recurrenceID != nil }
+        instances(of: series.components, around: instant, zone: zone).first {
+            ($0.recurrenceDate ?? $0.startDate) == instant && $0.recurrenceID != nil
+        }
     }
 }
 

@@ -74,17 +74,21 @@ public struct CalendarDuration: Sendable, Hashable, CustomStringConvertible, Cod
     /// Whether two durations are the same length: `CalendarDuration(minutes: -10)` is `-PT10M` as read, `P1W` is
     /// `P7D`, and `-PT0S` is `PT0S`. Days are nominal (RFC 5545 §3.3.6: a day across a clock change is 23 or 25
     /// hours), so `P1D` is not `PT24H`.
-    public static func == (lhs: CalendarDuration, rhs: CalendarDuration) -> Bool { lhs.value == rhs.value }
+    public static func == (lhs: CalendarDuration, rhs: CalendarDuration) -> Bool {
+        lhs.nominalParts == rhs.nominalParts
+    }
 
     /// Hashes the length, as `==` compares it.
     public func hash(into hasher: inout Hasher) {
-        let (days, seconds) = value
+        let (days, seconds) = nominalParts
         hasher.combine(days)
         hasher.combine(seconds)
     }
 
-    /// The length as nominal days and exact seconds, signed; parts of mixed signs added up as `icsValue` writes them.
-    private var value: (days: Int, seconds: Int) {
+    /// The length as written: nominal days (weeks included; RFC 5545 §3.3.6: a day on the clock, 23 or 25 hours
+    /// across a change) and exact seconds, signed. Parts of mixed signs are added up as `icsValue` writes them.
+    /// Equality compares it; alarm times count from it.
+    var nominalParts: (days: Int, seconds: Int) {
         let parts = [weeks, days, hours, minutes, seconds]
         guard !parts.contains(where: { $0 < 0 }) else {
             let total = totalSeconds
