@@ -45,7 +45,7 @@ func makingItems() throws {
     // doc: making
     let berlin = try CalendarZone("Europe/Berlin")
     let nine = try CalendarDate(
-        year: 2026, month: 11, day: 23, hour: 9, minute: 0, second: 0, form: .zoned(tzid: berlin.identifier))
+        year: 2026, month: 11, day: 23, hour: 9, minute: 0, second: 0, form: .zoned(tzid: TimeZoneID(berlin)))
     var standup = Event(summary: "Standup", start: nine)  // UID and DTSTAMP filled in
     standup.duration = CalendarDuration(minutes: 15)
     standup.recurrenceRules = [try RecurrenceRule.parse("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR").get()]
@@ -99,6 +99,15 @@ func timeZones() throws {
     check(sameZone == berlin && typo == nil && back == instant && wallFirst, "zones")
     check(sorted == [nineInBerlin, eightUTC] && nineInBerlin.icsValue == "20261123T090000", "instants")
     check(foundation.identifier == "Europe/Berlin", "Foundation's zone")
+
+    let calendar = try ICS.read(contentsOf: "work.ics").calendars[0]
+    // doc: zoneids
+    let nine = try CalendarDate(
+        year: 2026, month: 11, day: 23, hour: 9, minute: 0, second: 0, form: .zoned(tzid: TimeZoneID(berlin)))
+    let outlook = try TimeZoneID("W. Europe Standard Time")  // name kept, zone Europe/Berlin
+    let office = try? TimeZoneID("Office Time", definedIn: calendar)  // nil unless a VTIMEZONE defines it
+    // end
+    check(nine == nineInBerlin && outlook.zone == berlin && office == nil, "checked zone names")
 }
 
 func readmeEditLoop() throws {
@@ -128,7 +137,7 @@ func editingASeries() throws {
     let berlin = try CalendarZone("Europe/Berlin")
     let instance = try CalendarDate(
         year: 2026, month: 11, day: 30, hour: 9, minute: 15, second: 0,
-        form: .zoned(tzid: "Europe/Berlin")
+        form: .zoned(tzid: TimeZoneID(berlin))
     ).date(in: berlin)!
     try calendar.editSeries(uid: "standup-7f3a@google.com", instance: instance, scope: .thisInstance) { item in
         item.core?.location = "Room 4"  // Monday 30 November only

@@ -201,7 +201,7 @@ struct AddCommand: ParsableCommand {
         let zone: String
         switch date.form {
         case .utc: zone = " UTC"
-        case .zoned(let tzid): zone = " " + tzid
+        case .zoned(let tzid): zone = " " + tzid.name
         default: zone = " (floating)"
         }
         return text + String(format: " %02d:%02d", day.hour, day.minute) + zone

@@ -310,7 +310,8 @@ final class CSVTests: XCTestCase {
         XCTAssertEqual(
             planning.start,
             try CalendarDate(
-                year: 2026, month: 3, day: 2, hour: 9, minute: 0, second: 0, form: .zoned(tzid: "Europe/Berlin")))
+                year: 2026, month: 3, day: 2, hour: 9, minute: 0, second: 0,
+                form: .zoned(tzid: try TimeZoneID("Europe/Berlin"))))
         XCTAssertEqual(planning.end?.icsValue, "20260302T103000")
         XCTAssertEqual(planning.description, "Line one\nline two; with a semicolon")
         XCTAssertEqual(planning.location, "Room 4\\B")

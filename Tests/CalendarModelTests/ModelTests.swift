@@ -12,7 +12,7 @@ final class ModelTests: XCTestCase {
             parent.due,
             try CalendarDate(
                 year: 2024, month: 1, day: 12, hour: 17, minute: 0, second: 0,
-                form: .zoned(tzid: "Europe/Berlin")))
+                form: .zoned(tzid: try TimeZoneID("Europe/Berlin"))))
         XCTAssertEqual(parent.priority, 1)
         XCTAssertEqual(parent.status, .inProcess)
         XCTAssertEqual(parent.percentComplete, 40)
@@ -59,7 +59,7 @@ final class ModelTests: XCTestCase {
         var second = calendar.events[1]
         second.start = try CalendarDate(
             year: 2024, month: 1, day: 4, hour: 8, minute: 30, second: 0,
-            form: .zoned(tzid: "Europe/Berlin"))
+            form: .zoned(tzid: try TimeZoneID("Europe/Berlin")))
         calendar.components[1] = .event(second)
         let lines = unfoldedLines(ICS.write([calendar]))
         XCTAssertEqual(

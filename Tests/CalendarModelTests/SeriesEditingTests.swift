@@ -131,10 +131,10 @@ final class SeriesEditingTests: XCTestCase {
             guard case .event(var event) = item else { return }
             event.core.start = try! CalendarDate(
                 year: 2026, month: 11, day: 2, hour: 10, minute: 0, second: 0,
-                form: .zoned(tzid: "Europe/Berlin"))
+                form: .zoned(tzid: try TimeZoneID("Europe/Berlin")))
             event.end = try! CalendarDate(
                 year: 2026, month: 11, day: 2, hour: 10, minute: 15, second: 0,
-                form: .zoned(tzid: "Europe/Berlin"))
+                form: .zoned(tzid: try TimeZoneID("Europe/Berlin")))
             item = .event(event)
         }
         XCTAssertEqual(

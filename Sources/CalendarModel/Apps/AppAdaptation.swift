@@ -125,7 +125,7 @@ enum AppAdaptation {
                     item.properties[position].setParameter("TZID", zone.identifier)
                 } else if property.name == "RRULE", let rule = try? RecurrenceRule.parse(property.value).get(),
                     let until = rule.until, until.form == .floating,
-                    let instant = CalendarDate(wall: until.wall, form: .zoned(tzid: zone.identifier)).date()
+                    let instant = CalendarDate(wall: until.wall, form: .zoned(tzid: TimeZoneID(zone))).date()
                 {
                     item.properties[position].value = SeriesRewrite.replacing(
                         "UNTIL", in: property.value, with: "UNTIL=" + CalendarDate(instant, in: .utc).icsValue)

@@ -645,7 +645,7 @@ struct CSVImporter {
     func timed(_ day: (Int, Int, Int), _ time: (Int, Int, Int)) -> CalendarDate {
         CalendarDate(
             unchecked: day.0, month: day.1, day: day.2, hour: time.0, minute: time.1, second: time.2,
-            form: options.zone.map { .zoned(tzid: $0) } ?? .floating)
+            form: options.zone.map { .zoned(tzid: TimeZoneID(unchecked: $0)) } ?? .floating)
     }
 
     /// COMPLETED is a UTC time (RFC 5545 §3.8.2.1): a zoned time (or a date, at midnight in the import's zone)

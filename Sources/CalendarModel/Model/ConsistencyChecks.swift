@@ -80,7 +80,7 @@ extension CalendarItem {
         case .date: return "a DATE"
         case .floating: return "a floating time"
         case .utc: return "UTC"
-        case .zoned(let tzid): return "a time in \(tzid)"
+        case .zoned(let tzid): return "a time in \(tzid.name)"
         }
     }
 }

@@ -15,7 +15,7 @@ public struct ICalendar: Sendable, Hashable, ComponentModel, Codable {
     /// COLOR (RFC 7986).
     public var color: String? { didSet { provenance.isModified = true } }
     /// X-WR-TIMEZONE, Google's default zone for floating times.
-    public var wrTimeZone: String? { didSet { provenance.isModified = true } }
+    public var wrTimeZone: TimeZoneID? { didSet { provenance.isModified = true } }
     /// Every component in file order: items, time zones and others.
     public var components: [CalendarComponent] = []
     /// Calendar properties ICSKit does not type, in file order.
@@ -31,6 +31,39 @@ public struct ICalendar: Sendable, Hashable, ComponentModel, Codable {
 
     /// An empty calendar.
     public init() {}
+
+    /// Decodes the fields; the times of its items may name the zones its own VTIMEZONEs define, and any other
+    /// zone name must be one a zone database knows (a misspelt one throws).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defined = try container.decodeIfPresent([DefinedZone].self, forKey: .components) ?? []
+        let names = TimeZoneID.definedWhileDecoding.union(defined.compactMap(\.tzid))
+        self = try TimeZoneID.$definedWhileDecoding.withValue(names) {
+            var calendar = ICalendar()
+            calendar.productID = try container.decodeIfPresent(String.self, forKey: .productID)
+            calendar.version = try container.decodeIfPresent(String.self, forKey: .version)
+            calendar.scale = try container.decodeIfPresent(String.self, forKey: .scale)
+            calendar.method = try container.decodeIfPresent(String.self, forKey: .method)
+            calendar.name = try container.decodeIfPresent(String.self, forKey: .name)
+            calendar.wrCalendarName = try container.decodeIfPresent(String.self, forKey: .wrCalendarName)
+            calendar.color = try container.decodeIfPresent(String.self, forKey: .color)
+            calendar.wrTimeZone = try container.decodeIfPresent(TimeZoneID.self, forKey: .wrTimeZone)
+            calendar.components = try container.decodeIfPresent([CalendarComponent].self, forKey: .components) ?? []
+            calendar.otherProperties = try container.decodeIfPresent([Property].self, forKey: .otherProperties) ?? []
+            calendar.provenance = Provenance()
+            return calendar
+        }
+    }
+
+    /// A component of the JSON read only for the TZID of a VTIMEZONE.
+    private struct DefinedZone: Decodable {
+        private enum CodingKeys: String, CodingKey { case timeZone }
+        let tzid: String?
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            tzid = try container.decodeIfPresent(TimeZoneDefinition.self, forKey: .timeZone)?.tzid
+        }
+    }
 
     /// NAME, else X-WR-CALNAME.
     public var displayName: String? { name ?? wrCalendarName }
@@ -63,7 +96,7 @@ public struct ICalendar: Sendable, Hashable, ComponentModel, Codable {
         .single("NAME", \.name, .text),
         .single("X-WR-CALNAME", \.wrCalendarName, .text),
         .single("COLOR", \.color, .text),
-        .single("X-WR-TIMEZONE", \.wrTimeZone, .text),
+        .single("X-WR-TIMEZONE", \.wrTimeZone, .zoneName),
     ])
     static var fields: [FieldCodec<ICalendar>] { table.fields }
 

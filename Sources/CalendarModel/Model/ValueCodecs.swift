@@ -25,6 +25,15 @@ extension ValueCodec where Value == String {
     static var verbatim: ValueCodec { .one({ .success($0.value) }, { ([], $0) }) }
 }
 
+extension ValueCodec where Value == TimeZoneID {
+    /// A zone's name as TEXT (X-WR-TIMEZONE), kept as written: the reader of the file checks it.
+    static var zoneName: ValueCodec {
+        .one(
+            { .success(TimeZoneID(unchecked: TextEscaping.unescape($0.value))) }, { ([], TextEscaping.escape($0.name)) }
+        )
+    }
+}
+
 extension ValueCodec where Value == Int {
     /// INTEGER (RFC 5545 §3.3.8): a signed 32-bit number, so that no arithmetic on a value read (SEQUENCE + 1)
     /// can overflow. A longer number is refused; `clampedInteger` reads it as the nearest bound.
@@ -96,7 +105,7 @@ func zoneParameter(_ property: Property) -> String? {
 func dateParameters(_ form: CalendarDate.Form) -> [Parameter] {
     switch form {
     case .date: return [Parameter("VALUE", "DATE")]
-    case .zoned(let tzid): return [Parameter("TZID", tzid)]
+    case .zoned(let tzid): return [Parameter("TZID", tzid.name)]
     case .floating, .utc: return []
     }
 }

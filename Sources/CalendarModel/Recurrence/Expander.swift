@@ -16,7 +16,7 @@ final class Expander {
         self.options = options
         self.file = file
         time = CalendarTime(calendar: calendar, viewerZone: options.viewerZoneName, zones: options.zones, file: file)
-        if options.applyWRTimeZone, let name = calendar.wrTimeZone {
+        if options.applyWRTimeZone, let name = calendar.wrTimeZone?.name {
             if let iana = TimeZoneResolver.ianaName(for: name)?.iana, let zone = LibicalZone.privateCopy(iana) {
                 wrZone = (iana, zone)
             } else {
@@ -275,7 +275,7 @@ final class Expander {
                 return nil
             }.first
         guard let tzid = named else { return nil }
-        let clock = clock(for: .zoned(tzid: tzid), line: 0)
+        let clock = clock(for: .zoned(tzid: TimeZoneID(unchecked: tzid)), line: 0)
         return clock.isFloating ? nil : (tzid, clock)
     }()
     /// The series told of their UTC UNTIL already (by line).

@@ -172,7 +172,7 @@ extension ICalendar {
     /// What decides how this calendar's X-WR-TIMEZONE moves its events' times when it is read
     /// (`resolvingWRTimeZone`): the zone's tzdata name and a digest of its rules as this libical has them (so a
     /// tzdata update changes it); nil when it has none or it names no zone, and nothing moves.
-    package var wrTimeZoneIdentity: String? { wrTimeZone.flatMap(Self.wrTimeZoneIdentity) }
+    package var wrTimeZoneIdentity: String? { wrTimeZone.flatMap { Self.wrTimeZoneIdentity($0.name) } }
 
     /// `wrTimeZoneIdentity` of a calendar as scanned (its first X-WR-TIMEZONE, read as the decoder reads it).
     package static func wrTimeZoneIdentity(of calendar: Component) -> String? {

@@ -42,7 +42,7 @@ package final class CalendarTime {
         switch form {
         case .utc: return Clock(zone: nil)
         case .zoned(let tzid):
-            if let zone = resolver.zone(for: tzid, line: line) { return Clock(zone: zone) }
+            if let zone = resolver.zone(for: tzid.name, line: line) { return Clock(zone: zone) }
             return Clock(zone: viewer, isFloating: true)  // a TZID nothing explains: floating time
         case .floating, .date: return Clock(zone: viewer, isFloating: true)
         }

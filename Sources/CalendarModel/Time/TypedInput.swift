@@ -12,7 +12,7 @@ package enum TypedInput {
             guard moment.hasTime else { return CalendarDate(unchecked: wall.year, month: wall.month, day: wall.day) }
             return CalendarDate(
                 unchecked: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute, second: 0,
-                form: zone.identifier == "UTC" ? .utc : .zoned(tzid: zone.identifier))
+                form: zone.identifier == "UTC" ? .utc : .zoned(tzid: TimeZoneID(unchecked: zone.identifier)))
         }
     }
 

@@ -16,8 +16,8 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible, Codable
         case floating
         /// An instant in UTC (`Z`).
         case utc
-        /// A wall-clock time in the named zone (TZID).
-        case zoned(tzid: String)
+        /// A wall-clock time in the named zone (TZID), a name checked where it was made (``TimeZoneID``).
+        case zoned(tzid: TimeZoneID)
     }
 
     /// The date and time as written, with no zone (midnight for a DATE); `form` says how to read it.
@@ -96,9 +96,9 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible, Codable
     /// Whether this is an all-day DATE.
     public var isDate: Bool { form == .date }
 
-    /// The TZID for zoned times.
+    /// The TZID of a zoned time, as written (`zone` gives the zone it stands for).
     public var tzid: String? {
-        if case .zoned(let tzid) = form { return tzid }
+        if case .zoned(let tzid) = form { return tzid.name }
         return nil
     }
 
@@ -113,8 +113,14 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible, Codable
     /// The iCalendar value, with the TZID in brackets when zoned.
     public var description: String { tzid.map { "\(icsValue) (\($0))" } ?? icsValue }
 
-    /// Reads a value as written, with the TZID parameter if any; nil with a reason when it is not a valid value.
-    public static func parse(_ text: String, tzid: String?) -> Result<CalendarDate, ValueError> {
+    /// Reads a value as written, in `zone` when it is a time without `Z`; a failure with a reason when it is not a
+    /// valid value.
+    public static func parse(_ text: String, zone: TimeZoneID? = nil) -> Result<CalendarDate, ValueError> {
+        parse(text, tzid: zone?.name)
+    }
+
+    /// Reads a value as a file writes it, with its TZID parameter as written (which the reader checks or reports).
+    package static func parse(_ text: String, tzid: String?) -> Result<CalendarDate, ValueError> {
         guard ValueSyntax.isDateOrDateTime(text), let time = LibicalValues.time(text) else {
             return .failure(ValueError("\"\(text)\" is not a DATE or DATE-TIME"))
         }
@@ -124,11 +130,11 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible, Codable
             // reads it.
             date = CalendarDate(
                 unchecked: time.year, month: time.month, day: time.day, hour: 0, minute: 0, second: 0,
-                form: .zoned(tzid: tzid))
+                form: .zoned(tzid: TimeZoneID(unchecked: tzid)))
         } else if time.isDate {
             date = CalendarDate(unchecked: time.year, month: time.month, day: time.day)
         } else {
-            let form: Form = time.isUTC ? .utc : tzid.map { .zoned(tzid: $0) } ?? .floating
+            let form: Form = time.isUTC ? .utc : tzid.map { .zoned(tzid: TimeZoneID(unchecked: $0)) } ?? .floating
             date = CalendarDate(
                 unchecked: time.year, month: time.month, day: time.day, hour: time.hour,
                 minute: time.minute, second: time.second, form: form)

@@ -33,8 +33,13 @@ public struct Period: Sendable, Hashable, Codable {
         }
     }
 
-    /// Reads an RFC 5545 period; times without Z are in `tzid` when given.
-    public static func parse(_ text: String, tzid: String?) -> Result<Period, ValueError> {
+    /// Reads an RFC 5545 period; times without Z are in `zone` when given.
+    public static func parse(_ text: String, zone: TimeZoneID? = nil) -> Result<Period, ValueError> {
+        parse(text, tzid: zone?.name)
+    }
+
+    /// Reads a period as a file writes it, with its TZID parameter as written.
+    package static func parse(_ text: String, tzid: String?) -> Result<Period, ValueError> {
         let halves = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard halves.count == 2, case .success(let start) = CalendarDate.parse(String(halves[0]), tzid: tzid) else {
             return .failure(ValueError("\"\(text)\" is not a PERIOD"))

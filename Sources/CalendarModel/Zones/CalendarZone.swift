@@ -85,7 +85,7 @@ extension CalendarDate {
         if zone == .utc {
             self.init(wall: LocalDateTime(wallSeconds: seconds), form: .utc)
         } else {
-            self.init(wall: zone.withClock { $0.wallClock(at: date) }, form: .zoned(tzid: zone.identifier))
+            self.init(wall: zone.withClock { $0.wallClock(at: date) }, form: .zoned(tzid: TimeZoneID(zone)))
         }
     }
 
@@ -111,7 +111,7 @@ extension CalendarDate {
     public var zone: CalendarZone? {
         switch form {
         case .utc: return .utc
-        case .zoned(let tzid): return try? CalendarZone(tzid)
+        case .zoned(let tzid): return tzid.zone
         case .date, .floating: return nil
         }
     }
@@ -124,7 +124,7 @@ extension CalendarDate {
         switch form {
         case .utc: return Date(timeIntervalSince1970: TimeInterval(wall.wallSeconds))
         case .zoned(let tzid):
-            guard let zone = try? CalendarZone(tzid) else { return nil }
+            guard let zone = tzid.zone else { return nil }
             return zone.withClock { $0.date(of: wall) }
         case .date, .floating: return viewer.withClock { $0.date(of: wall) }
         }

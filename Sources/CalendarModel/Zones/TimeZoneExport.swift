@@ -146,7 +146,7 @@ extension ICalendar {
     /// the same times as Google does. Unchanged when there is no (known) X-WR-TIMEZONE.
     /// A large calendar is resolved in parts on every core, each with its own copy of the zone.
     package func resolvingWRTimeZone() -> ICalendar {
-        guard let name = wrTimeZone, let iana = TimeZoneResolver.ianaName(for: name)?.iana,
+        guard let name = wrTimeZone?.name, let iana = TimeZoneResolver.ianaName(for: name)?.iana,
             LibicalZone.privateCopy(iana) != nil
         else { return self }
         let components = self.components

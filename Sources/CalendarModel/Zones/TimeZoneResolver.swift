@@ -37,7 +37,7 @@ final class TimeZoneResolver {
             values += core.exceptionDates.map(Optional.some)
             if case .event(let event) = component { values.append(event.end) }
             if case .todo(let todo) = component { values.append(todo.due) }
-            for case .zoned(let tzid)? in values.map({ $0?.form }) { _ = zone(for: tzid) }
+            for case .zoned(let tzid)? in values.map({ $0?.form }) { _ = zone(for: tzid.name) }
         }
     }
 

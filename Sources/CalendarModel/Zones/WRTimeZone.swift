@@ -65,8 +65,10 @@ extension Expander {
     /// zoned times, which stay.
     static func moving(_ date: CalendarDate, into tzid: String, _ zone: LibicalZone) -> CalendarDate? {
         switch date.form {
-        case .utc: return zone.local(atUTC: LocalDateTime(date).wallSeconds).calendarDate(.zoned(tzid: tzid))
-        case .floating: return LocalDateTime(date).calendarDate(.zoned(tzid: tzid))
+        case .utc:
+            return zone.local(atUTC: LocalDateTime(date).wallSeconds).calendarDate(
+                .zoned(tzid: TimeZoneID(unchecked: tzid)))
+        case .floating: return LocalDateTime(date).calendarDate(.zoned(tzid: TimeZoneID(unchecked: tzid)))
         case .date, .zoned: return nil
         }
     }

@@ -49,7 +49,7 @@ enum ZoneUsage {
         var zones: [String: Zone] = [:]
         func add(_ value: CalendarDate?) {
             guard let value, case .zoned(let name) = value.form else { return }
-            zones[name, default: Zone()].walls.insert(LocalDateTime(value))
+            zones[name.name, default: Zone()].walls.insert(LocalDateTime(value))
         }
         for component in calendar.components {
             let core: ItemCore
@@ -67,12 +67,13 @@ enum ZoneUsage {
             add(core.recurrenceID?.date)
             core.recurrenceDates.forEach { add($0.start) }
             core.exceptionDates.forEach { add($0) }
-            guard let start = core.start, case .zoned(let name) = start.form, !core.recurrenceRules.isEmpty else {
+            guard let start = core.start, case .zoned(let tzid) = start.form, !core.recurrenceRules.isEmpty else {
                 continue
             }
             let wall = LocalDateTime(start)
             let until = core.recurrenceRules.compactMap(\.until).map { LocalDateTime($0).year }.max()
             let last = max(wall.year, until ?? max(wall.year, TimeZoneResolver.currentYear) + 1)
+            let name = tzid.name
             let years = zones[name]?.years
             zones[name]?.years = min(years?.lowerBound ?? wall.year, wall.year)...max(years?.upperBound ?? last, last)
             zones[name]?.timesOfDay[wall.hour * 60 + wall.minute, default: 0] += 1

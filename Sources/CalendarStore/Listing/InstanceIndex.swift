@@ -167,7 +167,7 @@ enum InstanceIndex {
         case .date: "D"
         case .floating: "F"
         case .utc: "U"
-        case .zoned(let tzid): "Z" + tzid
+        case .zoned(let tzid): "Z" + tzid.name
         }
     }
 
@@ -176,7 +176,7 @@ enum InstanceIndex {
             switch form.first {
             case "D": .date
             case "U": .utc
-            case "Z": .zoned(tzid: String(form.dropFirst()))
+            case "Z": .zoned(tzid: TimeZoneID(unchecked: String(form.dropFirst())))
             default: .floating
             }
         return CalendarDate(wall: LocalDateTime(wallSeconds: wall), form: kind)
