@@ -24,7 +24,7 @@ struct ICSKitBench {
         var input = "bench-data/bench-20000.ics"
         var write: String?
         /// Only one section (`--only store`, `--only feed`, `--only serve`, `--only convert` with agenda), for a
-        /// quicker run; `--only daily` the daily commands on 100,000 items beside khal (not part of a full run);
+        /// quicker run; `--only window` a week's instances against the year's; `--only daily` the daily commands on 100,000 items beside khal (not part of a full run);
         /// `--only step` the redesign
         /// step's figures against libical and the binary before it (`--before PATH`); `--only caldav`
         /// runs the CalDAV section and `--only big` the large files', which are not part of a full run (they take
@@ -146,6 +146,11 @@ struct ICSKitBench {
             let section = try ServeBench.run(icskit: tool("icskit"), input: input, scratch: scratch, command: command)
             print(section + "\n")
             if let path = options.write { try Report.write(section: section, key: "serve", into: path) }
+        }
+        if options.only == nil || options.only == "window" {
+            let section = try WindowBench.run(input: input, runs: runs, command: command)
+            print(section + "\n")
+            if let path = options.write { try Report.write(section: section, key: "window", into: path) }
         }
         if options.only == nil || options.only == "convert" {
             try formatBenchmarks(input: input, runs: runs, tool: tool, out: out, command: command, write: options.write)

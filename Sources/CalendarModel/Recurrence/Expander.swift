@@ -208,7 +208,7 @@ final class Expander {
         }
         let clock = self.clock(for: start.form, line: master.line)
         let spanStartWall = clock.wall(span.lowerBound)
-        if rule.count == nil, spanStartWall > startWall { _ = cursor.skip(to: spanStartWall) }
+        if spanStartWall > startWall { _ = cursor.skip(to: spanStartWall) }
         var steps = 0
         while let wall = cursor.next() {
             steps += 1

@@ -25,6 +25,9 @@ struct RecurrenceEngine {
     private var emitted = 0
     private var emptyPeriods = 0
     private var finished = false
+    /// How many instances each period after the first holds, when that is the same for every one (weekly on given
+    /// weekdays and times, monthly on days 1–28 …): what lets a rule with COUNT skip ahead by counting.
+    private var instancesPerPeriod: Int?
     /// Set when the walk stopped because a long stretch had no instance (a limit, not the rule's own end).
     private(set) var gaveUpAfterYears: Int?
 
@@ -93,6 +96,51 @@ struct RecurrenceEngine {
         // from 09:30 never reaches 03:xx) has no instance after DTSTART: known at once, instead of after walking 400
         // years of periods to find out.
         if isSubDaily, !isDate, !timeOfDayIsReachable { finished = true }
+        instancesPerPeriod = uniformPeriodSize
+    }
+
+    /// `instancesPerPeriod`: nil where periods differ — BYSETPOS, BYYEARDAY, BYWEEKNO, SKIP, BYDAY in a month or
+    /// year, days past the 28th, a filter (BYMONTH on a weekly rule, any BY part on a daily or shorter one) that
+    /// some periods fail, or a time part no clock has.
+    private var uniformPeriodSize: Int? {
+        guard rule.bySetPos.isEmpty, rule.byYearDay.isEmpty, rule.byWeekNo.isEmpty, skip == .omit else { return nil }
+        if isSubDaily {
+            let filters = [rule.byHour, rule.byMinute, rule.bySecond, rule.byMonth, rule.byMonthDay]
+            return filters.allSatisfy(\.isEmpty) && rule.byDay.isEmpty ? 1 : nil
+        }
+        guard hours.allSatisfy((0...23).contains), minutes.allSatisfy((0...59).contains),
+            seconds.allSatisfy((0...59).contains)
+        else { return nil }
+        let times = hours.count * minutes.count * seconds.count
+        // Days every month has, counted from one end only (day 28 and day -1 are one day in February).
+        let monthDaysAlways = monthDays.allSatisfy((1...28).contains) || monthDays.allSatisfy((-28 ... -1).contains)
+        // Weekdays of a month by ordinal (the first Monday, the last Friday): every month has four of each, and two
+        // ordinals of one weekday counted from the same end never name one day (1MO and -4MO can).
+        let ordinalsByWeekday = Dictionary(grouping: days, by: \.weekday).values.map { $0.map { $0.ordinal ?? 0 } }
+        let monthWeekdaysAlways =
+            !days.isEmpty && rule.byMonthDay.isEmpty
+            && ordinalsByWeekday.allSatisfy { $0.allSatisfy((1...4).contains) || $0.allSatisfy((-4 ... -1).contains) }
+        let weekdaysInMonths = Set(days.map { $0.weekday * 10 + ($0.ordinal ?? 0) }).count
+        switch rule.frequency {
+        case .weekly:
+            guard rule.byMonth.isEmpty, rule.byMonthDay.isEmpty, days.allSatisfy({ $0.ordinal == nil }) else {
+                return nil
+            }
+            return Set(days.map(\.weekday)).count * times
+        case .daily:
+            return rule.byDay.isEmpty && rule.byMonth.isEmpty && rule.byMonthDay.isEmpty ? times : nil
+        case .monthly where rule.byMonth.isEmpty && monthWeekdaysAlways:
+            return weekdaysInMonths * times
+        case .monthly:
+            guard rule.byDay.isEmpty, rule.byMonth.isEmpty, monthDaysAlways else { return nil }
+            return Set(monthDays).count * times
+        case .yearly where !rule.byMonth.isEmpty && monthWeekdaysAlways && months.allSatisfy((1...12).contains):
+            return Set(months).count * weekdaysInMonths * times
+        case .yearly:
+            guard rule.byDay.isEmpty, monthDaysAlways, months.allSatisfy((1...12).contains) else { return nil }
+            return Set(months).count * Set(monthDays).count * times
+        default: return nil
+        }
     }
 
     /// The hours, minutes and seconds an instance may have. Parts a rule leaves out come from DTSTART (RFC 5545
@@ -170,9 +218,10 @@ struct RecurrenceEngine {
         return nil
     }
 
-    /// Moves ahead so the next instances are near `target` (never past one at or after it). Not with COUNT.
+    /// Moves ahead so the next instances are near `target` (never past one at or after it). A rule with COUNT moves
+    /// only when its periods hold a known number of instances, which are counted as passed; false when it cannot.
     mutating func skip(to target: LocalDateTime) -> Bool {
-        guard rule.count == nil, target > start else { return false }
+        guard target > start, rule.count == nil || instancesPerPeriod != nil else { return false }
         let steps: Int
         switch rule.frequency {
         case .yearly: steps = (target.year - baseYear) / interval
@@ -183,10 +232,18 @@ struct RecurrenceEngine {
         case .minutely: steps = Int((target.wallSeconds - start.wallSeconds) / 60) / interval
         case .secondly: steps = Int(target.wallSeconds - start.wallSeconds) / interval
         }
-        if steps - 1 > period {
-            period = steps - 1
-            buffer = []
+        guard steps - 1 > period else { return true }
+        if let count = rule.count, let perPeriod = instancesPerPeriod {
+            // The first period may hold fewer (times before DTSTART are no instances): it is walked, not counted.
+            if period == 0 { fillNextPeriod() }
+            guard steps - 1 > period, !finished else { return true }
+            let (whole, overflow) = (steps - 1 - period).multipliedReportingOverflow(by: perPeriod)
+            emitted = overflow ? count : min(count, emitted + buffer.count + whole)
+            if emitted >= count { finished = true }
         }
+        period = steps - 1
+        buffer = []
+        emptyPeriods = 0
         return true
     }
 
@@ -305,7 +362,7 @@ struct RecurrenceEngine {
         let candidates: [LocalDateTime]
         switch rule.frequency {
         case .yearly, .monthly, .weekly, .daily:
-            candidates = daysOfPeriod(index).flatMap(times)
+            candidates = daysOfPeriod(index).flatMap { times($0) }  // `flatMap(times)` would copy the engine
         case .hourly, .minutely, .secondly:
             candidates = subDailyInstances(index)
         }

@@ -7,6 +7,7 @@ struct RuleCursor {
     private var engine: RecurrenceEngine?
     private let iterator: LibicalRecurrenceIterator?
     private let isDate: Bool
+    private let hasCount: Bool
     private let pastUntil: (LocalDateTime) -> Bool
     private(set) var finished = false
 
@@ -24,6 +25,7 @@ struct RuleCursor {
         }
         guard engine != nil || iterator != nil else { return nil }
         self.isDate = isDate
+        hasCount = rule.count != nil
         self.pastUntil = pastUntil
     }
 
@@ -31,10 +33,10 @@ struct RuleCursor {
     /// is why it stopped.
     var gaveUpAfterYears: Int? { engine?.gaveUpAfterYears }
 
-    /// Moves near the first instance at or after `wall`, where the rule allows it (not with COUNT).
+    /// Moves near the first instance at or after `wall`, where the rule allows it (libical's walk: not with COUNT).
     mutating func skip(to wall: LocalDateTime) -> Bool {
         if engine != nil { return engine!.skip(to: wall) }
-        return iterator?.skip(to: wall, isDate: isDate) ?? false
+        return !hasCount && iterator?.skip(to: wall, isDate: isDate) ?? false
     }
 
     mutating func next() -> LocalDateTime? {
