@@ -22,6 +22,9 @@ struct ContentLineScanner {
     var skippedDepth = 0
     /// Whether the input ended inside a component: a missing END, a download cut off in the middle.
     var endedInsideComponent = false
+    /// A line that starts a property and has no colon, kept until the next line says whether it continues it
+    /// (ContentLineFolds.swift).
+    var heldLine: (bytes: [UInt8], line: Int)?
 
     /// Properties whose value is prose, where an unescaped newline in the middle is a common exporter bug.
     private static let freeText: Set<String> = ["DESCRIPTION", "SUMMARY", "COMMENT", "LOCATION"]
@@ -218,6 +221,7 @@ struct ContentLineScanner {
                 logicalLine(UnsafeBufferPointer(rebasing: buffer[pendingStart..<pendingEnd]), line: pendingLine)
             }
         }
+        releaseHeldLine()
     }
 
     private mutating func logicalLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
@@ -248,17 +252,19 @@ struct ContentLineScanner {
 
     // MARK: Content line → name, parameters, value
 
-    private mutating func contentLine(
+    mutating func contentLine(
         _ bytes: UnsafeBufferPointer<UInt8>, line: Int, repairing: Bool = false,
         source original: String? = nil
     ) {
         if skippedDepth > 0 { return skipLine(bytes) }
+        if heldLine != nil, joinsHeldLine(bytes, line: line) { return }
         let count = bytes.count
         var cursor = 0
         while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") { cursor += 1 }
         let name = Self.upperASCII(bytes, 0..<cursor)
         let nameEnd = cursor
         guard cursor < count, bytes.contains(UInt8(ascii: ":")) else {
+            if original == nil, holds(bytes, name: name, nameEnd: nameEnd, line: line) { return }
             notAProperty(original ?? String(decoding: bytes, as: UTF8.self), line: line, why: "has no colon")
             return
         }
@@ -347,7 +353,7 @@ struct ContentLineScanner {
     /// A line that is not a property (no colon, or no valid name before it). Right after a TEXT property it is almost
     /// always text whose newline the exporter did not escape, so it is kept as the next line of that text; a word
     /// after an identifier or address is the rest of it; anywhere else it is dropped.
-    private mutating func notAProperty(_ source: String, line: Int, why: String) {
+    mutating func notAProperty(_ source: String, line: Int, why: String) {
         if let owner = stack.indices.last, let last = stack[owner].properties.indices.last,
             Self.unbrokenValues.contains(stack[owner].properties[last].name),
             !source.isEmpty, source.unicodeScalars.allSatisfy(Self.isValueWordScalar)
@@ -545,7 +551,7 @@ struct ContentLineScanner {
         UnsafeBufferPointer(rebasing: bytes[range]).contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
     }
 
-    private static func upperASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    static func upperASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
         if !slice.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
             return String(decoding: slice, as: UTF8.self)
