@@ -4,6 +4,14 @@
 /// property (what stands before its first `;` or `:` is empty, no name, or a name no property has — `E` of a cut
 /// `RSVP=TRU`/`E:mailto:…`), the two are one line.
 extension ContentLineScanner {
+    /// A line with no colon: held when it may be cut short, else no content line (or the rest of the text above).
+    mutating func lineWithoutColon(
+        _ bytes: UnsafeBufferPointer<UInt8>, name: String, nameEnd: Int, line: Int, source: String?
+    ) {
+        if source == nil, holds(bytes, name: name, nameEnd: nameEnd, line: line) { return }
+        notAProperty(source ?? String(decoding: bytes, as: UTF8.self), line: line, why: "has no colon")
+    }
+
     /// Holds a line with no colon that starts a property with parameters (`ATTENDEE;CN=…`) of a known or X- name.
     mutating func holds(_ bytes: UnsafeBufferPointer<UInt8>, name: String, nameEnd: Int, line: Int) -> Bool {
         guard heldLine == nil, nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: ";"),

@@ -264,9 +264,7 @@ struct ContentLineScanner {
         let name = Self.upperASCII(bytes, 0..<cursor)
         let nameEnd = cursor
         guard cursor < count, bytes.contains(UInt8(ascii: ":")) else {
-            if original == nil, holds(bytes, name: name, nameEnd: nameEnd, line: line) { return }
-            notAProperty(original ?? String(decoding: bytes, as: UTF8.self), line: line, why: "has no colon")
-            return
+            return lineWithoutColon(bytes, name: name, nameEnd: nameEnd, line: line, source: original)
         }
         let source = { original ?? String(decoding: bytes, as: UTF8.self) }
         if name.isEmpty {
