@@ -32,4 +32,30 @@ final class RealCalendarsRound4Tests: XCTestCase {
         XCTAssertEqual(alone.calendars.first?.events.first?.core.attendees, [])
         XCTAssertEqual(alone.diagnostics.filter { $0.code == "not-a-content-line" }.map(\.line), [4])
     }
+
+    /// Class 2: `MEMBER="mailto:a", "mailto:b"` is a list of two values; it was read as one value with quotes in it
+    /// and written with RFC 6868's `^'`, a different value for every other reader. Class 5: NUL bytes padding a
+    /// TZID (Exchange) are removed, said once, instead of being kept as U+FFFD in the zone's name and every warning.
+    func testSpacedParameterListsAndNULPadding() throws {
+        let read = try ICS.read(contentsOf: Paths.fixture("hand/round4-parameters.ics"))
+        let event = try XCTUnwrap(read.calendars.first?.events.first)
+        let member = event.core.attendees.first?.parameters.first { $0.name == "MEMBER" }
+        XCTAssertEqual(member?.values, ["mailto:leads@example.org", "mailto:ops@example.org"])
+        XCTAssertEqual(event.core.attendees.first?.commonName, "Ann Lee")
+        let delegated = event.core.attendees.last?.parameters.first { $0.name == "DELEGATED-FROM" }
+        XCTAssertEqual(delegated?.values, ["mailto:kim@example.org", "mailto:lu@example.org"])
+        XCTAssertEqual(read.diagnostics.filter { $0.code == "spaced-parameter-list" }.map(\.line), [10, 11])
+        let written = String(decoding: ICS.write(read.calendars), as: UTF8.self)
+        XCTAssertTrue(written.contains(#"MEMBER="mailto:leads@example.org","mailto:ops@example.org""#), written)
+        XCTAssertFalse(written.contains("^'"), written)
+        XCTAssertTrue(written.contains(#"ALTREP="http://example.org/room, 4""#), "a comma inside quotes is the value's")
+
+        XCTAssertEqual(event.start?.tzid, "W. Europe Standard Time")
+        XCTAssertEqual(event.end?.tzid, "W. Europe Standard Time")
+        XCTAssertEqual(event.start?.zone?.identifier, "Europe/Berlin")
+        XCTAssertEqual(read.diagnostics.filter { $0.code == "nul-padding" }.map(\.line), [7], "said once")
+        XCTAssertFalse(read.diagnostics.contains { $0.code == "control-character" })
+        XCTAssertFalse(read.diagnostics.contains { $0.message.contains("\u{FFFD}") }, "\(read.diagnostics)")
+        XCTAssertFalse(written.contains("\u{FFFD}") || written.utf8.contains(0), written)
+    }
 }

@@ -26,4 +26,19 @@ extension ContentLineScanner {
                     .contains(byte)
         }
     }
+
+    /// Where the next value of a parameter's list starts when `index` is at its comma, or at spaces around a comma
+    /// between quoted values (`MEMBER="mailto:a", "mailto:b"`: Outlook and hand edits write them); nil when no
+    /// list goes on there. Spaces count only next to a quote: in an unquoted value they are the value's own.
+    static func listSeparatorEnd(_ bytes: UnsafeBufferPointer<UInt8>, after index: Int) -> Int? {
+        func isBlank(_ at: Int) -> Bool { at < bytes.count && (bytes[at] == 0x20 || bytes[at] == 0x09) }
+        var comma = index
+        let afterQuote = index > 0 && bytes[index - 1] == UInt8(ascii: "\"")
+        if afterQuote { while isBlank(comma) { comma += 1 } }
+        guard comma < bytes.count, bytes[comma] == UInt8(ascii: ",") else { return nil }
+        var next = comma + 1
+        while isBlank(next) { next += 1 }
+        let beforeQuote = next < bytes.count && bytes[next] == UInt8(ascii: "\"")
+        return beforeQuote ? next : comma + 1
+    }
 }

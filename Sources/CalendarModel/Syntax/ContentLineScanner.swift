@@ -229,6 +229,10 @@ struct ContentLineScanner {
             tallies.noncharacters.add(line, scalar)
         }
         if inputHasControls, bytes.contains(where: ControlCharacters.isForbiddenInLine) {
+            if let unpadded = ControlCharacters.withoutNULPadding(bytes) {
+                tallies.nulPadding.add(line, ())
+                return unpadded.withUnsafeBufferPointer { logicalLine($0, line: line) }
+            }
             tallies.controls.add(line, ())
             let repaired = ControlCharacters.replacing(bytes)
             return repaired.withUnsafeBufferPointer { decodedLine($0, line: line) }
@@ -381,6 +385,16 @@ struct ContentLineScanner {
             line, "not a content line (\(what)): \"\(Self.excerpt(source))\"; line ignored", code: "not-a-content-line")
     }
 
+    /// Says once per parameter that its quoted values have spaces around their commas.
+    private mutating func spacedListSeparators(_ property: String, _ name: String, line: Int, warned: inout Bool) {
+        guard !warned else { return }
+        warned = true
+        log.warning(
+            line,
+            "\(property) parameter \(name) has spaces around the commas of its quoted values; read as a list of "
+                + "values", code: "spaced-parameter-list")
+    }
+
     /// Reads `NAME=value,"quoted value"` starting after a `;`; returns the index of the `;` or `:` after it.
     private mutating func parseParameter(
         _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, line: Int,
@@ -405,6 +419,7 @@ struct ContentLineScanner {
         }
         cursor += 1
         var values: [String] = []
+        var spacedList = false
         while true {
             if cursor < count, bytes[cursor] == UInt8(ascii: "\"") {
                 let valueStart = cursor + 1
@@ -443,7 +458,11 @@ struct ContentLineScanner {
                 values.append(Self.decodeCaret(bytes, valueStart..<cursor, backslashes: escaped))
             }
             guard cursor < count else { return nil }
-            if bytes[cursor] == UInt8(ascii: ",") { cursor += 1; continue }
+            if let next = Self.listSeparatorEnd(bytes, after: cursor) {
+                if next > cursor + 1 { spacedListSeparators(property, name, line: line, warned: &spacedList) }
+                cursor = next
+                continue
+            }
             if bytes[cursor] == UInt8(ascii: ";") || bytes[cursor] == UInt8(ascii: ":") { break }
             // Text after a closing quote: keep reading it as part of an unquoted value.
             canonical = false
@@ -630,51 +649,4 @@ struct ScannedPart: Sendable {
     var components: [Component]
     var log: DiagnosticLog
     var tallies: ContentLineScanner.Tallies
-}
-
-extension ContentLineScanner {
-    /// Lines repaired or flagged while scanning, summed up at the end of the input. Only the first few of each kind
-    /// are kept with their lines, the rest counted, so a file with a problem on every line does not hold every line
-    /// number.
-    struct Tallies: Sendable {
-        /// How many lines of a kind the summary names one by one (and one more, whose line the "more" note gets).
-        static let listed = 20
-
-        var nonUTF8 = LineTally<Void>(keeping: 1)
-        /// UTF-8 lines with a few bytes that are not: how many were read as Windows-1252, how many replaced.
-        var repaired = LineTally<(windows1252: Int, replaced: Int)>(keeping: listed + 1)
-        var controls = LineTally<Void>(keeping: 1)
-        /// Continuation lines that begin inside a UTF-8 character.
-        var splitFolds = LineTally<Void>(keeping: 1)
-        /// Lines holding a noncharacter, with the first one found.
-        var noncharacters = LineTally<Unicode.Scalar>(keeping: listed + 1)
-
-        /// Adds the tallies of the input's next part.
-        mutating func add(_ other: Tallies) {
-            nonUTF8.add(other.nonUTF8)
-            repaired.add(other.repaired)
-            controls.add(other.controls)
-            splitFolds.add(other.splitFolds)
-            noncharacters.add(other.noncharacters)
-        }
-    }
-
-    /// Lines with one kind of problem, in input order: the first `keeping` with what was found there, all counted.
-    struct LineTally<Detail: Sendable>: Sendable {
-        private(set) var first: [(line: Int, detail: Detail)] = []
-        private(set) var count = 0
-        let keeping: Int
-
-        init(keeping: Int) { self.keeping = keeping }
-
-        mutating func add(_ line: Int, _ detail: Detail) {
-            count += 1
-            if first.count < keeping { first.append((line, detail)) }
-        }
-
-        mutating func add(_ other: LineTally) {
-            first += other.first.prefix(keeping - first.count)
-            count += other.count
-        }
-    }
 }

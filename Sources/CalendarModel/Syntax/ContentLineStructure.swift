@@ -135,6 +135,9 @@ extension ContentLineScanner {
             "a fold splits a UTF-8 character (RFC 5545 §3.1 folds between characters)\($0); read joined, but readers "
                 + "that decode each line first see broken text"
         }
+        warnOnce(tallies.nulPadding, code: "nul-padding") {
+            "values padded with NUL bytes (Exchange pads TZIDs so)\($0); the padding removed"
+        }
         warnOnce(tallies.controls, code: "control-character") {
             "control characters, which a content line may not hold\($0); each replaced with U+FFFD"
         }

@@ -158,6 +158,28 @@ enum ControlCharacters {
         (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
     }
 
+    /// The line without its NUL padding — runs of NUL bytes that end a name, parameter value or value (before `"`,
+    /// `;`, `:`, `,` or the line's end) — or nil when it has none. NULs elsewhere are left for `replacing`.
+    static func withoutNULPadding(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard bytes.contains(0) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0, removed = false
+        while index < bytes.count {
+            guard bytes[index] == 0 else {
+                out.append(bytes[index])
+                index += 1
+                continue
+            }
+            var end = index
+            while end < bytes.count, bytes[end] == 0 { end += 1 }
+            let pads = end == bytes.count || [0x22, 0x3B, 0x3A, 0x2C].contains(bytes[end])
+            if pads { removed = true } else { out += bytes[index..<end] }
+            index = end
+        }
+        return removed ? out : nil
+    }
+
     /// The bytes with each such control character replaced by U+FFFD.
     static func replacing(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
