@@ -58,4 +58,24 @@ final class RealCalendarsRound4Tests: XCTestCase {
         XCTAssertFalse(read.diagnostics.contains { $0.message.contains("\u{FFFD}") }, "\(read.diagnostics)")
         XCTAssertFalse(written.contains("\u{FFFD}") || written.utf8.contains(0), written)
     }
+
+    /// Class 3: a backslash before a letter that is no escape (`C:\Temp`, `\x`) is the text's own: jCal and
+    /// JSCalendar dropped it (the iCalendar round trip kept it). `\\,` is a backslash and a comma in every format.
+    func testABackslashThatIsNoEscapeIsKeptInEveryFormat() throws {
+        let read = try ICS.read(contentsOf: Paths.fixture("hand/round4-backslashes.ics"))
+        let event = try XCTUnwrap(read.calendars.first?.events.first)
+        XCTAssertEqual(event.summary, #"Copy C:\Temp\x to the share"#)
+        XCTAssertEqual(event.description, #"one\,two"#)
+        XCTAssertEqual(event.location, #"Room \ 4, east"#)
+        XCTAssertEqual(event.categories.map(\.name), [#"a\"#, "b"])
+        for format in [CalendarFormat.jcal, .jscalendar, .xcal] {
+            let back = format.read(format.write(read.calendars), file: nil)
+            let again = try XCTUnwrap(back.calendars.first?.events.first, "\(format)")
+            XCTAssertEqual(again.summary, event.summary, "\(format)")
+            XCTAssertEqual(again.description, event.description, "\(format)")
+            XCTAssertEqual(again.location, event.location, "\(format)")
+            XCTAssertEqual(again.categories.map(\.name), [#"a\"#, "b"], "\(format)")
+        }
+        XCTAssertEqual(TextEscaping.unescape(#"mailto\:x \"y\" \N"#), "mailto:x \"y\" \n", "other escapes as before")
+    }
 }

@@ -1,7 +1,8 @@
 /// TEXT values (RFC 5545 §3.3.11): backslash escapes, and lists separated by unescaped commas.
 package enum TextEscaping {
-    /// `a\,b\nc` → "a,b" newline "c". Unknown escapes keep the character after the backslash. Works on UTF-8
-    /// bytes: every escape is ASCII, so no character boundary is ever split.
+    /// `a\,b\nc` → "a,b" newline "c". A backslash before a letter that is no escape (`C:\Temp`, `\x`) is the
+    /// text's own, kept with the letter (as python icalendar and ical.js read it); before other characters
+    /// (`\:`, `\"`) it is dropped. Works on UTF-8 bytes: every escape is ASCII, so no character boundary is split.
     package static func unescape(_ text: String) -> String {
         var copy = text
         return copy.withUTF8 { utf8 in
@@ -14,7 +15,13 @@ package enum TextEscaping {
                 let byte = utf8[index]
                 if byte == UInt8(ascii: "\\"), index + 1 < utf8.count {
                     let next = utf8[index + 1]
-                    out.append(next == UInt8(ascii: "n") || next == UInt8(ascii: "N") ? 0x0A : next)
+                    if next == UInt8(ascii: "n") || next == UInt8(ascii: "N") {
+                        out.append(0x0A)
+                    } else {
+                        let isLetter = (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z")
+                        if isLetter { out.append(byte) }
+                        out.append(next)
+                    }
                     index += 2
                 } else {
                     out.append(byte)
