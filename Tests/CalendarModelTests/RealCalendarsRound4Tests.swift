@@ -78,4 +78,31 @@ final class RealCalendarsRound4Tests: XCTestCase {
         }
         XCTAssertEqual(TextEscaping.unescape(#"mailto\:x \"y\" \N"#), "mailto:x \"y\" \n", "other escapes as before")
     }
+
+    /// Class 4: validate missed an empty UID (servers refuse it, and `--repair` kept it empty), a VERSION other
+    /// than 2.0 and a second PRODID or VERSION in one VCALENDAR.
+    func testEmptyUIDsVersionsAndRepeatedHeadersAreFoundAndRepaired() throws {
+        let read = try ICS.read(contentsOf: Paths.fixture("hand/round4-headers-and-uid.ics"))
+        let found = read.diagnostics.map { "\($0.code ?? ""):\($0.line ?? 0)" }
+        XCTAssertTrue(found.contains("empty-uid:7"), "\(found)")
+        XCTAssertTrue(found.contains("repeated-property:4") && found.contains("repeated-property:5"), "\(found)")
+        XCTAssertTrue(read.hasErrors, "an empty UID is an error")
+        let repaired = try XCTUnwrap(read.calendars.first).repairedForPeers()
+        let uid = try XCTUnwrap(repaired.calendar.todos.first?.core.uid)
+        XCTAssertFalse(uid.isEmpty)
+        let written = String(decoding: ICS.write([repaired.calendar]), as: UTF8.self)
+        XCTAssertEqual(written.components(separatedBy: "\r\nPRODID:").count, 2, written)
+        XCTAssertEqual(written.components(separatedBy: "\r\nVERSION:").count, 2, written)
+        XCTAssertTrue(written.contains("PRODID:-//Tasks app//EN"), "the first is kept")
+        XCTAssertEqual(ICS.read(Array(written.utf8)).diagnostics.map(\.code), [], "strict readers take it")
+
+        let old =
+            "BEGIN:VCALENDAR\r\nVERSION:1.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:v1@example.org\r\n"
+            + "DTSTAMP:20260101T000000Z\r\nDTSTART:20260105T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let version = ICS.read(Array(old.utf8))
+        XCTAssertEqual(version.diagnostics.filter { $0.code == "version-not-2" }.map(\.line), [1])
+        let fixed = try XCTUnwrap(version.calendars.first).repairedForPeers()
+        XCTAssertTrue(String(decoding: ICS.write([fixed.calendar]), as: UTF8.self).contains("\r\nVERSION:2.0\r\n"))
+        XCTAssertTrue(fixed.diagnostics.contains { $0.code == "repair-version" })
+    }
 }

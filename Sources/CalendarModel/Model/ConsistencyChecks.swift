@@ -5,6 +5,10 @@ extension CalendarItem {
         let name = Self.componentName
         if core.uid == nil {
             context.log.error(line, "\(name) has no UID; it is read without one", code: "missing-uid")
+        } else if core.uid?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+            context.log.error(
+                lineOf("UID", line), "\(name) has an empty UID, which servers refuse; `--repair` gives it one",
+                code: "empty-uid")
         }
         if core.stamp == nil { context.log.warning(line, "\(name) has no DTSTAMP", code: "missing-dtstamp") }
         for (label, date) in [("DTSTAMP", core.stamp), ("CREATED", core.created), ("LAST-MODIFIED", core.lastModified)]

@@ -121,6 +121,12 @@ public struct ICalendar: Sendable, Hashable, ComponentModel, Codable {
         if !isImplicit, version == nil {
             context.log.warning(line, "VCALENDAR has no VERSION", code: "missing-version")
         }
+        if let version, version.trimmingCharacters(in: .whitespaces) != "2.0" {
+            context.log.warning(
+                line,
+                "VCALENDAR has VERSION \(version), not 2.0 (RFC 5545); strict readers refuse it, "
+                    + "`--repair` writes 2.0", code: "version-not-2")
+        }
         var checks = CalendarChecks(
             method: method, expectedItems: components.count,
             line: isImplicit || context.hasComponentsElsewhere ? nil : line)

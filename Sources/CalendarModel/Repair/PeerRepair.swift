@@ -19,6 +19,7 @@ extension ICalendar {
     public func repairedForPeers(file: String? = nil) -> (calendar: ICalendar, diagnostics: [Diagnostic]) {
         var log = DiagnosticLog(file: file)
         var root = encoded()
+        Self.oneHeaderOfEach(&root, &log)
         if root.property("VERSION") == nil { root.properties.insert(Property("VERSION", value: "2.0"), at: 0) }
         if root.property("PRODID") == nil {
             root.properties.insert(Property("PRODID", value: ICS.productID), at: 1)
@@ -425,7 +426,16 @@ extension ICalendar {
     private static func repaired(_ item: Component, _ log: inout DiagnosticLog) -> [Component] {
         var item = item
         let line = item.line
-        if item.property("UID") == nil {
+        if let empty = item.properties.firstIndex(where: { $0.name == "UID" }),
+            item.properties[empty].value.trimmingCharacters(in: .whitespaces).isEmpty
+        {
+            item.properties.remove(at: empty)
+            let uid = item.derivedUID
+            item.properties.insert(Property("UID", value: uid), at: 0)
+            log.warning(
+                line, "repaired: \(item.name) had an empty UID; set to \(uid), derived from its content",
+                code: "repair-added-uid")
+        } else if item.property("UID") == nil {
             let uid = item.derivedUID
             item.properties.insert(Property("UID", value: uid), at: 0)
             log.warning(

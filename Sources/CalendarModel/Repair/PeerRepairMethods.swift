@@ -78,3 +78,28 @@ extension ICalendar {
         }
     }
 }
+
+extension ICalendar {
+    /// One VERSION, PRODID and CALSCALE in the VCALENDAR, VERSION 2.0: strict readers refuse a second one or
+    /// another version. The first of each is kept; a version other than 2.0 is written as 2.0 (what ICSKit read the
+    /// file as). METHOD is `splittingMethods`' matter.
+    static func oneHeaderOfEach(_ root: inout Component, _ log: inout DiagnosticLog) {
+        var seen: Set<String> = []
+        root.properties = root.properties.compactMap { property in
+            guard ["VERSION", "PRODID", "CALSCALE"].contains(property.name) else { return property }
+            guard seen.insert(property.name).inserted else {
+                log.warning(
+                    property.line, "repaired: a second \(property.name) (\(property.value)) in one VCALENDAR; left out",
+                    code: "repair-repeated-header")
+                return nil
+            }
+            guard property.name == "VERSION", property.value.trimmingCharacters(in: .whitespaces) != "2.0" else {
+                return property
+            }
+            log.warning(
+                property.line, "repaired: VERSION \(property.value) written as 2.0, as the file was read",
+                code: "repair-version")
+            return Property("VERSION", value: "2.0")
+        }
+    }
+}

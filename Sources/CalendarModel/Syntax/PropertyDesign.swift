@@ -77,6 +77,7 @@ enum PropertyDesign {
     /// item in time and says which version it is.
     static let singular: Set<String> = [
         "UID", "DTSTART", "DTEND", "DUE", "DURATION", "RECURRENCE-ID", "DTSTAMP", "SEQUENCE", "COMPLETED", "METHOD",
+        "PRODID", "VERSION", "CALSCALE",
     ]
 
     /// Checks values that libical would silently delete or misread; reports each with its line. Nothing changes.
