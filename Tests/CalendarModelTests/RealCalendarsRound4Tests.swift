@@ -105,4 +105,24 @@ final class RealCalendarsRound4Tests: XCTestCase {
         XCTAssertTrue(String(decoding: ICS.write([fixed.calendar]), as: UTF8.self).contains("\r\nVERSION:2.0\r\n"))
         XCTAssertTrue(fixed.diagnostics.contains { $0.code == "repair-version" })
     }
+
+    /// Class 6: JSCalendar's `timeZone` is an IANA name (RFC 8984 §4.7.2); Windows and Outlook names were written
+    /// as they were. They are written as the IANA zone the file's VTIMEZONE agrees with, and every instance stays.
+    func testJSCalendarNamesZonesByIANAName() throws {
+        let read = try ICS.read(contentsOf: Paths.fixture("hand/round4-windows-zones.ics"))
+        let json = String(decoding: CalendarFormat.jscalendar.write(read.calendars), as: UTF8.self)
+        let zones = json.matches(of: /"timeZone" ?: ?"([^"]*)"/).map { String($0.1) }
+        XCTAssertEqual(Set(zones), ["Europe/Berlin", "America/New_York"], json)
+        var options = ExpansionOptions()
+        options.viewerZone = .utc
+        func instants(_ calendars: [ICalendar]) -> [String] {
+            calendars[0].occurrences(
+                from: Date(timeIntervalSince1970: 1_767_225_600), to: Date(timeIntervalSince1970: 1_798_761_600),
+                options: options
+            ).occurrences.map { "\($0.startDate) \($0.endDate) \($0.summary ?? "")" }
+        }
+        let back = CalendarFormat.jscalendar.read(Array(json.utf8), file: nil)
+        XCTAssertEqual(instants(back.calendars), instants(read.calendars))
+        XCTAssertEqual(instants(read.calendars).count, 7)
+    }
 }

@@ -132,10 +132,8 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
     ) -> [UInt8] {
         switch self {
         case .jscalendar:
-            // Items outside any VCALENDAR are one Group, as they are one calendar when read.
-            let roots = calendars.map {
-                $0.isImplicit ? Component("VCALENDAR", components: $0.encodeChildren()) : $0.encoded()
-            }
+            // Items outside any VCALENDAR are one Group, as they are one calendar when read; zones by IANA name.
+            let roots = calendars.map { $0.encodedNamingZonesByIANA() }
             return JSCalendarWriter.json(roots, version: jscalendar)
                 .serializedBytes(pretty: true) + [0x0A]
         case .csv: return Array(CSVCalendar.write(calendars, options: csv).text.utf8)

@@ -70,6 +70,32 @@ extension ICalendar {
         return (result, log.entries)
     }
 
+    /// The calendar as written, each Windows, Outlook or prefixed TZID of its items (not of its VTIMEZONEs) given
+    /// as its IANA name where the file's VTIMEZONE, if it has one, gives that zone's times: what a format that names
+    /// zones by IANA name only needs (JSCalendar's `timeZone`, RFC 8984 §4.7.2). Other TZIDs stay as they are.
+    package func encodedNamingZonesByIANA() -> Component {
+        var root = isImplicit ? Component("VCALENDAR", components: encodeChildren()) : encoded()
+        var rename: [String: String] = [:]
+        var checked: Set<String> = []
+        func collect(_ component: Component) {
+            for property in component.properties {
+                guard let tzid = property["TZID"], checked.insert(tzid).inserted,
+                    let iana = TimeZoneResolver.ianaName(for: tzid)?.iana, iana != tzid,
+                    TimeZoneResolver.fileZone(of: tzid, in: self, agreesWith: iana)
+                else { continue }
+                rename[tzid] = iana
+            }
+            component.components.forEach(collect)
+        }
+        for child in root.components where child.name != "VTIMEZONE" { collect(child) }
+        guard !rename.isEmpty else { return root }
+        var changed = false
+        root.components = root.components.map {
+            $0.name == "VTIMEZONE" ? $0 : Self.renamingTZIDs($0, rename, &changed)
+        }
+        return root
+    }
+
     /// `components` with a tzdata VTIMEZONE first for each IANA TZID they use and do not define, from the first
     /// year in use: what a calendar made in code needs to be complete. Other TZIDs are left to the caller.
     static func completingZones(_ components: [Component]) -> [Component] {
@@ -95,7 +121,7 @@ extension ICalendar {
         return definitions + components
     }
 
-    private static func renamingTZIDs(
+    static func renamingTZIDs(
         _ component: Component, _ rename: [String: String],
         _ changed: inout Bool
     ) -> Component {
