@@ -189,7 +189,10 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
 
     /// The options' changes, with SEQUENCE and LAST-MODIFIED moved on.
     private func apply(to component: inout CalendarComponent, zone: ZoneClock) throws {
-        let newStart = try start.map { try AddCommand.when($0, zone) }
+        // Typed in the viewer's zone, kept in the item's own (a Chicago series edited from Berlin stays in Chicago).
+        let newStart = try start.map {
+            TypedInput.keepingZone(try AddCommand.when($0, zone), of: component.core?.start)
+        }
         func change(_ core: inout ItemCore) throws {
             if let summary { core.summary = summary }
             if let location { core.location = location.isEmpty ? nil : location }
@@ -224,19 +227,6 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
         } else if repetition.repeatAfterDone != nil {
             throw ValidationError("--repeat-after-done is for todos")
         }
-        func alarms(_ old: [Alarm], summary: String?, beforeEnd: Bool) throws -> [Alarm] {
-            guard let alarm else { return old }
-            if alarm.lowercased() == "none" { return [] }
-            guard case .success(var offset) = AddCommand.duration(alarm) else {
-                throw ValidationError("--alarm takes a duration such as -15m, not \(alarm)")
-            }
-            offset.isNegative = false
-            var reminder = Alarm(displaying: summary ?? "Reminder", before: offset)
-            if beforeEnd, case .relative(let offset, _) = reminder.trigger {
-                reminder.trigger = .relative(offset, relatedToEnd: true)
-            }
-            return [reminder]
-        }
         guard var core = component.core else { throw CommandFailure("only events, todos and journals can be edited") }
         let oldStart = core.start
         try change(&core)
@@ -244,7 +234,7 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
         switch component {
         case .event(var event):
             if let end {
-                event.end = try AddCommand.when(end, zone)
+                event.end = TypedInput.keepingZone(try AddCommand.when(end, zone), of: event.end ?? event.start)
                 event.duration = nil
             } else if let duration {
                 guard case .success(let length) = AddCommand.duration(duration) else {
@@ -260,11 +250,26 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
             event.alarms = try alarms(event.alarms, summary: event.core.summary, beforeEnd: false)
             component = .event(event)
         case .todo(var todo):
-            if let due { todo.due = try AddCommand.when(due, zone) }
+            if let due { todo.due = TypedInput.keepingZone(try AddCommand.when(due, zone), of: todo.due ?? todo.start) }
             todo.alarms = try alarms(todo.alarms, summary: todo.core.summary, beforeEnd: todo.due != nil)
             component = .todo(todo)
         case .journal, .timeZone, .other: break
         }
+    }
+
+    /// `--alarm`: the one reminder it gives, none for `none`, or the old ones when not given.
+    private func alarms(_ old: [Alarm], summary: String?, beforeEnd: Bool) throws -> [Alarm] {
+        guard let alarm else { return old }
+        if alarm.lowercased() == "none" { return [] }
+        guard case .success(var offset) = AddCommand.duration(alarm) else {
+            throw ValidationError("--alarm takes a duration such as -15m, not \(alarm)")
+        }
+        offset.isNegative = false
+        var reminder = Alarm(displaying: summary ?? "Reminder", before: offset)
+        if beforeEnd, case .relative(let offset, _) = reminder.trigger {
+            reminder.trigger = .relative(offset, relatedToEnd: true)
+        }
+        return [reminder]
     }
 }
 

@@ -191,4 +191,24 @@ final class SeriesSplitCLITests: StoreCLITestCase {
         let again = try icskit(["sync", "Team", "--vdir", vdir])
         XCTAssertTrue(again.stdout.contains("nothing changed on either side"), again.stdout)
     }
+
+    /// Issue 65 class 7: a Chicago series split and moved from Berlin stays a Chicago series. It became
+    /// Europe/Berlin, so its instances followed Berlin's clock changes and the two halves disagreed by an hour
+    /// between the US and the European change (9–29 March 2026).
+    func testThisAndFollowingKeepsTheSeriesZone() throws {
+        try icskit(["import", CLI.fixture("hand/round4-chicago-series.ics"), "--calendar", "Team", "-q"])
+        // 16:00 in Berlin on 16 March (CET) is 15:00Z, 10:00 in Chicago (CDT).
+        try icskit([
+            "edit", "chicago-weekly", "--instance", "2026-03-16", "--and-following", "--start", "2026-03-16 16:00",
+            "--tz", "Europe/Berlin",
+        ])
+        let text = try String(contentsOfFile: try export("split.ics", calendar: "Team"), encoding: .utf8)
+        XCTAssertTrue(text.contains("DTSTART;TZID=America/Chicago:20260316T100000"), text)
+        XCTAssertTrue(text.contains("DTEND;TZID=America/Chicago:20260316T103000"), text)
+        XCTAssertFalse(text.contains("TZID=Europe/Berlin"), text)
+        // After Berlin's change (29 March) the new half is still at 10:00 in Chicago: 15:00Z on 30 March.
+        let listed = try agenda(try export("again.ics", calendar: "Team"), from: "2026-03-01", to: "2026-04-30")
+        XCTAssertTrue(listed.contains("1774882800 Chicago check-in"), "\(listed)")
+        XCTAssertEqual(listed.count, 8, "\(listed)")
+    }
 }

@@ -16,6 +16,16 @@ package enum TypedInput {
         }
     }
 
+    /// A time typed in the viewer's zone, given in the zone of the item's own time it replaces (`old`), so that a
+    /// Chicago series edited from Berlin stays a Chicago series and keeps following Chicago's clock changes. Dates,
+    /// floating times and times whose zone ICSKit does not know are left as typed.
+    package static func keepingZone(_ typed: CalendarDate, of old: CalendarDate?) -> CalendarDate {
+        guard let old, case .zoned = old.form, let zone = old.zone, typed.form != .date, typed.form != .floating,
+            typed.zone != zone, let instant = typed.date(in: .utc)
+        else { return typed }
+        return CalendarDate(instant, in: zone)
+    }
+
     /// The one grammar of days and times every command reads (wall-clock times, in whatever zone the command
     /// says), with an optional `HH:MM` after any day:
     /// - `2026-11-27`, `2026-11-27T09:30`, `27.11.2026`;
