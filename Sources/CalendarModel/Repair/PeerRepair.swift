@@ -443,6 +443,7 @@ extension ICalendar {
                 code: "repair-added-uid")
         }
         droppingUnreadable(&item, &log)
+        utcStamps(&item, &log)
         keepingOneOfEach(&item, &log)
         if item.property("DTSTAMP") == nil {
             let stamp = stamp(for: item)

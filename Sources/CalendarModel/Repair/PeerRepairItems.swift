@@ -184,4 +184,24 @@ extension ICalendar {
             return true
         }
     }
+
+    /// DTSTAMP, CREATED, LAST-MODIFIED and COMPLETED as UTC times, as RFC 5545 §3.8.2.1 and §3.8.7 ask: strict readers
+    /// refuse `DTSTAMP;VALUE=DATE`. A zoned time becomes its instant, a date its midnight and a floating time the
+    /// same clock time in UTC (as ICSKit reads them when it orders versions).
+    static func utcStamps(_ item: inout Component, _ log: inout DiagnosticLog) {
+        for index in item.properties.indices
+        where ["DTSTAMP", "CREATED", "LAST-MODIFIED", "COMPLETED"].contains(item.properties[index].name) {
+            let property = item.properties[index]
+            guard case .success(let date) = CalendarDate.parse(property.value, tzid: property["TZID"]),
+                date.form != .utc
+            else { continue }
+            let instant = date.date(in: .utc) ?? Date(timeIntervalSince1970: TimeInterval(date.wall.wallSeconds))
+            let utc = CalendarDate(instant, in: .utc).icsValue
+            item.properties[index].parameters.removeAll { ["VALUE", "TZID"].contains($0.name) }
+            item.properties[index].value = utc
+            log.warning(
+                property.line, "repaired: \(property.name) \(property.value) is no UTC time; written as \(utc)",
+                code: "repair-stamp-utc")
+        }
+    }
 }

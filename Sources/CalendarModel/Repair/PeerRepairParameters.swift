@@ -61,6 +61,16 @@ extension ICalendar {
                         + "values where it takes one; written as one quoted value, \"\(joined)\"",
                     code: "repair-parameter-quoted")
             }
+            for (position, parameter) in property.parameters.enumerated()
+            where parameter.values.contains(where: { $0.contains("\"") }) {
+                // RFC 5545 §3.2 lets no quote into a parameter value; RFC 6868's ^' is read by few.
+                property.parameters[position] = Parameter(
+                    parameter.name, parameter.values.map { $0.replacingOccurrences(of: "\"", with: "'") })
+                log.warning(
+                    line,
+                    "repaired: \(property.name)'s \(parameter.name) holds a double quote, which no parameter value "
+                        + "may; written with single quotes", code: "repair-parameter-quote")
+            }
             property.line = line
             component.properties[index] = property
         }

@@ -395,6 +395,27 @@ struct ContentLineScanner {
                 + "values", code: "spaced-parameter-list")
     }
 
+    /// Text after a closing quote: quotes inside a quoted value (`CN="Ann "The Boss" Lee"`), read as part of it
+    /// (the line is written back as read). Returns the index of the `;` or `:` after it.
+    private mutating func textAfterQuote(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ property: String, _ name: String, line: Int,
+        values: inout [String]
+    ) -> Int? {
+        log.warning(
+            line, "\(property) parameter \(name) has text after its closing quote; kept", code: "text-after-quote")
+        var cursor = start
+        while cursor < bytes.count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") {
+            cursor += 1
+        }
+        guard cursor < bytes.count else { return nil }
+        if bytes[start - 1] == UInt8(ascii: "\""), let last = values.indices.last {
+            var rest = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cursor]), as: UTF8.self)
+            if rest.hasSuffix("\"") { rest.removeLast() }
+            values[last] += "\"" + rest
+        }
+        return cursor
+    }
+
     /// Reads `NAME=value,"quoted value"` starting after a `;`; returns the index of the `;` or `:` after it.
     private mutating func parseParameter(
         _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, line: Int,
@@ -464,12 +485,11 @@ struct ContentLineScanner {
                 continue
             }
             if bytes[cursor] == UInt8(ascii: ";") || bytes[cursor] == UInt8(ascii: ":") { break }
-            // Text after a closing quote: keep reading it as part of an unquoted value.
             canonical = false
-            log.warning(
-                line, "\(property) parameter \(name) has text after its closing quote; kept", code: "text-after-quote")
-            while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") { cursor += 1 }
-            guard cursor < count else { return nil }
+            guard let end = textAfterQuote(bytes, from: cursor, property, name, line: line, values: &values) else {
+                return nil
+            }
+            cursor = end
             break
         }
         return (Parameter(name, values), cursor)
