@@ -25,10 +25,12 @@ struct SyncCommand: ParsableCommand {
 
             A resource the server refuses (HTTP 400, 403, 409, 413, 415, 507) is reported by title with the \
             server's reason, stays in the store and does not stop the others; it is not sent again until it \
-            changes. Changed instances without their series (Google exports hold them) are written with the \
+            changes, and later syncs that leave it be succeed. --repair writes each item as convert --repair does \
+            (what strict servers refuse, mended) and sends the refused ones again. Changed instances without their series (Google exports hold them) are written with the \
             series they belong to, as convert --repair writes them, which servers accept.
 
-            Exit status: 0 ok; 1 a sync refused, a resource refused, conflicts left or files deferred; 2 usage.
+            Exit status: 0 ok; 1 a sync refused, a resource refused by this sync, conflicts left or files deferred; \
+            2 usage.
 
             Examples:
               icskit sync --discover https://cal.example.com --user ana
@@ -62,6 +64,13 @@ struct SyncCommand: ParsableCommand {
 
     @OptionGroup var merging: MergeGuardOptions
 
+    @Flag(
+        help: """
+            Write each item as `convert --repair` writes it (what strict servers refuse, mended) and send again \
+            what the server refused before.
+            """)
+    var repair = false
+
     @Flag(help: "Print one JSON object: per calendar, what each side took.")
     var json = false
 
@@ -91,6 +100,7 @@ struct SyncCommand: ParsableCommand {
         let chosen = try partners(store)
         var options = TwoWaySync.Options()
         merging.apply(to: &options.merge)
+        options.repair = repair
         options.merge.labelsEveryItem = json
         let progress = Progress.onTerminal(quiet: quiet || json)
         var failed = false
@@ -110,16 +120,22 @@ struct SyncCommand: ParsableCommand {
                 for href in report.deferred where !quiet {
                     Output.standardError("\(calendar): \(href) changed during the sync; the next sync merges it")
                 }
-                // A refused resource stays in the store and does not stop the others; the status says so.
-                if !report.refused.isEmpty { failed = true }
+                // A refused resource stays in the store and does not stop the others. A new refusal fails the
+                // sync; one said before does not fail every later sync (the rest of it is done).
+                if report.refused.contains(where: \.isNew) { failed = true }
+                let hint =
+                    repair
+                    ? ""
+                    : "; `icskit sync \(calendar) --repair` sends it as `convert --repair` writes it, which "
+                        + "servers take"
                 for refusal in report.refused {
                     let what = "\"\(refusal.title ?? "(no title)")\" (\(refusal.uid))"
                     Output.standardError(
                         refusal.isNew
                             ? "\(calendar): the server refused \(what): \(refusal.reason); kept in the store, sent "
-                                + "again when it changes"
+                                + "again when it changes\(hint)"
                             : "\(calendar): \(what) is unchanged since the server refused it (\(refusal.reason)); "
-                                + "not sent again")
+                                + "not sent again\(hint)")
                 }
                 if json {
                     reports.append(Self.json(report, partner, dryRun: merging.dryRun))

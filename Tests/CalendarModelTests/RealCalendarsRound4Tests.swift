@@ -125,4 +125,18 @@ final class RealCalendarsRound4Tests: XCTestCase {
         XCTAssertEqual(instants(back.calendars), instants(read.calendars))
         XCTAssertEqual(instants(read.calendars).count, 7)
     }
+
+    /// Class 8 (last part): a file of only VFREEBUSY or VPOLL is valid iCalendar, which a CalDAV calendar collection
+    /// refuses; `--repair` keeps it and says what is done with such components.
+    func testACalendarWithoutItemsIsKeptAndSaid() throws {
+        let text =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VFREEBUSY\r\nUID:fb-1@example.org\r\n"
+            + "DTSTAMP:20260301T120000Z\r\nDTSTART:20260301T000000Z\r\nDTEND:20260308T000000Z\r\n"
+            + "FREEBUSY:20260302T090000Z/PT1H\r\nEND:VFREEBUSY\r\nEND:VCALENDAR\r\n"
+        let repaired = try XCTUnwrap(ICS.read(Array(text.utf8)).calendars.first).repairedForPeers()
+        let said = repaired.diagnostics.filter { $0.code == "repair-no-items" }
+        XCTAssertEqual(said.map(\.line), [1])
+        XCTAssertTrue(said.first?.message.contains("only VFREEBUSY") == true, "\(said)")
+        XCTAssertTrue(String(decoding: ICS.write([repaired.calendar]), as: UTF8.self).contains("FREEBUSY:"))
+    }
 }

@@ -142,8 +142,9 @@ final class FeaturesMeetSyncCLITests: StoreCLITestCase {
         XCTAssertEqual(created, 10, "every other resource: \(first.stdout)")
 
         let second = try caldav(["sync"])
-        XCTAssertEqual(second.status, 1, "still refused")
+        XCTAssertEqual(second.status, 0, "said before, not sent again: the rest of the sync is done")
         XCTAssertTrue(second.stderr.contains("is unchanged since the server refused it"), second.stderr)
+        XCTAssertTrue(second.stderr.contains("`icskit sync Work --repair` sends it"), second.stderr)
         XCTAssertFalse(second.stdout.contains("caldav: created"), second.stdout)
         XCTAssertEqual(try CLI.sqlite(store, "SELECT count(*) FROM item WHERE uid = 'mixed@example.com'"), "2\n")
 
@@ -156,6 +157,39 @@ final class FeaturesMeetSyncCLITests: StoreCLITestCase {
         let fourth = try caldav(["sync"])
         XCTAssertEqual(fourth.status, 0, fourth.stderr)
         XCTAssertEqual(try CLI.sqlite(store, "SELECT count(*) FROM syncRefusal"), "0\n")
+    }
+
+    /// Issue 65 class 9: Radicale refuses an item strict readers refuse (a quote inside a quoted CN, a date
+    /// DTSTAMP); the sync names it and says what mends it, later syncs succeed, and `sync --repair` sends it as
+    /// `convert --repair` writes it, which the server takes.
+    func testSyncRepairSendsWhatTheServerRefused() throws {
+        let scratch = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let server = try DAVServer(.radicale, folder: scratch)
+        defer { server.stop() }
+        try icskit(["import", CLI.fixture("hand/round4-strict-readers.ics"), "--calendar", "Team", "-q"])
+        let first = try caldav(["sync", "Team", "--caldav", server.collection, "--user", DAVServer.user])
+        XCTAssertEqual(first.status, 1, first.stderr)
+        XCTAssertTrue(
+            first.stderr.contains("Team: the server refused \"Weekly review\" (series-override@example.org): HTTP 400"),
+            first.stderr)
+        XCTAssertTrue(first.stderr.contains("`icskit sync Team --repair` sends it as `convert --repair` writes it"))
+        let second = try caldav(["sync"])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let repaired = try caldav(["sync", "Team", "--repair"])
+        XCTAssertEqual(repaired.status, 0, repaired.stderr)
+        XCTAssertFalse(repaired.stderr.contains("refused"), repaired.stderr)
+        let clean = try caldav(["sync"])
+        XCTAssertEqual(clean.status, 0, clean.stderr)
+        XCTAssertFalse(clean.stderr.contains("refused"), clean.stderr)
+        XCTAssertEqual(try CLI.sqlite(store, "SELECT count(*) FROM syncRefusal"), "0\n")
+        let held = try FileManager.default.subpathsOfDirectory(atPath: scratch.path).filter {
+            $0.hasSuffix(".ics") && !$0.contains(".Radicale")
+        }
+        let texts = try held.map {
+            try String(contentsOfFile: scratch.appendingPathComponent($0).path, encoding: .utf8)
+        }
+        XCTAssertTrue(texts.contains { $0.contains("CN=Ann 'The Boss' Lee") }, "\(held)")
     }
 
     // MARK: 9. A password over plain HTTP only when asked

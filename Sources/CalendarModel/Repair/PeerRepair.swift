@@ -57,8 +57,23 @@ extension ICalendar {
         let separated = Self.seriesForLoneOverrides(Self.separatingDuplicates(children, &log), &log)
         root.components = Self.oneRulePerSeries(Self.gregorianRules(separated, &log), &log)
         Self.floatingUnknownZones(&root, &log)
+        Self.sayingWhenNoItems(root, &log)
         let reread = ICS.read(ICS.write(components: [root]), file: file)
         return (reread.calendars.first ?? self, log.sortedByLine)
+    }
+
+    /// A calendar of only VFREEBUSY, VPOLL or VAVAILABILITY components is valid iCalendar, kept as it is; but a CalDAV
+    /// calendar collection takes only events, todos and journals (RFC 4791 §4.1), so servers refuse it as a
+    /// resource. Said, with what ICSKit does with such components.
+    private static func sayingWhenNoItems(_ root: Component, _ log: inout DiagnosticLog) {
+        let names = Set(root.components.map(\.name)).subtracting(["VTIMEZONE"])
+        guard !names.isEmpty, names.allSatisfy({ ItemKind(rawValue: $0) == nil }) else { return }
+        log.warning(
+            root.line,
+            "repaired: the calendar holds no event, todo or journal, only \(names.sorted().joined(separator: ", ")), "
+                + "which a CalDAV server refuses in a calendar collection (RFC 4791 §4.1); kept as it is (`icskit "
+                + "import` keeps such components with the calendar, `sync` sends none of them)",
+            code: "repair-no-items")
     }
 
     /// A VTIMEZONE strict readers can read: an unsigned offset gets its `+` (as ICSKit reads it); an observance

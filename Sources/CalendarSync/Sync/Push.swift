@@ -21,6 +21,8 @@ extension TwoWaySync {
         var created: [String] = [], updated: [String] = [], deleted: [String] = [], deferred: [String] = []
         /// What the partner refused at an earlier sync, by UID; what it refused now, and the UIDs it took since.
         let refusedBefore: [String: SyncRefusal]
+        /// `sync --repair`: what was refused is sent again, repaired (it may now be taken).
+        let repairing: Bool
         var refused: [TwoWaySync.Refused] = []
         var accepted: [String] = []
         /// What the partner now holds, recorded in batches, one transaction per 200 resources: a sync killed before
@@ -30,11 +32,12 @@ extension TwoWaySync {
 
         init(
             calendar: String, storage: Storage, store: Keeper, resources: Resources,
-            progress: (@Sendable (String) -> Void)?
+            progress: (@Sendable (String) -> Void)?, repair: Bool
         ) throws {
             (self.calendar, self.storage, self.store, self.resources) = (calendar, storage, store, resources)
             self.progress = progress
             refusedBefore = try store.syncRefusals(calendar: calendar, partner: storage.identity)
+            repairing = repair
             now = try store.mergeSnapshot(calendar: calendar, source: storage.identity).items
             for key in now.keys { keysByUID[key.uid, default: []].append(key) }
             let remoteUIDs = Set(resources.values.flatMap(\.uids))
@@ -51,7 +54,7 @@ extension TwoWaySync {
             let zones = Dictionary(loaded.timeZones.compactMap { zone in zone.tzid.map { ($0, zone) } }) { first, _ in
                 first
             }
-            writer = ResourceWriter(zones: zones)
+            writer = ResourceWriter(zones: zones, repairing: repair)
         }
 
         /// The fingerprints the store has for these UIDs.
@@ -100,7 +103,7 @@ extension TwoWaySync {
         /// Whether the partner refused these UIDs as they are now: then they are not sent again.
         mutating func stillRefused(_ uids: Set<String>) -> Bool {
             let earlier = uids.compactMap { refusedBefore[$0] }
-            guard !uids.isEmpty, earlier.count == uids.count,
+            guard !repairing, !uids.isEmpty, earlier.count == uids.count,
                 earlier.allSatisfy({ $0.fingerprint == refusalKey($0.uid) })
             else { return false }
             for refusal in earlier.sorted(by: { $0.uid < $1.uid }) {

@@ -11,8 +11,12 @@ struct ResourceWriter {
     /// `BEGIN:VCALENDAR` with VERSION and PRODID, and `END:VCALENDAR`.
     private let opening: [UInt8], closing: [UInt8]
 
-    init(zones: [String: TimeZoneDefinition]) {
+    /// Whether each resource is written as `convert --repair` writes it (`sync --repair`).
+    let repairing: Bool
+
+    init(zones: [String: TimeZoneDefinition], repairing: Bool = false) {
         self.zones = zones
+        self.repairing = repairing
         var calendar = Component("VCALENDAR")
         calendar.properties = [Property("VERSION", value: "2.0"), Property("PRODID", value: ICS.productID)]
         let empty = ICS.write(components: [calendar])
@@ -39,6 +43,8 @@ struct ResourceWriter {
         let components = items.sorted { $0.key < $1.key }.map(\.component)
         let isLone = components.allSatisfy { $0.property("RECURRENCE-ID") != nil }
         bytes += ICS.write(components: isLone ? ICalendar.withSeriesForLoneOverrides(components) : components)
-        return bytes + closing
+        bytes += closing
+        guard repairing, let calendar = ICS.read(bytes).calendars.first else { return bytes }
+        return ICS.write([calendar.repairedForPeers().calendar])
     }
 }

@@ -23,6 +23,10 @@ public enum TwoWaySync {
         public var rounds = 3
         /// Hears how far a long transfer got (`"written 1200 of 5000"`), at most every 100 resources.
         public var progress: (@Sendable (String) -> Void)?
+        /// Writes each resource as `convert --repair` writes it (the shapes strict servers refuse, mended) and sends
+        /// again what the partner refused before; the store keeps its items as they are until the repaired copies
+        /// come back from the partner.
+        public var repair = false
         public init() {}
     }
 
@@ -149,7 +153,8 @@ public enum TwoWaySync {
 
         // 2. Push what the store now holds.
         var push = try Push(
-            calendar: calendar, storage: storage, store: store, resources: resources, progress: options.progress)
+            calendar: calendar, storage: storage, store: store, resources: resources, progress: options.progress,
+            repair: options.repair)
         try push.run(readNow: Set(fetched.resources.keys))
         (report.created, report.updated, report.deleted) = (push.created, push.updated, push.deleted)
         report.deferred = push.deferred
