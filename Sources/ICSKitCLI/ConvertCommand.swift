@@ -210,7 +210,9 @@ struct ConvertCommand: ParsableCommand {
         _ change: (ICalendar) -> (calendar: ICalendar, diagnostics: [Diagnostic])
     ) {
         let methods = Set(read.calendars.map { $0.method?.trimmingCharacters(in: .whitespaces).uppercased() ?? "none" })
-        if read.calendars.count > 1, methods.count > 1 {
+        // A published calendar and a plain one are one calendar (PUBLISH is what a plain calendar says of itself).
+        let kinds = Set(methods.map { $0 == "PUBLISH" ? "none" : $0 })
+        if read.calendars.count > 1, kinds.count > 1 {
             // A cancellation beside a request is two messages: one calendar of either method would misstate one.
             read.diagnostics.append(
                 Diagnostic(
@@ -218,7 +220,8 @@ struct ConvertCommand: ParsableCommand {
                     "several VCALENDARs with different METHODs (\(methods.sorted().joined(separator: ", "))); kept apart",
                     code: "methods-kept-apart"))
         } else if read.calendars.count > 1 {
-            if let one = ICalendar.combiningForPeers(read.calendars) {
+            if var one = ICalendar.combiningForPeers(read.calendars) {
+                if methods.count > 1 { one.method = nil }  // some said PUBLISH, some nothing: a plain calendar
                 read.calendars = [one]
                 read.diagnostics.append(
                     Diagnostic(
@@ -241,6 +244,17 @@ struct ConvertCommand: ParsableCommand {
                 read.diagnostics += changed.diagnostics
                 calendars.append(changed.calendar)
             }
+        }
+        // A VCALENDAR the change left empty (its items could not be placed) beside others that hold something: RFC
+        // 5545 wants at least one component, and readers take one calendar per file.
+        let holding = calendars.filter { !$0.components.isEmpty }
+        if !holding.isEmpty, holding.count < calendars.count {
+            read.diagnostics.append(
+                Diagnostic(
+                    .warning, file: name, line: 1,
+                    "repaired: \(calendars.count - holding.count) of \(calendars.count) VCALENDARs hold nothing once "
+                        + "repaired; left out", code: "repair-empty-calendar"))
+            calendars = holding
         }
         read.calendars = calendars
     }

@@ -266,7 +266,10 @@ extension ICalendar {
     /// properties, every component, each VTIMEZONE once. Nil when two of them hold the same item (UID and
     /// RECURRENCE-ID): an iTIP stream of updates, which is not one calendar.
     package static func combiningForPeers(_ calendars: [ICalendar]) -> ICalendar? {
-        guard var combined = calendars.first, calendars.count > 1 else { return calendars.first }
+        guard calendars.count > 1 else { return calendars.first }
+        // The headers of the first calendar the file wrote (items outside any VCALENDAR have none).
+        var combined = calendars.first { !$0.isImplicit } ?? calendars[0]
+        combined.isImplicit = false
         var items: Set<String> = []
         var zones: Set<String> = []
         combined.components = []
