@@ -173,14 +173,21 @@ struct CalendarFiles {
             let opened = try? CalendarStore(path: path, access: .readWriteAlone, changeLabel: "listing")
         else { return nil }
         for name in calendars { try requireCalendar(name, in: opened) }
-        // The kept instances are a cache: when it cannot be written (a full disk, a store another program
-        // locked down), the listing is made from the items, read only. Reading never needs to write.
-        guard
-            let kept = try? opened.keptInstances(
-                from: from, to: to, calendars: calendars, options: options, alarmsFiring: alarmsFiring, listed: listed,
-                handles: handles, frames: frames)
-        else { return nil }
-        return (kept, opened)
+        // The kept instances are a cache: when it cannot be used (a full disk, a store another program locked
+        // down), the listing is made from the items, read only, and the reason is said. Reading never needs to write.
+        do {
+            guard
+                let kept = try opened.keptInstances(
+                    from: from, to: to, calendars: calendars, options: options, alarmsFiring: alarmsFiring,
+                    listed: listed, handles: handles, frames: frames)
+            else { return nil }
+            return (kept, opened)
+        } catch {
+            Output.standardError(
+                "icskit: the store's kept instances could not be used (\(ErrorText.line(error, subject: path))); "
+                    + "listed from the items instead")
+            return nil
+        }
     }
 
     /// What to say where a store has nothing to show: that it is empty, where it is, and how to fill it.

@@ -5,10 +5,15 @@ import XCTest
 /// The instances the store keeps month by month (`agenda` and `remind` from the store): for random windows, zones
 /// and options, and after random changes of every kind (imports, merges, removals, edits, adds, renames, undo),
 /// a listing from the kept instances is byte for byte the listing of every series expanded anew
-/// (`ICSKIT_INSTANCE_CACHE=0`), warnings included: JSON, lines with and without handles, and `--details`, so that
-/// every field a listing shows is compared on both paths.
+/// (`ICSKIT_INSTANCE_CACHE=0`), warnings included: JSON, lines with and without handles, `--details`, `--color
+/// always` and `--me`, so that every field a listing shows, and how, is compared on both paths.
 final class InstanceCacheCLITests: StoreCLITestCase {
     static let zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "UTC"]
+    /// Attendees and organizers of the fixtures imported, for `--me`.
+    static let addresses = [
+        "priya.raman@example.org", "daniel.latham@example.org", "janedoe@example.com", "ann@example.org",
+        "nobody@example.net",
+    ]
 
     /// The listing twice, kept and expanded: the same exit, output and warnings.
     func assertSameListing(_ arguments: [String], _ context: String) throws {
@@ -46,6 +51,14 @@ final class InstanceCacheCLITests: StoreCLITestCase {
         case 2: arguments.append("--no-ids")
         default: break
         }
+        // How lines look: colours by calendar and category (`--color always`), and the items waiting for my answer
+        // marked (`--me`, an attendee of the fixtures below, or the organizer).
+        if !arguments.contains("--json"), Int.random(in: 0..<3, using: &random) == 0 {
+            arguments += ["--color", "always"]
+        }
+        if Int.random(in: 0..<3, using: &random) == 0 {
+            arguments += ["--me", Self.addresses.randomElement(using: &random)!]
+        }
         if Bool.random(using: &random) { arguments += ["--component", "event,todo"] }
         let calendars = try CLI.sqlite(store, "SELECT name FROM calendar ORDER BY name").split(separator: "\n")
         if Int.random(in: 0..<4, using: &random) == 0, let name = calendars.randomElement(using: &random) {
@@ -68,7 +81,8 @@ final class InstanceCacheCLITests: StoreCLITestCase {
                 ("corpus-copies/apple-icloud.ics", "Apple"), ("corpus-copies/khal-recuid-no-master.ics", "Khal"),
                 ("hand/unknown-tzid.ics", "Odd"), ("hand/google-x-wr-timezone.ics", "Odd"),
                 ("hand/windows-zone-names.ics", "Odd"), ("hand/recurring-todos.ics", "Tasks"),
-                ("demo/work.ics", "Work"), ("demo/family.ics", "Home"),
+                ("demo/work.ics", "Work"), ("demo/family.ics", "Home"), ("hand/round4-lost-folds.ics", "Invites"),
+                ("hand/round4-strict-readers.ics", "Invites"),
             ] {
                 try icskit(["import", CLI.fixture(file), "--calendar", calendar, "-q"])
             }
