@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
         // SHA-256 for shared feeds' tokens and UIDs; already in the graph through AsyncHTTPClient's TLS stack.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+        // The CLI's config file ($XDG_CONFIG_HOME/icskit/config.toml).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -82,6 +84,7 @@ let package = Package(
             dependencies: [
                 "CalendarModel", "CalendarStore", "CalendarMerge", "CalendarSync", "CalendarStoreSync", "CalendarServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
+                .product(name: "TOMLKit", package: "TOMLKit", condition: tools),
             ],
             // The HTML week page's style and script, compiled into the binary (no resource bundle to install).
             resources: [.embedInCode("Resources/week.css"), .embedInCode("Resources/week.js")]

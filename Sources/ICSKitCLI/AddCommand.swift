@@ -75,8 +75,13 @@ struct AddCommand: ParsableCommand {
 
     @OptionGroup var repetition: RepeatOptions
 
-    @Option(help: "The store calendar (created if missing).")
-    var calendar = "Personal"
+    @Option(
+        name: .customLong("calendar"),
+        help: "The store calendar (created if missing). Default: config calendar, else Personal.")
+    var calendarOption: String?
+
+    /// `--calendar`, else the config file's `calendar`, else Personal.
+    func calendarName() throws -> String { try calendarOption ?? UserConfig.current()["calendar"]?.value ?? "Personal" }
 
     @OptionGroup var zoneOption: InputZoneOption
     @OptionGroup var store: StoreOption
@@ -170,6 +175,7 @@ struct AddCommand: ParsableCommand {
         }
         repetition.applyAfterDone(to: &component)
         let colors = color.flatMap { color in category.first.map { [(category: $0, color: color)] } } ?? []
+        let calendar = try calendarName()
         let isNewCalendar = try !store.hasCalendar(named: calendar)
         try store.add(component, to: calendar, categoryColors: colors)
         Output.print(core.uid!)

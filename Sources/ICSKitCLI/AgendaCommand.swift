@@ -62,8 +62,8 @@ struct AgendaCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Colour items by calendar (or category, or their own COLOR): auto (on a terminal, unless NO_COLOR is set), "
-                + "always or never.", valueName: "WHEN"))
-    var color: ColorChoice = .auto
+                + "always or never (default: config color, else auto).", valueName: "WHEN"))
+    var color: ColorChoice?
 
     @Flag(name: .shortAndLong, help: "No warnings on standard error.")
     var quiet = false
@@ -103,7 +103,7 @@ struct AgendaCommand: ParsableCommand {
         } else {
             var style = AgendaStyle(details: details)
             style.me = me.identity(store: store, opened: opened)
-            if color.isOn(isTerminal: isatty(STDOUT_FILENO) == 1) {
+            if try ColorChoice.resolved(color).isOn(isTerminal: isatty(STDOUT_FILENO) == 1) {
                 style.colors = try PageColors.ofStore(
                     files.isEmpty ? opened ?? store.open(.readOnly) : nil, shown: shown)
             }
@@ -112,7 +112,7 @@ struct AgendaCommand: ParsableCommand {
                 ?? .byUID(store.handles(files: files, hidden: noIDs, for: rows.uids))
             format.printDays(rows, from: start, to: end, handles: handles, style: style)
             if rows.isEmpty, storeIsEmpty {
-                Output.print(CalendarFiles.emptyStoreHint(store.path ?? CalendarStore.defaultPath()))
+                Output.print(CalendarFiles.emptyStoreHint(try store.resolvedPath()))
             }
         }
     }

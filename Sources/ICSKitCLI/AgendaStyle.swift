@@ -7,6 +7,11 @@ import Foundation
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never
 
+    /// `--color` when given, else the config file's `color`, else `auto`.
+    static func resolved(_ given: ColorChoice?) throws -> ColorChoice {
+        try given ?? UserConfig.current()["color"].flatMap { ColorChoice(rawValue: $0.value) } ?? .auto
+    }
+
     /// Whether to colour: `auto` on a terminal unless NO_COLOR is set (and not empty) or TERM is `dumb`.
     func isOn(environment: [String: String] = ProcessInfo.processInfo.environment, isTerminal: Bool) -> Bool {
         switch self {

@@ -163,7 +163,7 @@ struct CalendarFiles {
         alarmsFiring: Range<Date>? = nil, listed: Set<String>? = nil, handles: Bool = false,
         frames: Bool = true
     ) throws -> (kept: KeptInstances, store: CalendarStore)? {
-        let path = store.path ?? CalendarStore.defaultPath()
+        let path = try store.resolvedPath()
         guard ProcessInfo.processInfo.environment["ICSKIT_INSTANCE_CACHE"] != "0",
             options.limitPerSeries == ExpansionOptions().limitPerSeries,
             FileManager.default.isWritableFile(atPath: path),

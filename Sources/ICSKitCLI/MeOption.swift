@@ -15,16 +15,23 @@ struct MeOption: ParsableArguments {
             valueName: "addresses"))
     var addresses: String?
 
+    /// `--me`, else `$ICSKIT_ME`, else the config file's `me`.
     var identity: Identity {
-        Identity(addresses ?? ProcessInfo.processInfo.environment["ICSKIT_ME"] ?? "")
+        Identity(
+            addresses ?? ProcessInfo.processInfo.environment["ICSKIT_ME"] ?? (try? UserConfig.current()["me"]?.value)
+                ?? nil ?? "")
     }
 
     /// `--me`, else `$ICSKIT_ME`, else what `icskit config me` kept in the store (read from `opened` when the
     /// command has the store open already).
     func identity(store: StoreOption, opened: CalendarStore? = nil) -> Identity {
-        if addresses != nil || ProcessInfo.processInfo.environment["ICSKIT_ME"] != nil { return identity }
+        if addresses != nil || ProcessInfo.processInfo.environment["ICSKIT_ME"] != nil
+            || (try? UserConfig.current()["me"]) != nil
+        {
+            return identity
+        }
         let kept =
-            (opened ?? (try? CalendarStore(path: store.path ?? CalendarStore.defaultPath(), access: .readOnly)))
+            (opened ?? (try? store.resolvedPath()).flatMap { try? CalendarStore(path: $0, access: .readOnly) })
             .flatMap { try? $0.myAddresses() } ?? []
         return Identity(kept.joined(separator: ","))
     }

@@ -48,7 +48,7 @@ struct SearchCommand: ParsableCommand, ChecksWhatIsGiven {
     }
 
     func run() throws {
-        let path = store.path ?? CalendarStore.defaultPath()
+        let path = try store.resolvedPath()
         // The index is brought up to date as the search runs, which needs write access (one connection: opening
         // writes nothing itself); with no store yet there is nothing to find, and nothing is created.
         // A missing or empty file is no store yet: a search does not make it one.

@@ -12,8 +12,11 @@ struct StoreOption: ParsableArguments {
 
     /// Opens the store for a command that changes it, or (`.readOnly`) one that only reads it: that one works on
     /// read-only media too. A store that cannot be used is a runtime failure (exit 1), not a usage error.
+    /// `--store`, else `ICSKIT_STORE`, else the config file's `store`, else `$XDG_DATA_HOME/icskit/store.sqlite`.
+    func resolvedPath() throws -> String { try path ?? UserConfig.storePath() }
+
     func open(_ access: CalendarStore.Access = .readWrite) throws -> CalendarStore {
-        let path = path ?? CalendarStore.defaultPath()
+        let path = try resolvedPath()
         do {
             return try CalendarStore(path: path, access: access, changeLabel: Self.commandLine())
         } catch let error as StoreError {
@@ -58,7 +61,7 @@ enum CalendarCompletion {
     static let kind = CompletionKind.custom { arguments, _, prefix in names(arguments: arguments, prefix: prefix) }
 
     static func names(arguments: [String], prefix: String) -> [String] {
-        var path = CalendarStore.defaultPath()
+        var path = (try? UserConfig.storePath()) ?? CalendarStore.defaultPath()
         if let index = arguments.firstIndex(of: "--store"), arguments.indices.contains(index + 1) {
             path = arguments[index + 1]
         } else if let given = arguments.first(where: { $0.hasPrefix("--store=") }) {

@@ -4,7 +4,7 @@ import Foundation
 
 /// `--tz`: the zone times are shown in.
 struct ZoneOption: ParsableArguments {
-    @Option(help: "The zone to show times in (IANA, e.g. Europe/Berlin). Default: the system's.")
+    @Option(help: "The zone to show times in (IANA, e.g. Europe/Berlin). Default: config tz, else the system's.")
     var tz: String?
 
     init() {}
@@ -12,7 +12,7 @@ struct ZoneOption: ParsableArguments {
     init(tz: String?) { self.tz = tz }
 
     func zone() throws -> ZoneClock {
-        guard let name = tz else { return ZoneClock.system() }
+        guard let name = try tz ?? UserConfig.current()["tz"]?.value else { return ZoneClock.system() }
         guard let zone = ZoneClock(identifier: name) else { throw ValidationError("unknown time zone \(name)") }
         return zone
     }
@@ -82,6 +82,20 @@ struct WindowOptions: ParsableArguments {
     @Option(help: "An ISO week: this, next, last, or YYYY-Www (2026-W48).")
     var week: String?
 
+    @Option(
+        name: .customLong("first-weekday"),
+        help: "The day this, next and last week start on (default: config first-weekday, else monday).")
+    var firstWeekday: String?
+
+    /// ISO weekday (1 Monday … 7 Sunday) this, next and last week start on.
+    func weekStart() throws -> Int {
+        guard let name = try firstWeekday ?? UserConfig.current()["first-weekday"]?.value else { return 1 }
+        guard let day = Weekday.named(name) else {
+            throw ValidationError("--first-weekday takes monday … sunday, not \(name)")
+        }
+        return [Weekday.monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday].firstIndex(of: day)! + 1
+    }
+
     @Option(help: "A month: this, next, last, a month's name (this year's), or YYYY-MM (2026-12).")
     var month: String?
 
@@ -110,9 +124,11 @@ struct WindowOptions: ParsableArguments {
         if let week {
             let monday: LocalDateTime
             switch week.lowercased() {
-            case "this": monday = todayStart.adding(days: 1 - todayStart.isoWeekday)
-            case "next": monday = todayStart.adding(days: 8 - todayStart.isoWeekday)
-            case "last": monday = todayStart.adding(days: -6 - todayStart.isoWeekday)
+            case "this", "next", "last":
+                // The first day of this week (Monday unless --first-weekday or the config says another).
+                let back = (todayStart.isoWeekday - (try weekStart()) + 7) % 7
+                let shift = ["this": 0, "next": 7, "last": -7][week.lowercased()]!
+                monday = todayStart.adding(days: shift - back)
             default:
                 let parts = week.uppercased().split(separator: "-W")
                 guard parts.count == 2, let year = Int(parts[0]), let number = Int(parts[1]), (1...53).contains(number)

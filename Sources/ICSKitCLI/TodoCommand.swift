@@ -85,7 +85,7 @@ struct TodoCommand: ParsableCommand {
             let tree = list.tree(filter: filter, category: category, slot: slot)
             if tree.isEmpty { Output.print("no \(filter == .all ? "" : filter.rawValue + " ")todos") }
             if tree.isEmpty, input.storeIsEmpty {
-                Output.print(CalendarFiles.emptyStoreHint(store.path ?? CalendarStore.defaultPath()))
+                Output.print(CalendarFiles.emptyStoreHint(try store.resolvedPath()))
             }
             func uids(_ entries: [TodoEntry]) -> [String] {
                 entries.flatMap { [$0.uid].compactMap { $0 } + uids($0.children) }

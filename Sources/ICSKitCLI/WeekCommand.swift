@@ -42,7 +42,12 @@ struct WeekCommand: ParsableCommand {
     var width: Int?
 
     @Option(help: "Colour items: auto (on a terminal, unless NO_COLOR is set), always or never.")
-    var color: ColorChoice = .auto
+    var color: ColorChoice?
+
+    @Option(
+        name: .customLong("first-weekday"),
+        help: "The day a week starts on (default: config first-weekday, else monday).")
+    var firstWeekday: String?
 
     @Flag(help: "Print the week as JSON.")
     var json = false
@@ -69,7 +74,9 @@ struct WeekCommand: ParsableCommand {
 
     func run() throws {
         let zone = try zoneOption.zone()
-        let window = try WindowOptions.parse(from.map { ["--from", $0] } ?? ["--week", week ?? "this"])
+        let window = try WindowOptions.parse(
+            (from.map { ["--from", $0] } ?? ["--week", week ?? "this"])
+                + (firstWeekday.map { ["--first-weekday", $0] } ?? []))
         let monday = try window.window(in: zone).start.startOfDay
         let week = try WeekContent(
             files: files, store: store, calendars: calendarNames, from: monday, days: 7, zone: zone)
@@ -81,7 +88,7 @@ struct WeekCommand: ParsableCommand {
             layout: week.layout, calendars: week.occurrences.map(\.calendar), todos: week.todos,
             width: width ?? max(TerminalWidth.terminalColumns() ?? 100, 60),
             hours: hours.flatMap(Self.hourRange) ?? TerminalWeek.hours(of: week.layout),
-            colors: color.isOn(isTerminal: isatty(STDOUT_FILENO) == 1) ? week.colors : nil)
+            colors: try ColorChoice.resolved(color).isOn(isTerminal: isatty(STDOUT_FILENO) == 1) ? week.colors : nil)
         for line in grid.lines() { Output.line([.code(line)]) }
         CalendarFiles.report(week.diagnostics, quiet: false, fromStore: files.isEmpty)
     }

@@ -44,7 +44,10 @@ enum CLI {
         process.environment = ProcessInfo.processInfo.environment.merging(
             [
                 "ICSKIT_STORE": FileManager.default.temporaryDirectory
-                    .appendingPathComponent("icskit-tests-default-\(UUID().uuidString).sqlite").path
+                    .appendingPathComponent("icskit-tests-default-\(UUID().uuidString).sqlite").path,
+                // Never the user's own config file either: a test that wants one names it.
+                "ICSKIT_CONFIG": FileManager.default.temporaryDirectory
+                    .appendingPathComponent("icskit-tests-no-config-\(UUID().uuidString).toml").path,
             ].merging(environment) { _, new in new }
         ) { _, new in new }
         if let directory { process.currentDirectoryURL = directory }

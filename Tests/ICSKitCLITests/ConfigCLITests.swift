@@ -1,36 +1,111 @@
 import Foundation
 import XCTest
 
-/// `icskit config me` (issue 34's identity kept in the store): agenda and show mark invitations by it; --me and
-/// $ICSKIT_ME win over it; undo takes a change of it back.
+/// The config file (issue 66): each key sets a default, the command line wins over the environment, which wins over
+/// the file, which wins over the defaults; a bad file is named with its line and what to do.
 final class ConfigCLITests: StoreCLITestCase {
-    func testMyAddressesKeptInTheStoreMarkInvitations() throws {
-        try icskit(["import", CLI.fixture("mail/invite.eml"), "--calendar", "Mail", "-q"])
-        let day = ["agenda", "--from", "2026-11-27", "--to", "+1d", "--tz", "UTC", "--no-ids"]
-        XCTAssertFalse(try icskit(day).stdout.contains("[answer needed]"))
-        XCTAssertTrue(try icskit(["config", "me"]).stdout.contains("me: not set"))
+    var config: String { path("config.toml") }
 
-        try icskit(["config", "me", "Ana@Example.org, ana.lopez@work.example"])
-        XCTAssertEqual(try icskit(["config", "me"]).stdout, "Ana@Example.org, ana.lopez@work.example\n")
-        XCTAssertTrue(try icskit(day).stdout.contains("Déjeuner au café [answer needed]"))
-        let show = try icskit(["show", "lunch@example.org"]).stdout
-        XCTAssertTrue(show.contains("you"), show)
+    /// icskit with the test's config file and no store from the environment (unless given).
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLI.Run {
+        try CLI.run(arguments, environment: ["ICSKIT_CONFIG": config, "ICSKIT_STORE": ""].merging(environment) { $1 })
+    }
 
-        // --me and $ICSKIT_ME win over the store's.
-        XCTAssertFalse(try icskit(day + ["--me", "someone@else.example"]).stdout.contains("[answer needed]"))
-        let environment = try CLI.run(day + ["--store", store], environment: ["ICSKIT_ME": "someone@else.example"])
-        XCTAssertFalse(environment.stdout.contains("[answer needed]"), environment.stdout)
+    func write(_ text: String) throws { try text.write(toFile: config, atomically: true, encoding: .utf8) }
 
-        try icskit(["undo"])
-        XCTAssertTrue(try icskit(["config", "me"]).stdout.contains("me: not set"))
-        try icskit(["config", "me", "ana@example.org"])
-        try icskit(["config", "me", "--clear"])
-        XCTAssertFalse(try icskit(day).stdout.contains("[answer needed]"))
+    func testEachKeyIsADefaultTheCommandLineOverrides() throws {
+        try write(
+            """
+            # my settings
+            tz = "Europe/Berlin"
+            calendar = "Work"
+            first-weekday = "sunday"
+            color = "always"
+            store = "\(store)"
+            me = ["ana@example.com", "ana.lopez@work.example"]
+            """)
+        // store: the file's, unless --store or ICSKIT_STORE.
+        let imported = try run(["import", CLI.fixture("demo/work.ics"), "--calendar", "Work", "-q"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store), "the config's store was used")
+        let elsewhere = path("other.sqlite")
+        XCTAssertEqual(try run(["calendars", "--store", elsewhere]).stdout.contains("Work"), false)
+        XCTAssertFalse(try run(["calendars"], environment: ["ICSKIT_STORE": elsewhere]).stdout.contains("Work"))
 
-        let wrong = try CLI.run(["config", "me", "not-an-address", "--store", store])
-        XCTAssertEqual(wrong.status, 2, wrong.stderr)
-        XCTAssertTrue(wrong.stderr.contains("\"not-an-address\" is no mail address"), wrong.stderr)
-        let unknown = try CLI.run(["config", "colour", "--store", store])
-        XCTAssertEqual(unknown.status, 2, unknown.stderr)
+        // tz: the 08:15Z stand-up at 09:15 in Berlin, 08:15 with --tz UTC; color: ANSI colours though not a terminal.
+        let day = ["agenda", "--from", "2026-11-30", "--to", "+1d"]
+        let berlin = try run(day).stdout
+        XCTAssertTrue(berlin.contains("09:15"), berlin)
+        XCTAssertTrue(berlin.contains("\u{1B}["), "color = always")
+        let utc = try run(day + ["--tz", "UTC", "--color", "never"]).stdout
+        XCTAssertTrue(utc.contains("08:15") && !utc.contains("\u{1B}["), utc)
+
+        // first-weekday: this week from Sunday; --first-weekday wins.
+        let week = ["week", "--json", "--week", "this"]
+        let sunday = try XCTUnwrap(firstDay(try run(week).stdout))
+        XCTAssertEqual(Self.weekday(sunday), 1, sunday)
+        let monday = try XCTUnwrap(firstDay(try run(week + ["--first-weekday", "monday"]).stdout))
+        XCTAssertEqual(Self.weekday(monday), 2, monday)
+
+        // calendar: where add puts an item; --calendar wins.
+        XCTAssertEqual(try run(["add", "event", "Tea", "--start", "2026-12-01 15:00"]).status, 0)
+        XCTAssertEqual(try run(["add", "event", "Gym", "--start", "2026-12-01 18:00", "--calendar", "Home"]).status, 0)
+        let work = try run(["agenda", "--from", "2026-12-01", "--to", "+1d", "--calendar", "Work", "--no-ids"]).stdout
+        XCTAssertTrue(work.contains("Tea") && !work.contains("Gym"), work)
+
+        // config: every setting with where it comes from.
+        let shown = try run(["config"], environment: ["TZ": "UTC"]).stdout
+        for line in [
+            "tz            Europe/Berlin  (\(config):2)", "calendar      Work  (\(config):3)",
+            "first-weekday sunday  (\(config):4)", "color         always  (\(config):5)",
+            "store         \(store)  (\(config):6)",
+            "me            ana@example.com,ana.lopez@work.example  (\(config):7)",
+        ] {
+            XCTAssertTrue(shown.contains(line), "\(line)\n\(shown)")
+        }
+        let overridden = try run(["config", "--store", elsewhere], environment: ["ICSKIT_ME": "bo@example.com"]).stdout
+        XCTAssertTrue(overridden.contains("store         \(elsewhere)  (--store)"), overridden)
+        XCTAssertTrue(overridden.contains("me            bo@example.com  (ICSKIT_ME)"), overridden)
+    }
+
+    func testWithoutAFileTheDefaultsHold() throws {
+        let shown = try run(["config"], environment: ["TZ": "UTC", "ICSKIT_STORE": store]).stdout
+        XCTAssertTrue(shown.contains("calendar      Personal  (default)"), shown)
+        XCTAssertTrue(shown.contains("first-weekday monday  (default)"), shown)
+        XCTAssertTrue(shown.contains("color         auto  (default)"), shown)
+        XCTAssertTrue(shown.contains("store         \(store)  (ICSKIT_STORE)"), shown)
+        XCTAssertTrue(shown.contains("(no config file at \(config))"), shown)
+    }
+
+    func testABadFileIsNamedWithItsLineAndWhatToDo() throws {
+        for (text, line, what) in [
+            ("tz = \"Europe/Berln\"\n", 1, "tz \"Europe/Berln\" is no time zone"),
+            ("calendar = \"Work\"\ncolour = \"never\"\n", 2, "has no setting \"colour\""),
+            ("color = \"sometimes\"\n", 1, "color \"sometimes\" is none of auto, always, never"),
+            ("tz = \n", 1, "is not TOML"), ("first-weekday = 7\n", 1, "first-weekday must be a quoted string"),
+        ] {
+            try write(text)
+            let agenda = try run(["agenda", "--from", "2026-11-30", "--store", store])
+            XCTAssertEqual(agenda.status, 1, text)
+            XCTAssertTrue(agenda.stderr.contains("\(config):\(line): \(what)"), "\(text): \(agenda.stderr)")
+            XCTAssertTrue(agenda.stderr.contains("fix or remove the line"), agenda.stderr)
+            XCTAssertFalse(agenda.stderr.contains("TOMLParseError"), "no library text: \(agenda.stderr)")
+        }
+    }
+
+    func firstDay(_ json: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+            let days = object["days"] as? [[String: Any]]
+        else { return nil }
+        return days.first?["date"] as? String
+    }
+
+    /// 1 Sunday … 7 Saturday.
+    static func weekday(_ isoDate: String) -> Int {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.component(.weekday, from: formatter.date(from: isoDate)!)
     }
 }
