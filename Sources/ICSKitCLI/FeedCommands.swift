@@ -220,7 +220,7 @@ struct RefreshOptions: ParsableArguments {
                 if json {
                     reports.append(Self.json(report, dryRun: merging.dryRun))
                 } else {
-                    Self.printText(report, dryRun: merging.dryRun)
+                    Self.printText(report, dryRun: merging.dryRun, verbose: merging.verbose)
                 }
             } catch let refusal as MergeRefusal {
                 failed = true
@@ -244,7 +244,7 @@ struct RefreshOptions: ParsableArguments {
         if failed { throw ExitCode(1) }
     }
 
-    static func printText(_ report: Feed.Report, dryRun: Bool) {
+    static func printText(_ report: Feed.Report, dryRun: Bool, verbose: Bool) {
         let name = report.calendar
         switch report.outcome {
         case .notDue(let next):
@@ -252,7 +252,8 @@ struct RefreshOptions: ParsableArguments {
             Output.print("\(name): not due before \(ISO8601DateFormatter().string(from: date)) (--force asks now)")
         case .notModified: Output.print("\(name): not modified")
         case .unchanged: Output.print("\(name): unchanged")
-        case .merged(let result): MergeReport.printText(result, dryRun: dryRun, prefix: "\(name): ")
+        case .merged(let result):
+            MergeReport.printText(result, dryRun: dryRun, prefix: "\(name): ", verbose: verbose)
         }
     }
 

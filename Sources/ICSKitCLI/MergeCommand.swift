@@ -116,7 +116,7 @@ struct MergeCommand: ParsableCommand {
         if json {
             Output.print(MergeReport.json(result, dryRun: merging.dryRun).serialized(pretty: true))
         } else {
-            MergeReport.printText(result, dryRun: merging.dryRun)
+            MergeReport.printText(result, dryRun: merging.dryRun, verbose: merging.verbose)
         }
         // A cut-off file is merged as far as it goes, but never silently: a first merge has nothing to withhold, and
         // still exits 1 so that a script notices the file it was given is incomplete.
@@ -143,6 +143,9 @@ struct MergeGuardOptions: ParsableArguments {
 
     @Flag(name: .customLong("dry-run"), help: "Print the plan; change nothing.")
     var dryRun = false
+
+    @Flag(help: "List every item added, updated, merged or deleted (by default: the first 10, and every conflict).")
+    var verbose = false
 
     @Flag(
         name: .customLong("force-delete"),
@@ -208,11 +211,21 @@ enum MergeReport {
 
     /// A line per change, naming the item by its title, then what changed in it (each field with its side), or its
     /// start, UID and why; a conflict also says which side won.
-    static func printText(_ result: MergeResult, dryRun: Bool, prefix: String = "") {
+    /// How many changed items a report names one by one unless `--verbose` (conflicts are always named).
+    static let listed = 10
+
+    static func printText(_ result: MergeResult, dryRun: Bool, prefix: String = "", verbose: Bool = false) {
+        var named = 0, unnamed = 0
         for action in result.actions {
             guard action.changesSomething else { continue }
+            guard verbose || action.wasConflict || named < listed else {
+                unnamed += 1
+                continue
+            }
+            if !action.wasConflict { named += 1 }
             Output.line(prefix + line(action))
         }
+        if unnamed > 0 { Output.line(prefix + "… and \(unnamed) more (--verbose lists every item)") }
         Output.print(
             "\(prefix)\(dryRun ? "would be: " : "")\(result.added) added, \(result.updated) updated, "
                 + "\(result.merged) merged, \(result.deleted) deleted, \(result.unchanged) unchanged, "

@@ -289,7 +289,8 @@ struct SyncCommand: ParsableCommand {
         guard !report.wasIdle else {
             return Output.print("\(partner.calendar): nothing changed on either side")
         }
-        MergeReport.printText(report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ")
+        // A sync names every item either side took, as its writes below (what moved between two places).
+        MergeReport.printText(report.pulled, dryRun: dryRun, prefix: "\(partner.calendar): store: ", verbose: true)
         let side = "\(partner.calendar): \(partner.kind.rawValue): "
         for write in report.writes {
             Output.print(side + (dryRun ? "would \(write.verb) " : "\(write.verb)d ") + write.href)
