@@ -53,6 +53,28 @@ final class ConfigCLITests: StoreCLITestCase {
         let work = try run(["agenda", "--from", "2026-12-01", "--to", "+1d", "--calendar", "Work", "--no-ids"]).stdout
         XCTAssertTrue(work.contains("Tea") && !work.contains("Gym"), work)
 
+        // me: an invitation waiting for my answer is marked; --me with another address wins.
+        XCTAssertEqual(
+            try run(["import", CLI.fixture("hand/round4-lost-folds.ics"), "--calendar", "Inv", "-q"]).status, 0)
+        try write(
+            """
+            store = "\(store)"
+            me = "priya.raman@example.org"
+            """)
+        let invited = ["agenda", "--from", "2026-03-10", "--to", "+1d", "--no-ids", "--tz", "UTC"]
+        XCTAssertTrue(try run(invited).stdout.contains("Budget review [answer needed]"))
+        XCTAssertFalse(try run(invited + ["--me", "nobody@example.net"]).stdout.contains("[answer needed]"))
+        try write(
+            """
+            # my settings
+            tz = "Europe/Berlin"
+            calendar = "Work"
+            first-weekday = "sunday"
+            color = "always"
+            store = "\(store)"
+            me = ["ana@example.com", "ana.lopez@work.example"]
+            """)
+
         // config: every setting with where it comes from.
         let shown = try run(["config"], environment: ["TZ": "UTC"]).stdout
         for line in [
