@@ -34,6 +34,9 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
     @Flag(name: .shortAndLong, help: "No progress line and no warnings on standard error (errors still show).")
     var quiet = false
 
+    @Flag(help: "List every item added or updated, by title (by default: the counts only).")
+    var verbose = false
+
     /// Files this large and larger are streamed (`importStreaming`); smaller ones are read whole, which is faster.
     /// Hidden: the tests lower it to stream small files.
     @Option(name: .customLong("stream-from-bytes"), help: .hidden)
@@ -85,7 +88,9 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
                 continue
             }
             progress.phase("\(name): writing the items of \(source.path)")
-            let report = try store.importCalendars(source.calendars, into: name, file: source.path) { done, total in
+            let report = try store.importCalendars(
+                source.calendars, into: name, file: source.path, listingChanges: verbose
+            ) { done, total in
                 progress.count(done, of: total, "\(name): items written")
             }
             progress.finish()
@@ -122,7 +127,7 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
                     chosen ?? $0.displayName.map(CalendarFiles.calendarName).flatMap { $0.isEmpty ? nil : $0 }
                         ?? fallback
                 },
-                progress: { done, total in progress.count(done, of: total, "items written") })
+                listingChanges: verbose, progress: { done, total in progress.count(done, of: total, "items written") })
         else { return nil }
         progress.finish()
         CalendarFiles.report(diagnostics.filter { $0.severity == .error }, quiet: quiet)
@@ -163,6 +168,11 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
                 ]).serialized(pretty: true))
         } else {
             for report in reports {
+                for change in report.changes {
+                    Output.line(
+                        "\(report.calendar): \(change.isNew ? "added" : "updated"): "
+                            + "\"\(change.summary ?? "(no summary)")\" \(change.key)")
+                }
                 Output.print(
                     "\(report.calendar): \(report.added) added, \(report.updated) updated, \(report.unchanged) "
                         + "unchanged, \(report.skipped) skipped")

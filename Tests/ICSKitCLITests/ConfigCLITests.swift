@@ -131,3 +131,31 @@ final class ConfigCLITests: StoreCLITestCase {
         return calendar.component(.weekday, from: formatter.date(from: isoDate)!)
     }
 }
+
+/// `import`, `merge` and `refresh` print counts, not a line per item, unless `--verbose` (issue 66: a holiday feed
+/// printed 159 lines).
+final class QuietReportsCLITests: StoreCLITestCase {
+    func testImportAndMergeSayCountsAndVerboseListsEachItem() throws {
+        let plain = try icskit(["import", CLI.fixture("demo/work.ics"), "--calendar", "Work"]).stdout
+        XCTAssertEqual(plain, "Work: 10 added, 0 updated, 0 unchanged, 0 skipped\n")
+        let listed = try icskit(["import", CLI.fixture("demo/family.ics"), "--calendar", "Home", "--verbose"]).stdout
+        let lines = listed.split(separator: "\n")
+        XCTAssertGreaterThan(lines.count, 2, listed)
+        XCTAssertTrue(lines.dropLast().allSatisfy { $0.hasPrefix("Home: added: \"") }, listed)
+
+        // A merge of many new items names ten, then says how many more; --verbose names all.
+        let generated = CLI.python([
+            CLI.package.deletingLastPathComponent().appendingPathComponent("shared/tools/gen_ics.py").path, "40",
+        ])
+        XCTAssertEqual(generated.status, 0, generated.stderr)
+        try generated.stdout.write(toFile: path("many.ics"), atomically: true, encoding: .utf8)
+        let merged = try icskit(["merge", path("many.ics"), "--into", "Many"]).stdout
+        let adds = merged.split(separator: "\n").filter { $0.hasPrefix("add: ") }
+        XCTAssertEqual(adds.count, 10, merged)
+        XCTAssertTrue(merged.contains("… and "), merged)
+        XCTAssertTrue(merged.contains("more (--verbose lists every item)"), merged)
+        let all = try icskit(["merge", path("many.ics"), "--into", "Many2", "--verbose"]).stdout
+        XCTAssertFalse(all.contains("… and "), all)
+        XCTAssertGreaterThan(all.split(separator: "\n").filter { $0.hasPrefix("add: ") }.count, 10, all)
+    }
+}

@@ -3,6 +3,16 @@ import CalendarModel
 import Foundation
 internal import GRDB
 
+/// One item an import added or updated (`ImportReport.changes`).
+public struct ImportedItem: Sendable, Equatable {
+    /// Whether the item is new to the calendar or replaced an older version.
+    public var isNew: Bool
+    /// Its UID and RECURRENCE-ID ("" for a master or single item).
+    public var key: MergeKey
+    /// Its SUMMARY.
+    public var summary: String?
+}
+
 /// What an import did, item by item counted.
 public struct ImportReport: Sendable {
     /// The store calendar imported into.
@@ -17,6 +27,10 @@ public struct ImportReport: Sendable {
     public var skipped = 0
     /// Why items were skipped, with their lines.
     public var diagnostics: [Diagnostic] = []
+    /// Whether `changes` is kept (`import --verbose`): a large import keeps nothing per item unless asked.
+    public var listsChanges = false
+    /// Each item added or updated, in the order written, when `listsChanges`.
+    public var changes: [ImportedItem] = []
 
     /// An empty report for a calendar.
     public init(calendar: String) { self.calendar = calendar }
@@ -30,10 +44,13 @@ extension CalendarStore {
     /// (items done, items in all) every 500 items and at the end, on the calling thread.
     public func importCalendars(
         _ calendars: [ICalendar], into name: String, file: String?,
-        viewerZone: String = "UTC", progress: ((Int, Int) -> Void)? = nil
+        viewerZone: String = "UTC", listingChanges: Bool = false, progress: ((Int, Int) -> Void)? = nil
     ) throws -> ImportReport {
-        if try hasHistory(calendar: name) { return try mergeImport(calendars, into: name, file: file) }
+        if try hasHistory(calendar: name) {
+            return try mergeImport(calendars, into: name, file: file, listingChanges: listingChanges)
+        }
         var report = ImportReport(calendar: name)
+        report.listsChanges = listingChanges
         // Google's X-WR-TIMEZONE is resolved into the items (as the x-wr-timezone tool does), so each stored item
         // means the same whichever calendar it lands in and whatever else is imported beside it.
         let resolved = calendars.map { $0.resolvingWRTimeZone() }
@@ -98,7 +115,9 @@ extension CalendarStore {
     /// An import into a calendar that already holds items is a merge with the source the calendar is named after
     /// that deletes nothing (`MergeOptions.keepsAbsent`): an item changed here since that source last said what it
     /// is keeps the change, an item changed on both sides is merged field by field.
-    func mergeImport(_ calendars: [ICalendar], into name: String, file: String?) throws -> ImportReport {
+    func mergeImport(
+        _ calendars: [ICalendar], into name: String, file: String?, listingChanges: Bool = false
+    ) throws -> ImportReport {
         var options = MergeOptions()
         options.keepsAbsent = true
         let result = try CalendarMerger.merge(calendars, into: name, source: name, storage: self, options: options)
@@ -106,6 +125,16 @@ extension CalendarStore {
         report.added = result.added
         report.updated = result.updated + result.merged
         report.unchanged = result.unchanged
+        report.listsChanges = listingChanges
+        if listingChanges {
+            report.changes = result.actions.filter(\.changesSomething).compactMap { action in
+                switch action.kind {
+                case .add: return ImportedItem(isNew: true, key: action.key, summary: action.title)
+                case .update, .merge: return ImportedItem(isNew: false, key: action.key, summary: action.title)
+                default: return nil
+                }
+            }
+        }
         // What the merge leaves out as the fast path does: older versions of a repeated item, items cut short.
         let resolved = calendars.map { $0.resolvingWRTimeZone() }
         let (superseded, notes) = Self.supersededVersions(in: resolved, file: file)
@@ -352,6 +381,9 @@ struct ImportWriter {
                 report.unchanged += 1
                 continue
             default: report.updated += 1
+            }
+            if report.listsChanges {
+                report.changes.append(ImportedItem(isNew: previous == nil, key: row.key, summary: row.summary))
             }
             try writer.save(row, calendarID: calendarID, isNew: previous == nil && !tombstones.contains(row.key))
         }

@@ -12,7 +12,7 @@ extension CalendarStore {
     /// from the file's own properties. Nil, with nothing done, for a file streaming does not take (read it whole).
     public func importStreaming(
         contentsOf path: String, file: String, name: (ICalendar) -> String,
-        viewerZone: String = "UTC", progress: ((Int, Int) -> Void)? = nil
+        viewerZone: String = "UTC", listingChanges: Bool = false, progress: ((Int, Int) -> Void)? = nil
     ) throws -> (report: ImportReport, diagnostics: [Diagnostic])? {
         var header = ICalendar()
         var versions = ItemVersions()
@@ -42,6 +42,7 @@ extension CalendarStore {
         let firstItems = itemsBefore, opened = header, chosen = versions
         var notes: [Diagnostic] = []
         var report = ImportReport(calendar: calendar)
+        report.listsChanges = listingChanges
         try importWrite(items: total, isLarge: true) { db in
             // A page cache of 16 MB rather than the store's 64: the rows of a large file are written once, and the
             // cache would otherwise hold the largest share of the import's memory.
