@@ -58,7 +58,13 @@ struct UserConfig: Sendable {
         }
         let lines = text.components(separatedBy: "\n")
         for key in table.keys {
-            let line = lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix(key) }.map { $0 + 1 } ?? 1
+            // The line that sets it: the key, then `=` (a key that merely starts alike is another line).
+            let line =
+                lines.firstIndex { text in
+                    let trimmed = text.trimmingCharacters(in: .whitespaces)
+                    return trimmed.hasPrefix(key)
+                        && trimmed.dropFirst(key.count).trimmingCharacters(in: .whitespaces).hasPrefix("=")
+                }.map { $0 + 1 } ?? 1
             guard keys.contains(key) else {
                 throw config.failure(
                     line, "has no setting \"\(key)\"; the settings are " + keys.joined(separator: ", "))
