@@ -13,17 +13,21 @@ final class ConfigCLITests: StoreCLITestCase {
 
     func write(_ text: String) throws { try text.write(toFile: config, atomically: true, encoding: .utf8) }
 
+    /// A file with every setting, on lines 2 to 7.
+    var everySetting: String {
+        """
+        # my settings
+        tz = "Europe/Berlin"
+        calendar = "Work"
+        first-weekday = "sunday"
+        color = "always"
+        store = "\(store)"
+        me = ["ana@example.com", "ana.lopez@work.example"]
+        """
+    }
+
     func testEachKeyIsADefaultTheCommandLineOverrides() throws {
-        try write(
-            """
-            # my settings
-            tz = "Europe/Berlin"
-            calendar = "Work"
-            first-weekday = "sunday"
-            color = "always"
-            store = "\(store)"
-            me = ["ana@example.com", "ana.lopez@work.example"]
-            """)
+        try write(everySetting)
         // store: the file's, unless --store or ICSKIT_STORE.
         let imported = try run(["import", CLI.fixture("demo/work.ics"), "--calendar", "Work", "-q"])
         XCTAssertEqual(imported.status, 0, imported.stderr)
@@ -64,16 +68,7 @@ final class ConfigCLITests: StoreCLITestCase {
         let invited = ["agenda", "--from", "2026-03-10", "--to", "+1d", "--no-ids", "--tz", "UTC"]
         XCTAssertTrue(try run(invited).stdout.contains("Budget review [answer needed]"))
         XCTAssertFalse(try run(invited + ["--me", "nobody@example.net"]).stdout.contains("[answer needed]"))
-        try write(
-            """
-            # my settings
-            tz = "Europe/Berlin"
-            calendar = "Work"
-            first-weekday = "sunday"
-            color = "always"
-            store = "\(store)"
-            me = ["ana@example.com", "ana.lopez@work.example"]
-            """)
+        try write(everySetting)
 
         // config: every setting with where it comes from.
         let shown = try run(["config"], environment: ["TZ": "UTC"]).stdout
