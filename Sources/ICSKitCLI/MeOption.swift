@@ -17,9 +17,8 @@ struct MeOption: ParsableArguments {
 
     /// `--me`, else `$ICSKIT_ME`, else the config file's `me`.
     var identity: Identity {
-        Identity(
-            addresses ?? ProcessInfo.processInfo.environment["ICSKIT_ME"] ?? (try? UserConfig.current()["me"]?.value)
-                ?? nil ?? "")
+        let fromFile = (try? UserConfig.current())?["me"]?.value
+        return Identity(addresses ?? ProcessInfo.processInfo.environment["ICSKIT_ME"] ?? fromFile ?? "")
     }
 
     /// `--me`, else `$ICSKIT_ME`, else what `icskit config me` kept in the store (read from `opened` when the

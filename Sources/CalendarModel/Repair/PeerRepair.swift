@@ -441,21 +441,16 @@ extension ICalendar {
     private static func repaired(_ item: Component, _ log: inout DiagnosticLog) -> [Component] {
         var item = item
         let line = item.line
-        if let empty = item.properties.firstIndex(where: { $0.name == "UID" }),
-            item.properties[empty].value.trimmingCharacters(in: .whitespaces).isEmpty
-        {
-            item.properties.remove(at: empty)
+        // An empty UID is none: both get one derived from the item's content.
+        let hadEmptyUID = item.properties.contains { $0.name == "UID" && $0.value.allSatisfy(\.isWhitespace) }
+        if hadEmptyUID { item.properties.removeAll { $0.name == "UID" && $0.value.allSatisfy(\.isWhitespace) } }
+        if item.property("UID") == nil {
             let uid = item.derivedUID
             item.properties.insert(Property("UID", value: uid), at: 0)
             log.warning(
-                line, "repaired: \(item.name) had an empty UID; set to \(uid), derived from its content",
-                code: "repair-added-uid")
-        } else if item.property("UID") == nil {
-            let uid = item.derivedUID
-            item.properties.insert(Property("UID", value: uid), at: 0)
-            log.warning(
-                line, "repaired: \(item.name) had no UID; added \(uid), derived from its content",
-                code: "repair-added-uid")
+                line,
+                "repaired: \(item.name) had \(hadEmptyUID ? "an empty UID; set to" : "no UID; added") \(uid), derived "
+                    + "from its content", code: "repair-added-uid")
         }
         droppingUnreadable(&item, &log)
         utcStamps(&item, &log)
