@@ -84,8 +84,8 @@ struct AgendaCommand: ParsableCommand {
         options.viewerZoneName = zone.identifier
         options.applyWRTimeZone = !noXWRTimezone
         options.limitPerSeries = maxInstances
-        let (segments, diagnostics, shown, storeIsEmpty, keptHandles, opened) =
-            try keptRows(from: zone.date(of: start), to: zone.date(of: end), options)
+        let (segments, diagnostics, shown, storeIsEmpty, indexedHandles, opened) =
+            try indexedRows(from: zone.date(of: start), to: zone.date(of: end), options)
             ?? expandedRows(from: zone.date(of: start), to: zone.date(of: end), options)
         let rows = ListedRows(segments)
         CalendarFiles.report(diagnostics, quiet: quiet, fromStore: files.isEmpty)
@@ -108,7 +108,7 @@ struct AgendaCommand: ParsableCommand {
                     files.isEmpty ? opened ?? store.open(.readOnly) : nil, shown: shown)
             }
             let handles =
-                try keptHandles.map(ListedHandles.bySegment)
+                try indexedHandles.map(ListedHandles.bySegment)
                 ?? .byUID(store.handles(files: files, hidden: noIDs, for: rows.uids))
             format.printDays(rows, from: start, to: end, handles: handles, style: style)
             if rows.isEmpty, storeIsEmpty {
@@ -119,14 +119,6 @@ struct AgendaCommand: ParsableCommand {
 }
 
 extension AgendaCommand {
-    /// What the agenda's line, its `--json` and `remind` show of an item: the properties a listing from the store
-    /// reads (`ListedLines`; alarms always come along). A field the line starts to show is added here, in the same
-    /// change: `InstanceCacheCLITests` fails otherwise. `--details` reads whole items.
-    static let listedProperties: Set<String> = [
-        "UID", "DTSTAMP", "SUMMARY", "LOCATION", "STATUS", "CATEGORIES", "COLOR", "ORGANIZER", "ATTENDEE",
-        "RECURRENCE-ID", "COMPLETED", "PERCENT-COMPLETE", "PRIORITY", "DTSTART", "DTEND", "DUE", "DURATION",
-    ]
-
     typealias Rows = (
         segments: [ListedRows.Segment], diagnostics: [Diagnostic], shown: [String],
         storeIsEmpty: Bool, handles: [[String?]]?, opened: CalendarStore?
@@ -134,19 +126,19 @@ extension AgendaCommand {
 
     /// The store's instances from the months it keeps (nil: files given, or the store cannot keep them); when they
     /// are more than --max-total, the calendars are expanded instead, which stops there with its warning.
-    func keptRows(from: Date, to: Date, _ options: ExpansionOptions) throws -> Rows? {
-        guard files.isEmpty,
-            let (kept, opened) = try CalendarFiles.keptInstances(
-                store: store, calendars: Set(calendar).sorted(), from: from, to: to, options: options,
-                listed: details ? nil : Self.listedProperties, handles: !noIDs && !json, frames: false),
-            kept.calendars.reduce(0, { $0 + $1.occurrences.count }) <= maxTotal
+    func indexedRows(from: Date, to: Date, _ options: ExpansionOptions) throws -> Rows? {
+        var query = InstanceQuery(from: from, to: to, options: options)
+        (query.calendars, query.handles, query.frames) = (Set(calendar).sorted(), !noIDs && !json, false)
+        guard files.isEmpty, let (found, opened) = try CalendarFiles.indexedInstances(store: store, query),
+            found.calendars.reduce(0, { $0 + $1.occurrences.count }) <= maxTotal
         else { return nil }
-        let segments = kept.calendars.map { (name: $0.name, occurrences: $0.occurrences) }
+        let segments = found.calendars.map { (name: $0.name, occurrences: $0.occurrences) }
         // Whether the store is empty matters only when there is nothing to show (counting its items costs).
         let isEmpty =
             try segments.allSatisfy { $0.occurrences.isEmpty } && opened.calendars().allSatisfy { $0.itemCount == 0 }
         return (
-            segments, kept.diagnostics, kept.calendars.map(\.name), isEmpty, noIDs || json ? nil : kept.handles, opened
+            segments, found.diagnostics, found.calendars.map(\.name), isEmpty, noIDs || json ? nil : found.handles,
+            opened
         )
     }
 

@@ -155,36 +155,31 @@ struct CalendarFiles {
         return files
     }
 
-    /// The store's kept instances of [from, to) (`CalendarStore.keptInstances`), as an expansion of the calendars
-    /// would list them: nil when they cannot serve (the store is missing or cannot be written, which keeping them
-    /// needs, or `ICSKIT_INSTANCE_CACHE=0`), and the command expands the calendars itself.
-    static func keptInstances(
-        store: StoreOption, calendars: [String], from: Date, to: Date, options: ExpansionOptions,
-        alarmsFiring: Range<Date>? = nil, listed: Set<String>? = nil, handles: Bool = false,
-        frames: Bool = true
-    ) throws -> (kept: KeptInstances, store: CalendarStore)? {
+    /// The store's instances `query` asks for, through its instance index (`CalendarStore.indexedInstances`), as an
+    /// expansion of the calendars would list them: nil when the index cannot serve (the store is missing or cannot
+    /// be written, which keeping the index needs, or `ICSKIT_INSTANCE_INDEX=0`), and the command expands the
+    /// calendars itself.
+    static func indexedInstances(
+        store: StoreOption, _ query: InstanceQuery
+    ) throws -> (found: IndexedInstances, store: CalendarStore)? {
         let path = try store.resolvedPath()
-        guard ProcessInfo.processInfo.environment["ICSKIT_INSTANCE_CACHE"] != "0",
-            options.limitPerSeries == ExpansionOptions().limitPerSeries,
+        guard ProcessInfo.processInfo.environment["ICSKIT_INSTANCE_INDEX"] != "0",
+            query.options.limitPerSeries == ExpansionOptions().limitPerSeries,
             FileManager.default.isWritableFile(atPath: path),
             FileManager.default.isWritableFile(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path),
             // An empty file is no store yet: a listing does not make it one.
             FileManager.default.size(path) > 0,
             let opened = try? CalendarStore(path: path, access: .readWriteAlone, changeLabel: "listing")
         else { return nil }
-        for name in calendars { try requireCalendar(name, in: opened) }
-        // The kept instances are a cache: when it cannot be used (a full disk, a store another program locked
-        // down), the listing is made from the items, read only, and the reason is said. Reading never needs to write.
+        for name in query.calendars { try requireCalendar(name, in: opened) }
+        // The index is derived data: when it cannot be used (a full disk, a store another program locked down),
+        // the listing is made from the items, read only, and the reason is said. Reading never needs to write.
         do {
-            guard
-                let kept = try opened.keptInstances(
-                    from: from, to: to, calendars: calendars, options: options, alarmsFiring: alarmsFiring,
-                    listed: listed, handles: handles, frames: frames)
-            else { return nil }
-            return (kept, opened)
+            guard let found = try opened.indexedInstances(query) else { return nil }
+            return (found, opened)
         } catch {
             Output.standardError(
-                "icskit: the store's kept instances could not be used (\(ErrorText.line(error, subject: path))); "
+                "icskit: the store's instance index could not be used (\(ErrorText.line(error, subject: path))); "
                     + "listed from the items instead")
             return nil
         }

@@ -109,13 +109,11 @@ struct RemindCommand: ParsableCommand {
                 }
             }
         }
-        // The store's kept instances of items with alarms, else every calendar expanded.
-        if files.isEmpty,
-            let (kept, _) = try CalendarFiles.keptInstances(
-                store: store, calendars: Set(calendar).sorted(), from: reach.lowerBound, to: reach.upperBound,
-                options: options, alarmsFiring: from..<to, listed: AgendaCommand.listedProperties)
-        {
-            for entry in kept.calendars {
+        // The instance index's instances of items with alarms, else every calendar expanded.
+        var query = InstanceQuery(from: reach.lowerBound, to: reach.upperBound, options: options)
+        (query.calendars, query.alarmsFiring) = (Set(calendar).sorted(), from..<to)
+        if files.isEmpty, let (found, _) = try CalendarFiles.indexedInstances(store: store, query) {
+            for entry in found.calendars {
                 collect(
                     entry.occurrences, calendar: entry.name,
                     time: CalendarTime(calendar: entry.frame, viewerZone: zone.identifier))

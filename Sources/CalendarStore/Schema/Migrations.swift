@@ -238,8 +238,8 @@ extension StoreSchema {
         """
 
     /// The instance index (`InstanceIndex`): each instance's times, its item's id, UID and kind, times' forms as
-    /// text; of the items only their listed lines (`ListedLines`), where listed fields as bytes, brief texts and
-    /// handles were.
+    /// text; of the items their listed lines, where listed fields as bytes, brief texts and handles were (v25 drops
+    /// the lines: the name given to this step, "nothing of the items", holds from v25 on).
     static let v22InstanceIndex = """
         DROP TRIGGER instanceItemDelete;
         DROP TRIGGER instanceItemChange;
@@ -346,6 +346,32 @@ extension StoreSchema {
         END;
         CREATE TRIGGER calendarGenerationOwn AFTER UPDATE OF name, color, header ON calendar BEGIN
             UPDATE calendar SET generation = generation + 1 WHERE id = new.id;
+        END;
+        """
+}
+
+/// Schema v25: the instance index keeps nothing of the items (`listedItem` and the properties its lines held go; a
+/// listing reads whole items). The item triggers are made again without the lines.
+extension StoreSchema {
+    static let v25WholeItems = """
+        DROP TRIGGER instanceItemDelete;
+        DROP TRIGGER instanceItemChange;
+        DROP TABLE listedItem;
+        ALTER TABLE instanceState DROP COLUMN listedProperties;
+        CREATE TRIGGER instanceItemDelete AFTER DELETE ON item WHEN EXISTS (SELECT 1 FROM instanceMonth) BEGIN
+            DELETE FROM instance WHERE itemID = old.id;
+            INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
+            UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item)
+            WHERE builtThrough > (SELECT coalesce(max(id), 0) FROM item);
+        END;
+        CREATE TRIGGER instanceItemChange AFTER UPDATE OF content, calendarID, uid ON item
+        WHEN EXISTS (SELECT 1 FROM instanceMonth) AND (old.content IS NOT new.content
+            OR old.calendarID IS NOT new.calendarID OR old.uid IS NOT new.uid) BEGIN
+            INSERT INTO instanceStale (calendarID, uid) SELECT old.calendarID, old.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = old.calendarID AND uid = old.uid);
+            INSERT INTO instanceStale (calendarID, uid) SELECT new.calendarID, new.uid
+            WHERE NOT EXISTS (SELECT 1 FROM instanceStale WHERE calendarID = new.calendarID AND uid = new.uid);
         END;
         """
 }

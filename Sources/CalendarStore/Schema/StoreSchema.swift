@@ -261,6 +261,9 @@ enum StoreSchema {
         migrator.registerMigration("v24: shared feeds, and a calendar's generation") { db in
             try db.execute(sql: v24Shares)
         }
+        migrator.registerMigration("v25: the instance index keeps no lines of items") { db in
+            try db.execute(sql: v25WholeItems)
+        }
         return migrator
     }
 

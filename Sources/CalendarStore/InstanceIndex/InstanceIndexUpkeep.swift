@@ -9,26 +9,21 @@ extension InstanceIndex {
     static func clear(_ db: Database) throws {
         try db.execute(
             sql: """
-                DELETE FROM instance; DELETE FROM listedItem; DELETE FROM instanceMonth; DELETE FROM instanceStale;
+                DELETE FROM instance; DELETE FROM instanceMonth; DELETE FROM instanceStale;
                 UPDATE instanceState SET builtThrough = (SELECT coalesce(max(id), 0) FROM item);
                 """)
     }
 
     /// Whether `prepare` has anything to do for these calendars, way and window: months of calendars that are
-    /// gone, items changed or added since the last listing, a calendar whose basis changed, a month not kept yet,
-    /// listed lines of other properties than `listed` names (nil: whole items are read, any lines serve).
-    static func needsUpkeep(
-        _ db: Database, calendars: [Int64], way: Way, window: Range<Int64>, listed: Set<String>?
-    ) throws -> Bool {
-        let key = listed.map(ListedLines.key)
+    /// gone, items changed or added since the last listing, a calendar whose basis changed, a month not kept yet.
+    static func needsUpkeep(_ db: Database, calendars: [Int64], way: Way, window: Range<Int64>) throws -> Bool {
         let changed = try Bool.fetchOne(
             db,
             sql: """
                 SELECT EXISTS (SELECT 1 FROM instanceStale)
                     OR (SELECT builtThrough FROM instanceState) <> (SELECT coalesce(max(id), 0) FROM item)
                     OR EXISTS (SELECT 1 FROM instanceMonth WHERE calendarID NOT IN (SELECT id FROM calendar))
-                    OR (?1 IS NOT NULL AND ?1 <> (SELECT listedProperties FROM instanceState))
-                """, arguments: [key])
+                """)
         if changed != false { return true }
         let months = months(window)
         for calendar in calendars {
@@ -47,23 +42,14 @@ extension InstanceIndex {
         return false
     }
 
-    /// Brings the kept months of these calendars up to date and makes the ones [window] needs for `way`, with
-    /// their items' listed lines of `listed` (kept lines of other properties: every month goes first).
-    static func prepare(
-        _ db: Database, calendars: [Int64], way: Way, window: Range<Int64>, listed: Set<String>?
-    ) throws {
-        let kept = try String.fetchOne(db, sql: "SELECT listedProperties FROM instanceState") ?? ""
-        if let listed, ListedLines.key(listed) != kept {
-            try clear(db)
-            try db.execute(sql: "UPDATE instanceState SET listedProperties = ?", arguments: [ListedLines.key(listed)])
-        }
-        let listed = listed ?? ListedLines.properties(key: kept)
+    /// Brings the kept months of these calendars up to date and makes the ones [window] needs for `way`.
+    static func prepare(_ db: Database, calendars: [Int64], way: Way, window: Range<Int64>) throws {
         // Months of calendars that are gone (their items' triggers removed the instances).
         try drop(
             db,
             months: Int64.fetchAll(
                 db, sql: "SELECT id FROM instanceMonth WHERE calendarID NOT IN (SELECT id FROM calendar)"))
-        try refreshStale(db, listed: listed)
+        try refreshStale(db)
         let months = months(window)
         for calendar in calendars {
             let basis = try basis(db, calendar: calendar)
@@ -80,7 +66,7 @@ extension InstanceIndex {
                         WHERE calendarID = ? AND viewerZone = ? AND applyWRTimeZone = ? AND zones = ?
                         """, arguments: StatementArguments([calendar] + way.arguments)))
             for month in months where !kept.contains(month) {
-                try build(db, calendar: calendar, month: month, way: way, basis: basis, listed: listed)
+                try build(db, calendar: calendar, month: month, way: way, basis: basis)
             }
             // The months made or kept last stay; past `monthLimit`, the others go.
             try drop(
@@ -102,11 +88,10 @@ extension InstanceIndex {
             try db.execute(sql: "DELETE FROM instance WHERE monthID = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM instanceMonth WHERE id = ?", arguments: [id])
         }
-        try db.execute(sql: "DELETE FROM listedItem WHERE itemID NOT IN (SELECT itemID FROM instance)")
     }
 
     /// Expands again, in every kept month of their calendar, the UIDs whose items changed since the last listing.
-    private static func refreshStale(_ db: Database, listed: Set<String>) throws {
+    private static func refreshStale(_ db: Database) throws {
         guard let through = try Int64.fetchOne(db, sql: "SELECT builtThrough FROM instanceState") else { return }
         defer {
             try? db.execute(
@@ -150,30 +135,26 @@ extension InstanceIndex {
             let parsed = try CalendarStore.storedCalendar(db, calendar: calendar, uids: uids)
             for month in kept {
                 try keep(
-                    db, parsed, calendar: calendar, monthID: month[0], month: month[1], way: Way(row: month, from: 2),
-                    listed: listed)
+                    db, parsed, calendar: calendar, monthID: month[0], month: month[1], way: Way(row: month, from: 2))
             }
         }
     }
 
     /// Expands one calendar's month and keeps what it holds.
-    private static func build(
-        _ db: Database, calendar: Int64, month: Int, way: Way, basis: String, listed: Set<String>
-    ) throws {
+    private static func build(_ db: Database, calendar: Int64, month: Int, way: Way, basis: String) throws {
         try db.execute(
             sql: """
                 INSERT INTO instanceMonth (calendarID, month, viewerZone, applyWRTimeZone, zones, basis)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: StatementArguments([calendar, month] + way.arguments + [basis]))
         let parsed = try CalendarStore.storedCalendar(db, calendar: calendar, window: range(of: month))
-        try keep(db, parsed, calendar: calendar, monthID: db.lastInsertedRowID, month: month, way: way, listed: listed)
+        try keep(db, parsed, calendar: calendar, monthID: db.lastInsertedRowID, month: month, way: way)
     }
 
     /// Expands the items of `parsed` (a calendar's header, VTIMEZONEs and items) over the month and keeps their
     /// instances; when expanding said something, the month is marked to be expanded where it is listed instead.
     private static func keep(
-        _ db: Database, _ parsed: ICalendar, calendar: Int64, monthID: Int64, month: Int, way: Way,
-        listed properties: Set<String>
+        _ db: Database, _ parsed: ICalendar, calendar: Int64, monthID: Int64, month: Int, way: Way
     ) throws {
         let window = range(of: month)
         let expansion = parsed.occurrences(
@@ -185,17 +166,17 @@ extension InstanceIndex {
         }
         guard expansion.diagnostics.isEmpty else { return try expandsWhereListed() }
         // The store's rows of these components, by UID and RECURRENCE-ID.
-        var items: [String: (id: Int64, kind: String, content: String)] = [:]
+        var items: [String: (id: Int64, kind: String)] = [:]
         for slice in CalendarStore.slices(of: Set(expansion.occurrences.compactMap(\.uid))) {
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT uid, recurrenceID, id, kind, content FROM item
+                    SELECT uid, recurrenceID, id, kind FROM item
                     WHERE calendarID = ? AND uid IN (\(slice.marks))
                     """,
                 arguments: StatementArguments([calendar] + slice.uids))
             {
-                items[(row[0] as String) + "\u{1F}" + (row[1] as String)] = (row[2], row[3], row[4])
+                items[(row[0] as String) + "\u{1F}" + (row[1] as String)] = (row[2], row[3])
             }
         }
         // Positions go on from the month's last: a UID expanded again follows the instances already kept.
@@ -203,7 +184,6 @@ extension InstanceIndex {
             try Int.fetchOne(
                 db, sql: "SELECT coalesce(max(position), 0) FROM instance WHERE monthID = ?", arguments: [monthID]) ?? 0
         var rows: [StatementArguments] = []
-        var contents: [Int64: String] = [:]  // of the items with instances here
         var longest: Int64 = 0
         let time = CalendarTime(calendar: parsed, viewerZone: way.viewerZone)
         for occurrence in expansion.occurrences {
@@ -213,7 +193,6 @@ extension InstanceIndex {
             }
             position += 1
             rows.append(row(occurrence, monthID: monthID, item: (item.id, item.kind), position: position, time: time))
-            contents[item.id] = item.content
             longest = max(longest, seconds(occurrence.endDate) - seconds(occurrence.startDate))
         }
         let insert = try db.cachedStatement(
@@ -224,11 +203,6 @@ extension InstanceIndex {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         for row in rows { try insert.execute(arguments: row) }
-        let keepLines = try db.cachedStatement(
-            sql: "INSERT OR IGNORE INTO listedItem (itemID, lines) VALUES (?, ?)")
-        for (id, content) in contents {
-            try keepLines.execute(arguments: [id, Data(ListedLines.lines(of: content, properties: properties))])
-        }
         try db.execute(
             sql: "UPDATE instanceMonth SET longest = max(longest, ?) WHERE id = ?", arguments: [longest, monthID])
     }

@@ -2,12 +2,13 @@ import Foundation
 import ICSKitTestSupport
 import XCTest
 
-/// The instances the store keeps month by month (`agenda` and `remind` from the store): for random windows, zones
-/// and options, and after random changes of every kind (imports, merges, removals, edits, adds, renames, undo),
-/// a listing from the kept instances is byte for byte the listing of every series expanded anew
-/// (`ICSKIT_INSTANCE_CACHE=0`), warnings included: JSON, lines with and without handles, `--details`, `--color
-/// always` and `--me`, so that every field a listing shows, and how, is compared on both paths.
-final class InstanceCacheCLITests: StoreCLITestCase {
+/// The instance index (`agenda` and `remind` from the store): for random windows, zones and options, and after
+/// random changes of every kind (imports, merges, removals, edits, adds, renames, undo), a listing through the index
+/// is byte for byte the listing of every series expanded anew (`ICSKIT_INSTANCE_INDEX=0`), warnings included. Every
+/// output option is drawn: text or `--json` (agenda and remind), lines with and without handles (`--no-ids`),
+/// `--details`, `--color always`, `--me`, `--component`, `--calendar`, `--zones file` and `--no-x-wr-timezone`,
+/// so that every field a listing shows, and how, is compared on both paths.
+final class InstanceIndexCLITests: StoreCLITestCase {
     static let zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "UTC"]
     /// Attendees and organizers of the fixtures imported, for `--me`.
     static let addresses = [
@@ -15,14 +16,14 @@ final class InstanceCacheCLITests: StoreCLITestCase {
         "nobody@example.net",
     ]
 
-    /// The listing twice, kept and expanded: the same exit, output and warnings.
+    /// The listing twice, through the index and expanded: the same exit, output and warnings.
     func assertSameListing(_ arguments: [String], _ context: String) throws {
-        let kept = try CLI.run(arguments + ["--store", store])
-        let expanded = try CLI.run(arguments + ["--store", store], environment: ["ICSKIT_INSTANCE_CACHE": "0"])
+        let indexed = try CLI.run(arguments + ["--store", store])
+        let expanded = try CLI.run(arguments + ["--store", store], environment: ["ICSKIT_INSTANCE_INDEX": "0"])
         let what = "\(context): icskit \(arguments.joined(separator: " "))"
-        XCTAssertEqual(kept.status, expanded.status, "\(what)\n\(kept.stderr)\n\(expanded.stderr)")
-        XCTAssertEqual(kept.stdout, expanded.stdout, what)
-        XCTAssertEqual(kept.stderr, expanded.stderr, what)
+        XCTAssertEqual(indexed.status, expanded.status, "\(what)\n\(indexed.stderr)\n\(expanded.stderr)")
+        XCTAssertEqual(indexed.stdout, expanded.stdout, what)
+        XCTAssertEqual(indexed.stderr, expanded.stderr, what)
     }
 
     /// A listing around a random item's start: agenda (text or JSON, events or events and todos, one calendar or
@@ -38,7 +39,7 @@ final class InstanceCacheCLITests: StoreCLITestCase {
             return [
                 "remind", "--now", "\(day)T08:00:00Z", "--within", "\(Int.random(in: 1...20, using: &random))d", "--tz",
                 zone,
-            ]
+            ] + (Bool.random(using: &random) ? ["--json"] : [])
         }
         var arguments = [
             "agenda", "--from", String(day), "--to", "+\(Int.random(in: 1...45, using: &random))d", "--tz", zone,
@@ -60,6 +61,9 @@ final class InstanceCacheCLITests: StoreCLITestCase {
             arguments += ["--me", Self.addresses.randomElement(using: &random)!]
         }
         if Bool.random(using: &random) { arguments += ["--component", "event,todo"] }
+        // How times are read: the file's VTIMEZONEs over tzdata, and Google's X-WR-TIMEZONE left alone.
+        if Int.random(in: 0..<4, using: &random) == 0 { arguments += ["--zones", "file"] }
+        if Int.random(in: 0..<4, using: &random) == 0 { arguments.append("--no-x-wr-timezone") }
         let calendars = try CLI.sqlite(store, "SELECT name FROM calendar ORDER BY name").split(separator: "\n")
         if Int.random(in: 0..<4, using: &random) == 0, let name = calendars.randomElement(using: &random) {
             arguments += ["--calendar", String(name)]
@@ -67,11 +71,11 @@ final class InstanceCacheCLITests: StoreCLITestCase {
         return arguments
     }
 
-    func testKeptInstancesListWhatExpansionListsThroughChanges() throws {
+    func testIndexedListingsListWhatExpansionListsThroughChanges() throws {
         var (random, seed, rounds) = SeededGenerator.start(
-            "instance cache property test", seedVariable: "ICSKIT_INSTANCES_SEED",
+            "instance index property test", seedVariable: "ICSKIT_INSTANCES_SEED",
             countVariable: "ICSKIT_INSTANCES_ROUNDS", defaultCount: 2, unit: "rounds")
-        var keptRows = 0
+        var indexedRows = 0
         for round in 0..<rounds {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
             // Real exports, series whose expansion warns (an unknown TZID, X-WR-TIMEZONE, Windows zone names),
@@ -97,14 +101,14 @@ final class InstanceCacheCLITests: StoreCLITestCase {
                     try assertSameListing(try randomListing(&random), "seed \(seed), round \(round), step \(step)")
                 }
                 let count = try CLI.sqlite(store, "SELECT count(*) FROM instance")
-                keptRows = max(keptRows, Int(count.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+                indexedRows = max(indexedRows, Int(count.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
                 let command = Int.random(in: 0..<5, using: &random) == 0 ? ["undo"] : try randomCommand(&random)
                 // A command may fail as a user's would (an item removed before); never inside the store.
                 let run = try CLI.run(command + ["--store", store], stdin: Data())
                 XCTAssertFalse(run.stderr.contains("SQLite error"), "\(command): \(run.stderr)")
             }
         }
-        XCTAssertGreaterThan(keptRows, 0, "the listings kept no instance: the kept path was not taken")
+        XCTAssertGreaterThan(indexedRows, 0, "the listings kept no instance: the index was not used")
     }
 
     /// An edit changes a series' kept instances at once; removing a calendar takes its months away; a year's

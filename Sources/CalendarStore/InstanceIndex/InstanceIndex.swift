@@ -6,7 +6,7 @@ internal import GRDB
 /// expanding every series that could reach it (a store of 100,000 items holds thousands of open-ended series).
 ///
 /// Its one question: for a window, which items have instances in it, and at which times (`instances`). Everything
-/// else a listing shows comes from the items themselves, read as every other command reads them (`Listing.swift`).
+/// else a listing shows comes from the items themselves, read whole, as every other command reads them (`IndexedInstances.swift`).
 ///
 /// A month is expanded the first time a listing needs it, for one calendar and one way of expanding (viewer zone,
 /// X-WR-TIMEZONE, zone rules), by the same expansion a calendar file gets. What changes an item marks its UID stale
