@@ -83,7 +83,7 @@ final class RealCalendarsRound4Tests: XCTestCase {
     /// than 2.0 and a second PRODID or VERSION in one VCALENDAR.
     func testEmptyUIDsVersionsAndRepeatedHeadersAreFoundAndRepaired() throws {
         let read = try ICS.read(contentsOf: Paths.fixture("hand/round4-headers-and-uid.ics"))
-        let found = read.diagnostics.map { "\($0.code ?? ""):\($0.line ?? 0)" }
+        let found = read.diagnostics.map { "\($0.code):\($0.line)" }
         XCTAssertTrue(found.contains("empty-uid:7"), "\(found)")
         XCTAssertTrue(found.contains("repeated-property:4") && found.contains("repeated-property:5"), "\(found)")
         XCTAssertTrue(read.hasErrors, "an empty UID is an error")

@@ -5,7 +5,7 @@ extension CalendarItem {
         let name = Self.componentName
         if core.uid == nil {
             context.log.error(line, "\(name) has no UID; it is read without one", code: "missing-uid")
-        } else if core.uid?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+        } else if core.uid?.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) == true {
             context.log.error(
                 lineOf("UID", line), "\(name) has an empty UID, which servers refuse; `--repair` gives it one",
                 code: "empty-uid")

@@ -8,7 +8,8 @@ final class Expander {
     let options: ExpansionOptions
     let time: CalendarTime
     let file: String?
-    private var notes: [Diagnostic] = []
+    /// What expanding said, in the order said (the zones' findings are `time.diagnostics`).
+    private(set) var notes: [Diagnostic] = []
     var wrZone: (tzid: String, zone: LibicalZone)?
 
     init(calendar: ICalendar, options: ExpansionOptions, file: String?) {

@@ -169,6 +169,9 @@ public struct ExpansionOptions: Sendable {
     /// The most instances all expansions sharing this budget may produce together (one command's calendars share
     /// one); nil for no limit beyond `limitPerSeries`.
     package var budget: InstanceBudget?
+    /// Whether a calendar of many series may be expanded on every core (`ICalendar.expandInParts`); the result is
+    /// the same either way (tests compare both).
+    package var inParts = true
 
     /// Events only, 100,000 instances per series, X-WR-TIMEZONE applied, floating times in this machine's zone.
     public init() {}
@@ -196,6 +199,15 @@ package final class InstanceBudget: @unchecked Sendable {
                 return false
             }
             used += 1
+            return true
+        }
+    }
+
+    /// Takes `count` instances at once when they all fit; else takes none and returns false.
+    func take(_ count: Int) -> Bool {
+        lock.withLock {
+            guard used + count <= limit else { return false }
+            used += count
             return true
         }
     }
@@ -231,7 +243,9 @@ extension ICalendar {
     ) -> Expansion {
         let expander = Expander(calendar: self, options: options, file: file)
         let window = Occurrence.seconds(from: from, to: to)
-        let occurrences = expander.series().flatMap { expander.expand($0, window: window) }
+        let series = expander.series()
+        if let expansion = Self.expandInParts(series, by: expander, window: window) { return expansion }
+        let occurrences = series.flatMap { expander.expand($0, window: window) }
         return Expansion(occurrences: Self.sorted(occurrences), diagnostics: expander.diagnostics)
     }
 
@@ -240,14 +254,17 @@ extension ICalendar {
         // Sort small keys, then gather: sorting the instances themselves would move them around again and again.
         let keys = occurrences.indices.map { (start: occurrences[$0].startDate, index: $0) }
         let order = keys.sorted { lhs, rhs in
-            if lhs.start != rhs.start { return lhs.start < rhs.start }
-            let (a, b) = (occurrences[lhs.index].source, occurrences[rhs.index].source)
-            if a === b { return lhs.index < rhs.index }
-            return (a.core.uid ?? "", a.kind.componentName, lhs.index) < (
-                b.core.uid ?? "", b.kind.componentName, rhs.index
-            )
+            isOrdered(occurrences[lhs.index], lhs.index, before: occurrences[rhs.index], rhs.index)
         }
         return order.map { occurrences[$0.index] }
+    }
+
+    /// The order of `sorted`: by start, then UID and component, then the place each was made in (`a`, `b`).
+    static func isOrdered(_ x: Occurrence, _ a: Int, before y: Occurrence, _ b: Int) -> Bool {
+        if x.startDate != y.startDate { return x.startDate < y.startDate }
+        let (p, q) = (x.source, y.source)
+        if p === q { return a < b }
+        return (p.core.uid ?? "", p.kind.componentName, a) < (q.core.uid ?? "", q.kind.componentName, b)
     }
 }
 
