@@ -13,4 +13,10 @@ if [ -n "$missing$extra" ]; then
   [ -n "$extra" ] && echo "ARCHITECTURE.md's map names folders that do not exist: $extra" >&2
   exit 1
 fi
+# The CLI's files live in its folders (commands by job, options, rendering, terminal): at most six at its top.
+top=$(find Sources/ICSKitCLI -maxdepth 1 -name '*.swift' | wc -l)
+if [ "$top" -gt 6 ]; then
+  echo "Sources/ICSKitCLI/ holds $top files at its top (at most 6): put them in the folder that says what they hold" >&2
+  exit 1
+fi
 echo "ARCHITECTURE.md's map matches the tree ($(echo "$listed" | wc -l) folders)"

@@ -91,15 +91,7 @@ struct AgendaCommand: ParsableCommand {
         CalendarFiles.report(diagnostics, quiet: quiet, fromStore: files.isEmpty)
         let format = InstanceFormat(zone: zone)
         if json {
-            var writer = JSONWriter(pretty: true)
-            writer.beginArray()
-            for (segment, index) in rows.order {
-                format.write(
-                    rows.segments[segment].occurrences[index], calendar: rows.segments[segment].name, to: &writer)
-                if writer.bytes.count > 1 << 20 { try Output.writeStandardOutput(writer.takeBytes()) }
-            }
-            writer.endArray()
-            try Output.writeStandardOutput(writer.takeBytes() + [0x0A])
+            try rows.printJSON(zone: zone.identifier)
         } else {
             var style = AgendaStyle(details: details)
             style.me = me.identity(store: store, opened: opened)
