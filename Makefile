@@ -104,7 +104,7 @@ bench-data/bench-%.ics:
 	python3 $(SHARED)/tools/gen_ics.py $* > $@
 
 ## Release benchmarks against libical alone (C) and python icalendar; results go into BENCHMARKS.md.
-bench: deps venv $(BENCH_INPUT)
+bench: deps venv $(BENCH_INPUT) bench-data/bench-200000.ics
 	$(RELEASE_BUILD) --product icskit
 	$(RELEASE_BUILD) --product ICSKitBench
 	cc -O2 Benchmarks/LibicalBaseline/libical_baseline.c $$(pkg-config --cflags --libs libical) \

@@ -4,6 +4,33 @@ severity and message, the message's interpolations shown as `…`. `scripts/diag
 of docs/DIAGNOSTICS.md; DiagnosticCodeTests checks that the file and the sources name the same codes."""
 import glob, re, collections
 
+def without_interpolations(code):
+    """The Swift text with each string interpolation `\\(…)` (nested calls and string literals in it too) made `…`."""
+    out, i, in_string = [], 0, False
+    while i < len(code):
+        c = code[i]
+        if in_string and code.startswith("\\(", i):
+            depth, i = 1, i + 2
+            while i < len(code) and depth:
+                if code[i] == '"':  # a string literal inside the interpolation
+                    i += 1
+                    while i < len(code) and code[i] != '"':
+                        i += 2 if code[i] == "\\" else 1
+                depth += {"(": 1, ")": -1}.get(code[i], 0) if i < len(code) else 0
+                i += 1
+            out.append("…")
+            continue
+        if in_string and c == "\\":
+            out.append(code[i:i + 2])
+            i += 2
+            continue
+        if c == '"':
+            in_string = not in_string
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 opener = re.compile(r"(?:log\.(error|warning)|\b(warn|note|warnOnce|repaired)|\b(error|warning)|Diagnostic)\(\s*(\.error|\.warning)?")
 found = collections.OrderedDict()
 for path in sorted(glob.glob("Sources/**/*.swift", recursive=True)):
@@ -26,7 +53,7 @@ for path in sorted(glob.glob("Sources/**/*.swift", recursive=True)):
             made = window.rfind("message =")
             body = window[made:window.rfind("if ", made) if "if " in window[made:] else len(window)] if made >= 0 else body
             body = re.sub(r'"\s*\n\s*:\s*"', '" / "', body)
-        pieces = re.findall(r'"((?:[^"\\]|\\.)*)"|( / )', body)
+        pieces = re.findall(r'"((?:[^"\\]|\\.)*)"|( / )', without_interpolations(body))
         message = "".join(a or b for a, b in pieces)
         message = re.sub(r"\\\((?:[^()]|\([^()]*\))*\)", "…", message).replace('\\"', '"')
         if call and call.group(2) == "repaired":  # PeerRepair's helper adds the prefix

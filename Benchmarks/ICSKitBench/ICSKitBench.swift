@@ -25,8 +25,8 @@ struct ICSKitBench {
         var write: String?
         /// Only one section (`--only store`, `--only feed`, `--only serve`, `--only convert` with agenda), for a
         /// quicker run; `--only window` a week's instances against the year's; `--only daily` the daily commands on 100,000 items beside khal (not part of a full run);
-        /// `--only step` the redesign
-        /// step's figures against libical and the binary before it (`--before PATH`); `--only caldav`
+        /// `--only speed` import, the year, convert, JSCalendar and the week against libical (issue 63; `--before PATH`
+        /// measures another binary beside); `--only caldav`
         /// runs the CalDAV section and `--only big` the large files', which are not part of a full run (they take
         /// minutes of a Radicale server, or files of 110 MB and 1 GB).
         var only: String?
@@ -35,8 +35,10 @@ struct ICSKitBench {
         /// `--only caldav --upload-items 5000`: the upload with that many items, one run each, recorded apart
         /// (section `caldav-upload-N`).
         var uploadItems = 1000
-        /// `--only step --before PATH`: the icskit binary from before the redesign step, measured beside this one.
+        /// `--before PATH`: another icskit binary, measured beside this one in the speed section.
         var before: String?
+        /// `--speed-big FILE`: the file whose JSCalendar convert's peak memory the speed section measures.
+        var speedBig = "bench-data/bench-200000.ics"
 
         init(_ arguments: ArraySlice<String>) throws {
             var arguments = arguments
@@ -50,6 +52,7 @@ struct ICSKitBench {
                 case "--big": big = value.split(separator: ",").map(String.init)
                 case "--upload-items": uploadItems = Int(value) ?? uploadItems
                 case "--before": before = value
+                case "--speed-big": speedBig = value
                 default: throw BenchError("unknown option \(flag)")
                 }
             }
@@ -104,15 +107,16 @@ struct ICSKitBench {
             print(section + "\n")
             if let path = options.write { try Report.write(section: section, key: "daily", into: path) }
         }
-        if options.only == "step" {
+        if options.only == nil || options.only == "speed" {
             let shared = URL(fileURLWithPath: input).absoluteURL.deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("../shared").standardized.path
-            let section = try StepBench.run(
-                icskit: tool("icskit"), before: options.before, input: input,
-                shared: ProcessInfo.processInfo.environment["SHARED"] ?? shared, runs: runs, scratch: scratch,
-                tool: tool, command: command + (options.before.map { " --before \($0)" } ?? ""))
+            let section = try SpeedBench.run(
+                SpeedBench.Setup(
+                    icskit: tool("icskit"), before: options.before, input: input, big: options.speedBig,
+                    shared: ProcessInfo.processInfo.environment["SHARED"] ?? shared, runs: runs, scratch: scratch,
+                    tool: tool, command: command + (options.before.map { " --before \($0)" } ?? "")))
             print(section + "\n")
-            if let path = options.write { try Report.write(section: section, key: "step", into: path) }
+            if let path = options.write { try Report.write(section: section, key: "speed", into: path) }
         }
         if options.only == nil || options.only == "jscalendar" {
             let section = try JSCalendarBench.run(

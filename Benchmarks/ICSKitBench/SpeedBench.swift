@@ -1,0 +1,153 @@
+import Foundation
+
+/// `--only speed` (part of `make bench`): issue 63's figures in one run, whole processes taking turns — the import
+/// of gen_ics.py 20000 and its convert against libical's read and write of the file, the year agenda against
+/// libical's bare expansion, JSCalendar against jCal (time on the 20,000-event file, peak memory on the 200,000-event
+/// one), and `agenda --week` on a store of gen_ics.py 100000 against libical's convert. With `--before PATH`, the
+/// same commands of another icskit binary beside them (what got slower).
+enum SpeedBench {
+    struct Setup {
+        var icskit: String
+        var before: String?
+        var input: String
+        var big: String
+        var shared: String
+        var runs: Int
+        var scratch: URL
+        var tool: (String) -> String
+        var command: String
+    }
+
+    /// One row: the command measured, what it is held against, and the goal.
+    struct Row {
+        var suffix: String
+        var against: String
+        var limit: Double
+    }
+
+    static let rows = [
+        Row(suffix: "import 20000 (empty store)", against: "libical C: read, parse, serialize, write", limit: 1.0),
+        Row(suffix: "agenda 2026 --json", against: "libical C: parse + foreach_recurrence 2026", limit: 1.0),
+        Row(suffix: "convert 20000 ics → ics", against: "libical C: read, parse, serialize, write", limit: 0.5),
+        Row(suffix: "convert 20000 → JSCalendar", against: "convert 20000 → jCal", limit: 1.2),
+        Row(
+            suffix: "agenda --week 2026-W48 (100k store)", against: "libical C: read, parse, serialize, write",
+            limit: 0.15),
+    ]
+
+    static func run(_ setup: Setup) throws -> String {
+        let folder = setup.scratch.appendingPathComponent("speed")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let out = { (name: String) in folder.appendingPathComponent(name).path }
+        let store100k = try storeInput(setup, folder: folder)
+        var commands: [(name: String, arguments: [String], runs: Int)] = [
+            (
+                "libical C: read, parse, serialize, write",
+                [setup.tool("libical-baseline"), setup.input, out("c.ics")], setup.runs
+            ),
+            (
+                "libical C: parse + foreach_recurrence 2026",
+                [setup.tool("libical-recurrence-baseline"), setup.input, "2026"], setup.runs
+            ),
+        ]
+        var binaries = [("icskit", setup.icskit)]
+        if let before = setup.before { binaries.append(("before", before)) }
+        for (name, path) in binaries {
+            let store = out("\(name)-100k.sqlite")
+            guard Measure.output([path, "import", store100k, "--calendar", "Big", "-q", "--store", store]) != nil else {
+                throw BenchError("\(name): the import of \(store100k) failed")
+            }
+            // The week's months are indexed by the first listing: once, before the runs.
+            _ = Measure.output([path, "agenda", "--week", "2026-W48", "--tz", "UTC", "--store", store])
+            let empty = out("\(name)-import.sqlite")
+            commands += [
+                (
+                    "\(name) import 20000 (empty store)",
+                    [
+                        "/bin/sh", "-c", "rm -f \"$1\"*; exec \"$2\" import \"$3\" --calendar B -q --store \"$1\"",
+                        "sh",
+                        empty, path, setup.input,
+                    ], setup.runs
+                ),
+                (
+                    "\(name) agenda 2026 --json",
+                    [
+                        path, "agenda", setup.input, "--from", "2026-01-01", "--to", "2027-01-01", "--tz", "UTC",
+                        "--json", "-q",
+                    ],
+                    setup.runs
+                ),
+                (
+                    "\(name) convert 20000 ics → ics", [path, "convert", "-q", setup.input, "-o", out("o.ics")],
+                    setup.runs
+                ),
+                (
+                    "\(name) convert 20000 → JSCalendar",
+                    [path, "convert", "-q", setup.input, "--to", "jscalendar", "-o", out("o.jscal.json")], setup.runs
+                ),
+                (
+                    "\(name) convert 20000 → jCal",
+                    [path, "convert", "-q", setup.input, "--to", "jcal", "-o", out("o.jcal.json")], setup.runs
+                ),
+                (
+                    "\(name) agenda --week 2026-W48 (100k store)",
+                    [path, "agenda", "--week", "2026-W48", "--tz", "UTC", "--store", store], setup.runs
+                ),
+            ]
+        }
+        let measured = try Measure.processes(commands)
+        func median(_ name: String) -> Double? { measured.first { $0.name == name }?.median }
+        // JSCalendar of the big file: its peak memory, once per binary.
+        var bigPeaks: [String: Int] = [:]
+        for (name, path) in binaries {
+            let (status, usage) = try Measure.spawnAndWait([
+                path, "convert", "-q", setup.big, "--to", "jscalendar", "-o", out("big.jscal.json"),
+            ])
+            guard status == 0 else {
+                throw BenchError("\(name): convert \(setup.big) --to jscalendar exited \(status)")
+            }
+            bigPeaks[name] = Int(usage.ru_maxrss) / 1024
+        }
+        var table = [
+            "| work | icskit s | against | its s | ratio | goal | | before s |",
+            "|---|---:|---|---:|---:|---:|---|---:|",
+        ]
+        for row in rows {
+            guard let seconds = median("icskit " + row.suffix) else { continue }
+            let base = median(row.against) ?? median("icskit " + row.against) ?? .nan
+            let ratio = seconds / base
+            table.append(
+                "| \(row.suffix) | \(Report.format(seconds)) | \(row.against) | \(Report.format(base)) | "
+                    + String(format: "%.2f×", ratio) + " | ≤ " + String(format: "%.2f×", row.limit) + " | "
+                    + (ratio <= row.limit ? "met" : "**NOT met**") + " | "
+                    + (median("before " + row.suffix).map(Report.format) ?? "") + " |")
+        }
+        let peak = bigPeaks["icskit"] ?? 0
+        table.append(
+            "| convert 200000 → JSCalendar, peak memory | \(peak) MB | | | | ≤ 64 MB | "
+                + (peak <= 64 ? "met" : "**NOT met**") + " | " + (bigPeaks["before"].map { "\($0) MB" } ?? "") + " |")
+        return [
+            "### Speed: import, the year, convert, JSCalendar and the week against libical", "",
+            "- date: \(ISO8601DateFormatter().string(from: Date()))",
+            "- machine: \(Report.machine)",
+            "- command: `\(setup.command)`; whole processes taking turns, median of \(setup.runs); the import into a "
+                + "new store each run (`sh -c 'rm; exec icskit import'`); the week on a store of gen_ics.py 100000 "
+                + "whose week was indexed before the runs; the JSCalendar peak from one convert of "
+                + "\(URL(fileURLWithPath: setup.big).lastPathComponent)"
+                + (setup.before == nil
+                    ? "; no --before binary given, its column left empty" : "; before: \(setup.before!)"),
+            "", table.joined(separator: "\n"),
+        ].joined(separator: "\n")
+    }
+
+    /// gen_ics.py 100000, written once into the scratch folder.
+    static func storeInput(_ setup: Setup, folder: URL) throws -> String {
+        let path = folder.appendingPathComponent("bench-100000.ics").path
+        guard let text = Measure.output(["python3", setup.shared + "/tools/gen_ics.py", "100000"]) else {
+            throw BenchError("python3 \(setup.shared)/tools/gen_ics.py 100000 failed")
+        }
+        try (text + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
