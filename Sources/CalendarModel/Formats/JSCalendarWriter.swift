@@ -14,6 +14,62 @@ package enum JSCalendarWriter {
     /// calendar's other properties and components (VTIMEZONE, VJOURNAL, VFREEBUSY …) in `iCalComponent`.
     static func group(_ calendar: Component, version: JSCalendarVersion) -> JSONValue {
         let root = calendar.name == "VCALENDAR" ? calendar : Component("VCALENDAR", components: [calendar])
+        var (members, raw) = head(root)
+        var entries: [JSONValue] = []
+        var others: [Component] = []
+        // Each series with its overrides, in the order read: two masters of one UID keep their order (ICSKit reads
+        // the first of equal versions), which `AppAdaptation.series` does not.
+        var groups: [String: Int] = [:]
+        var series: [[Component]] = []
+        for component in root.components {
+            guard let key = seriesKey(component) else {
+                others.append(component)
+                continue
+            }
+            if let index = groups[key] {
+                add(component, to: &series[index])
+            } else {
+                groups[key] = series.count
+                series.append([component])
+            }
+        }
+        for members in series {
+            let (entry, leftOver) = JSCalendarItemWriter.entry(members, version: version)
+            entries += entry.arrayValue ?? [entry]
+            others += leftOver
+        }
+        members.append(("entries", .array(entries)))
+        members.append(("iCalComponent", tail(raw: raw, others: others)))
+        return .object(members)
+    }
+
+    /// The series a component belongs to (a VEVENT's or VTODO's kind and UID); nil for any other component.
+    static func seriesKey(_ component: Component) -> String? {
+        guard ["VEVENT", "VTODO"].contains(component.name), let uid = component.property("UID")?.value else {
+            return nil
+        }
+        return component.name + "\u{0}" + uid
+    }
+
+    /// A series' next component: a master met after its overrides goes first.
+    static func add(_ component: Component, to series: inout [Component]) {
+        if component.property("RECURRENCE-ID") == nil, series.first?.property("RECURRENCE-ID") != nil {
+            series.insert(component, at: 0)
+        } else {
+            series.append(component)
+        }
+    }
+
+    /// The Group's `iCalComponent`: always there, even empty, since it says the Group was iCalendar, whose
+    /// VTIMEZONEs (or their absence) it holds.
+    static func tail(raw: [Property], others: [Component]) -> JSONValue {
+        hatch(name: "vcalendar", raw: raw, components: others, converted: [])
+            ?? .object([("@type", .string("ICalComponent")), ("name", .string("vcalendar"))])
+    }
+
+    /// The Group's members from the calendar's own properties (before its `entries`), and the properties that
+    /// travel in its `iCalComponent` instead.
+    static func head(_ root: Component) -> (members: [(key: String, value: JSONValue)], raw: [Property]) {
         var members: [(key: String, value: JSONValue)] = [("@type", .string("Group"))]
         var raw: [Property] = []
         for property in root.properties {
@@ -40,43 +96,7 @@ package enum JSCalendarWriter {
                 raw.append(property)
             }
         }
-        var entries: [JSONValue] = []
-        var others: [Component] = []
-        // Each series with its overrides, in the order read: two masters of one UID keep their order (ICSKit reads
-        // the first of equal versions), which `AppAdaptation.series` does not.
-        var groups: [String: Int] = [:]
-        var series: [[Component]] = []
-        for component in root.components {
-            guard ["VEVENT", "VTODO"].contains(component.name), let uid = component.property("UID")?.value else {
-                others.append(component)
-                continue
-            }
-            let key = component.name + "\u{0}" + uid
-            if let index = groups[key] {
-                if component.property("RECURRENCE-ID") == nil, series[index].first?.property("RECURRENCE-ID") != nil {
-                    series[index].insert(component, at: 0)
-                } else {
-                    series[index].append(component)
-                }
-            } else {
-                groups[key] = series.count
-                series.append([component])
-            }
-        }
-        for members in series {
-            let (entry, leftOver) = JSCalendarItemWriter.entry(members, version: version)
-            entries += entry.arrayValue ?? [entry]
-            others += leftOver
-        }
-        members.append(("entries", .array(entries)))
-        // Always there, even empty: it says the Group was iCalendar, whose VTIMEZONEs (or their absence) it holds.
-        members.append(
-            (
-                "iCalComponent",
-                hatch(name: "vcalendar", raw: raw, components: others, converted: [])
-                    ?? .object([("@type", .string("ICalComponent")), ("name", .string("vcalendar"))])
-            ))
-        return .object(members)
+        return (members, raw)
     }
 
     /// A calendar's properties that a Group has a member for (RFC 7986 NAME, UID, DESCRIPTION, COLOR, SOURCE).

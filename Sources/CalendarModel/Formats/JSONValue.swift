@@ -142,6 +142,14 @@ package struct JSONWriter {
 
     package init(pretty: Bool = false) { self.pretty = pretty }
 
+    /// A writer that goes on inside `depth` open containers, each holding an element already: what it writes
+    /// starts with `,` (and, `pretty`, the indentation of that depth), as the next element of a document written
+    /// in pieces (`JSCalendarStream`).
+    package init(pretty: Bool, inside depth: Int) {
+        self.pretty = pretty
+        filled = Array(repeating: true, count: depth)
+    }
+
     /// Hands over what was written so far and starts an empty buffer, so long output can go out in pieces.
     package mutating func takeBytes() -> [UInt8] {
         defer { bytes.removeAll(keepingCapacity: true) }
@@ -269,17 +277,28 @@ package struct JSONWriter {
             return true
         }
         if plain { return out.append(0x22) }
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            switch value {
-            case 0x22, 0x5C: out += [0x5C, UInt8(value)]
-            case 0x0A: out += [0x5C, 0x6E]
-            case 0x0D: out += [0x5C, 0x72]
-            case 0x09: out += [0x5C, 0x74]
-            case 0..<0x20, 0x7F...0x9F:
-                out += [0x5C, 0x75, 0x30, 0x30, hex[Int(value >> 4)], hex[Int(value & 0xF)]]
-            default: out.append(contentsOf: String(scalar).utf8)
+        text.withUTF8 { bytes in
+            func escaped(_ value: UInt8) {
+                let hex = UInt8(ascii: "0")
+                let digit = { (nibble: UInt8) in nibble < 10 ? hex + nibble : UInt8(ascii: "a") + nibble - 10 }
+                out += [0x5C, 0x75, 0x30, 0x30, digit(value >> 4), digit(value & 0xF)]
+            }
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case 0x22, 0x5C: out += [0x5C, byte]
+                case 0x0A: out += [0x5C, 0x6E]
+                case 0x0D: out += [0x5C, 0x72]
+                case 0x09: out += [0x5C, 0x74]
+                case 0..<0x20, 0x7F: escaped(byte)
+                // U+0080–U+009F (C1 controls) are C2 80 … C2 9F in UTF-8.
+                case 0xC2 where index < bytes.count && (0x80...0x9F).contains(bytes[index]):
+                    escaped(bytes[index])
+                    index += 1
+                default: out.append(byte)
+                }
             }
         }
         out.append(0x22)

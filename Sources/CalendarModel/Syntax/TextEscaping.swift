@@ -32,21 +32,34 @@ package enum TextEscaping {
         }
     }
 
-    /// "a,b" newline "c" → `a\,b\nc`.
+    /// "a,b" newline "c" → `a\,b\nc` (CR LF, CR and LF each one `\n`). Works on UTF-8 bytes, as `unescape` does.
     package static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { [0x5C, 0x3B, 0x2C, 0x0A, 0x0D].contains($0) }) else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 8)
-        for character in text {
-            switch character {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n", "\r\n", "\r": out += "\\n"
-            default: out.append(character)
+        var copy = text
+        return copy.withUTF8 { bytes in
+            // Most values need no escape: hand back the same string, sharing its storage.
+            var first = 0
+            scan: while first < bytes.count {
+                switch bytes[first] {
+                case 0x5C, 0x3B, 0x2C, 0x0A, 0x0D: break scan
+                default: first += 1
+                }
             }
+            guard first < bytes.count else { return text }
+            var out = [UInt8](bytes[..<first])
+            out.reserveCapacity(bytes.count + 8)
+            var previous: UInt8 = 0
+            for byte in bytes[first...] {
+                defer { previous = byte }
+                switch byte {
+                case 0x5C, 0x3B, 0x2C: out += [0x5C, byte]
+                case 0x0D: out += [0x5C, UInt8(ascii: "n")]
+                case 0x0A where previous == 0x0D: continue  // CR LF: one line break, written at its CR
+                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+                default: out.append(byte)
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
         }
-        return out
     }
 
     /// Splits a raw list value on the commas that are not escaped; each part stays escaped.

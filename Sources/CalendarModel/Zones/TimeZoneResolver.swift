@@ -108,6 +108,11 @@ final class TimeZoneResolver {
 
     /// The tzdata name a TZID (trimmed) is, bare or behind a prefix (`/mozilla.org/…/Europe/Berlin`); nil for any
     /// other TZID.
+    /// Whether a TZID names a tzdata zone (as it is, or with a vendor's prefix), spaces around it aside.
+    static func namesTzdataZone(_ tzid: String) -> Bool {
+        tzdataName(tzid.trimmingCharacters(in: .whitespaces)) != nil
+    }
+
     private static func tzdataName(_ trimmed: String) -> String? {
         LibicalZone.builtin(trimmed) != nil
             ? trimmed : WindowsZones.unprefixed(trimmed, isKnown: { LibicalZone.builtin($0) != nil })

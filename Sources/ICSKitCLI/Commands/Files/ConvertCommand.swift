@@ -329,9 +329,11 @@ struct ConvertCommand: ParsableCommand {
         _ source: String, name: String, to destination: String, _ result: inout FileResult
     ) -> Bool {
         guard source != "-", !normalizeTimezones, !repair, !strict, target.app == nil,
-            (from ?? CalendarFormat(pathExtension: source) ?? .ics) == .ics,
-            let writer = CalendarStreamWriter(format: targetFormat(destination: destination, source: source))
+            (from ?? CalendarFormat(pathExtension: source) ?? .ics) == .ics
         else { return false }
+        let format = targetFormat(destination: destination, source: source)
+        if format == .jscalendar { return convertStreamingJSCalendar(source, name: name, to: destination, &result) }
+        guard let writer = CalendarStreamWriter(format: format) else { return false }
         var sink: Output.Sink?
         var counts: [String: Int] = [:]
         do {
@@ -354,6 +356,51 @@ struct ConvertCommand: ParsableCommand {
             result.diagnostics = read.diagnostics
             try sink?.write(writer.closing(read.calendar))
             try sink?.commit()
+        } catch {
+            sink?.discard()
+            result.failure = ErrorText.line(error, subject: destination)
+        }
+        result.counts = counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }
+        return true
+    }
+}
+
+extension ConvertCommand {
+    /// `convertStreaming` to JSCalendar (`JSCalendarStream`): false, having written nothing, when the calendar must
+    /// be written whole (overrides far from their series, a Windows-named VTIMEZONE) or is of another shape.
+    private func convertStreamingJSCalendar(
+        _ source: String, name: String, to destination: String, _ result: inout FileResult
+    ) -> Bool {
+        var sink: Output.Sink?
+        var counts: [String: Int] = [:]
+        let version = JSCalendarVersion(rawValue: jscalendarVersion) ?? .rfc8984
+        var stream = JSCalendarStream(version: version)
+        do {
+            let read = try ICS.stream(
+                contentsOf: source, file: name,
+                opening: { calendar in
+                    sink = try Output.Sink(destination)
+                    try sink?.write(stream.opening(calendar))
+                },
+                transform: { components, _ in
+                    var calendar = ICalendar()
+                    calendar.components = components
+                    return (
+                        prepared: JSCalendarStream.prepared(components, version: version),
+                        counts: calendar.componentCounts
+                    )
+                },
+                consume: { made in
+                    try sink?.write(stream.take(made.prepared))
+                    counts.merge(made.counts, uniquingKeysWith: +)
+                })
+            guard let read else { return false }
+            result.diagnostics = read.diagnostics
+            try sink?.write(stream.closing())
+            try sink?.commit()
+        } catch is JSCalendarStream.Refusal {
+            sink?.discard()
+            return false
         } catch {
             sink?.discard()
             result.failure = ErrorText.line(error, subject: destination)

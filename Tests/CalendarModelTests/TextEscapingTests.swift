@@ -1,0 +1,69 @@
+import Foundation
+import ICSKitTestSupport
+import XCTest
+
+@testable import CalendarModel
+
+/// TEXT escaping (RFC 5545 §3.3.11) over generated strings: what python icalendar's replacements give (backslash
+/// first, then `;` and `,`, every line break one `\n`), and unescaping gives the text back. JSON strings: `"`,
+/// `\\`, C0, DEL and C1 controls escaped scalar by scalar, and parsing gives the text back.
+final class TextEscapingTests: XCTestCase {
+    func testEscapingIsTheReplacementsAndUnescapingUndoesIt() {
+        var (random, seed, count) = SeededGenerator.start(
+            "text escaping", seedVariable: "ICSKIT_ESCAPE_SEED", countVariable: "ICSKIT_ESCAPE_COUNT",
+            defaultCount: 2_000, unit: "strings")
+        let pieces = ["a", "Z", " ", "\\", ";", ",", "\n", "\r", "\r\n", "é", "\u{301}", "😀", ":", "\"", "N"]
+        for _ in 0..<count {
+            let text = (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            // By Unicode scalars, as python replaces (a combining mark after `,` leaves the comma a comma).
+            var (expected, lines) = ("", "")
+            var afterCR = false
+            for scalar in text.unicodeScalars {
+                defer { afterCR = scalar == "\r" }
+                switch scalar {
+                case "\\", ";", ",": expected += "\\" + String(scalar)
+                case "\n" where afterCR: continue
+                case "\r", "\n":
+                    expected += "\\n"
+                    lines.unicodeScalars.append("\n")
+                    continue
+                default: expected.unicodeScalars.append(scalar)
+                }
+                lines.unicodeScalars.append(scalar)
+            }
+            XCTAssertEqual(TextEscaping.escape(text), expected, "seed \(seed): \(text.debugDescription)")
+            XCTAssertEqual(TextEscaping.unescape(TextEscaping.escape(text)), lines, "seed \(seed)")
+        }
+    }
+
+    func testJSONStringsEscapeControlsAndReadBack() throws {
+        var (random, seed, count) = SeededGenerator.start(
+            "JSON strings", seedVariable: "ICSKIT_ESCAPE_SEED", countVariable: "ICSKIT_ESCAPE_COUNT",
+            defaultCount: 2_000, unit: "strings")
+        let pieces = [
+            "a", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "é",
+            "\u{301}", "😀", "Â", "/",
+        ]
+        for _ in 0..<count {
+            let text = (0..<Int.random(in: 0...10, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            var expected = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0x22, 0x5C: expected += "\\" + String(scalar)
+                case 0x0A: expected += "\\n"
+                case 0x0D: expected += "\\r"
+                case 0x09: expected += "\\t"
+                case 0..<0x20, 0x7F...0x9F: expected += String(format: "\\u%04x", scalar.value)
+                default: expected.unicodeScalars.append(scalar)
+                }
+            }
+            expected += "\""
+            var out: [UInt8] = []
+            JSONWriter.quote(text, into: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), expected, "seed \(seed): \(text.debugDescription)")
+            XCTAssertEqual(try JSONValue.parse(out).stringValue, text, "seed \(seed)")
+        }
+    }
+}
