@@ -12,6 +12,9 @@ import Foundation
 final class TimeZoneResolver {
     private var definitions: [String: Component] = [:]
     private var cache: [String: LibicalZone?] = [:]
+    /// The last zone asked for: a series asks for its zone at every instance, and comparing the name with the last
+    /// one costs less than hashing it.
+    private var last: (tzid: String, zone: LibicalZone?)?
     /// The wall-clock times the calendar uses in each zone, found in one pass the first time a VTIMEZONE is compared.
     private var usedWalls: [String: [LocalDateTime]]?
     private let calendar: ICalendar
@@ -42,9 +45,15 @@ final class TimeZoneResolver {
     }
 
     func zone(for tzid: String, line: Int = 0) -> LibicalZone? {
-        if let cached = cache[tzid] { return cached }
-        let zone = resolve(tzid, line: line)
-        cache[tzid] = zone
+        if let last, last.tzid == tzid { return last.zone }
+        let zone: LibicalZone?
+        if let cached = cache[tzid] {
+            zone = cached
+        } else {
+            zone = resolve(tzid, line: line)
+            cache[tzid] = zone
+        }
+        last = (tzid, zone)
         return zone
     }
 
