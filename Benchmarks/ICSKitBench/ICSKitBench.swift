@@ -24,7 +24,7 @@ struct ICSKitBench {
         var input = "bench-data/bench-20000.ics"
         var write: String?
         /// Only one section (`--only store`, `--only feed`, `--only serve`, `--only convert` with agenda), for a
-        /// quicker run; `--only window` a week's instances against the year's; `--only daily` the daily commands on 100,000 items beside khal (not part of a full run);
+        /// quicker run; `--only window` a week's instances against the year's; `--only daily` the daily commands on 100,000 items beside khal (not part of a full run; khal takes minutes to cache);
         /// `--only speed` import, the year, convert, JSCalendar and the week against libical (issue 63; `--before PATH`
         /// measures another binary beside); `--only caldav`
         /// runs the CalDAV section and `--only big` the large files', which are not part of a full run (they take

@@ -1,3 +1,4 @@
+import CalendarModel
 import Foundation
 
 /// `--only speed` (part of `make bench`): issue 63's figures in one run, whole processes taking turns — the import
@@ -53,6 +54,17 @@ enum SpeedBench {
         ]
         var binaries = [("icskit", setup.icskit)]
         if let before = setup.before { binaries.append(("before", before)) }
+        // JSCalendar of the big file: its peak memory, once per binary, first (while this process is small).
+        var bigPeaks: [String: Int] = [:]
+        for (name, path) in binaries {
+            let (status, usage) = try Measure.spawnAndWait([
+                path, "convert", "-q", setup.big, "--to", "jscalendar", "-o", out("big.jscal.json"),
+            ])
+            guard status == 0 else {
+                throw BenchError("\(name): convert \(setup.big) --to jscalendar exited \(status)")
+            }
+            bigPeaks[name] = Int(usage.ru_maxrss) / 1024
+        }
         for (name, path) in binaries {
             let store = out("\(name)-100k.sqlite")
             guard Measure.output([path, "import", store100k, "--calendar", "Big", "-q", "--store", store]) != nil else {
@@ -98,17 +110,6 @@ enum SpeedBench {
         }
         let measured = try Measure.processes(commands)
         func median(_ name: String) -> Double? { measured.first { $0.name == name }?.median }
-        // JSCalendar of the big file: its peak memory, once per binary.
-        var bigPeaks: [String: Int] = [:]
-        for (name, path) in binaries {
-            let (status, usage) = try Measure.spawnAndWait([
-                path, "convert", "-q", setup.big, "--to", "jscalendar", "-o", out("big.jscal.json"),
-            ])
-            guard status == 0 else {
-                throw BenchError("\(name): convert \(setup.big) --to jscalendar exited \(status)")
-            }
-            bigPeaks[name] = Int(usage.ru_maxrss) / 1024
-        }
         var table = [
             "| work | icskit s | against | its s | ratio | goal | | before s |",
             "|---|---:|---|---:|---:|---:|---|---:|",
@@ -127,6 +128,7 @@ enum SpeedBench {
         table.append(
             "| convert 200000 → JSCalendar, peak memory | \(peak) MB | | | | ≤ 64 MB | "
                 + (peak <= 64 ? "met" : "**NOT met**") + " | " + (bigPeaks["before"].map { "\($0) MB" } ?? "") + " |")
+        table += ["", try tricks(setup)]
         return [
             "### Speed: import, the year, convert, JSCalendar and the week against libical", "",
             "- date: \(ISO8601DateFormatter().string(from: Date()))",
@@ -141,13 +143,36 @@ enum SpeedBench {
         ].joined(separator: "\n")
     }
 
-    /// gen_ics.py 100000, written once into the scratch folder.
+    /// gen_ics.py 100000, written once into the scratch folder by a shell (this process stays small: a child
+    /// spawned from it starts with its peak memory as its own).
     static func storeInput(_ setup: Setup, folder: URL) throws -> String {
         let path = folder.appendingPathComponent("bench-100000.ics").path
-        guard let text = Measure.output(["python3", setup.shared + "/tools/gen_ics.py", "100000"]) else {
-            throw BenchError("python3 \(setup.shared)/tools/gen_ics.py 100000 failed")
-        }
-        try (text + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let (status, _) = try Measure.spawnAndWait([
+            "/bin/sh", "-c", "python3 \"$1\" 100000 > \"$2\"", "sh", setup.shared + "/tools/gen_ics.py", path,
+        ])
+        guard status == 0 else { throw BenchError("python3 \(setup.shared)/tools/gen_ics.py 100000 failed") }
         return path
+    }
+
+    /// The speed tricks measurable in this process, each with and without (BENCHMARKS.md names them).
+    static func tricks(_ setup: Setup) throws -> String {
+        let calendars = try ICS.read(contentsOf: setup.input).calendars
+        var options = ExpansionOptions()
+        options.viewerZoneName = "UTC"
+        let (from, to) = (Date(timeIntervalSince1970: 1_767_225_600), Date(timeIntervalSince1970: 1_798_761_600))
+        func expand(inParts: Bool) -> Measurement {
+            var options = options
+            options.inParts = inParts
+            return Measure.inProcess("expansion of 2026 " + (inParts ? "in parts" : "in order"), runs: setup.runs) {
+                for calendar in calendars { _ = calendar.occurrences(from: from, to: to, options: options) }
+            }
+        }
+        let (inOrder, inParts) = (expand(inParts: false), expand(inParts: true))
+        return [
+            "| trick, in process | with s | without s | with / without |", "|---|---:|---:|---:|",
+            "| `ExpansionInParts` (Recurrence/ExpansionInParts.swift): the year of gen_ics.py 20000 expanded | "
+                + "\(Report.format(inParts.median)) | \(Report.format(inOrder.median)) | "
+                + "\(Report.ratio(inParts.median, inOrder.median)) |",
+        ].joined(separator: "\n")
     }
 }

@@ -53,42 +53,6 @@ struct ListedRows {
     }
 }
 
-extension ListedRows {
-    /// How many instances one piece of `printJSON` writes.
-    static let jsonPiece = 4_096
-
-    /// The instances as one indented JSON array on standard output (`InstanceFormat.write`), in pieces of
-    /// `jsonPiece` written on every core, each with a clock of its own (a clock serves one thread), and printed in
-    /// order as each round of pieces is done: the output is the same as one writer's, its memory a round's.
-    func printJSON(zone: String) throws {
-        let (segments, places) = (segments, order)
-        let pieces = stride(from: 0, to: places.count, by: Self.jsonPiece).map {
-            $0..<Swift.min($0 + Self.jsonPiece, places.count)
-        }
-        let jobs = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
-        var wrote = false
-        try Output.writeStandardOutput([UInt8(ascii: "[")])
-        for round in stride(from: 0, to: pieces.count, by: jobs) {
-            let pieces = Array(pieces[round..<Swift.min(round + jobs, pieces.count)])
-            let written = ParallelParts.run(pieces.count) { piece -> [UInt8] in
-                // The name is a zone's that was found: it is found again.
-                let format = InstanceFormat(zone: ZoneClock(identifier: zone) ?? ZoneClock(identifier: "UTC")!)
-                var writer = JSONWriter(pretty: true)
-                writer.beginArray()
-                for (segment, index) in places[pieces[piece]] {
-                    format.write(segments[segment].occurrences[index], calendar: segments[segment].name, to: &writer)
-                }
-                return Array(writer.bytes.dropFirst())  // the elements, without the piece's own `[`
-            }
-            for bytes in written where !bytes.isEmpty {
-                try Output.writeStandardOutput(wrote ? [UInt8(ascii: ",")] + bytes : bytes)
-                wrote = true
-            }
-        }
-        try Output.writeStandardOutput(Array((wrote ? "\n]\n" : "]\n").utf8))
-    }
-}
-
 /// Each listed instance's short handle (`id:…`): by UID, or as each segment's instances are (the store's kept
 /// instances come with theirs).
 enum ListedHandles {
