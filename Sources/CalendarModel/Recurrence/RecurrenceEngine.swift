@@ -9,7 +9,7 @@ struct RecurrenceEngine {
     private let start: LocalDateTime
     private let isDate: Bool
     private let interval: Int
-    private let weekStart: Int
+    let weekStart: Int
     private let skip: Skip
     private let hours: [Int], minutes: [Int], seconds: [Int]
     private let days: [(weekday: Int, ordinal: Int?)]
@@ -578,25 +578,5 @@ struct RecurrenceEngine {
                     minute: minute, second: second)
             }
         }
-    }
-
-    // MARK: Weeks
-
-    /// The first day of the WKST-week that holds `day`.
-    private func weekStartDay(_ day: Int) -> Int { day - ((Self.weekday(day) - weekStart + 7) % 7) }
-
-    /// The first day of week 1 of a year: the week (from WKST) holding at least four days of that year.
-    private func weekYearStart(_ year: Int) -> Int { Self.weekYearStart(year, weekStart: weekStart) }
-
-    static func weekYearStart(_ year: Int, weekStart: Int) -> Int {
-        let jan1 = LocalDateTime.days(fromCivil: year, 1, 1)
-        let start = jan1 - ((weekday(jan1) - weekStart + 7) % 7)
-        return jan1 - start >= 4 ? start + 7 : start
-    }
-
-    private func weekYearRange(_ year: Int) -> Range<Int> { weekYearStart(year)..<weekYearStart(year + 1) }
-
-    private static func yearRange(_ year: Int) -> Range<Int> {
-        LocalDateTime.days(fromCivil: year, 1, 1)..<LocalDateTime.days(fromCivil: year + 1, 1, 1)
     }
 }
