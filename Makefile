@@ -167,7 +167,9 @@ peers: deps
 	python3 scripts/peers.py --json $(PEERS_OUT)/repaired.json $(PEERS_OUT)/repaired
 
 ## swift-format with the checked-in .swift-format: `make format` rewrites, `make lint` (run by CI) only checks;
-## `make lint` also compares CalendarModel's public API with docs/CalendarModel-API.txt (scripts/api.sh).
+## `make lint` also compares CalendarModel's public API with docs/CalendarModel-API.txt (scripts/api.sh), checks
+## ARCHITECTURE's map and the CLI's folders, and that every path, command, option and make target the documents name
+## exists (scripts/check-docs.py, asking the debug icskit's --help).
 FORMATTED := Sources Tests Fuzz Benchmarks Examples Package.swift
 format:
 	swift format format --in-place --recursive $(FORMATTED)
@@ -176,7 +178,10 @@ lint:
 	swift format lint --strict --recursive $(FORMATTED)
 	scripts/check-architecture-map.sh
 	python3 scripts/long-functions.py 80
+	scripts/long-files.sh
 	scripts/api.sh
+	swift build $(TRAITS) --product icskit
+	python3 scripts/check-docs.py .build/debug/icskit
 
 ## CalendarModel's DocC catalogue: built with no warning, every public symbol documented (CI runs it).
 docs: deps
