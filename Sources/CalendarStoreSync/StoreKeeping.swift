@@ -65,34 +65,5 @@ extension CalendarStore {
     }
 }
 
-extension CalendarStore: FeedKeeping {
-    /// Every subscription, by calendar name.
-    public func subscriptions() throws -> [Subscription] { try feedRecords().map(Subscription.init) }
-
-    public func subscription(calendar: String) throws -> Subscription? {
-        try feedRecord(calendar: calendar).map(Subscription.init)
-    }
-
-    public func save(_ subscription: Subscription) throws { try save(FeedRecord(subscription)) }
-}
-
-extension Subscription {
-    /// The subscription a store keeps as this record.
-    init(_ record: FeedRecord) {
-        self.init(calendar: record.calendar, url: record.url)
-        (location, etag, lastModified, bodyHash) = (record.location, record.etag, record.lastModified, record.bodyHash)
-        (checkedAt, fetchedAt, minimumInterval, user) =
-            (record.checkedAt, record.fetchedAt, record.minimumInterval, record.user)
-    }
-}
-
-extension FeedRecord {
-    /// What a store keeps of a subscription.
-    init(_ subscription: Subscription) {
-        self.init(calendar: subscription.calendar, url: subscription.url)
-        (location, etag, lastModified, bodyHash) =
-            (subscription.location, subscription.etag, subscription.lastModified, subscription.bodyHash)
-        (checkedAt, fetchedAt, minimumInterval, user) =
-            (subscription.checkedAt, subscription.fetchedAt, subscription.minimumInterval, subscription.user)
-    }
-}
+/// The store keeps subscriptions as CalendarSync's feeds use them (`Subscription`, CalendarModel's).
+extension CalendarStore: FeedKeeping {}

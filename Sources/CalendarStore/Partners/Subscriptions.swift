@@ -1,42 +1,12 @@
+import CalendarModel
 internal import GRDB
 
-/// A web calendar subscription as the store keeps it (CalendarSync's `Subscription`, through CalendarStoreSync):
-/// the calendar it feeds, where the feed is, and what the last fetch learnt. The password is never kept.
-public struct FeedRecord: Sendable, Hashable {
-    /// The store calendar the feed merges into.
-    public var calendar: String
-    /// The URL as subscribed.
-    public var url: String
-    /// Where the feed lives now, after permanent redirects.
-    public var location: String?
-    /// The ETag of the last full answer.
-    public var etag: String?
-    /// The Last-Modified of the last full answer.
-    public var lastModified: String?
-    /// A digest of the last body merged.
-    public var bodyHash: String?
-    /// When the feed was last asked (Unix seconds).
-    public var checkedAt: Int64?
-    /// When the feed last answered with a body (Unix seconds).
-    public var fetchedAt: Int64?
-    /// The shortest time between two fetches the feed asks for, in seconds.
-    public var minimumInterval: Int64?
-    /// The user name for HTTP authentication.
-    public var user: String?
-
-    /// A record of a feed never fetched.
-    public init(calendar: String, url: String) {
-        self.calendar = calendar
-        self.url = url
-    }
-}
-
-/// A `FeedRecord` read from a row (by column name): GRDB stays inside the store.
+/// A `Subscription` read from a row (by column name): GRDB stays inside the store.
 struct SubscriptionRecord: FetchableRecord {
-    var subscription: FeedRecord
+    var subscription: Subscription
 
     init(row: Row) throws {
-        subscription = FeedRecord(calendar: row["calendar"], url: row["url"])
+        subscription = Subscription(calendar: row["calendar"], url: row["url"])
         subscription.location = row["location"]
         subscription.etag = row["etag"]
         subscription.lastModified = row["lastModified"]
@@ -56,14 +26,14 @@ extension CalendarStore {
         """
 
     /// Every subscription, by calendar name.
-    public func feedRecords() throws -> [FeedRecord] {
+    public func subscriptions() throws -> [Subscription] {
         try database.read { db in
             try SubscriptionRecord.fetchAll(db, sql: Self.subscriptionQuery + " ORDER BY c.name").map(\.subscription)
         }
     }
 
     /// The subscription that feeds a calendar, if one does.
-    public func feedRecord(calendar: String) throws -> FeedRecord? {
+    public func subscription(calendar: String) throws -> Subscription? {
         try database.read { db in
             let record = try SubscriptionRecord.fetchOne(
                 db, sql: Self.subscriptionQuery + " WHERE c.name = ?", arguments: [calendar])
@@ -72,7 +42,7 @@ extension CalendarStore {
     }
 
     /// Records a subscription (creating its calendar when needed) or what its last fetch learnt.
-    public func save(_ subscription: FeedRecord) throws {
+    public func save(_ subscription: Subscription) throws {
         try write { db in
             let id = try StoreWriter(db).calendarID(named: subscription.calendar, create: true)!
             try db.execute(

@@ -1,10 +1,6 @@
-import CalendarMerge
-import CalendarModel
-import Foundation
-
 /// A calendar fed from a web calendar (webcal / HTTP(S)): where it comes from and what the last fetch learnt, so
 /// the next one can ask "changed since?" (RFC 9110 validators) and knows how soon it may ask. The password is never
-/// part of it.
+/// part of it. One type for the two sides that use it: the store keeps it, CalendarSync's feeds fetch with it.
 public struct Subscription: Sendable, Hashable {
     /// The calendar the feed merges into.
     public var calendar: String
@@ -35,16 +31,4 @@ public struct Subscription: Sendable, Hashable {
 
     /// The URL to fetch: the permanent location when the feed moved, else the one subscribed.
     public var fetchURL: String { location ?? url }
-}
-
-/// What a refresh needs of the place a calendar's items are kept: the merge storage, the subscriptions, and the
-/// calendar's items (to match a feed that gives its items new UIDs on every fetch). The store is one
-/// (`CalendarStoreSync`).
-public protocol FeedKeeping: MergeStorage {
-    /// The subscription that feeds a calendar, if one does.
-    func subscription(calendar: String) throws -> Subscription?
-    /// Records a subscription (creating its calendar when needed) or what its last fetch learnt.
-    func save(_ subscription: Subscription) throws
-    /// The named calendar (every calendar, for nil) with its items, by name.
-    func loadCalendars(named name: String?, window: Range<Date>?) throws -> [(calendar: ICalendar, name: String)]
 }
