@@ -127,8 +127,11 @@ enum AppAdaptation {
                     let until = rule.until, until.form == .floating,
                     let instant = CalendarDate(wall: until.wall, form: .zoned(tzid: TimeZoneID(zone))).date()
                 {
+                    let bound = RecurrenceRule.until(
+                        last: until.wall, instant: Int64(instant.timeIntervalSince1970.rounded(.down)),
+                        startForm: .zoned(tzid: TimeZoneID(zone)))
                     item.properties[position].value = SeriesRewrite.replacing(
-                        "UNTIL", in: property.value, with: "UNTIL=" + CalendarDate(instant, in: .utc).icsValue)
+                        "UNTIL", in: property.value, with: "UNTIL=" + bound.icsValue)
                 }
             }
             root.components[index] = item

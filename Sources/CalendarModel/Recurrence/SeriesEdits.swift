@@ -186,15 +186,10 @@ private struct Cut {
             let instances = try rule.instances(from: start, limit: min(count, 100_000)).get()
             return instances.prefix { LocalDateTime($0) < LocalDateTime(at) }.count
         }
-        switch start.form {
-        case .date:
-            untilBefore = LocalDateTime(at).adding(days: -1).calendarDate(.date)
-        case .floating:
-            untilBefore = LocalDateTime(at).adding(seconds: -1).calendarDate(.floating)
-        case .utc, .zoned:
-            let instant = Int64((occurrence.recurrenceDate ?? occurrence.startDate).timeIntervalSince1970) - 1
-            untilBefore = LocalDateTime(wallSeconds: instant).calendarDate(.utc)
-        }
+        untilBefore = RecurrenceRule.until(
+            last: LocalDateTime(at).adding(seconds: -1),
+            instant: Int64((occurrence.recurrenceDate ?? occurrence.startDate).timeIntervalSince1970) - 1,
+            startForm: start.form)
     }
 
     /// Whether a date of the series (an RDATE, EXDATE or RECURRENCE-ID) lies before the cut, compared as written.

@@ -134,14 +134,13 @@ extension ICalendar {
             guard case .success(let rule) = RecurrenceRule.parse(property.value), let until = rule.until else {
                 continue
             }
-            let wall = LocalDateTime(until)
-            let bound: CalendarDate
             switch (start.form, until.form) {
             case (.date, .date), (.floating, .floating), (.utc, .utc), (.zoned, .utc): continue
-            case (.date, _): bound = CalendarDate(unchecked: until.year, month: until.month, day: until.day)
-            case (.floating, _): bound = wall.calendarDate(.floating)
-            case (.utc, _), (.zoned, _): bound = wall.calendarDate(.utc)
+            default: break
             }
+            // A time of another form is read as written: its wall clock, as UTC where UTC is wanted.
+            let wall = LocalDateTime(until)
+            let bound = RecurrenceRule.until(last: wall, instant: wall.wallSeconds, startForm: start.form)
             let parts = ValueSyntax.split(property.value, on: ";").map { part -> String in
                 part.uppercased().hasPrefix("UNTIL=") ? "UNTIL=" + bound.icsValue : part
             }

@@ -104,12 +104,9 @@ enum SharedSeries {
             shifted = .event(event)
         default: return nil
         }
-        let until =
-            last.id.isDate || last.id.form == .floating
-            ? last.id
-            : LocalDateTime(
-                wallSeconds: Int64(last.at.timeIntervalSince1970.rounded(.down))
-            ).calendarDate(.utc)
+        let until = RecurrenceRule.until(
+            last: LocalDateTime(last.id), instant: Int64(last.at.timeIntervalSince1970.rounded(.down)),
+            startForm: last.id.form)
         core.start = first.id
         core.recurrenceRules = core.recurrenceRules.map { rule in
             var rule = rule

@@ -336,3 +336,20 @@ public struct RecurrenceRule: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 }
+
+extension RecurrenceRule {
+    /// The UNTIL of a series whose last instance may start at `last`, in the form RFC 5545 §3.3.10 asks of a
+    /// DTSTART of `startForm`: the date for a date start, the wall clock for a floating one, and for a UTC or zoned
+    /// start the UTC time of `instant` (the instant of `last` in the start's zone, in seconds). The one place
+    /// "UNTIL in DTSTART's form" is decided: series cut by "this and following", `--until`, `--repair` and the
+    /// apps' rules.
+    package static func until(
+        last: LocalDateTime, instant: @autoclosure () -> Int64, startForm: CalendarDate.Form
+    ) -> CalendarDate {
+        switch startForm {
+        case .date: return CalendarDate(unchecked: last.year, month: last.month, day: last.day)
+        case .floating: return last.calendarDate(.floating)
+        case .utc, .zoned: return LocalDateTime(wallSeconds: instant()).calendarDate(.utc)
+        }
+    }
+}

@@ -109,15 +109,8 @@ struct RepeatOptions: ParsableArguments {
             guard case .success(let moment) = TypedInput.moment(until, now: zone.wallClock(at: Date()), today: today)
             else { throw ValidationError("--until: cannot read \(until)") }
             let last = moment.hasTime ? moment.wall : moment.wall.startOfDay.adding(days: 1).adding(seconds: -1)
-            switch start.form {
-            case .date:
-                rule.until = CalendarDate(unchecked: last.year, month: last.month, day: last.day)
-            case .floating:
-                rule.until = last.calendarDate(.floating)
-            case .utc, .zoned:
-                let instant = Int64(zone.date(of: last).timeIntervalSince1970)
-                rule.until = LocalDateTime(wallSeconds: instant).calendarDate(.utc)
-            }
+            rule.until = RecurrenceRule.until(
+                last: last, instant: Int64(zone.date(of: last).timeIntervalSince1970), startForm: start.form)
             rule.count = nil
         }
         return rule
