@@ -61,7 +61,7 @@ extension SchedulingState {
         /// `(instance, attendee)` of a REPLY of one ATTENDEE; nil for any other (it answers for nobody).
         private static func answerID(_ reply: Message) -> String? {
             guard reply.core.attendees.count == 1 else { return nil }
-            return reply.key + "\u{1F}" + normalized(reply.core.attendees[0].address)
+            return reply.key + "\u{1F}" + CalendarUser.comparable(reply.core.attendees[0].address)
         }
 
         /// A REPLY's place among the answers of its attendee: its SEQUENCE counts up to the organizer's.
@@ -125,11 +125,12 @@ extension SchedulingState {
             if positions[key] == nil {
                 var index: [String: Int] = [:]
                 for (position, attendee) in core.attendees.enumerated() {
-                    index[normalized(attendee.address)] = index[normalized(attendee.address)] ?? position
+                    index[CalendarUser.comparable(attendee.address)] =
+                        index[CalendarUser.comparable(attendee.address)] ?? position
                 }
                 positions[key] = index
             }
-            guard let position = positions[key]?[normalized(answer.address)] else { return false }
+            guard let position = positions[key]?[CalendarUser.comparable(answer.address)] else { return false }
             core.attendees[position].parameters.removeAll { $0.name == "PARTSTAT" }
             core.attendees[position].parameters.append(
                 Parameter("PARTSTAT", answer.participationStatus ?? "NEEDS-ACTION"))

@@ -159,9 +159,6 @@ package enum SchedulingState {
         let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit//kept//EN\r\n" + content + "END:VCALENDAR\r\n"
         return ICS.read(Array(text.utf8)).calendars.first?.components.first(where: \.isItem)
     }
-
-    /// `MAILTO:Ana@X.org` → `ana@x.org` (`CalendarUser.comparable`).
-    package static func normalized(_ address: String) -> String { CalendarUser.comparable(address) }
 }
 
 extension SchedulingState {

@@ -239,7 +239,7 @@ extension CalendarStore {
         case "REPLY":
             outcome.kind = .replied
             outcome.detail = core.attendees.map {
-                SchedulingState.normalized($0.address) + " " + ($0.participationStatus ?? "NEEDS-ACTION").lowercased()
+                CalendarUser.comparable($0.address) + " " + ($0.participationStatus ?? "NEEDS-ACTION").lowercased()
             }.joined(separator: ", ")
         default: outcome.kind = old.isEmpty ? .added : .updated
         }
@@ -304,9 +304,9 @@ extension CalendarStore {
     /// What a COUNTER proposes, or that the organizer declined one.
     private static func counterText(_ item: CalendarComponent, _ component: Component, method: String) -> String {
         guard method == "COUNTER" else { return "the organizer declined the counter proposal" }
-        let organizer = item.core?.organizer.map { SchedulingState.normalized($0.address) }
+        let organizer = item.core?.organizer.map { CalendarUser.comparable($0.address) }
         let who =
-            item.core?.attendees.map { SchedulingState.normalized($0.address) }.first { $0 != organizer }
+            item.core?.attendees.map { CalendarUser.comparable($0.address) }.first { $0 != organizer }
             ?? "an attendee"
         let start = item.core?.start.map { " starting \($0.description)" } ?? ""
         let comment = component.properties.first { $0.name == "COMMENT" }.map { ": " + $0.value } ?? ""
@@ -361,7 +361,7 @@ extension CalendarStore {
             else { throw StoreError("the store has no item \(uid) in \"\(name)\"") }
             guard
                 var me = core.attendees.first(where: {
-                    addresses.contains(SchedulingState.normalized($0.address))
+                    addresses.contains(CalendarUser.comparable($0.address))
                 })
             else {
                 throw StoreError(
@@ -403,7 +403,7 @@ extension CalendarStore {
                 reply = .event(event)
             }
             core.attendees = core.attendees.map {
-                SchedulingState.normalized($0.address) == SchedulingState.normalized(me.address) ? me : $0
+                CalendarUser.comparable($0.address) == CalendarUser.comparable(me.address) ? me : $0
             }
             var received = SchedulingOutcome(
                 kind: .ignored, method: "REPLY", uid: uid, recurrenceID: key, summary: core.summary, calendar: name,
@@ -414,8 +414,8 @@ extension CalendarStore {
                 outcome: &received)
             return SchedulingReply(
                 text: Self.message("REPLY", [reply], zones: stored.timeZones),
-                organizer: core.organizer.map { SchedulingState.normalized($0.address) },
-                attendee: SchedulingState.normalized(me.address), summary: core.summary, answer: answer)
+                organizer: core.organizer.map { CalendarUser.comparable($0.address) },
+                attendee: CalendarUser.comparable(me.address), summary: core.summary, answer: answer)
         }
     }
 

@@ -35,9 +35,9 @@ extension CalendarStore {
             var items = stored.components.filter(\.isItem)
             guard let masterIndex = items.firstIndex(where: { $0.identity.recurrenceID.isEmpty }) ?? items.indices.first
             else { throw StoreError("the store has no item \(uid) in \"\(name)\"") }
-            let me = SchedulingState.normalized(organizer)
-            if let existing = items[masterIndex].core?.organizer, SchedulingState.normalized(existing.address) != me {
-                throw StoreError("\(uid) is organized by \(SchedulingState.normalized(existing.address)), not by you")
+            let me = CalendarUser.comparable(organizer)
+            if let existing = items[masterIndex].core?.organizer, CalendarUser.comparable(existing.address) != me {
+                throw StoreError("\(uid) is organized by \(CalendarUser.comparable(existing.address)), not by you")
             }
             try Self.seedSchedulingMessages(db, calendarID: calendarID, uid: uid, items: items)
             let sent = try Self.schedulingMessages(db, calendarID: calendarID, uid: uid)
@@ -55,8 +55,8 @@ extension CalendarStore {
             for index in items.indices {
                 guard var core = items[index].core else { continue }
                 core.organizer = core.organizer ?? CalendarUser(address: "mailto:" + me)
-                for address in inviting.map(SchedulingState.normalized) where address != me {
-                    guard !core.attendees.contains(where: { SchedulingState.normalized($0.address) == address })
+                for address in inviting.map(CalendarUser.comparable) where address != me {
+                    guard !core.attendees.contains(where: { CalendarUser.comparable($0.address) == address })
                     else { continue }
                     var attendee = CalendarUser(address: "mailto:" + address)
                     attendee.parameters += [
@@ -82,7 +82,7 @@ extension CalendarStore {
             let core = items[masterIndex].core ?? ItemCore()
             return SchedulingRequest(
                 method: "REQUEST", text: Self.message("REQUEST", items, zones: stored.timeZones),
-                recipients: core.attendees.map { SchedulingState.normalized($0.address) }.filter { $0 != me },
+                recipients: core.attendees.map { CalendarUser.comparable($0.address) }.filter { $0 != me },
                 organizer: me, summary: core.summary)
         }
     }
@@ -106,10 +106,10 @@ extension CalendarStore {
             items = [one]
         }
         guard let master = items.first(where: { $0.identity.recurrenceID.isEmpty }) ?? items.first,
-            let organizer = master.core?.organizer.map({ SchedulingState.normalized($0.address) }),
+            let organizer = master.core?.organizer.map({ CalendarUser.comparable($0.address) }),
             addresses.contains(organizer)
         else { return nil }
-        let recipients = (master.core?.attendees ?? []).map { SchedulingState.normalized($0.address) }.filter {
+        let recipients = (master.core?.attendees ?? []).map { CalendarUser.comparable($0.address) }.filter {
             $0 != organizer
         }
         guard !recipients.isEmpty else { return nil }

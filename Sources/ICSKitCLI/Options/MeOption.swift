@@ -43,7 +43,7 @@ struct Identity: Sendable {
     let primary: String?
 
     init(_ text: String) {
-        let given = Self.addresses(in: text).map(Self.normalized)
+        let given = Self.addresses(in: text).map(CalendarUser.comparable)
         addresses = Set(given)
         primary = given.first
     }
@@ -53,10 +53,7 @@ struct Identity: Sendable {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// `MAILTO:Ana@X.org ` → `ana@x.org` (`CalendarUser.comparable`).
-    static func normalized(_ address: String) -> String { CalendarUser.comparable(address) }
-
-    func isMe(_ user: CalendarUser) -> Bool { addresses.contains(Self.normalized(user.address)) }
+    func isMe(_ user: CalendarUser) -> Bool { addresses.contains(CalendarUser.comparable(user.address)) }
 
     /// My PARTSTAT in an item I am invited to (NEEDS-ACTION when the attendee line has none, as RFC 5545 says);
     /// nil when I organize it or am not among its attendees.
@@ -94,14 +91,15 @@ extension Identity {
     /// what a page's tooltip adds for an invitation.
     func pageNote(_ core: ItemCore) -> String {
         var note = core.status != .cancelled && answer(in: core) == "NEEDS-ACTION" ? " · waiting for your answer" : ""
-        let organizer = core.organizer.map { Self.normalized($0.address) }
-        let others = core.attendees.filter { Self.normalized($0.address) != organizer }
+        let organizer = core.organizer.map { CalendarUser.comparable($0.address) }
+        let others = core.attendees.filter { CalendarUser.comparable($0.address) != organizer }
         guard !others.isEmpty else { return note }
         note +=
             " · answers: "
             + others.map { attendee in
                 let status = attendee.participationStatus?.lowercased() ?? "needs-action"
-                return Self.normalized(attendee.address) + " " + (status == "needs-action" ? "no answer yet" : status)
+                return CalendarUser.comparable(attendee.address) + " "
+                    + (status == "needs-action" ? "no answer yet" : status)
             }.joined(separator: ", ")
         return note
     }

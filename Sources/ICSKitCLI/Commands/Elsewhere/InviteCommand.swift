@@ -148,7 +148,7 @@ struct InviteCommand: ParsableCommand, ChecksWhatIsGiven {
         do {
             // The address of mine that already organizes the item, else the first.
             let organizes = try opened.item(uid: item.uid)?.component.core?.organizer.map {
-                Identity.normalized($0.address)
+                CalendarUser.comparable($0.address)
             }
             request = try opened.organize(
                 uid: item.uid, calendar: item.calendar,

@@ -180,9 +180,9 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
 
     /// The user's address that organizes this item, when it has attendees besides.
     private func organizerAddress(of master: CalendarComponent) -> String? {
-        guard let organizer = master.core?.organizer.map({ Identity.normalized($0.address) }),
+        guard let organizer = master.core?.organizer.map({ CalendarUser.comparable($0.address) }),
             me.identity(store: store).addresses.contains(organizer),
-            master.core?.attendees.contains(where: { Identity.normalized($0.address) != organizer }) == true
+            master.core?.attendees.contains(where: { CalendarUser.comparable($0.address) != organizer }) == true
         else { return nil }
         return organizer
     }
