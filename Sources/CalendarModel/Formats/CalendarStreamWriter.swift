@@ -1,12 +1,13 @@
 /// Writes one calendar a run of components at a time, for `ICS.stream`: the opening (the calendar's own part), each
 /// run's components, then the closing. Put together, the pieces are the bytes `CalendarFormat.write` gives for the
 /// whole calendar (iCalendar, jCal and xCal; CSV needs the calendar's time zones before its first row and is written
-/// whole).
+/// whole; JSCalendar has `JSCalendarStream`).
 package struct CalendarStreamWriter: Sendable {
     /// The format written: iCalendar, jCal or xCal.
     package let format: CalendarFormat
 
-    /// A writer for `format`, or nil for CSV and JSCalendar (written whole).
+    /// A writer for `format`, or nil for CSV (written whole) and JSCalendar (whose entries group series:
+    /// `JSCalendarStream`).
     package init?(format: CalendarFormat) {
         guard format != .csv, format != .jscalendar else { return nil }
         self.format = format
