@@ -49,9 +49,9 @@ final class StreamingCLITests: XCTestCase {
 
     func testConvertWritesWhatReadingTheWholeFileWrites() throws {
         let (path, bytes) = try largeCalendar()
-        for (format, suffix) in [("ics", "ics"), ("jcal", "json"), ("xcal", "xml")] {
+        for (format, suffix) in [("ics", "ics"), ("jcal", "json"), ("xcal", "xml"), ("jscalendar", "json")] {
             let output = directory.appendingPathComponent("out." + suffix).path
-            let streamed = try CLI.run(["convert", path, "-o", output, "--report", "json"])
+            let streamed = try CLI.run(["convert", path, "--to", format, "-o", output, "--report", "json"])
             let whole = try CLI.run(["convert", "-", "--to", format, "--report", "json"], stdin: bytes)
             XCTAssertEqual(streamed.status, 0, streamed.stderr)
             XCTAssertEqual(whole.status, 0, whole.stderr)

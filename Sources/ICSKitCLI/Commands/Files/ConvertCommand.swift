@@ -332,8 +332,31 @@ struct ConvertCommand: ParsableCommand {
             (from ?? CalendarFormat(pathExtension: source) ?? .ics) == .ics
         else { return false }
         let format = targetFormat(destination: destination, source: source)
-        if format == .jscalendar { return convertStreamingJSCalendar(source, name: name, to: destination, &result) }
+        if format == .jscalendar {
+            let version = JSCalendarVersion(rawValue: jscalendarVersion) ?? .rfc8984
+            var stream = JSCalendarStream(version: version)
+            return streamed(
+                source, name: name, to: destination, &result, opening: { stream.opening($0) },
+                transform: { components, _ in JSCalendarStream.prepared(components, version: version) },
+                consume: { try stream.take($0) }, closing: { _ in stream.closing() })
+        }
         guard let writer = CalendarStreamWriter(format: format) else { return false }
+        return streamed(
+            source, name: name, to: destination, &result, opening: writer.opening,
+            transform: { components, run in writer.run(components, index: run) }, consume: { $0 },
+            closing: writer.closing)
+    }
+
+    /// Streams `source` into `destination` through `ICS.stream`: `opening`'s bytes, each run's (`transform` on
+    /// every core, `consume` in order) and `closing`'s, written through a temporary file. False, having written
+    /// nothing, for a file of another shape, and when the writer gives up (`JSCalendarStream.Refusal`): it is read
+    /// whole then.
+    private func streamed<Made: Sendable>(
+        _ source: String, name: String, to destination: String, _ result: inout FileResult,
+        opening: (ICalendar) throws -> [UInt8],
+        transform: @escaping @Sendable ([CalendarComponent], Int) -> Made,
+        consume: (Made) throws -> [UInt8], closing: (ICalendar) -> [UInt8]
+    ) -> Bool {
         var sink: Output.Sink?
         var counts: [String: Int] = [:]
         do {
@@ -341,62 +364,20 @@ struct ConvertCommand: ParsableCommand {
                 contentsOf: source, file: name,
                 opening: { calendar in
                     sink = try Output.Sink(destination)
-                    try sink?.write(writer.opening(calendar))
+                    try sink?.write(opening(calendar))
                 },
                 transform: { components, run in
                     var calendar = ICalendar()
                     calendar.components = components
-                    return (bytes: writer.run(components, index: run), counts: calendar.componentCounts)
+                    return (made: transform(components, run), counts: calendar.componentCounts)
                 },
                 consume: { made in
-                    try sink?.write(made.bytes)
+                    try sink?.write(consume(made.made))
                     counts.merge(made.counts, uniquingKeysWith: +)
                 })
             guard let read else { return false }
             result.diagnostics = read.diagnostics
-            try sink?.write(writer.closing(read.calendar))
-            try sink?.commit()
-        } catch {
-            sink?.discard()
-            result.failure = ErrorText.line(error, subject: destination)
-        }
-        result.counts = counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }
-        return true
-    }
-}
-
-extension ConvertCommand {
-    /// `convertStreaming` to JSCalendar (`JSCalendarStream`): false, having written nothing, when the calendar must
-    /// be written whole (overrides far from their series, a Windows-named VTIMEZONE) or is of another shape.
-    private func convertStreamingJSCalendar(
-        _ source: String, name: String, to destination: String, _ result: inout FileResult
-    ) -> Bool {
-        var sink: Output.Sink?
-        var counts: [String: Int] = [:]
-        let version = JSCalendarVersion(rawValue: jscalendarVersion) ?? .rfc8984
-        var stream = JSCalendarStream(version: version)
-        do {
-            let read = try ICS.stream(
-                contentsOf: source, file: name,
-                opening: { calendar in
-                    sink = try Output.Sink(destination)
-                    try sink?.write(stream.opening(calendar))
-                },
-                transform: { components, _ in
-                    var calendar = ICalendar()
-                    calendar.components = components
-                    return (
-                        prepared: JSCalendarStream.prepared(components, version: version),
-                        counts: calendar.componentCounts
-                    )
-                },
-                consume: { made in
-                    try sink?.write(stream.take(made.prepared))
-                    counts.merge(made.counts, uniquingKeysWith: +)
-                })
-            guard let read else { return false }
-            result.diagnostics = read.diagnostics
-            try sink?.write(stream.closing())
+            try sink?.write(closing(read.calendar))
             try sink?.commit()
         } catch is JSCalendarStream.Refusal {
             sink?.discard()
