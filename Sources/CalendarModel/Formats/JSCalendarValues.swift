@@ -14,17 +14,24 @@ enum JSCalendarValues {
     /// `20260105T090000`, `20260105T090000Z` or `20260105` as a LocalDateTime, `2026-01-05T09:00:00` (a date at
     /// midnight); nil for anything else.
     static func local(_ ics: String) -> String? {
-        let bytes = Array(ics.utf8)
-        guard bytes.count == 8 || bytes.count == 15 || (bytes.count == 16 && bytes[15] == UInt8(ascii: "Z")),
-            bytes[0..<8].allSatisfy({ (0x30...0x39).contains($0) })
-        else { return nil }
-        let date = "\(ics.prefix(4))-\(ics.dropFirst(4).prefix(2))-\(ics.dropFirst(6).prefix(2))"
-        guard bytes.count > 8 else { return date + "T00:00:00" }
-        guard bytes[8] == UInt8(ascii: "T"), bytes[9..<15].allSatisfy({ (0x30...0x39).contains($0) }) else {
-            return nil
+        var ics = ics
+        return ics.withUTF8 { bytes -> String? in
+            let isDigit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
+            guard bytes.count == 8 || bytes.count == 15 || (bytes.count == 16 && bytes[15] == UInt8(ascii: "Z")),
+                bytes[0..<8].allSatisfy(isDigit)
+            else { return nil }
+            let (dash, colon) = (UInt8(ascii: "-"), UInt8(ascii: ":"))
+            var out: [UInt8] = []
+            out.reserveCapacity(19)
+            out += bytes[0..<4] + [dash] + bytes[4..<6] + [dash] + bytes[6..<8] + [UInt8(ascii: "T")]
+            if bytes.count == 8 {
+                out += Array("00:00:00".utf8)
+            } else {
+                guard bytes[8] == UInt8(ascii: "T"), bytes[9..<15].allSatisfy(isDigit) else { return nil }
+                out += bytes[9..<11] + [colon] + bytes[11..<13] + [colon] + bytes[13..<15]
+            }
+            return String(decoding: out, as: UTF8.self)
         }
-        let time = ics.dropFirst(9)
-        return date + "T\(time.prefix(2)):\(time.dropFirst(2).prefix(2)):\(time.dropFirst(4).prefix(2))"
     }
 
     /// A LocalDateTime (`2026-01-05T09:00:00`) as iCalendar writes it: a date when `isDate` (the time must be

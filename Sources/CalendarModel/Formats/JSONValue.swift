@@ -272,7 +272,9 @@ package struct JSONWriter {
         var text = text
         // Most strings need no escape: copy them whole.
         let plain = text.withUTF8 { bytes in
-            guard !bytes.contains(where: needsEscape) else { return false }
+            var index = 0
+            while index < bytes.count, !needsEscape(bytes[index]) { index += 1 }
+            guard index == bytes.count else { return false }
             out.append(contentsOf: bytes)
             return true
         }
