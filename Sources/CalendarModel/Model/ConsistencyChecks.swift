@@ -17,6 +17,18 @@ extension CalendarItem {
                 lineOf(label, line), "\(label) must be a UTC time (…Z); read as \(formName(date!))",
                 code: "stamp-not-utc")
         }
+        checkDateForms(&context)
+        if let priority = core.priority, !(0...9).contains(priority) {
+            context.log.warning(
+                lineOf("PRIORITY", line), "PRIORITY \(priority) is outside 0–9", code: "priority-out-of-range")
+        }
+        // An end, a due time and their durations are checked with or without a start (a todo may have none).
+        checkEnd(start: core.start, line: line, &context)
+        if let start = core.start { checkAgainstStart(start, line: line, &context) }
+    }
+
+    /// A DATE with a TZID, and a DATE without VALUE=DATE, as the component was read.
+    private func checkDateForms(_ context: inout DecodeContext) {
         for label in ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID"] {
             guard let property = provenance.source?.property(label), property["TZID"] != nil,
                 property.value.utf8.count == 8
@@ -39,13 +51,10 @@ extension CalendarItem {
                 property.line, "\(label) has a DATE value without VALUE=DATE (RFC 5545 §3.3.4); read as a date",
                 code: "date-without-value-date")
         }
-        if let priority = core.priority, !(0...9).contains(priority) {
-            context.log.warning(
-                lineOf("PRIORITY", line), "PRIORITY \(priority) is outside 0–9", code: "priority-out-of-range")
-        }
-        // An end, a due time and their durations are checked with or without a start (a todo may have none).
-        checkEnd(start: core.start, line: line, &context)
-        guard let start = core.start else { return }
+    }
+
+    /// RRULE's UNTIL, EXDATE, RDATE and RECURRENCE-ID against DTSTART's form.
+    private func checkAgainstStart(_ start: CalendarDate, line: Int, _ context: inout DecodeContext) {
         for rule in core.recurrenceRules {
             guard let until = rule.until else { continue }
             if until.isDate != start.isDate {

@@ -109,21 +109,18 @@ extension CalendarStore {
         var order: [Int] = []  // the place in `ids` of each row read, in the order read
         order.reserveCapacity(ids.count)
         var text = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//ICSKit//listing//EN\r\n".utf8)
-        func read(_ sql: String, _ ids: [Int64]) throws {
-            for start in stride(from: 0, to: ids.count, by: 500) {
-                let slice = ids[start..<min(start + 500, ids.count)].map { String($0) }.joined(separator: ",")
-                let rows = try Row.fetchCursor(db, sql: sql + " (\(slice))")
-                while let row = try rows.next() {
-                    let id: Int64 = row[0]
-                    order.append(place[id] ?? 0)
-                    try row.withUnsafeData(atIndex: 1) { data in
-                        if let data { text.append(contentsOf: data) }
-                    }
-                    if text.last != 0x0A { text += [0x0D, 0x0A] }
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let slice = ids[start..<min(start + 500, ids.count)].map { String($0) }.joined(separator: ",")
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, CAST(content AS BLOB) FROM item WHERE id IN (\(slice))")
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                order.append(place[id] ?? 0)
+                try row.withUnsafeData(atIndex: 1) { data in
+                    if let data { text.append(contentsOf: data) }
                 }
+                if text.last != 0x0A { text += [0x0D, 0x0A] }
             }
         }
-        try read("SELECT id, CAST(content AS BLOB) FROM item WHERE id IN", ids)
         text += "END:VCALENDAR\r\n".utf8
         let components = ICS.read(text).calendars.first?.components ?? []
         var items = [Occurrence.Item?](repeating: nil, count: ids.count)
