@@ -269,32 +269,11 @@ extension ICalendar {
                 repaired("DURATION \"\(property.value)\" is no duration; left out", code: "repair-bad-duration")
                 continue
             case "RRULE" where (try? RecurrenceRule.parse(property.value).get()) == nil:
-                guard let recovered = RecurrenceRule.recovering(property.value) else {
-                    log.warning(
-                        line,
-                        "repaired: RRULE \"\(property.value)\" cannot be read; left out (the series is its first "
-                            + "instance)", code: "repair-bad-rrule")
-                    continue
-                }
-                log.warning(
-                    line,
-                    "repaired: RRULE \"\(property.value)\" written as \(recovered.rule.icsValue), leaving out "
-                        + recovered.leftOut.map { "\"\($0)\"" }.joined(separator: ", "), code: "repair-rrule-parts")
-                property = Property("RRULE", value: recovered.rule.icsValue)
+                guard let recovered = recoveredRule(property, &log) else { continue }
+                property = recovered
             case "EXDATE", "RDATE", "FREEBUSY":
-                let values = ValueSyntax.split(property.value, on: ",")
-                let readable = values.filter { value in
-                    property["VALUE"]?.uppercased() == "PERIOD" || property.name == "FREEBUSY"
-                        ? (try? Period.parse(value, tzid: property["TZID"]).get()) != nil : isDate(value, property)
-                }
-                guard readable.count < values.count else { break }
-                let unreadable = values.filter { !readable.contains($0) }.map { "\"\($0)\"" }
-                log.warning(
-                    line,
-                    "repaired: \(property.name) values \(unreadable.joined(separator: ", ")) are no dates; left out",
-                    code: "repair-bad-date")
-                guard !readable.isEmpty else { continue }
-                property.value = readable.joined(separator: ",")
+                guard let readable = readableDates(property, &log) else { continue }
+                property = readable
             default:
                 break
             }
@@ -305,6 +284,43 @@ extension ICalendar {
         item.components = item.components.compactMap { child in
             child.name == "VALARM" ? repairedAlarm(child, &log) : repairedOther(child, &log)
         }
+    }
+
+    /// An RRULE that does not parse as what can be read of it; nil (left out) when nothing can. Reported.
+    private static func recoveredRule(_ property: Property, _ log: inout DiagnosticLog) -> Property? {
+        guard let recovered = RecurrenceRule.recovering(property.value) else {
+            log.warning(
+                property.line,
+                "repaired: RRULE \"\(property.value)\" cannot be read; left out (the series is its first instance)",
+                code: "repair-bad-rrule")
+            return nil
+        }
+        log.warning(
+            property.line,
+            "repaired: RRULE \"\(property.value)\" written as \(recovered.rule.icsValue), leaving out "
+                + recovered.leftOut.map { "\"\($0)\"" }.joined(separator: ", "), code: "repair-rrule-parts")
+        return Property("RRULE", value: recovered.rule.icsValue)
+    }
+
+    /// An EXDATE, RDATE or FREEBUSY with the values that are dates (periods, for PERIOD values and FREEBUSY); nil
+    /// (left out) when none is. Reported when any is not.
+    private static func readableDates(_ property: Property, _ log: inout DiagnosticLog) -> Property? {
+        let values = ValueSyntax.split(property.value, on: ",")
+        let readable = values.filter { value in
+            property["VALUE"]?.uppercased() == "PERIOD" || property.name == "FREEBUSY"
+                ? (try? Period.parse(value, tzid: property["TZID"]).get()) != nil
+                : isReadableDate(value, tzid: property["TZID"])
+        }
+        guard readable.count < values.count else { return property }
+        let unreadable = values.filter { !readable.contains($0) }.map { "\"\($0)\"" }
+        log.warning(
+            property.line,
+            "repaired: \(property.name) values \(unreadable.joined(separator: ", ")) are no dates; left out",
+            code: "repair-bad-date")
+        guard !readable.isEmpty else { return nil }
+        var kept = property
+        kept.value = readable.joined(separator: ",")
+        return kept
     }
 
     /// An alarm whose TRIGGER has its sign inside (`PT-2H`, Outlook and some Evolution versions: meant is -PT2H)
