@@ -461,6 +461,25 @@ extension ICalendar {
         "SUMMARY", "TRANSP", "URL", "PERCENT-COMPLETE", "COLOR",
     ]
 
+    /// A raw item's version (`Revision`) from its SEQUENCE and DTSTAMP as written.
+    private static func revision(of item: Component) -> Revision {
+        let stamp = item.property("DTSTAMP").flatMap { try? CalendarDate.parse($0.value, tzid: nil).get() }
+        return Revision(
+            sequence: item.property("SEQUENCE").flatMap { IntegerBounds.clamped($0.value) } ?? 0,
+            stamp: stamp.map { LocalDateTime($0).wallSeconds })
+    }
+
+    /// The item with its UID line's value replaced, on the same line.
+    private static func withUID(_ uid: String, _ item: Component) -> Component {
+        var renamed = item
+        if let at = renamed.properties.firstIndex(where: { $0.name == "UID" }) {
+            let line = renamed.properties[at].line
+            renamed.properties[at] = Property("UID", value: uid)
+            renamed.properties[at].line = line
+        }
+        return renamed
+    }
+
     /// Items with the same UID and RECURRENCE-ID, which strict readers and servers take once: a copy of another
     /// is left out; an older version (`Revision`) is left out for the newer one, as
     /// `icskit import` keeps it; a different item of the same version (an exporter that gave two events one UID)
@@ -471,12 +490,6 @@ extension ICalendar {
                 return nil
             }
             return uid + "\u{1F}" + (item.property("RECURRENCE-ID")?.value ?? "")
-        }
-        func version(_ item: Component) -> Revision {
-            let stamp = item.property("DTSTAMP").flatMap { try? CalendarDate.parse($0.value, tzid: nil).get() }
-            return Revision(
-                sequence: item.property("SEQUENCE").flatMap { IntegerBounds.clamped($0.value) } ?? 0,
-                stamp: stamp.map { LocalDateTime($0).wallSeconds })
         }
         func text(_ item: Component) -> String { String(decoding: ICS.write(components: [item]), as: UTF8.self) }
         var first: [String: Int] = [:]
@@ -496,21 +509,17 @@ extension ICalendar {
                 log.warning(
                     component.line, "repaired: a copy of the \(kept.name) at line \(kept.line) (UID \(uid)); left out",
                     code: "repair-duplicate-item")
-            } else if version(component) != version(kept) {
-                let (newer, older) = version(component) > version(kept) ? (component, kept) : (kept, component)
+            } else if revision(of: component) != revision(of: kept) {
+                let (newer, older) =
+                    revision(of: component) > revision(of: kept) ? (component, kept) : (kept, component)
                 log.warning(
                     older.line,
                     "repaired: \(older.name) UID \(uid) has a newer version at line \(newer.line) (a higher SEQUENCE "
                         + "or a later DTSTAMP); this one left out", code: "repair-older-version")
                 result[index] = newer
             } else {
-                var renamed = component
                 let derived = component.derivedUID
-                if let at = renamed.properties.firstIndex(where: { $0.name == "UID" }) {
-                    let line = renamed.properties[at].line
-                    renamed.properties[at] = Property("UID", value: derived)
-                    renamed.properties[at].line = line
-                }
+                let renamed = withUID(derived, component)
                 // A copy of an item already told apart has the same content, so the same derived UID.
                 if let renamedKey = itemKey(renamed), let copied = first[renamedKey].flatMap({ result[$0] }) {
                     log.warning(
