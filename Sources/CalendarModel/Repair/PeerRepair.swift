@@ -351,21 +351,24 @@ extension ICalendar {
         return nil
     }
 
+    /// An item without a UID, or with an empty one (which is none), gets one derived from its content. Reported.
+    private static func ensuringUID(_ item: inout Component, _ log: inout DiagnosticLog) {
+        let hadEmptyUID = item.properties.contains { $0.name == "UID" && $0.value.allSatisfy(\.isWhitespace) }
+        if hadEmptyUID { item.properties.removeAll { $0.name == "UID" && $0.value.allSatisfy(\.isWhitespace) } }
+        guard item.property("UID") == nil else { return }
+        let uid = item.derivedUID
+        item.properties.insert(Property("UID", value: uid), at: 0)
+        log.warning(
+            item.line,
+            "repaired: \(item.name) had \(hadEmptyUID ? "an empty UID; set to" : "no UID; added") \(uid), derived "
+                + "from its content", code: "repair-added-uid")
+    }
+
     /// One item, repaired; a series whose RDATE PERIODs need overrides comes back with them.
     private static func repaired(_ item: Component, _ log: inout DiagnosticLog) -> [Component] {
         var item = item
         let line = item.line
-        // An empty UID is none: both get one derived from the item's content.
-        let hadEmptyUID = item.properties.contains { $0.name == "UID" && $0.value.allSatisfy(\.isWhitespace) }
-        if hadEmptyUID { item.properties.removeAll { $0.name == "UID" && $0.value.allSatisfy(\.isWhitespace) } }
-        if item.property("UID") == nil {
-            let uid = item.derivedUID
-            item.properties.insert(Property("UID", value: uid), at: 0)
-            log.warning(
-                line,
-                "repaired: \(item.name) had \(hadEmptyUID ? "an empty UID; set to" : "no UID; added") \(uid), derived "
-                    + "from its content", code: "repair-added-uid")
-        }
+        ensuringUID(&item, &log)
         droppingUnreadable(&item, &log)
         utcStamps(&item, &log)
         keepingOneOfEach(&item, &log)
