@@ -348,6 +348,11 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     /// An error that says what went wrong.
     public init(_ description: String) { self.description = description }
 
+    /// Runs `body`, a scheduling error of the model (`Invitation`) said as the store's.
+    static func rethrowing<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SchedulingError { throw StoreError(error.description) }
+    }
+
     /// A store file SQLite cannot use: not a database, damaged, or unreadable.
     static func unusable(_ path: String, _ error: DatabaseError) -> StoreError {
         switch error.resultCode {

@@ -121,58 +121,63 @@ extension CalendarStore {
         var outcome = SchedulingOutcome(
             kind: .ignored, method: method, uid: uid, recurrenceID: item.identity.recurrenceID,
             summary: item.core?.summary, calendar: name, detail: "")
-        switch method {
-        case "COUNTER", "DECLINECOUNTER":
-            outcome.kind = .counter
-            outcome.detail = Self.counterText(item, component, method: method)
-        case "REFRESH":
+        var stored: SchedulingTrust.StoredItem?
+        let decision = try Invitation.decision(
+            method: method, item: item, component: component, origin: origin, me: cache.me
+        ) { () throws -> (item: SchedulingTrust.StoredItem, received: Bool)? in
+            guard let existing else { return nil }
+            stored = try Self.storedItem(db, calendarID: existing, uid: uid, cache: cache)
+            return (stored!, try Self.received(db, calendarID: existing, uid: uid))
+        }
+        switch decision {
+        case .show(let detail): (outcome.kind, outcome.detail) = (.counter, detail)
+        case .answer:
             outcome.kind = .refresh
             outcome.reply = try existing.flatMap { try Self.currentRequest(db, calendarID: $0, uid: uid) }
             outcome.detail = outcome.reply == nil ? "the store has no item \(uid) to send" : "answered"
-        case _ where SchedulingState.stored.contains(method):
-            // Read once per UID while answers come (they change no attendee list; anything else is written at once
-            // and read again).
-            let stored = try existing.map { calendarID in
-                let key = SchedulingCache.key(calendarID, uid)
-                if let known = cache.stored[key] { return known }
-                let read = SchedulingTrust.StoredItem(
-                    try storedCalendar(db, calendar: calendarID, uids: [uid]).components.compactMap {
-                        $0.isItem ? $0.core : nil
-                    })
-                cache.stored[key] = read
-                return read
+        case .refuse(let refusal):
+            outcome.kind = .refused
+            outcome.detail = refusal.reason
+            outcome.summary = stored?.components.first?.summary ?? outcome.summary
+            if try Self.hold(db, component: component, outcome: outcome, refusal: refusal) > 0 {
+                outcome.detail +=
+                    " (older messages kept aside were let go: at most \(heldLimits.perItem) an item, "
+                    + "\(heldLimits.total) in all)"
             }
-            let received = try existing.map {
-                try Bool.fetchOne(
-                    db,
-                    sql: """
-                        SELECT EXISTS (SELECT 1 FROM schedulingMessage
-                        WHERE calendarID = ? AND uid = ? AND method IN ('REQUEST', 'PUBLISH'))
-                        """, arguments: [$0, uid]) ?? false
-            }
-            if let refusal = SchedulingTrust.refusal(
-                method: method, message: item.core ?? ItemCore(), stored: stored ?? SchedulingTrust.StoredItem([]),
-                instance: item.identity.recurrenceID, received: received ?? false, origin: origin, me: cache.me)
-            {
-                outcome.kind = .refused
-                outcome.detail = refusal.reason
-                outcome.summary = stored?.components.first?.summary ?? outcome.summary
-                if try Self.hold(db, component: component, outcome: outcome, refusal: refusal) > 0 {
-                    outcome.detail +=
-                        " (older messages kept aside were let go: at most \(heldLimits.perItem) an item, "
-                        + "\(heldLimits.total) in all)"
-                }
-                return outcome
-            }
+        case .apply:
             let calendarID = try existing ?? writer.calendarID(named: defaultName, create: true)!
             try writer.saveTimeZones(zones, calendarID: calendarID)
             try Self.receive(
                 db, component: component, item: item, method: method, calendarID: calendarID, outcome: &outcome,
                 cache: cache)
-        default:
-            outcome.detail = "METHOD:\(method) is not a scheduling method ICSKit knows"
+        case .unknown(let detail): outcome.detail = detail
         }
         return outcome
+    }
+
+    /// What the trust rules read of a stored item: read once per UID while answers come (they change no attendee
+    /// list; anything else is written at once and read again).
+    private static func storedItem(_ db: Database, calendarID: Int64, uid: String, cache: SchedulingCache) throws
+        -> SchedulingTrust.StoredItem
+    {
+        let key = SchedulingCache.key(calendarID, uid)
+        if let known = cache.stored[key] { return known }
+        let read = SchedulingTrust.StoredItem(
+            try storedCalendar(db, calendar: calendarID, uids: [uid]).components.compactMap {
+                $0.isItem ? $0.core : nil
+            })
+        cache.stored[key] = read
+        return read
+    }
+
+    /// Whether the store has the item from an invitation (a REQUEST or PUBLISH kept), not made here.
+    private static func received(_ db: Database, calendarID: Int64, uid: String) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM schedulingMessage
+                WHERE calendarID = ? AND uid = ? AND method IN ('REQUEST', 'PUBLISH'))
+                """, arguments: [calendarID, uid]) ?? false
     }
 
     /// Keeps one message and writes the item that the UID's messages make now, when it differs from before (an
@@ -217,14 +222,8 @@ extension CalendarStore {
         cache.derivations[key] = derivation
         guard changed else {
             outcome.summary = outcome.summary ?? old.first?.core?.summary
-            outcome.detail = ignoredText(method: method, core: core, messages: before, key: outcome.recurrenceID)
-            if method == "REPLY", !outcome.recurrenceID.isEmpty,
-                !derivation.components.contains(where: { $0.identity.recurrenceID == outcome.recurrenceID })
-            {
-                outcome.detail =
-                    "the REPLY answers for \(outcome.recurrenceID), which is no instance of the series: "
-                    + "nothing changed"
-            }
+            outcome.detail = Invitation.unchangedText(
+                method: method, core: core, key: outcome.recurrenceID, before: before, made: derivation.components)
             return
         }
         outcome.summary = outcome.summary ?? (derivation.components.first ?? old.first)?.core?.summary
@@ -238,9 +237,7 @@ extension CalendarStore {
         case "CANCEL": outcome.kind = outcome.recurrenceID.isEmpty ? .cancelled : .instanceCancelled
         case "REPLY":
             outcome.kind = .replied
-            outcome.detail = core.attendees.map {
-                CalendarUser.comparable($0.address) + " " + ($0.participationStatus ?? "NEEDS-ACTION").lowercased()
-            }.joined(separator: ", ")
+            outcome.detail = Invitation.answersText(core)
         default: outcome.kind = old.isEmpty ? .added : .updated
         }
     }
@@ -287,60 +284,19 @@ extension CalendarStore {
         }
     }
 
-    /// Why a message changed nothing: what the store has is as new or newer.
-    private static func ignoredText(
-        method: String, core: ItemCore, messages: [SchedulingState.Message], key: String
-    ) -> String {
-        let requests = messages.filter { $0.method == "REQUEST" || $0.method == "PUBLISH" }
-        guard let newest = requests.filter({ $0.key == key || $0.key.isEmpty }).max(by: { $0.version < $1.version })
-        else {
-            return method == "REQUEST" || method == "PUBLISH"
-                ? "nothing changed" : "the store has no invitation for this item"
-        }
-        return "the store has SEQUENCE \(newest.sequence) (DTSTAMP \(newest.core.stamp?.icsValue ?? "none")); "
-            + "this message has SEQUENCE \(core.sequence ?? 0) (DTSTAMP \(core.stamp?.icsValue ?? "none")): nothing changed"
-    }
-
-    /// What a COUNTER proposes, or that the organizer declined one.
-    private static func counterText(_ item: CalendarComponent, _ component: Component, method: String) -> String {
-        guard method == "COUNTER" else { return "the organizer declined the counter proposal" }
-        let organizer = item.core?.organizer.map { CalendarUser.comparable($0.address) }
-        let who =
-            item.core?.attendees.map { CalendarUser.comparable($0.address) }.first { $0 != organizer }
-            ?? "an attendee"
-        let start = item.core?.start.map { " starting \($0.description)" } ?? ""
-        let comment = component.properties.first { $0.name == "COMMENT" }.map { ": " + $0.value } ?? ""
-        return "\(who) proposes\(start)\(comment)"
-    }
-
     /// The item as a REQUEST from its organizer (its VTIMEZONEs included), as iCalendar text.
     static func currentRequest(_ db: Database, calendarID: Int64, uid: String) throws -> String? {
         let stored = try storedCalendar(db, calendar: calendarID, uids: [uid])
         let items = stored.components.filter(\.isItem)
         guard !items.isEmpty else { return nil }
-        return message("REQUEST", items, zones: stored.timeZones)
+        return Invitation.message("REQUEST", items, zones: stored.timeZones)
     }
 }
 
-/// An answer to an invitation (`CalendarStore.reply`): the REPLY to send, and what it answered.
-public struct SchedulingReply: Sendable {
-    /// The REPLY (METHOD:REPLY, the VTIMEZONEs its times use) as iCalendar text.
-    public var text: String
-    /// The organizer's address, without `mailto:`.
-    public var organizer: String?
-    /// The attendee address that answered, without `mailto:`.
-    public var attendee: String
-    /// The item's SUMMARY.
-    public var summary: String?
-    /// The answer (ACCEPTED, DECLINED, TENTATIVE).
-    public var answer: String
-}
-
 extension CalendarStore {
-    /// Answers an invitation as `addresses` (the first of them that is an attendee of the item, or of the
-    /// instance `instance` names): a REPLY with only that ATTENDEE and its new PARTSTAT, the same UID, SEQUENCE and
-    /// RECURRENCE-ID, DTSTAMP `now`, and COMMENT; kept as a received message is, so the answer stays across the
-    /// organizer's later updates of the same SEQUENCE, and set in the store, in the same transaction.
+    /// Answers an invitation as `addresses` (`Invitation.reply`: the first of them that is an attendee of the item,
+    /// or of the instance `instance` names) and keeps the REPLY as a received message is, so the answer stays across
+    /// the organizer's later updates of the same SEQUENCE, and set in the store, in the same transaction.
     public func reply(
         uid: String, calendar name: String, addresses: Set<String>, answer: String, comment: String? = nil,
         instance: CalendarDate? = nil, now: Date = Date()
@@ -351,71 +307,29 @@ extension CalendarStore {
             }
             let stored = try Self.storedCalendar(db, calendar: calendarID, uids: [uid])
             let items = stored.components.filter(\.isItem)
+            guard !items.isEmpty else { throw StoreError("the store has no item \(uid) in \"\(name)\"") }
             let key = instance?.icsValue ?? ""
-            guard
-                let target = items.first(where: { $0.identity.recurrenceID == key })
-                    ?? items.first(where: {
-                        $0.identity.recurrenceID.isEmpty
-                    }),
-                var core = target.core
-            else { throw StoreError("the store has no item \(uid) in \"\(name)\"") }
-            guard
-                var me = core.attendees.first(where: {
-                    addresses.contains(CalendarUser.comparable($0.address))
-                })
-            else {
-                throw StoreError(
-                    "none of your addresses (\(addresses.sorted().joined(separator: ", "))) is an attendee of \(uid)")
-            }
-            guard core.organizer != nil else {
-                throw StoreError(
-                    "\(core.summary.map { "\"\($0)\"" } ?? uid) names no ORGANIZER: there is no one to send a REPLY to")
-            }
-            me.parameters.removeAll { $0.name == "PARTSTAT" || $0.name == "RSVP" }
-            me.parameters.append(Parameter("PARTSTAT", answer))
-            var event = Event()
-            event.core.uid = uid
-            event.core.sequence =
-                try Self.organizerSequence(db, calendarID: calendarID, uid: uid, recurrenceID: key) ?? core.sequence
-            event.core.organizer = core.organizer
-            event.core.attendees = [me]
-            event.core.summary = core.summary
-            // An instance without an override of its own starts at its RECURRENCE-ID.
-            event.core.start = core.recurrenceID == nil ? instance ?? core.start : core.start
-            // Later than any answer kept before (two answers in one second: the second is the answer).
-            let answered =
-                try Int64.fetchOne(
-                    db,
-                    sql:
-                        "SELECT max(stamp) FROM schedulingMessage WHERE calendarID = ? AND uid = ? AND method = 'REPLY'",
-                    arguments: [calendarID, uid]) ?? Int64.min
-            let stamp = max(Int64(now.timeIntervalSince1970), answered == Int64.min ? Int64.min : answered + 1)
-            event.core.stamp = LocalDateTime(wallSeconds: stamp).calendarDate(.utc)
-            if let instance { event.core.recurrenceID = core.recurrenceID ?? RecurrenceID(instance) }
-            if let comment { event.otherProperties.append(Property("COMMENT", text: comment)) }
-            let reply: CalendarComponent
-            if case .todo = target {
-                var todo = Todo()
-                todo.core = event.core
-                todo.otherProperties = event.otherProperties
-                reply = .todo(todo)
-            } else {
-                reply = .event(event)
-            }
-            core.attendees = core.attendees.map {
-                CalendarUser.comparable($0.address) == CalendarUser.comparable(me.address) ? me : $0
+            let lastAnswer = try Int64.fetchOne(
+                db,
+                sql: "SELECT max(stamp) FROM schedulingMessage WHERE calendarID = ? AND uid = ? AND method = 'REPLY'",
+                arguments: [calendarID, uid])
+            let (component, reply) = try StoreError.rethrowing {
+                try Invitation.reply(
+                    to: items, zones: stored.timeZones, uid: uid, addresses: addresses, answer: answer,
+                    comment: comment,
+                    instance: instance,
+                    organizerSequence: try Self.organizerSequence(
+                        db, calendarID: calendarID, uid: uid, recurrenceID: key),
+                    lastAnswer: lastAnswer, now: now)
             }
             var received = SchedulingOutcome(
-                kind: .ignored, method: "REPLY", uid: uid, recurrenceID: key, summary: core.summary, calendar: name,
+                kind: .ignored, method: "REPLY", uid: uid, recurrenceID: key, summary: reply.summary, calendar: name,
                 detail: "")
             try Self.seedSchedulingMessages(db, calendarID: calendarID, uid: uid, items: items)
             try Self.receive(
-                db, component: reply.keyed.component, item: reply, method: "REPLY", calendarID: calendarID,
+                db, component: component.keyed.component, item: component, method: "REPLY", calendarID: calendarID,
                 outcome: &received)
-            return SchedulingReply(
-                text: Self.message("REPLY", [reply], zones: stored.timeZones),
-                organizer: core.organizer.map { CalendarUser.comparable($0.address) },
-                attendee: CalendarUser.comparable(me.address), summary: core.summary, answer: answer)
+            return reply
         }
     }
 

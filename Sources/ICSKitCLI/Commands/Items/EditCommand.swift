@@ -122,7 +122,8 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
             throw CommandFailure("no item with UID \(match.uid) in \(match.calendar)")
         }
         // Decided before anything changes: --notify for an item the user does not organize is refused.
-        let organizer = organizerAddress(of: series.master ?? series.components[0])
+        let organizer = Invitation.organizer(
+            of: series.master ?? series.components[0], me: me.identity(store: self.store).addresses)
         if notify != nil, organizer == nil {
             throw CommandFailure("--notify: you do not organize \(match.uid) with attendees (--me, icskit config me)")
         }
@@ -176,15 +177,6 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
         } else {
             Output.standardError("icskit: you organize it with attendees: --notify FILE writes the updated REQUEST")
         }
-    }
-
-    /// The user's address that organizes this item, when it has attendees besides.
-    private func organizerAddress(of master: CalendarComponent) -> String? {
-        guard let organizer = master.core?.organizer.map({ CalendarUser.comparable($0.address) }),
-            me.identity(store: store).addresses.contains(organizer),
-            master.core?.attendees.contains(where: { CalendarUser.comparable($0.address) != organizer }) == true
-        else { return nil }
-        return organizer
     }
 
     /// The options' changes, with SEQUENCE and LAST-MODIFIED moved on.
