@@ -123,13 +123,11 @@ struct AddCommand: ParsableCommand {
         core.categories = category.map { Category($0) }
         if let parent { core.relatedTo = [Relation(uid: parent, type: "PARENT")] }
         if let color, category.isEmpty { core.color = CSSColor.nearestName(to: color) }
-        var alarms: [Alarm] = []
-        if let alarm {
-            guard case .success(var offset) = Self.duration(alarm) else {
-                throw ValidationError("--alarm takes a duration such as -15m, not \(alarm)")
+        let reminder = try alarm.map { text in
+            guard case .success(let offset) = Self.duration(text) else {
+                throw ValidationError("--alarm takes a duration such as -15m, not \(text)")
             }
-            offset.isNegative = false
-            alarms = [Alarm(displaying: summary, before: offset)]
+            return offset
         }
         let dueDate = try due.map { try Self.when($0, zone, allDay: allDay) }
         var component: CalendarComponent
@@ -153,23 +151,15 @@ struct AddCommand: ParsableCommand {
                 }
                 event.duration = length
             }
-            event.alarms = alarms
             component = .event(event)
         case .todo:
             var todo = Todo()
             todo.core = core
             todo.due = dueDate
             todo.status = .needsAction
-            if !alarms.isEmpty, todo.due != nil {
-                for index in alarms.indices {
-                    if case .relative(let offset, _) = alarms[index].trigger {
-                        alarms[index].trigger = .relative(offset, relatedToEnd: true)  // before DUE
-                    }
-                }
-            }
-            todo.alarms = alarms
             component = .todo(todo)
         }
+        if let reminder { component.alarms = [component.reminder(displaying: summary, before: reminder)] }
         if let anchor = core.start ?? dueDate, let rule = try repetition.rule(for: anchor, zone: zone) {
             component.core?.recurrenceRules = [rule]
         }

@@ -219,8 +219,11 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
         } else if repetition.repeatAfterDone != nil {
             throw ValidationError("--repeat-after-done is for todos")
         }
+        if let newStart, case .event(var event) = component {
+            event.setStart(newStart, keepingDuration: end == nil && duration == nil)
+            component = .event(event)
+        }
         guard var core = component.core else { throw CommandFailure("only events, todos and journals can be edited") }
-        let oldStart = core.start
         try change(&core)
         component.core = core
         switch component {
@@ -234,34 +237,25 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
                 }
                 event.duration = length
                 event.end = nil
-            } else if let oldStart, let newStart, let oldEnd = event.end {
-                // The end moves with the start: the event keeps its length.
-                let shift = LocalDateTime(newStart).wallSeconds - LocalDateTime(oldStart).wallSeconds
-                event.end = LocalDateTime(oldEnd).adding(seconds: shift).calendarDate(newStart.form)
             }
-            event.alarms = try alarms(event.alarms, summary: event.core.summary, beforeEnd: false)
+            if let reminders = try alarms(for: .event(event)) { event.alarms = reminders }
             component = .event(event)
         case .todo(var todo):
             if let due { todo.due = TypedInput.keepingZone(try AddCommand.when(due, zone), of: todo.due ?? todo.start) }
-            todo.alarms = try alarms(todo.alarms, summary: todo.core.summary, beforeEnd: todo.due != nil)
+            if let reminders = try alarms(for: .todo(todo)) { todo.alarms = reminders }
             component = .todo(todo)
         case .journal, .timeZone, .other: break
         }
     }
 
-    /// `--alarm`: the one reminder it gives, none for `none`, or the old ones when not given.
-    private func alarms(_ old: [Alarm], summary: String?, beforeEnd: Bool) throws -> [Alarm] {
-        guard let alarm else { return old }
+    /// `--alarm`: the one reminder it gives, none for `none`, or nil (the old ones stay) when not given.
+    private func alarms(for component: CalendarComponent) throws -> [Alarm]? {
+        guard let alarm else { return nil }
         if alarm.lowercased() == "none" { return [] }
-        guard case .success(var offset) = AddCommand.duration(alarm) else {
+        guard case .success(let offset) = AddCommand.duration(alarm) else {
             throw ValidationError("--alarm takes a duration such as -15m, not \(alarm)")
         }
-        offset.isNegative = false
-        var reminder = Alarm(displaying: summary ?? "Reminder", before: offset)
-        if beforeEnd, case .relative(let offset, _) = reminder.trigger {
-            reminder.trigger = .relative(offset, relatedToEnd: true)
-        }
-        return [reminder]
+        return [component.reminder(displaying: component.core?.summary ?? "Reminder", before: offset)]
     }
 }
 
