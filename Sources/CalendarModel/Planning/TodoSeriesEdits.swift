@@ -84,15 +84,11 @@ extension TodoSeries {
             components[index] = .todo(todo)
             return
         }
-        guard var todo = master else { return }
-        todo.core.recurrenceRules = []
-        todo.core.recurrenceDates = []
-        todo.core.exceptionDates = []
-        todo.core.recurrenceID = RecurrenceID(id)
+        guard let master, let start = occurrence.start ?? occurrence.due,
+            case .todo(var todo) = CalendarComponent.todo(master).instance(
+                start: start, end: occurrence.due, recurrenceID: RecurrenceID(id))
+        else { return }
         todo.core.created = nil
-        todo.otherProperties.removeAll { $0.name == Self.repeatFromProperty || $0.name == "EXRULE" }
-        if todo.core.start != nil { todo.core.start = occurrence.start }
-        if todo.due != nil { todo.due = occurrence.due }
         todo.core.stamp = .utc(Date())
         change(&todo)
         components.append(.todo(todo))
@@ -106,16 +102,13 @@ extension TodoSeries {
         guard var todo = master, let anchor = todo.core.start ?? todo.due,
             let rule = todo.core.recurrenceRules.first
         else { return nil }
-        var copy = todo
+        guard
+            case .todo(var copy) = CalendarComponent.todo(todo).instance(
+                start: occurrence.start ?? occurrence.due ?? anchor, end: occurrence.due ?? todo.due, recurrenceID: nil)
+        else { return nil }
         let copyUID = UUID().uuidString.lowercased() + "@icskit"
         copy.core.uid = copyUID
-        copy.core.recurrenceRules = []
-        copy.core.recurrenceDates = []
-        copy.core.exceptionDates = []
-        copy.otherProperties.removeAll { $0.name == Self.repeatFromProperty || $0.name == "EXRULE" }
         copy.core.relatedTo.append(Relation(uid: uid, type: "SIBLING"))
-        copy.core.start = occurrence.start ?? copy.core.start
-        copy.due = occurrence.due ?? copy.due
         copy.markCompleted(at: date)
         // The rule's next step from the completion day, at the anchor's time of day, in the anchor's form.
         let zoneOfAnchor = anchor.tzid.flatMap { try? CalendarZone($0) } ?? zone

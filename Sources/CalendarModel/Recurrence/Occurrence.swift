@@ -20,6 +20,15 @@ public struct Occurrence: Sendable, Hashable {
             }
         }
 
+        /// The item as a component of a calendar.
+        package var component: CalendarComponent {
+            switch self {
+            case .event(let event): return .event(event)
+            case .todo(let todo): return .todo(todo)
+            case .journal(let journal): return .journal(journal)
+            }
+        }
+
         /// Event, todo or journal.
         public var kind: ItemKind {
             switch self {
@@ -273,18 +282,7 @@ extension CalendarComponent {
     /// master's properties with the instance's start and end, its RECURRENCE-ID, and no rules or dates of its own.
     /// Nil when the occurrence is no instance of a series or this is no event, todo or journal.
     package func override(at occurrence: Occurrence) -> CalendarComponent? {
-        guard let recurrenceID = occurrence.recurrenceID, var core = self.core else { return nil }
-        core.recurrenceID = RecurrenceID(recurrenceID)
-        core.recurrenceRules = []
-        core.recurrenceDates = []
-        core.exceptionDates = []
-        core.start = occurrence.start
-        var override = self
-        override.core = core
-        if case .event(var event) = override, event.end != nil {
-            event.end = occurrence.end
-            override = .event(event)
-        }
-        return override
+        guard let recurrenceID = occurrence.recurrenceID, core != nil else { return nil }
+        return instance(start: occurrence.start, end: occurrence.end, recurrenceID: RecurrenceID(recurrenceID))
     }
 }

@@ -117,12 +117,7 @@ package enum Invitation {
         var items = items
         if let instance {
             guard let master = items.first(where: { $0.identity.recurrenceID.isEmpty }) else { return nil }
-            var one =
-                items.first { $0.core?.recurrenceID?.date == instance }
-                ?? master.withoutRecurrence(startingAt: instance)
-            let recurrenceID = one.core?.recurrenceID ?? RecurrenceID(instance)
-            one.core?.recurrenceID = recurrenceID
-            items = [one]
+            items = [items.first { $0.core?.recurrenceID?.date == instance } ?? master.cancelledInstance(at: instance)]
         }
         guard let master = items.first(where: { $0.identity.recurrenceID.isEmpty }) ?? items.first,
             let organizer = master.core?.organizer.map({ CalendarUser.comparable($0.address) }),
@@ -158,19 +153,15 @@ package enum Invitation {
 }
 
 extension CalendarComponent {
-    /// The series' instance at `start` as a CANCEL names it: no RRULE, RDATE or EXDATE, DTSTART `start`, no end
-    /// (RFC 5546 §3.2.5 asks for none).
-    package func withoutRecurrence(startingAt start: CalendarDate) -> CalendarComponent {
-        var copy = self
-        copy.core?.recurrenceRules = []
-        copy.core?.recurrenceDates = []
-        copy.core?.exceptionDates = []
+    /// The series' instance at `start` as a CANCEL names it: no RRULE, RDATE or EXDATE, DTSTART and RECURRENCE-ID
+    /// `start`, no end (RFC 5546 §3.2.5 asks for none).
+    fileprivate func cancelledInstance(at start: CalendarDate) -> CalendarComponent {
+        var copy = instance(start: start, end: nil, recurrenceID: RecurrenceID(start))
         if case .event(var event) = copy {
             event.end = nil
             event.duration = nil
             copy = .event(event)
         }
-        copy.core?.start = start
         return copy
     }
 }

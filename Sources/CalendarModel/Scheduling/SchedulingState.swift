@@ -141,17 +141,12 @@ package enum SchedulingState {
     /// One instance of an event series as an override: the series' data at `date` (its RECURRENCE-ID), without
     /// its rules; nil for todos and journals.
     package static func instanceOverride(of series: CalendarComponent, at date: CalendarDate) -> CalendarComponent? {
-        guard case .event(var event) = series, let start = event.core.start else { return nil }
+        guard case .event(let event) = series, let start = event.core.start else { return nil }
         let shift = date.wall.wallSeconds - start.wall.wallSeconds
-        event.core.recurrenceRules = []
-        event.core.recurrenceDates = []
-        event.core.exceptionDates = []
-        event.core.recurrenceID = RecurrenceID(date)
-        event.core.start = date
-        if let end = event.end {
-            event.end = CalendarDate(wall: LocalDateTime(wallSeconds: end.wall.wallSeconds + shift), form: end.form)
+        let end = event.end.map {
+            CalendarDate(wall: LocalDateTime(wallSeconds: $0.wall.wallSeconds + shift), form: $0.form)
         }
-        return .event(event)
+        return series.instance(start: date, end: end, recurrenceID: RecurrenceID(date))
     }
 
     /// The item of a message as the store keeps it (its component's text, without a VCALENDAR around it).

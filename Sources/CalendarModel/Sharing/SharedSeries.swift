@@ -186,23 +186,12 @@ enum SharedSeries {
         expansion.viewerZoneName = "UTC"
         return calendar.occurrences(from: options.window.lowerBound, to: options.window.upperBound, options: expansion)
             .occurrences.compactMap { occurrence in
-                var component: CalendarComponent
-                switch occurrence.item {
-                case .event(var event):
-                    if event.end != nil { event.end = occurrence.end }
-                    component = .event(event)
-                case .todo(var todo):
-                    if todo.core.start != nil, todo.due != nil { todo.due = occurrence.end }
-                    if todo.core.start == nil { todo.due = occurrence.start }
-                    component = .todo(todo)
-                case .journal: return nil
-                }
-                guard var core = component.core else { return nil }
+                if case .journal = occurrence.item { return nil }
+                var component = occurrence.item.component.instance(
+                    start: occurrence.start, end: occurrence.end, recurrenceID: nil)
                 let id = occurrence.recurrenceID ?? occurrence.start
-                core.uid = (core.uid ?? "") + "/" + id.icsValue
-                if core.start != nil { core.start = occurrence.start }
-                (core.recurrenceID, core.recurrenceRules, core.recurrenceDates, core.exceptionDates) = (nil, [], [], [])
-                component.core = core
+                let uid = (component.core?.uid ?? "") + "/" + id.icsValue
+                component.core?.uid = uid
                 return SharedFeed.shown(component, level: options.level, hashUID: options.hashUID)
             }
     }

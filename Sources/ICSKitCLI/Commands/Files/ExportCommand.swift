@@ -341,33 +341,16 @@ struct ExportCommand: ParsableCommand {
         for occurrence in calendar.occurrences(from: range.lowerBound, to: range.upperBound, options: options)
             .occurrences
         {
-            var item: CalendarComponent
             let instance = occurrence.recurrenceID.map { $0.icsValue } ?? occurrence.start.icsValue
-            switch occurrence.item {
-            case .event(var event):
-                event.start = occurrence.start
-                event.end = occurrence.end
-                event.duration = nil
+            // A todo's instance starts at its DTSTART, or (without one) at its DUE; an event's ends explicitly.
+            var item = occurrence.item.component.instance(
+                start: occurrence.start, end: occurrence.end, recurrenceID: nil)
+            if case .event(var event) = item {
+                (event.end, event.duration) = (occurrence.end, nil)
                 item = .event(event)
-            case .todo(var todo):
-                // A todo's instance starts at its DTSTART, or (without one) at its DUE.
-                if todo.start != nil {
-                    todo.start = occurrence.start
-                    if todo.due != nil { todo.due = occurrence.end }
-                } else {
-                    todo.due = occurrence.start
-                }
-                item = .todo(todo)
-            case .journal(var journal):
-                journal.start = occurrence.start
-                item = .journal(journal)
             }
             let uid = (item.core?.uid ?? "icskit") + "-" + instance
             item.core?.uid = uid
-            item.core?.recurrenceRules = []
-            item.core?.recurrenceDates = []
-            item.core?.exceptionDates = []
-            item.core?.recurrenceID = nil
             result.components.append(item)
         }
         return result
