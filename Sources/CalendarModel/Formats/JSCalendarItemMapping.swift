@@ -27,31 +27,13 @@ extension JSCalendarItemWriter {
     mutating func map(_ property: Property, in item: Component) -> Bool {
         let name = property.name
         if let member = Self.texts[name], let text = JSCalendarWriter.exactText(property.value) {
-            if set(member, .string(text)) {
-                keep(property, consumed: [], at: member)
-                return true
-            }
-            // A second SUMMARY or DESCRIPTION in another language is a localization.
-            guard ["title", "description"].contains(member), let language = property["LANGUAGE"],
-                property.parameters.count == 1,
-                !hasMember("localizations", language)
-                    || hasMember("localizations", language)
-                        && members.first(where: { $0.key == "localizations" })?
-                            .value[language]?[member] == nil
-            else { return false }
-            addLocalization(language, member, .string(text))
-            return true
+            return mapText(property, member: member, text: text)
         }
         if name == "X-JSCALENDAR", property.parameters.count == 1, let pointer = property["X-NAME"],
             let text = JSCalendarWriter.exactText(property.value), let value = try? JSONValue.parse(Array(text.utf8)),
             JSCalendarObjects.kept(pointer, value).value == property.value
         {
-            if pointer.hasPrefix("localizations/") {
-                let language = String(pointer.dropFirst("localizations/".count))
-                for (key, inner) in value.objectMembers { addLocalization(language, key, inner) }
-                return !value.objectMembers.isEmpty
-            }
-            return !pointer.contains("/") && set(pointer, value)
+            return mapKept(pointer, value)
         }
         if let (member, words) = (isTask ? Self.taskWords : Self.eventWords)[name], property.parameters.isEmpty,
             let word = words[property.value]
@@ -69,28 +51,8 @@ extension JSCalendarItemWriter {
             return set(member ?? "", .int(number))
         case "DTSTART": return mapStart(property)
         case "DTEND": return mapEnd(property, in: item)
-        case "DUE":
-            guard isTask, let local = key(property, allowZone: false),
-                property.parameters.allSatisfy({
-                    ["TZID", "VALUE"].contains($0.name)
-                }), !frame.isDate || (property["VALUE"] == "DATE" && property["TZID"] == nil)
-            else { return false }
-            if item.property("DTSTART") == nil, !timeZoneWritten {
-                writeTimeZone()
-                if frame.isDate { _ = set("showWithoutTime", .bool(true)) }
-            }
-            guard writtenFrame == frame else { return false }
-            return set("due", .string(local))
-        case "DURATION", "ESTIMATED-DURATION":
-            // A task's estimate is read back as DURATION beside DTSTART without DUE, else as ESTIMATED-DURATION.
-            let readAs =
-                !isTask || (item.property("DTSTART") != nil && item.property("DUE") == nil)
-                ? "DURATION" : "ESTIMATED-DURATION"
-            guard property.parameters.isEmpty, name == readAs,
-                case .success(let length) = CalendarDuration.parse(property.value), !length.isNegative,
-                length.icsValue == property.value
-            else { return false }
-            return set(isTask ? "estimatedDuration" : "duration", .string(property.value))
+        case "DUE": return mapDue(property, in: item)
+        case "DURATION", "ESTIMATED-DURATION": return mapLength(property, in: item)
         case "RRULE", "EXRULE":
             guard property.parameters.isEmpty, writtenFrame == frame,
                 let rule = JSCalendarValues.rule(property.value, frame: frame)
@@ -103,6 +65,60 @@ extension JSCalendarItemWriter {
         default:
             return mapOther(property)
         }
+    }
+
+    /// A SUMMARY, DESCRIPTION or other text member; a second SUMMARY or DESCRIPTION in another language is a
+    /// localization.
+    private mutating func mapText(_ property: Property, member: String, text: String) -> Bool {
+        if set(member, .string(text)) {
+            keep(property, consumed: [], at: member)
+            return true
+        }
+        guard ["title", "description"].contains(member), let language = property["LANGUAGE"],
+            property.parameters.count == 1,
+            !hasMember("localizations", language)
+                || hasMember("localizations", language)
+                    && members.first(where: { $0.key == "localizations" })?.value[language]?[member] == nil
+        else { return false }
+        addLocalization(language, member, .string(text))
+        return true
+    }
+
+    /// A member ICSKit kept as X-JSCALENDAR when it read JSCalendar: set again where it was.
+    private mutating func mapKept(_ pointer: String, _ value: JSONValue) -> Bool {
+        if pointer.hasPrefix("localizations/") {
+            let language = String(pointer.dropFirst("localizations/".count))
+            for (key, inner) in value.objectMembers { addLocalization(language, key, inner) }
+            return !value.objectMembers.isEmpty
+        }
+        return !pointer.contains("/") && set(pointer, value)
+    }
+
+    /// A task's DUE, in the frame its start set (or setting it, without a start).
+    private mutating func mapDue(_ property: Property, in item: Component) -> Bool {
+        guard isTask, let local = key(property, allowZone: false),
+            property.parameters.allSatisfy({ ["TZID", "VALUE"].contains($0.name) }),
+            !frame.isDate || (property["VALUE"] == "DATE" && property["TZID"] == nil)
+        else { return false }
+        if item.property("DTSTART") == nil, !timeZoneWritten {
+            writeTimeZone()
+            if frame.isDate { _ = set("showWithoutTime", .bool(true)) }
+        }
+        guard writtenFrame == frame else { return false }
+        return set("due", .string(local))
+    }
+
+    /// An event's DURATION, or a task's estimate: read back as DURATION beside DTSTART without DUE, else as
+    /// ESTIMATED-DURATION, so only the one it is read back as maps.
+    private mutating func mapLength(_ property: Property, in item: Component) -> Bool {
+        let readAs =
+            !isTask || (item.property("DTSTART") != nil && item.property("DUE") == nil)
+            ? "DURATION" : "ESTIMATED-DURATION"
+        guard property.parameters.isEmpty, property.name == readAs,
+            case .success(let length) = CalendarDuration.parse(property.value), !length.isNegative,
+            length.icsValue == property.value
+        else { return false }
+        return set(isTask ? "estimatedDuration" : "duration", .string(property.value))
     }
 
     var timeZoneWritten: Bool { members.contains { $0.key == "timeZone" } }

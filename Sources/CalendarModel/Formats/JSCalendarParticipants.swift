@@ -100,58 +100,24 @@ extension JSCalendarItemWriter {
         if isOrganizer, organizerWritten { return false }
         if let existing, existing.organizer == isOrganizer { return false }
         let id = existing?.id ?? "p\(participantIDs.count + 1)"
-        var consumed: Set<String> = ["CN", "PARTSTAT", "RSVP", "CUTYPE"]
         var participant =
             members.first { $0.key == "participants" }?.value[id]?.objectMembers ?? [
                 ("@type", .string("Participant"))
             ]
-        func put(_ key: String, _ value: JSONValue) {
-            if let index = participant.firstIndex(where: { $0.key == key }) {
-                participant[index].value = value
-            } else {
-                participant.append((key, value))
-            }
-        }
+        var consumed: Set<String> = []
         if isOrganizer {
             // The organizer's parameters are all kept as written; its name shows when no attendee line gives one.
-            consumed = []
-            if participant.count == 1, let name = property["CN"] { put("name", .string(name)) }
+            if participant.count == 1, let name = property["CN"] { Self.put("name", .string(name), in: &participant) }
         } else {
-            if let name = property["CN"] { put("name", .string(name)) }
-            if let status = property["PARTSTAT"], status == status.uppercased() {
-                put("participationStatus", .string(status.lowercased()))
-            } else {
-                consumed.remove("PARTSTAT")
-            }
-            if let rsvp = property["RSVP"], ["TRUE", "FALSE"].contains(rsvp) {
-                put("expectReply", .bool(rsvp == "TRUE"))
-            } else {
-                consumed.remove("RSVP")
-            }
-            if let kind = property["CUTYPE"], kind == kind.uppercased() {
-                put("kind", .string(kind.lowercased()))
-            } else {
-                consumed.remove("CUTYPE")
-            }
+            consumed = Self.attendeeMembers(property, in: &participant)
         }
         switch version {
-        case .rfc8984: put("sendTo", .object([("imip", .string(address))]))
-        case .draft2: put("calendarAddress", .string(address))
+        case .rfc8984: Self.put("sendTo", .object([("imip", .string(address))]), in: &participant)
+        case .draft2: Self.put("calendarAddress", .string(address), in: &participant)
         }
-        var roles = participant.first { $0.key == "roles" }?.value ?? .object([])
-        if case .object(var set) = roles {
-            if isOrganizer {
-                set.insert(("owner", .bool(true)), at: 0)
-            } else {
-                set.append(("attendee", .bool(true)))
-                if let role = property["ROLE"], let word = Self.roles[role] {
-                    set.append((word, .bool(true)))
-                    consumed.insert("ROLE")
-                }
-            }
-            roles = .object(set)
-        }
-        put("roles", roles)
+        let roles = Self.roles(
+            participant.first { $0.key == "roles" }?.value ?? .object([]), of: property, consumed: &consumed)
+        Self.put("roles", roles, in: &participant)
         appendMember("participants", key: id, value: .object(participant))
         participantIDs[address] = (id, isOrganizer)
         if isOrganizer {
@@ -165,5 +131,55 @@ extension JSCalendarItemWriter {
             keep(property, consumed: consumed, at: "participants/" + id, name: "attendee")
         }
         return true
+    }
+
+    /// Sets `key` of a participant, in place when it has one.
+    private static func put(_ key: String, _ value: JSONValue, in participant: inout [(key: String, value: JSONValue)]) {
+        if let index = participant.firstIndex(where: { $0.key == key }) {
+            participant[index].value = value
+        } else {
+            participant.append((key, value))
+        }
+    }
+
+    /// An ATTENDEE's CN, PARTSTAT, RSVP and CUTYPE as members; the parameters consumed (one spelt otherwise than its
+    /// member writes it back stays in `convertedProperties`).
+    private static func attendeeMembers(
+        _ property: Property, in participant: inout [(key: String, value: JSONValue)]
+    ) -> Set<String> {
+        var consumed: Set<String> = []
+        if let name = property["CN"] {
+            put("name", .string(name), in: &participant)
+            consumed.insert("CN")
+        }
+        if let status = property["PARTSTAT"], status == status.uppercased() {
+            put("participationStatus", .string(status.lowercased()), in: &participant)
+            consumed.insert("PARTSTAT")
+        }
+        if let rsvp = property["RSVP"], ["TRUE", "FALSE"].contains(rsvp) {
+            put("expectReply", .bool(rsvp == "TRUE"), in: &participant)
+            consumed.insert("RSVP")
+        }
+        if let kind = property["CUTYPE"], kind == kind.uppercased() {
+            put("kind", .string(kind.lowercased()), in: &participant)
+            consumed.insert("CUTYPE")
+        }
+        return consumed
+    }
+
+    /// The participant's `roles` with the organizer's `owner` first, or an attendee's `attendee` and its ROLE's word
+    /// (ROLE then consumed).
+    private static func roles(_ roles: JSONValue, of property: Property, consumed: inout Set<String>) -> JSONValue {
+        guard case .object(var set) = roles else { return roles }
+        if property.name == "ORGANIZER" {
+            set.insert(("owner", .bool(true)), at: 0)
+        } else {
+            set.append(("attendee", .bool(true)))
+            if let role = property["ROLE"], let word = Self.roles[role] {
+                set.append((word, .bool(true)))
+                consumed.insert("ROLE")
+            }
+        }
+        return .object(set)
     }
 }

@@ -154,22 +154,9 @@ struct ContentLineScanner {
         var folded: [UInt8] = []
         var isFolded = false
 
-        // A line ends at CRLF (RFC 5545), LF (Unix exporters), CR alone (classic Mac OS) or CR CR LF (a file whose
-        // line ends were converted twice).
-        func lineEnd(from start: Int) -> (end: Int, next: Int) {
-            var cursor = start
-            while cursor < count, buffer[cursor] != 0x0A, buffer[cursor] != 0x0D { cursor += 1 }
-            guard cursor < count, buffer[cursor] == 0x0D else { return (cursor, cursor + 1) }
-            if cursor + 1 < count, buffer[cursor + 1] == 0x0A { return (cursor, cursor + 2) }
-            if cursor + 2 < count, buffer[cursor + 1] == 0x0D, buffer[cursor + 2] == 0x0A {
-                return (cursor, cursor + 3)
-            }
-            return (cursor, cursor + 1)
-        }
-
         while index < count {
             lineNumber += 1
-            let (end, next) = lineEnd(from: index)
+            let (end, next) = Self.lineEnd(buffer, from: index)
             let first: UInt8? = index < end ? buffer[index] : nil
             if first == 0x20 || first == 0x09, hasPending {
                 if !isFolded {
@@ -187,41 +174,49 @@ struct ContentLineScanner {
                 log.warning(lineNumber, "empty line; ignored", code: "empty-line")
             } else {
                 if hasPending {
-                    if isFolded {
-                        folded.withUnsafeBufferPointer { logicalLine($0, line: pendingLine) }
-                    } else {
-                        logicalLine(UnsafeBufferPointer(rebasing: buffer[pendingStart..<pendingEnd]), line: pendingLine)
-                    }
+                    emit(buffer, pendingStart..<pendingEnd, folded: isFolded ? folded : nil, line: pendingLine)
                 }
-                hasPending = false
                 isFolded = false
-                do {
-                    if first == 0x20 || first == 0x09 {
-                        log.warning(
-                            lineNumber, "continuation line with no line before it; read as a line of its own",
-                            code: "orphan-continuation")
-                        var start = index
-                        while start < end, buffer[start] == 0x20 || buffer[start] == 0x09 { start += 1 }
-                        index = start
-                    }
-                    pendingStart = index
-                    pendingEnd = end
-                    pendingLine = lineNumber
-                    hasPending = index < end
+                if first == 0x20 || first == 0x09 {
+                    log.warning(
+                        lineNumber, "continuation line with no line before it; read as a line of its own",
+                        code: "orphan-continuation")
+                    while index < end, buffer[index] == 0x20 || buffer[index] == 0x09 { index += 1 }
                 }
+                (pendingStart, pendingEnd, pendingLine) = (index, end, lineNumber)
+                hasPending = index < end
             }
             index = next
         }
         if hasPending {
             // A last line with no line end may be a line the file was cut inside of.
             isUnterminatedLastLine = pendingEnd == count
-            if isFolded {
-                folded.withUnsafeBufferPointer { logicalLine($0, line: pendingLine) }
-            } else {
-                logicalLine(UnsafeBufferPointer(rebasing: buffer[pendingStart..<pendingEnd]), line: pendingLine)
-            }
+            emit(buffer, pendingStart..<pendingEnd, folded: isFolded ? folded : nil, line: pendingLine)
         }
         releaseHeldLine()
+    }
+
+    /// A line ends at CRLF (RFC 5545), LF (Unix exporters), CR alone (classic Mac OS) or CR CR LF (a file whose
+    /// line ends were converted twice): where it ends, and where the next begins.
+    @inline(__always)
+    private static func lineEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, next: Int) {
+        let count = buffer.count
+        var cursor = start
+        while cursor < count, buffer[cursor] != 0x0A, buffer[cursor] != 0x0D { cursor += 1 }
+        guard cursor < count, buffer[cursor] == 0x0D else { return (cursor, cursor + 1) }
+        if cursor + 1 < count, buffer[cursor + 1] == 0x0A { return (cursor, cursor + 2) }
+        if cursor + 2 < count, buffer[cursor + 1] == 0x0D, buffer[cursor + 2] == 0x0A { return (cursor, cursor + 3) }
+        return (cursor, cursor + 1)
+    }
+
+    /// One logical line read on: the unfolded copy when it was folded, else its bytes where they stand.
+    @inline(__always)
+    private mutating func emit(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, folded: [UInt8]?, line: Int) {
+        if let folded {
+            folded.withUnsafeBufferPointer { logicalLine($0, line: line) }
+        } else {
+            logicalLine(UnsafeBufferPointer(rebasing: buffer[range]), line: line)
+        }
     }
 
     private mutating func logicalLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
@@ -281,27 +276,10 @@ struct ContentLineScanner {
         // Whether name and parameters are spelled as the canonical writer would spell them.
         var canonical = !Self.hasLowercase(bytes, 0..<nameEnd)
         while cursor < count, bytes[cursor] == UInt8(ascii: ";") {
-            cursor += 1
             guard
                 let (parameter, next) = parseParameter(
-                    bytes, from: cursor, line: line, property: name,
-                    canonical: &canonical)
-            else {
-                if !repairing, let repaired = Self.quoteClosedAfterValue(bytes) {
-                    log.warning(
-                        line,
-                        "\(name) has a quoted parameter that swallows the value (the closing quote "
-                            + "comes at the end of the line); read with the quote closed before the last ':'",
-                        code: "quote-swallows-value")
-                    let text = source()
-                    repaired.withUnsafeBufferPointer { contentLine($0, line: line, repairing: true, source: text) }
-                } else {
-                    log.error(
-                        line, "\(name) has a parameter list with no closing colon; line ignored",
-                        code: "unclosed-parameter-list")
-                }
-                return
-            }
+                    bytes, from: cursor + 1, line: line, property: name, canonical: &canonical)
+            else { return unclosedParameters(bytes, name: name, line: line, repairing: repairing, source: source) }
             parameters.append(parameter)
             cursor = next
         }
@@ -310,18 +288,8 @@ struct ContentLineScanner {
         // Keep the spelling of name and parameters only where writing them canonically would change it.
         let prefix = canonical ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[..<cursor]), as: UTF8.self)
         if !Self.isValidName(UnsafeBufferPointer(rebasing: bytes[..<nameEnd])) {
-            // A name other writers use though RFC 5545 does not allow it (Lotus Notes' X-LOTUS-CHILD_UID): kept, as
-            // python icalendar, libical and ical.js keep it, and written back as read; `--repair` renames it.
-            if Self.isLenientName(UnsafeBufferPointer(rebasing: bytes[..<nameEnd])), !stack.isEmpty {
-                return keepUnusualName(
-                    Property(name: name, parameters: parameters, value: value, line: line, sourcePrefix: prefix))
-            }
-            // Written back, such a name makes the line unreadable for strict readers. It is most often the rest of
-            // the line above (text with a colon in it, a fold that lost its space): read so, or dropped, said.
-            notAProperty(
-                original ?? String(decoding: bytes, as: UTF8.self), line: line,
-                why: "has no valid property name (\"\(Self.excerpt(name))\": letters, digits and '-' only)")
-            return
+            let property = Property(name: name, parameters: parameters, value: value, line: line, sourcePrefix: prefix)
+            return invalidName(property, UnsafeBufferPointer(rebasing: bytes[..<nameEnd]), source: source)
         }
         switch name {
         case "BEGIN": begin(value, line: line)
@@ -335,6 +303,36 @@ struct ContentLineScanner {
                 stack[stack.count - 1].properties.append(property)
             }
         }
+    }
+
+    /// A parameter list without the colon that ends it: read again with a quote closed before the value when one
+    /// swallowed it, else the line is ignored; either said.
+    private mutating func unclosedParameters(
+        _ bytes: UnsafeBufferPointer<UInt8>, name: String, line: Int, repairing: Bool, source: () -> String
+    ) {
+        guard !repairing, let repaired = Self.quoteClosedAfterValue(bytes) else {
+            return log.error(
+                line, "\(name) has a parameter list with no closing colon; line ignored",
+                code: "unclosed-parameter-list")
+        }
+        log.warning(
+            line,
+            "\(name) has a quoted parameter that swallows the value (the closing quote "
+                + "comes at the end of the line); read with the quote closed before the last ':'",
+            code: "quote-swallows-value")
+        let text = source()
+        repaired.withUnsafeBufferPointer { contentLine($0, line: line, repairing: true, source: text) }
+    }
+
+    /// A property whose name is not RFC 5545's: one other writers use (Lotus Notes' X-LOTUS-CHILD_UID) is kept, as
+    /// python icalendar, libical and ical.js keep it, and written back as read (`--repair` renames it); anything
+    /// else would make the line unreadable for strict readers written back, and is most often the rest of the line
+    /// above (text with a colon in it, a fold that lost its space): read so, or dropped, said.
+    private mutating func invalidName(_ property: Property, _ name: UnsafeBufferPointer<UInt8>, source: () -> String) {
+        if Self.isLenientName(name), !stack.isEmpty { return keepUnusualName(property) }
+        notAProperty(
+            source(), line: property.line,
+            why: "has no valid property name (\"\(Self.excerpt(property.name))\": letters, digits and '-' only)")
     }
 
     /// A property whose name holds characters a name may not (`isLenientName`), kept in the open component.
@@ -416,6 +414,38 @@ struct ContentLineScanner {
         return cursor
     }
 
+    /// A quoted parameter value from the quote at `quote`: the value and the index after its closing quote. One
+    /// whose quote never closes is read unquoted up to the next ';' or ':' (`closed` false), so the line survives;
+    /// nil when nothing ends it.
+    private mutating func quotedValue(
+        _ bytes: UnsafeBufferPointer<UInt8>, at quote: Int, line: Int, property: String, name: String,
+        canonical: inout Bool
+    ) -> (value: String, next: Int, closed: Bool)? {
+        let count = bytes.count
+        let valueStart = quote + 1
+        var cursor = valueStart
+        while cursor < count, bytes[cursor] != UInt8(ascii: "\"") { cursor += 1 }
+        let raw = UnsafeBufferPointer(rebasing: bytes[valueStart..<cursor])
+        // The writer quotes exactly the values holding ':', ';' or ',' and caret-escapes anew.
+        if raw.contains(UInt8(ascii: "^")) || !raw.contains(where: { $0 == 0x3A || $0 == 0x3B || $0 == 0x2C }) {
+            canonical = false
+        }
+        guard cursor < count else {
+            canonical = false
+            log.warning(
+                line,
+                "\(property) parameter \(name) opens a quote it never closes; read up to the next ':' instead",
+                code: "unclosed-quote")
+            cursor = valueStart
+            while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") { cursor += 1 }
+            guard cursor < count else { return nil }
+            return (Self.decodeCaret(bytes, valueStart..<cursor), cursor, false)
+        }
+        let escaped = Self.hasBackslashEscape(bytes, valueStart..<cursor)
+        if escaped { backslashEscapes(property, name, line: line, canonical: &canonical) }
+        return (Self.decodeCaret(bytes, valueStart..<cursor, backslashes: escaped), cursor + 1, true)
+    }
+
     /// Reads `NAME=value,"quoted value"` starting after a `;`; returns the index of the `;` or `:` after it.
     private mutating func parseParameter(
         _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, line: Int,
@@ -443,33 +473,13 @@ struct ContentLineScanner {
         var spacedList = false
         while true {
             if cursor < count, bytes[cursor] == UInt8(ascii: "\"") {
-                let valueStart = cursor + 1
-                cursor = valueStart
-                while cursor < count, bytes[cursor] != UInt8(ascii: "\"") { cursor += 1 }
-                let raw = UnsafeBufferPointer(rebasing: bytes[valueStart..<cursor])
-                // The writer quotes exactly the values holding ':', ';' or ',' and caret-escapes anew.
-                if raw.contains(UInt8(ascii: "^")) || !raw.contains(where: { $0 == 0x3A || $0 == 0x3B || $0 == 0x2C }) {
-                    canonical = false
-                }
-                if cursor == count {
-                    canonical = false
-                    // No closing quote: read the value unquoted up to the next ';' or ':', so the line survives.
-                    log.warning(
-                        line,
-                        "\(property) parameter \(name) opens a quote it never closes; read up to "
-                            + "the next ':' instead", code: "unclosed-quote")
-                    cursor = valueStart
-                    while cursor < count, bytes[cursor] != UInt8(ascii: ";"), bytes[cursor] != UInt8(ascii: ":") {
-                        cursor += 1
-                    }
-                    guard cursor < count else { return nil }
-                    values.append(Self.decodeCaret(bytes, valueStart..<cursor))
-                    break
-                }
-                let escaped = Self.hasBackslashEscape(bytes, valueStart..<cursor)
-                if escaped { backslashEscapes(property, name, line: line, canonical: &canonical) }
-                values.append(Self.decodeCaret(bytes, valueStart..<cursor, backslashes: escaped))
-                cursor += 1
+                guard
+                    let quoted = quotedValue(
+                        bytes, at: cursor, line: line, property: property, name: name, canonical: &canonical)
+                else { return nil }
+                values.append(quoted.value)
+                cursor = quoted.next
+                if !quoted.closed { break }
             } else {
                 let valueStart = cursor
                 let (end, escaped, hasCaret) = Self.unquotedValueEnd(bytes, from: cursor)
