@@ -159,32 +159,7 @@ struct JSCalendarItemReader {
                 throw .jscalendar(path + "/" + key, frame.isDate ? "a LocalDateTime at midnight" : "a LocalDateTime")
             }
             properties.append(dated(key == "start" ? "DTSTART" : "DUE", ics))
-        case "duration", "estimatedDuration":
-            let text = try string(key, value)
-            guard case .success(let length) = CalendarDuration.parse(text), !length.isNegative else {
-                throw .jscalendar(path + "/" + key, "a Duration (PT1H)")
-            }
-            if key == "duration", converted("duration")?["name"]?.stringValue == "dtend",
-                let start = json["start"]?.stringValue.flatMap(frameValue),
-                case .success(let from) = CalendarDate.parse(start, tzid: nil)
-            {
-                if let zone = frame.zone, let endZone = endLocationZone,
-                    let end = JSCalendarValues.wall(
-                        after: start, in: zone, seconds: length.totalSeconds, endZone: endZone)
-                {
-                    // The end in another zone (RFC 8984 §6.6): the same time passed, read in that zone.
-                    properties.append(Property("DTEND", parameters: [Parameter("TZID", endZone)], value: end))
-                    return
-                }
-                let end = LocalDateTime(from).adding(seconds: Int64(length.totalSeconds))
-                let form: CalendarDate.Form = frame.isDate ? .date : frame.isUTC ? .utc : .floating
-                properties.append(dated("DTEND", end.calendarDate(form).icsValue))
-            } else if key == "estimatedDuration", json["due"] != nil || json["start"] == nil {
-                // RFC 5545 gives a todo a DURATION only beside DTSTART and never beside DUE.
-                properties.append(Property("ESTIMATED-DURATION", value: text))
-            } else {
-                properties.append(Property("DURATION", value: text))
-            }
+        case "duration", "estimatedDuration": try length(key, value)
         case "recurrenceRules", "excludedRecurrenceRules":
             guard case .array(let rules) = value else {
                 throw .jscalendar(path + "/" + key, "an array of RecurrenceRules")
@@ -202,6 +177,35 @@ struct JSCalendarItemReader {
                 Property("CATEGORIES", value: names.map { TextEscaping.escape($0.key) }.joined(separator: ",")))
         default:
             try JSCalendarObjects.member(key, value, into: &self)
+        }
+    }
+
+    /// `duration` or `estimatedDuration`: DTEND where ICSKit wrote one as a duration (in the end location's zone when
+    /// it has one), ESTIMATED-DURATION for a task's estimate beside DUE or without a start, else DURATION.
+    private mutating func length(_ key: String, _ value: JSONValue) throws(JSCalendarReader.Failure) {
+        let text = try string(key, value)
+        guard case .success(let length) = CalendarDuration.parse(text), !length.isNegative else {
+            throw .jscalendar(path + "/" + key, "a Duration (PT1H)")
+        }
+        if key == "duration", converted("duration")?["name"]?.stringValue == "dtend",
+            let start = json["start"]?.stringValue.flatMap(frameValue),
+            case .success(let from) = CalendarDate.parse(start, tzid: nil)
+        {
+            if let zone = frame.zone, let endZone = endLocationZone,
+                let end = JSCalendarValues.wall(after: start, in: zone, seconds: length.totalSeconds, endZone: endZone)
+            {
+                // The end in another zone (RFC 8984 §6.6): the same time passed, read in that zone.
+                properties.append(Property("DTEND", parameters: [Parameter("TZID", endZone)], value: end))
+                return
+            }
+            let end = LocalDateTime(from).adding(seconds: Int64(length.totalSeconds))
+            let form: CalendarDate.Form = frame.isDate ? .date : frame.isUTC ? .utc : .floating
+            properties.append(dated("DTEND", end.calendarDate(form).icsValue))
+        } else if key == "estimatedDuration", json["due"] != nil || json["start"] == nil {
+            // RFC 5545 gives a todo a DURATION only beside DTSTART and never beside DUE.
+            properties.append(Property("ESTIMATED-DURATION", value: text))
+        } else {
+            properties.append(Property("DURATION", value: text))
         }
     }
 }

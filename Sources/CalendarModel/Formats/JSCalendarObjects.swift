@@ -11,62 +11,19 @@ enum JSCalendarObjects {
         throws(JSCalendarReader.Failure)
     {
         let path = reader.path + "/" + key
-        func entries() throws(JSCalendarReader.Failure) -> [(key: String, value: JSONValue)] {
-            guard case .object(let items) = value else { throw .jscalendar(path, "an object of objects by id") }
-            for (id, item) in items {
-                guard case .object = item else { throw .jscalendar(path + "/" + id, "an object") }
-            }
-            return items
-        }
         switch key {
         case "participants":
-            for (id, participant) in try entries() {
-                try self.participant(id, participant, into: &reader)
-            }
+            for (id, item) in try entries(value, path) { try participant(id, item, into: &reader) }
         case "locations":
-            for (id, location) in try entries() {
-                // A location that only says where the end is gives DTEND its zone (read with `duration`).
-                if location["relativeTo"]?.stringValue == "end", location["name"] == nil { continue }
-                if let name = location["name"]?.stringValue {
-                    reader.properties.append(
-                        Property(
-                            "LOCATION", parameters: try reader.parameters("locations/" + id),
-                            value: TextEscaping.escape(name)))
-                }
-                if let coordinates = location["coordinates"]?.stringValue {
-                    guard coordinates.hasPrefix("geo:") else {
-                        throw .jscalendar(path + "/" + id + "/coordinates", "a geo: URI")
-                    }
-                    let numbers = coordinates.dropFirst(4).split(separator: ";").first ?? ""
-                    reader.properties.append(
-                        Property("GEO", value: numbers.replacingOccurrences(of: ",", with: ";")))
-                }
-            }
+            for (id, item) in try entries(value, path) { try location(id, item, path: path + "/" + id, into: &reader) }
         case "virtualLocations":
-            for (id, location) in try entries() {
-                guard let uri = location["uri"]?.stringValue else {
-                    throw .jscalendar(path + "/" + id + "/uri", "a URI")
-                }
-                var parameters = [Parameter("VALUE", "URI")]
-                if let name = location["name"]?.stringValue { parameters.append(Parameter("LABEL", name)) }
-                parameters += try reader.parameters("virtualLocations/" + id)
-                reader.properties.append(Property("CONFERENCE", parameters: parameters, value: uri))
+            for (id, item) in try entries(value, path) {
+                try virtualLocation(id, item, path: path + "/" + id, into: &reader)
             }
         case "links":
-            for (id, link) in try entries() {
-                guard let href = link["href"]?.stringValue else {
-                    throw .jscalendar(path + "/" + id + "/href", "a URI")
-                }
-                let isURL =
-                    reader.converted("links/" + id)?["name"]?.stringValue == "url"
-                    || (link["rel"] == nil && link["contentType"] == nil)
-                var parameters: [Parameter] = []
-                if let type = link["contentType"]?.stringValue { parameters.append(Parameter("FMTTYPE", type)) }
-                parameters += try reader.parameters("links/" + id)
-                reader.properties.append(Property(isURL ? "URL" : "ATTACH", parameters: parameters, value: href))
-            }
+            for (id, item) in try entries(value, path) { try link(id, item, path: path + "/" + id, into: &reader) }
         case "relatedTo":
-            for (uid, relation) in try entries() {
+            for (uid, relation) in try entries(value, path) {
                 var parameters: [Parameter] = []
                 if case .object(let kinds)? = relation["relation"], let kind = kinds.first?.key {
                     parameters.append(Parameter("RELTYPE", kind.uppercased()))
@@ -75,11 +32,69 @@ enum JSCalendarObjects {
                     Property("RELATED-TO", parameters: parameters, value: TextEscaping.escape(uid)))
             }
         case "localizations":
-            for (language, patch) in try entries() { localization(language, patch, into: &reader) }
+            for (language, patch) in try entries(value, path) { localization(language, patch, into: &reader) }
         default:
             // A member ICSKit has no property for (RFC 8984's `locale`, `timeZones`, a vendor's …) is kept.
             reader.properties.append(kept(key, value))
         }
+    }
+
+    /// The members of an object of objects by id (`participants`, `locations` …).
+    private static func entries(_ value: JSONValue, _ path: String) throws(JSCalendarReader.Failure)
+        -> [(key: String, value: JSONValue)]
+    {
+        guard case .object(let items) = value else { throw .jscalendar(path, "an object of objects by id") }
+        for (id, item) in items {
+            guard case .object = item else { throw .jscalendar(path + "/" + id, "an object") }
+        }
+        return items
+    }
+
+    /// A location as LOCATION (its name) and GEO (its coordinates); one that only says where the end is gives DTEND
+    /// its zone (read with `duration`) and nothing here.
+    private static func location(
+        _ id: String, _ location: JSONValue, path: String, into reader: inout JSCalendarItemReader
+    )
+        throws(JSCalendarReader.Failure)
+    {
+        if location["relativeTo"]?.stringValue == "end", location["name"] == nil { return }
+        if let name = location["name"]?.stringValue {
+            reader.properties.append(
+                Property(
+                    "LOCATION", parameters: try reader.parameters("locations/" + id), value: TextEscaping.escape(name)))
+        }
+        if let coordinates = location["coordinates"]?.stringValue {
+            guard coordinates.hasPrefix("geo:") else { throw .jscalendar(path + "/coordinates", "a geo: URI") }
+            let numbers = coordinates.dropFirst(4).split(separator: ";").first ?? ""
+            reader.properties.append(Property("GEO", value: numbers.replacingOccurrences(of: ",", with: ";")))
+        }
+    }
+
+    /// A virtual location as CONFERENCE (RFC 7986), its name the LABEL.
+    private static func virtualLocation(
+        _ id: String, _ location: JSONValue, path: String, into reader: inout JSCalendarItemReader
+    )
+        throws(JSCalendarReader.Failure)
+    {
+        guard let uri = location["uri"]?.stringValue else { throw .jscalendar(path + "/uri", "a URI") }
+        var parameters = [Parameter("VALUE", "URI")]
+        if let name = location["name"]?.stringValue { parameters.append(Parameter("LABEL", name)) }
+        parameters += try reader.parameters("virtualLocations/" + id)
+        reader.properties.append(Property("CONFERENCE", parameters: parameters, value: uri))
+    }
+
+    /// A link as URL (what was a URL, or a link with neither `rel` nor `contentType`), else ATTACH.
+    private static func link(_ id: String, _ link: JSONValue, path: String, into reader: inout JSCalendarItemReader)
+        throws(JSCalendarReader.Failure)
+    {
+        guard let href = link["href"]?.stringValue else { throw .jscalendar(path + "/href", "a URI") }
+        let isURL =
+            reader.converted("links/" + id)?["name"]?.stringValue == "url"
+            || (link["rel"] == nil && link["contentType"] == nil)
+        var parameters: [Parameter] = []
+        if let type = link["contentType"]?.stringValue { parameters.append(Parameter("FMTTYPE", type)) }
+        parameters += try reader.parameters("links/" + id)
+        reader.properties.append(Property(isURL ? "URL" : "ATTACH", parameters: parameters, value: href))
     }
 
     /// A localization: its title and description as SUMMARY and DESCRIPTION in that LANGUAGE, the rest kept.

@@ -134,7 +134,8 @@ extension JSCalendarItemWriter {
     }
 
     /// Sets `key` of a participant, in place when it has one.
-    private static func put(_ key: String, _ value: JSONValue, in participant: inout [(key: String, value: JSONValue)]) {
+    private static func put(_ key: String, _ value: JSONValue, in participant: inout [(key: String, value: JSONValue)])
+    {
         if let index = participant.firstIndex(where: { $0.key == key }) {
             participant[index].value = value
         } else {

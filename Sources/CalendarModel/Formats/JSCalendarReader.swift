@@ -159,14 +159,7 @@ package enum JSCalendarReader {
         }
         let base = JSONValue.object(members.filter { !JSCalendarItemReader.seriesKeys.contains($0.key) })
         let weight = base.weight
-        // RDATEs and EXDATEs that were one line: the first key's entry names the others.
-        var lines: [String: [String]] = [:]
-        let keys = Set(patches.map(\.key))
-        for (key, _) in patches {
-            if let others = reader.converted("recurrenceOverrides/" + key)?["with"]?.arrayValue {
-                lines[key] = others.compactMap(\.stringValue).filter(keys.contains)
-            }
-        }
+        let lines = sharedLines(patches, reader)
         let listed = Set(lines.values.joined())
         for (key, patch) in patches {
             let at = path + "/recurrenceOverrides/" + key
@@ -188,14 +181,7 @@ package enum JSCalendarReader {
             if reader.converted("recurrenceOverrides/" + key)?["name"]?.stringValue == "rdate" {
                 master.properties.append(reader.dated("RDATE", value))
             }
-            guard budget.spend(weight + patch.weight) else {
-                throw Failure(
-                    line: 1, column: nil,
-                    message:
-                        "JSCalendar at \(at): the recurrenceOverrides of this document copy their events past "
-                        + "16 times its size; nothing read (a document that small cannot hold that many changed "
-                        + "instances of events that large)", path: at)
-            }
+            guard budget.spend(weight + patch.weight) else { throw .overridesTooLarge(at) }
             let patched = try apply(changes, to: base, path: at)
             var instance = JSCalendarItemReader(json: patched, path: at, isTask: type == "Task")
             var component = try instance.item()
@@ -203,6 +189,20 @@ package enum JSCalendarReader {
             result.append(placed(component, at: at, places))
         }
         return [placed(master, at: path, places)] + result
+    }
+
+    /// RDATEs and EXDATEs that were one line: the first key's entry names the others (ICSKit's `with`).
+    private static func sharedLines(_ patches: [(key: String, value: JSONValue)], _ reader: JSCalendarItemReader)
+        -> [String: [String]]
+    {
+        var lines: [String: [String]] = [:]
+        let keys = Set(patches.map(\.key))
+        for (key, _) in patches {
+            if let others = reader.converted("recurrenceOverrides/" + key)?["with"]?.arrayValue {
+                lines[key] = others.compactMap(\.stringValue).filter(keys.contains)
+            }
+        }
+        return lines
     }
 
     /// `base` with a patch applied (RFC 8984 §1.4.9): each key a JSON Pointer from the object's root, its value
@@ -274,5 +274,15 @@ extension JCalReader.Failure {
         Self(
             line: 1, column: nil, message: "JSCalendar at \(path.isEmpty ? "/" : path): expected \(expected)",
             path: path)
+    }
+
+    /// The overrides at `path` copy their events past the document's budget (`OverrideBudget`).
+    static func overridesTooLarge(_ path: String) -> Self {
+        Self(
+            line: 1, column: nil,
+            message:
+                "JSCalendar at \(path): the recurrenceOverrides of this document copy their events past "
+                + "16 times its size; nothing read (a document that small cannot hold that many changed "
+                + "instances of events that large)", path: path)
     }
 }
