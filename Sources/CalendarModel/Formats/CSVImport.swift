@@ -168,20 +168,7 @@ struct CSVImporter {
                     code: "csv-empty-row")
                 return nil
             }
-            // An event needs a start (RFC 5545 §3.6.1 in a calendar without METHOD); an undated row is a to-do
-            // unless its kind says event (an iTIP event written to CSV), which is kept as it was.
-            if !isTodo, start == nil {
-                if cells[.kind] != nil {
-                    warning(
-                        at.line,
-                        "row \(at.number) is an event without a start date; kept, but strict readers want DTSTART",
-                        code: "csv-event-without-start")
-                } else {
-                    warning(
-                        at.line, "row \(at.number) has no start date; read as a to-do", code: "csv-row-read-as-todo")
-                    isTodo = true
-                }
-            }
+            if !isTodo, start == nil { isTodo = undatedIsTodo(cells, at) }
             var core = ItemCore()
             core.stamp = stamp
             core.summary = cells.text(.summary)
@@ -215,6 +202,20 @@ struct CSVImporter {
         } catch {
             return nil
         }
+    }
+
+    /// Whether an event row without a start is read as a to-do: an event needs a start (RFC 5545 §3.6.1 in a
+    /// calendar without METHOD), so it is one unless its kind says event (an iTIP event written to CSV), which is
+    /// kept as it was; either said.
+    private mutating func undatedIsTodo(_ cells: Cells, _ at: RowPlace) -> Bool {
+        guard cells[.kind] == nil else {
+            warning(
+                at.line, "row \(at.number) is an event without a start date; kept, but strict readers want DTSTART",
+                code: "csv-event-without-start")
+            return false
+        }
+        warning(at.line, "row \(at.number) has no start date; read as a to-do", code: "csv-row-read-as-todo")
+        return true
     }
 
     /// The row's cells by field, and a property for each cell of a column no field claims.

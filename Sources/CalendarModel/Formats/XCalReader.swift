@@ -107,13 +107,7 @@ package enum XCalReader {
             var valueElements: [XMLElement] = []
             for part in elements(of: element) {
                 if part.name == "parameters" {
-                    for parameter in elements(of: part) {
-                        let values = elements(of: parameter).map {
-                            $0.name == "boolean" ? $0.text.uppercased() : $0.text
-                        }
-                        property.parameters.append(
-                            Parameter(parameter.name.uppercased(), values.isEmpty ? [parameter.text] : values))
-                    }
+                    for child in elements(of: part) { property.parameters.append(parameter(child)) }
                 } else {
                     valueElements.append(part)
                 }
@@ -121,20 +115,8 @@ package enum XCalReader {
             guard let first = valueElements.first else {
                 throw Failure(line: element.line, message: "<\(element.name)> has no value element")
             }
-            let path = "line \(element.line)"
-            if property.name == "REQUEST-STATUS", first.name == "code" {
-                var parts = valueElements.map { TextEscaping.escape($0.text) }
-                if parts.count == 2, parts[1].isEmpty { parts.removeLast() }
-                property.value = parts.joined(separator: ";")
-                return property
-            }
-            if property.name == "GEO", first.name == "latitude" || first.name == "longitude" {
-                let latitude = valueElements.first { $0.name == "latitude" }?.text
-                let longitude = valueElements.first { $0.name == "longitude" }?.text
-                guard let latitude, let longitude else {
-                    throw Failure(line: element.line, message: "<geo> needs <latitude> and <longitude>")
-                }
-                property.value = latitude + ";" + longitude
+            if let value = try Self.structured(property.name, valueElements, line: element.line) {
+                property.value = value
                 return property
             }
             guard valueElements.allSatisfy({ $0.name == first.name }) else {
@@ -159,11 +141,33 @@ package enum XCalReader {
             }
             let values = try valueElements.map { value throws(Failure) in try json(value, type: type) }
             do {
-                property.value = try JCalReader.text(values, type: type, name: property.name, path: path)
+                property.value = try JCalReader.text(
+                    values, type: type, name: property.name, path: "line \(element.line)")
             } catch {
                 throw Failure(line: element.line, message: error.message)
             }
             return property
+        }
+
+        /// A `<parameters>` element's child as a parameter: its values, or its text when it has none.
+        mutating func parameter(_ element: XMLElement) -> Parameter {
+            let values = elements(of: element).map { $0.name == "boolean" ? $0.text.uppercased() : $0.text }
+            return Parameter(element.name.uppercased(), values.isEmpty ? [element.text] : values)
+        }
+
+        /// The value of a property whose parts are elements of their own (REQUEST-STATUS's `code`, GEO's `latitude`
+        /// and `longitude`); nil for any other.
+        static func structured(_ name: String, _ parts: [XMLElement], line: Int) throws(Failure) -> String? {
+            if name == "REQUEST-STATUS", parts.first?.name == "code" {
+                var texts = parts.map { TextEscaping.escape($0.text) }
+                if texts.count == 2, texts[1].isEmpty { texts.removeLast() }
+                return texts.joined(separator: ";")
+            }
+            guard name == "GEO", parts.first?.name == "latitude" || parts.first?.name == "longitude" else { return nil }
+            guard let latitude = parts.first(where: { $0.name == "latitude" })?.text,
+                let longitude = parts.first(where: { $0.name == "longitude" })?.text
+            else { throw Failure(line: line, message: "<geo> needs <latitude> and <longitude>") }
+            return latitude + ";" + longitude
         }
 
         /// A content line the writer could not give an element of its own, read back as iCalendar text.
