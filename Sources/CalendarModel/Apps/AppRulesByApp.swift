@@ -37,19 +37,28 @@ extension AppRule {
                             + "other instances or none", code: "outlook-rule-pattern")
                 }
             }
-            for alarm in item.component.components where alarm.name == "VALARM" {
-                // [MS-OXCICAL], Component: VALARM: one reminder, placed by its TRIGGER; whatever its ACTION, it is
-                // a reminder in Outlook.
-                if alarm.property("TRIGGER") == nil {
-                    log.warning(
-                        alarm.line, "Outlook ignores a VALARM without TRIGGER", code: "outlook-alarm-without-trigger")
-                } else if let action = alarm.property("ACTION")?.value.uppercased(), action != "DISPLAY" {
-                    log.warning(
-                        alarm.line, "Outlook shows ACTION:\(action) as a plain reminder",
-                        code: "outlook-alarm-action")
-                }
+            checkOutlookAlarms(item.component, &log)
+        }
+        checkOutlookZones(root: root, items: items, &log)
+    }
+
+    /// [MS-OXCICAL], Component: VALARM: one reminder, placed by its TRIGGER; whatever its ACTION, it is a reminder
+    /// in Outlook.
+    private static func checkOutlookAlarms(_ event: Component, _ log: inout DiagnosticLog) {
+        for alarm in event.components where alarm.name == "VALARM" {
+            if alarm.property("TRIGGER") == nil {
+                log.warning(
+                    alarm.line, "Outlook ignores a VALARM without TRIGGER", code: "outlook-alarm-without-trigger")
+            } else if let action = alarm.property("ACTION")?.value.uppercased(), action != "DISPLAY" {
+                log.warning(
+                    alarm.line, "Outlook shows ACTION:\(action) as a plain reminder", code: "outlook-alarm-action")
             }
         }
+    }
+
+    /// Outlook's VTIMEZONEs: each observance needs a TZOFFSETTO, and ([MS-OXCICAL] 2.1.3.1.1.19) each TZID a
+    /// VTIMEZONE, by which Outlook places its times (Windows names above all, which only their VTIMEZONE explains).
+    private static func checkOutlookZones(root: Component, items: [RuleItem], _ log: inout DiagnosticLog) {
         for zone in root.components where zone.name == "VTIMEZONE" {
             for part in zone.components where part.property("TZOFFSETTO") == nil {
                 log.error(
@@ -58,8 +67,6 @@ extension AppRule {
                         + "has no TZOFFSETTO", code: "outlook-observance-offset")
             }
         }
-        // [MS-OXCICAL] 2.1.3.1.1.19: Outlook places times by the VTIMEZONE of their TZID and expects one for each
-        // (Windows names above all, which only their VTIMEZONE explains).
         let defined = Set(root.components.filter { $0.name == "VTIMEZONE" }.compactMap { $0.property("TZID")?.value })
         var reported: Set<String> = []
         for item in items {

@@ -240,36 +240,17 @@ extension SeriesRewrite {
             if index > 0 {
                 instants.removeAll { $0 == startKey }
                 guard let first = instants.first, let text = startText(first, start) else { continue }
-                part.properties.removeAll { ["UID", "DTSTART", "DTEND", "DURATION"].contains($0.name) }
-                var begin = start
-                begin.value = text
-                part.properties.insert(contentsOf: [Property("UID", value: "\(uid)-rule\(index + 1)"), begin], at: 0)
-                if let length = Self.lengthProperty(master, isDate: start.value.count == 8) {
-                    part.properties.insert(length, at: 2)
-                }
                 let shared = instants.filter(taken.contains)
-                if !shared.isEmpty {
-                    let texts = shared.compactMap { startText($0, start) }
-                    guard bounded, texts.count == shared.count else {
-                        return refuse("two of its rules never end and share instances")
-                    }
-                    part.properties.append(
-                        Property("EXDATE", parameters: start.parameters, value: texts.joined(separator: ",")))
+                let texts = shared.compactMap { startText($0, start) }
+                if !shared.isEmpty, !bounded || texts.count != shared.count {
+                    return refuse("two of its rules never end and share instances")
                 }
+                part = Self.laterPart(part, of: master, uid: "\(uid)-rule\(index + 1)", start: text, excluding: texts)
             }
             taken.formUnion(instants)
             series.append((part.property("UID")?.value ?? uid, part, Set(instants)))
         }
-        var result = series.map(\.component)
-        for override in overrides {
-            var moved = override
-            let key = override.property("RECURRENCE-ID").flatMap { Self.key($0.value, tzid: $0["TZID"]) }
-            if let key, let owner = series.first(where: { $0.instants.contains(key) }), owner.uid != uid {
-                moved.properties.removeAll { $0.name == "UID" }
-                moved.properties.insert(Property("UID", value: owner.uid), at: 0)
-            }
-            result.append(moved)
-        }
+        let result = series.map(\.component) + Self.overrides(overrides, of: series, uid: uid)
         let message =
             "\(said) the series \(uid) written as \(series.count) series, one a rule (UIDs \(uid)-rule2…), the same "
             + "instances"
@@ -279,6 +260,40 @@ extension SeriesRewrite {
             log.warning(master.line, message, code: "repair-rules-split")
         }
         return result
+    }
+
+    /// A part of a series split by rule after the first: under `uid`, starting at `start` (its rule's first instance
+    /// after DTSTART) as long as the series, without the instances an earlier part has (`excluding`, an EXDATE).
+    private static func laterPart(
+        _ part: Component, of master: Component, uid: String, start text: String, excluding: [String]
+    ) -> Component {
+        guard let start = master.property("DTSTART") else { return part }
+        var part = part
+        part.properties.removeAll { ["UID", "DTSTART", "DTEND", "DURATION"].contains($0.name) }
+        var begin = start
+        begin.value = text
+        part.properties.insert(contentsOf: [Property("UID", value: uid), begin], at: 0)
+        if let length = lengthProperty(master, isDate: start.value.count == 8) { part.properties.insert(length, at: 2) }
+        if !excluding.isEmpty {
+            part.properties.append(
+                Property("EXDATE", parameters: start.parameters, value: excluding.joined(separator: ",")))
+        }
+        return part
+    }
+
+    /// The overrides of a series split by rule, each under the UID of the part that has its instance.
+    private static func overrides(
+        _ overrides: [Component], of series: [(uid: String, component: Component, instants: Set<Int64>)], uid: String
+    ) -> [Component] {
+        overrides.map { override in
+            var moved = override
+            let key = override.property("RECURRENCE-ID").flatMap { Self.key($0.value, tzid: $0["TZID"]) }
+            if let key, let owner = series.first(where: { $0.instants.contains(key) }), owner.uid != uid {
+                moved.properties.removeAll { $0.name == "UID" }
+                moved.properties.insert(Property("UID", value: owner.uid), at: 0)
+            }
+            return moved
+        }
     }
 
     /// The rules of a series as the rules of its parts: with `listsToo`, one a BYMONTHDAY, BYHOUR and BYMINUTE

@@ -37,52 +37,77 @@ extension ICalendar {
             for index in item.properties.indices.reversed() {
                 let rule = item.properties[index]
                 guard rule.name == "RRULE", hasScale(rule.value) else { continue }
-                func instants(_ value: String) -> [Int64] {
-                    let lone = Component(
-                        item.name,
-                        properties: item.properties.filter { ["UID", "DTSTART"].contains($0.name) }
-                            + [Property("RRULE", value: value)])
-                    return rewrite.instants(of: lone, until: horizon)
+                let scope = ScaleScope(rewrite: rewrite, horizon: horizon, start: start, startKey: startKey)
+                if let written = withoutScale(rule, of: item, scope, &log) {
+                    item.properties[index] = written
+                } else {
+                    item.properties.remove(at: index)
                 }
-                let plain = ValueSyntax.split(rule.value, on: ";").filter { !hasScale($0) }.joined(separator: ";")
-                let scaled = instants(rule.value)
-                let isGregorian = ValueSyntax.split(rule.value, on: ";").allSatisfy {
-                    !$0.uppercased().hasPrefix("RSCALE=") || $0.uppercased() == "RSCALE=GREGORIAN"
-                }
-                if isGregorian, instants(plain) == scaled {
-                    item.properties[index].value = plain
-                    log.warning(
-                        rule.line,
-                        "repaired: RRULE \(rule.value) is Gregorian and gives the same instances without RFC 7529's "
-                            + "RSCALE and SKIP, which most readers cannot read; written as \(plain)",
-                        code: "repair-rscale-gregorian")
-                    continue
-                }
-                let written = Array(scaled.filter { $0 != startKey }.prefix(scaleRDateLimit))
-                item.properties.remove(at: index)
-                guard let last = written.last else {
-                    log.warning(
-                        rule.line,
-                        "repaired: RRULE \(rule.value) (RFC 7529) gives no instance after DTSTART before \(thisYear + 11); "
-                            + "left out", code: "repair-rscale-rdates")
-                    continue
-                }
-                var dates = Property(
-                    "RDATE", parameters: start.parameters.filter { ["TZID", "VALUE"].contains($0.name) },
-                    value: written.compactMap { rewrite.startText($0, start) }.joined(separator: ","))
-                dates.line = rule.line
-                item.properties.insert(dates, at: index)
-                let until = rewrite.startText(last, start) ?? ""
-                let complete = scaled.count <= scaleRDateLimit && endsBefore(rule.value, horizon, count: scaled.count)
-                log.warning(
-                    rule.line,
-                    "repaired: RRULE \(rule.value) uses RFC 7529 (RSCALE or SKIP), which most readers cannot read; "
-                        + "written as \(written.count) RDATEs, its instances from \(start.value) to \(until)"
-                        + (complete ? " (all of them)" : "; readers show none after that"),
-                    code: "repair-rscale-rdates")
             }
             return item
         }
+    }
+
+    /// What a rule with RFC 7529's parts is written against: the series' start and the span's end.
+    private struct ScaleScope {
+        var rewrite: SeriesRewrite
+        var horizon: Date
+        var start: Property
+        var startKey: Int64
+    }
+
+    /// One RRULE with RSCALE or SKIP of `item` as `gregorianRules` writes it: the rule without them, its RDATEs, or
+    /// nil (left out: no instance in the span); each said.
+    private static func withoutScale(
+        _ rule: Property, of item: Component, _ scope: ScaleScope, _ log: inout DiagnosticLog
+    )
+        -> Property?
+    {
+        func instants(_ value: String) -> [Int64] {
+            let lone = Component(
+                item.name,
+                properties: item.properties.filter { ["UID", "DTSTART"].contains($0.name) }
+                    + [Property("RRULE", value: value)])
+            return scope.rewrite.instants(of: lone, until: scope.horizon)
+        }
+        let plain = ValueSyntax.split(rule.value, on: ";").filter { !hasScale($0) }.joined(separator: ";")
+        let scaled = instants(rule.value)
+        let isGregorian = ValueSyntax.split(rule.value, on: ";").allSatisfy {
+            !$0.uppercased().hasPrefix("RSCALE=") || $0.uppercased() == "RSCALE=GREGORIAN"
+        }
+        if isGregorian, instants(plain) == scaled {
+            log.warning(
+                rule.line,
+                "repaired: RRULE \(rule.value) is Gregorian and gives the same instances without RFC 7529's "
+                    + "RSCALE and SKIP, which most readers cannot read; written as \(plain)",
+                code: "repair-rscale-gregorian")
+            var written = rule
+            written.value = plain
+            return written
+        }
+        let start = scope.start
+        let written = Array(scaled.filter { $0 != scope.startKey }.prefix(scaleRDateLimit))
+        guard let last = written.last else {
+            let year = Calendar(identifier: .gregorian).dateComponents(in: .gmt, from: scope.horizon).year ?? 0
+            log.warning(
+                rule.line,
+                "repaired: RRULE \(rule.value) (RFC 7529) gives no instance after DTSTART before \(year); left out",
+                code: "repair-rscale-rdates")
+            return nil
+        }
+        var dates = Property(
+            "RDATE", parameters: start.parameters.filter { ["TZID", "VALUE"].contains($0.name) },
+            value: written.compactMap { scope.rewrite.startText($0, start) }.joined(separator: ","))
+        dates.line = rule.line
+        let until = scope.rewrite.startText(last, start) ?? ""
+        let complete = scaled.count <= scaleRDateLimit && endsBefore(rule.value, scope.horizon, count: scaled.count)
+        log.warning(
+            rule.line,
+            "repaired: RRULE \(rule.value) uses RFC 7529 (RSCALE or SKIP), which most readers cannot read; "
+                + "written as \(written.count) RDATEs, its instances from \(start.value) to \(until)"
+                + (complete ? " (all of them)" : "; readers show none after that"),
+            code: "repair-rscale-rdates")
+        return dates
     }
 
     /// Whether a rule's instances all come before `horizon`: its COUNT is `count`, or its UNTIL is before it.
