@@ -35,20 +35,8 @@ struct RecurrenceEngine {
 
     /// nil when the rule needs another calendar scale (RSCALE other than GREGORIAN).
     init?(_ rule: RecurrenceRule, start: LocalDateTime, isDate: Bool) {
-        var skipPart: String?
-        if rule.hasOtherParts {
-            let parts = rule.otherParts
-            if let scale = parts.first(where: { $0.name == "RSCALE" })?.value.uppercased(), scale != "GREGORIAN" {
-                return nil
-            }
-            if parts.contains(where: { !["RSCALE", "SKIP"].contains($0.name) && !$0.name.hasPrefix("X-") }) {
-                return nil  // a part ICSKit does not type (a leap month, say): leave it to libical
-            }
-            skipPart = parts.first { $0.name == "SKIP" }?.value.uppercased()
-        }
-        // libical refuses BYWEEKNO together with BYMONTH or BYMONTHDAY ("not implemented"); so does ICSKit.
-        if !rule.byWeekNo.isEmpty, !rule.byMonth.isEmpty || !rule.byMonthDay.isEmpty { return nil }
-        skip = skipPart == "BACKWARD" ? .backward : skipPart == "FORWARD" ? .forward : .omit
+        guard let skip = Self.skip(of: rule) else { return nil }
+        self.skip = skip
         self.rule = rule
         self.start = start
         self.isDate = isDate
@@ -56,28 +44,7 @@ struct RecurrenceEngine {
         weekStart = Self.weekdayIndex(rule.weekStart ?? .monday)
         (hours, minutes, seconds) = Self.timeParts(rule, start: start, isDate: isDate)
         let freq = rule.frequency
-        let startWeekday = Self.weekday(start.dayNumber)
-        var days = rule.byDay.map { (Self.weekdayIndex($0.weekday), $0.ordinal) }
-        var monthDays = rule.byMonthDay
-        var months = rule.byMonth
-        switch freq {
-        case .yearly where rule.byWeekNo.isEmpty && rule.byYearDay.isEmpty && rule.byDay.isEmpty:
-            // Yearly on DTSTART's date, or on the given month days of DTSTART's month.
-            if months.isEmpty { months = [start.month] }
-            if monthDays.isEmpty { monthDays = [start.day] }
-        case .yearly
-        where !rule.byWeekNo.isEmpty && rule.byDay.isEmpty && rule.byMonthDay.isEmpty
-            && rule.byYearDay.isEmpty:
-            days = [(startWeekday, nil)]  // in the given weeks, on DTSTART's weekday
-        case .monthly where rule.byDay.isEmpty && rule.byMonthDay.isEmpty && rule.byYearDay.isEmpty:
-            monthDays = [start.day]
-        case .weekly where rule.byDay.isEmpty:
-            days = [(startWeekday, nil)]
-        default: break
-        }
-        self.days = days
-        self.monthDays = monthDays
-        self.months = months
+        (days, monthDays, months) = Self.dayParts(rule, start: start)
         filterHours = Set(rule.byHour.filter { (0...23).contains($0) }).sorted()
         filterMinutes = Set(rule.byMinute.filter { (0...59).contains($0) }).sorted()
         filterSeconds = Set(rule.bySecond.filter { (0...60).contains($0) }).sorted()
@@ -97,6 +64,50 @@ struct RecurrenceEngine {
         // years of periods to find out.
         if isSubDaily, !isDate, !timeOfDayIsReachable { finished = true }
         instancesPerPeriod = uniformPeriodSize
+    }
+
+    /// How the rule treats days its months lack (RFC 7529's SKIP); nil when the engine cannot expand the rule: another
+    /// calendar scale, a part it does not type (a leap month, say: left to libical), or BYWEEKNO together with BYMONTH
+    /// or BYMONTHDAY (which libical refuses, "not implemented"; so does ICSKit).
+    private static func skip(of rule: RecurrenceRule) -> Skip? {
+        if !rule.byWeekNo.isEmpty, !rule.byMonth.isEmpty || !rule.byMonthDay.isEmpty { return nil }
+        guard rule.hasOtherParts else { return .omit }
+        let parts = rule.otherParts
+        if let scale = parts.first(where: { $0.name == "RSCALE" })?.value.uppercased(), scale != "GREGORIAN" {
+            return nil
+        }
+        if parts.contains(where: { !["RSCALE", "SKIP"].contains($0.name) && !$0.name.hasPrefix("X-") }) { return nil }
+        switch parts.first(where: { $0.name == "SKIP" })?.value.uppercased() {
+        case "BACKWARD": return .backward
+        case "FORWARD": return .forward
+        default: return .omit
+        }
+    }
+
+    /// The rule's BYDAY, BYMONTHDAY and BYMONTH with what DTSTART gives where the rule leaves them out (RFC 5545
+    /// §3.3.10: yearly on DTSTART's date, monthly on its day, weekly on its weekday).
+    private static func dayParts(_ rule: RecurrenceRule, start: LocalDateTime)
+        -> (days: [(Int, Int?)], monthDays: [Int], months: [Int])
+    {
+        let startWeekday = weekday(start.dayNumber)
+        var days = rule.byDay.map { (weekdayIndex($0.weekday), $0.ordinal) }
+        var monthDays = rule.byMonthDay
+        var months = rule.byMonth
+        switch rule.frequency {
+        case .yearly where rule.byWeekNo.isEmpty && rule.byYearDay.isEmpty && rule.byDay.isEmpty:
+            // Yearly on DTSTART's date, or on the given month days of DTSTART's month.
+            if months.isEmpty { months = [start.month] }
+            if monthDays.isEmpty { monthDays = [start.day] }
+        case .yearly
+        where !rule.byWeekNo.isEmpty && rule.byDay.isEmpty && rule.byMonthDay.isEmpty && rule.byYearDay.isEmpty:
+            days = [(startWeekday, nil)]  // in the given weeks, on DTSTART's weekday
+        case .monthly where rule.byDay.isEmpty && rule.byMonthDay.isEmpty && rule.byYearDay.isEmpty:
+            monthDays = [start.day]
+        case .weekly where rule.byDay.isEmpty:
+            days = [(startWeekday, nil)]
+        default: break
+        }
+        return (days, monthDays, months)
     }
 
     /// `instancesPerPeriod`: nil where periods differ — BYSETPOS, BYYEARDAY, BYWEEKNO, SKIP, BYDAY in a month or

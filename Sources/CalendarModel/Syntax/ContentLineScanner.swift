@@ -199,7 +199,7 @@ struct ContentLineScanner {
     /// A line ends at CRLF (RFC 5545), LF (Unix exporters), CR alone (classic Mac OS) or CR CR LF (a file whose
     /// line ends were converted twice): where it ends, and where the next begins.
     @inline(__always)
-    private static func lineEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, next: Int) {
+    static func lineEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, next: Int) {
         let count = buffer.count
         var cursor = start
         while cursor < count, buffer[cursor] != 0x0A, buffer[cursor] != 0x0D { cursor += 1 }

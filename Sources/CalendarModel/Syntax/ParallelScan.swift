@@ -101,17 +101,7 @@ struct CalendarShape {
 
         while index < count, isSimple {
             line += 1
-            var cursor = index
-            while cursor < count, buffer[cursor] != 0x0A, buffer[cursor] != 0x0D { cursor += 1 }
-            let lineEnd = cursor
-            var next = cursor + 1
-            if cursor < count, buffer[cursor] == 0x0D {
-                if cursor + 1 < count, buffer[cursor + 1] == 0x0A {
-                    next = cursor + 2
-                } else if cursor + 2 < count, buffer[cursor + 1] == 0x0D, buffer[cursor + 2] == 0x0A {
-                    next = cursor + 3
-                }
-            }
+            let (lineEnd, next) = ContentLineScanner.lineEnd(buffer, from: index)
             defer { index = next }
             guard index < lineEnd else { continue }  // an empty line: the scanner warns about it where it is
             let first = buffer[index]
@@ -129,30 +119,38 @@ struct CalendarShape {
                 if open.isEmpty || (open.count == 1 && childCount > 0) { isSimple = false }
                 continue
             }
-            let word = isBegin ? Self.begin : Self.end
-            guard lineEnd - index > word.count + 1, buffer[index + word.count] == UInt8(ascii: ":") else {
+            guard structureLine(buffer, index..<lineEnd, isBegin: isBegin, at: offset, childStart: childStart) else {
                 isSimple = false
                 return
-            }
-            for offset in 0..<word.count where buffer[index + offset] != word[offset] {
-                isSimple = false
-                return
-            }
-            let name = buffer[(index + word.count + 1)..<lineEnd]
-            let isName = name.allSatisfy {
-                ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
-                    || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-                    || $0 == UInt8(ascii: "-")
-            }
-            guard isName else { isSimple = false; return }
-            if isBegin {
-                begin(name, at: offset + index, childStart: childStart)
-            } else {
-                guard let innermost = open.last, innermost.elementsEqual(name) else { isSimple = false; return }
-                open.removeLast()
-                if open.isEmpty { calendarEnd = (offset + index, line) }
             }
         }
+    }
+
+    /// A BEGIN or END line in `range` of `buffer` (which starts at `offset` of the input), in the canonical
+    /// spelling (`BEGIN:` upper case, a name of capitals, digits and '-'): opened or closed; false when the line is
+    /// spelt otherwise or closes what is not open.
+    private mutating func structureLine(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, isBegin: Bool, at offset: Int,
+        childStart: (_ offset: Int, _ line: Int) -> Void
+    ) -> Bool {
+        let word = isBegin ? Self.begin : Self.end
+        let index = range.lowerBound
+        guard range.count > word.count + 1, buffer[index + word.count] == UInt8(ascii: ":") else { return false }
+        for position in 0..<word.count where buffer[index + position] != word[position] { return false }
+        let name = buffer[(index + word.count + 1)..<range.upperBound]
+        let isName = name.allSatisfy {
+            ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                || $0 == UInt8(ascii: "-")
+        }
+        guard isName else { return false }
+        if isBegin {
+            begin(name, at: offset + index, childStart: childStart)
+        } else {
+            guard let innermost = open.last, innermost.elementsEqual(name) else { return false }
+            open.removeLast()
+            if open.isEmpty { calendarEnd = (offset + index, line) }
+        }
+        return true
     }
 
     /// A BEGIN line at `offset`: the calendar at the top, its components one level down (heard by `childStart`),

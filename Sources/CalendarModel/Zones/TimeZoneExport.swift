@@ -5,23 +5,7 @@ extension ICalendar {
     /// This calendar with its time zones normalised; what could not be normalised is reported and left as it was.
     public func normalizingTimeZones(file: String? = nil) -> (calendar: ICalendar, diagnostics: [Diagnostic]) {
         var log = DiagnosticLog(file: file)
-        // Each TZID in use, with the earliest year it is used in.
-        var firstYear: [String: Int] = [:]
-        var firstLine: [String: Int] = [:]
-        var order: [String] = []
-        for component in components where component.name != "VTIMEZONE" {
-            component.asRead.forEach { nested in
-                for property in nested.properties where !property.parameters.isEmpty {
-                    guard let tzid = property["TZID"] else { continue }
-                    let year = Int(property.value.prefix(4)) ?? 9999
-                    if firstYear[tzid] == nil {
-                        order.append(tzid)
-                        firstLine[tzid] = property.line
-                    }
-                    firstYear[tzid] = min(firstYear[tzid] ?? year, year)
-                }
-            }
-        }
+        let (order, firstYear, firstLine) = tzidsInUse()
         var rename: [String: String] = [:]
         var ianaFirstYear: [String: Int] = [:]
         var ianaOrder: [String] = []
@@ -68,6 +52,27 @@ extension ICalendar {
         }
         result.components = definitions + result.components
         return (result, log.entries)
+    }
+
+    /// Each TZID the items use, in the order first met, with the earliest year and the first line it is used in.
+    private func tzidsInUse() -> (order: [String], firstYear: [String: Int], firstLine: [String: Int]) {
+        var firstYear: [String: Int] = [:]
+        var firstLine: [String: Int] = [:]
+        var order: [String] = []
+        for component in components where component.name != "VTIMEZONE" {
+            component.asRead.forEach { nested in
+                for property in nested.properties where !property.parameters.isEmpty {
+                    guard let tzid = property["TZID"] else { continue }
+                    let year = Int(property.value.prefix(4)) ?? 9999
+                    if firstYear[tzid] == nil {
+                        order.append(tzid)
+                        firstLine[tzid] = property.line
+                    }
+                    firstYear[tzid] = min(firstYear[tzid] ?? year, year)
+                }
+            }
+        }
+        return (order, firstYear, firstLine)
     }
 
     /// The calendar as written, each Windows, Outlook or prefixed TZID of its items (not of its VTIMEZONEs) given
