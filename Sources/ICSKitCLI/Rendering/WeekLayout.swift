@@ -94,15 +94,7 @@ struct WeekLayout: Sendable {
                         continuesAfter: entry.end > dayStart.adding(days: 1)))
             }
         }
-        // Lanes per day: a group of transitively overlapping blocks shares one width.
-        for day in 0..<7 {
-            let indices = blocks.indices.filter { blocks[$0].day == day }
-            let placed = Self.lanes(indices.map { (blocks[$0].startMinute, blocks[$0].endMinute) })
-            for (index, placement) in zip(indices, placed) {
-                blocks[index].lane = placement.lane
-                blocks[index].lanes = placement.lanes
-            }
-        }
+        Self.placeInLanes(&blocks)
         let rows = Self.lanes(barRanges.map { ($0.first, $0.last + 1) })
         for (range, placement) in zip(barRanges, rows) {
             let entry = entries[range.entry]
@@ -113,8 +105,28 @@ struct WeekLayout: Sendable {
         }
         self.multiDay = entries.indices.filter { entries[$0].coversSeveralDays }
             .sorted { (entries[$0].start, $0) < (entries[$1].start, $1) }
-        // Overlap groups: timed instances by start, a group runs on while the next begins before all so far end.
-        // Touching (one ends as the next begins) is not overlapping; instances over several days are listed above.
+        self.overlapGroups = Self.overlapGroups(entries)
+        // The grid follows where events begin and end; a piece that runs on from or into another day is cut at
+        // the grid's edge rather than stretching it to midnight.
+        firstHour = min(8, blocks.filter { !$0.continuesBefore }.map { $0.startMinute / 60 }.min() ?? 8)
+        lastHour = max(18, blocks.filter { !$0.continuesAfter }.map { ($0.endMinute + 59) / 60 }.max() ?? 18)
+    }
+
+    /// Lanes per day: a group of transitively overlapping blocks shares one width.
+    static func placeInLanes(_ blocks: inout [Block]) {
+        for day in 0..<7 {
+            let indices = blocks.indices.filter { blocks[$0].day == day }
+            let placed = lanes(indices.map { (blocks[$0].startMinute, blocks[$0].endMinute) })
+            for (index, placement) in zip(indices, placed) {
+                blocks[index].lane = placement.lane
+                blocks[index].lanes = placement.lanes
+            }
+        }
+    }
+
+    /// Groups of timed instances by start, of two or more: a group runs on while the next begins before all so far
+    /// end. Touching (one ends as the next begins) is not overlapping; instances over several days are listed apart.
+    static func overlapGroups(_ entries: [Entry]) -> [[Int]] {
         let timed = entries.indices.filter { !entries[$0].isAllDay && !entries[$0].coversSeveralDays }
             .sorted { (entries[$0].start, entries[$0].end, $0) < (entries[$1].start, entries[$1].end, $1) }
         var groups: [[Int]] = []
@@ -129,11 +141,7 @@ struct WeekLayout: Sendable {
                 groupEnd = entry.end
             }
         }
-        self.overlapGroups = groups.filter { $0.count > 1 }
-        // The grid follows where events begin and end; a piece that runs on from or into another day is cut at
-        // the grid's edge rather than stretching it to midnight.
-        firstHour = min(8, blocks.filter { !$0.continuesBefore }.map { $0.startMinute / 60 }.min() ?? 8)
-        lastHour = max(18, blocks.filter { !$0.continuesAfter }.map { ($0.endMinute + 59) / 60 }.max() ?? 18)
+        return groups.filter { $0.count > 1 }
     }
 
     /// An instance's wall-clock start and end in the zone (all-day ones keep their dates and last a day at least),

@@ -54,32 +54,53 @@ struct TodayCommand: ParsableCommand {
             !due.contains { $0.uid == entry.uid }
         }
         CalendarFiles.report(content.diagnostics, quiet: false, fromStore: files.isEmpty)
+        let day = Day(date: today, events: events, current: current, next: later, due: due, overdue: overdue)
+        if json { return Output.print(Self.json(day, zone: zone).serialized(pretty: true)) }
+        Self.printText(day, zone: zone)
+    }
+
+    typealias Listed = (occurrence: Occurrence, calendar: String)
+
+    /// What `today` shows: the day, its events, those on now and the next, the todos due today and overdue.
+    struct Day {
+        var date: LocalDateTime
+        var events: [Listed]
+        var current: [Listed]
+        var next: Listed?
+        var due: [TodoEntry]
+        var overdue: [TodoEntry]
+    }
+
+    /// `--json`.
+    static func json(_ day: Day, zone: ZoneClock) -> JSONValue {
         let format = InstanceFormat(zone: zone)
-        if json {
-            func event(_ item: (occurrence: Occurrence, calendar: String)) -> JSONValue {
-                .object([
-                    ("uid", item.occurrence.uid.map(JSONValue.string) ?? .null),
-                    ("summary", item.occurrence.summary.map(JSONValue.string) ?? .null),
-                    ("start", .string(format.time(item.occurrence.start, at: item.occurrence.startDate))),
-                    ("end", .string(format.time(item.occurrence.end, at: item.occurrence.endDate))),
-                    ("calendar", .string(item.calendar)),
-                ])
-            }
-            func todo(_ entry: TodoEntry) -> JSONValue {
-                .object([
-                    ("uid", entry.uid.map(JSONValue.string) ?? .null),
-                    ("summary", entry.todo.summary.map(JSONValue.string) ?? .null),
-                    ("due", both(entry.dueValue, entry.due).map { .string(format.time($0, at: $1)) } ?? .null),
-                    ("calendar", .string(entry.calendar)),
-                ])
-            }
-            return Output.print(
-                JSONValue.object([
-                    ("date", .string(today.isoDate)), ("now", .array(current.map(event))),
-                    ("next", later.map(event) ?? .null), ("events", .array(events.map(event))),
-                    ("due", .array(due.map(todo))), ("overdue", .array(overdue.map(todo))),
-                ]).serialized(pretty: true))
+        func event(_ item: Listed) -> JSONValue {
+            .object([
+                ("uid", item.occurrence.uid.map(JSONValue.string) ?? .null),
+                ("summary", item.occurrence.summary.map(JSONValue.string) ?? .null),
+                ("start", .string(format.time(item.occurrence.start, at: item.occurrence.startDate))),
+                ("end", .string(format.time(item.occurrence.end, at: item.occurrence.endDate))),
+                ("calendar", .string(item.calendar)),
+            ])
         }
+        func todo(_ entry: TodoEntry) -> JSONValue {
+            .object([
+                ("uid", entry.uid.map(JSONValue.string) ?? .null),
+                ("summary", entry.todo.summary.map(JSONValue.string) ?? .null),
+                ("due", both(entry.dueValue, entry.due).map { .string(format.time($0, at: $1)) } ?? .null),
+                ("calendar", .string(entry.calendar)),
+            ])
+        }
+        return .object([
+            ("date", .string(day.date.isoDate)), ("now", .array(day.current.map(event))),
+            ("next", day.next.map(event) ?? .null), ("events", .array(day.events.map(event))),
+            ("due", .array(day.due.map(todo))), ("overdue", .array(day.overdue.map(todo))),
+        ])
+    }
+
+    /// The day as text: now, next, the events, the todos due and overdue.
+    static func printText(_ day: Day, zone: ZoneClock) {
+        let today = day.date
         // An event that began on an earlier day, or ends on a later one, says so (`…–12:00`, `13:00–…`).
         func when(_ occurrence: Occurrence) -> String {
             if occurrence.isAllDay { return "all day" }
@@ -88,26 +109,26 @@ struct TodayCommand: ParsableCommand {
             let until = end > today.adding(days: 1) ? "…" : PageColors.clock(end)
             return from + "–" + until
         }
-        func line(_ item: (occurrence: Occurrence, calendar: String)) -> String {
+        func line(_ item: Listed) -> String {
             TerminalText.safe(
                 "\(when(item.occurrence))  \(item.occurrence.summary ?? "(no summary)")  (\(item.calendar))",
                 keepingLineBreaks: false)
         }
         Output.print("\(PageColors.weekdays[today.isoWeekday - 1]) \(today.isoDate)  (\(zone.identifier))")
-        Output.print("now:  " + (current.isEmpty ? "nothing" : current.map(line).joined(separator: "; ")))
+        Output.print("now:  " + (day.current.isEmpty ? "nothing" : day.current.map(line).joined(separator: "; ")))
         Output.print(
             "next: "
-                + (later.map { item in
-                    let day = zone.wallClock(at: item.occurrence.startDate).startOfDay
-                    return (day == today ? "" : "\(PageColors.weekdays[day.isoWeekday - 1]) ") + line(item)
+                + (day.next.map { item in
+                    let start = zone.wallClock(at: item.occurrence.startDate).startOfDay
+                    return (start == today ? "" : "\(PageColors.weekdays[start.isoWeekday - 1]) ") + line(item)
                 } ?? "nothing"))
         Output.print("")
-        Output.print("events today:" + (events.isEmpty ? " none" : ""))
-        for item in events { Output.print("  " + line(item)) }
-        Output.print("todos due today:" + (due.isEmpty ? " none" : ""))
-        for entry in due { Output.print("  " + Self.todoLine(entry, zone: zone)) }
-        Output.print("overdue:" + (overdue.isEmpty ? " none" : ""))
-        for entry in overdue { Output.print("  " + Self.todoLine(entry, zone: zone)) }
+        Output.print("events today:" + (day.events.isEmpty ? " none" : ""))
+        for item in day.events { Output.print("  " + line(item)) }
+        Output.print("todos due today:" + (day.due.isEmpty ? " none" : ""))
+        for entry in day.due { Output.print("  " + todoLine(entry, zone: zone)) }
+        Output.print("overdue:" + (day.overdue.isEmpty ? " none" : ""))
+        for entry in day.overdue { Output.print("  " + todoLine(entry, zone: zone)) }
     }
 
     static func flattened(_ entry: TodoEntry) -> [TodoEntry] { [entry] + entry.children.flatMap(flattened) }
