@@ -106,8 +106,36 @@ struct ExportCommand: ParsableCommand {
             range = zone.date(of: start)..<zone.date(of: end)
         }
         let loaded = try store.loadCalendars(named: calendar, window: range)
-        // One VCALENDAR for everything: several in one file trip up some apps.
-        // One calendar keeps its own properties (NAME, X-WR-CALNAME, UID, COLOR, REFRESH-INTERVAL …).
+        let combined = try combined(loaded, range: range, zone: zone, store: store)
+        if let vdir {
+            do {
+                let storage = try VdirStorage(path: vdir)
+                let result = try storage.export(
+                    [combined], displayName: loaded.count == 1 ? loaded[0].name : nil,
+                    color: loaded.count == 1 ? loaded[0].calendar.color : nil)
+                Output.standardError(
+                    "\(vdir): \(result.written.counted("file")) written, \(result.same) already the same")
+            } catch let failure as SyncStorageError {
+                throw CommandFailure(failure.description)
+            }
+            return
+        }
+        if let range, !combined.components.contains(where: \.isItem) {
+            Output.standardError(
+                "warning: nothing between \(zone.wallClock(at: range.lowerBound).iso8601) and "
+                    + "\(zone.wallClock(at: range.upperBound).iso8601) (in \(zone.identifier)): the calendar written "
+                    + "holds no item")
+        }
+        let bytes = ICS.write([combined])
+        try Output.emit(bytes, to: output)
+    }
+
+    /// One VCALENDAR for everything (several in one file trip up some apps): one calendar keeps its own properties
+    /// (NAME, X-WR-CALNAME, UID, COLOR, REFRESH-INTERVAL …); the window's items (or instances, `--expand`), one
+    /// version a UID, one definition a zone, the category colours, then what `--for` or `--repair` asks.
+    private func combined(
+        _ loaded: [(calendar: ICalendar, name: String)], range: Range<Date>?, zone: ZoneClock, store: CalendarStore
+    ) throws -> ICalendar {
         var combined = ICalendar()
         if loaded.count == 1 {
             combined = loaded[0].calendar
@@ -130,34 +158,14 @@ struct ExportCommand: ParsableCommand {
         combined.otherProperties += try Self.categoryColors(of: combined, in: store)
         if let app = target.app {
             let adapted = combined.adapted(for: app, zone: CalendarZone(known: zone.identifier), file: "export")
-            combined = adapted.calendar
             CalendarFiles.report(adapted.diagnostics, quiet: false)
+            return adapted.calendar
         } else if repair {
             let repaired = combined.repairedForPeers(file: "export")
-            combined = repaired.calendar
             CalendarFiles.report(repaired.diagnostics, quiet: false)
+            return repaired.calendar
         }
-        if let vdir {
-            do {
-                let storage = try VdirStorage(path: vdir)
-                let result = try storage.export(
-                    [combined], displayName: loaded.count == 1 ? loaded[0].name : nil,
-                    color: loaded.count == 1 ? loaded[0].calendar.color : nil)
-                Output.standardError(
-                    "\(vdir): \(result.written.counted("file")) written, \(result.same) already the same")
-            } catch let failure as SyncStorageError {
-                throw CommandFailure(failure.description)
-            }
-            return
-        }
-        if let range, !combined.components.contains(where: \.isItem) {
-            Output.standardError(
-                "warning: nothing between \(zone.wallClock(at: range.lowerBound).iso8601) and "
-                    + "\(zone.wallClock(at: range.upperBound).iso8601) (in \(zone.identifier)): the calendar written "
-                    + "holds no item")
-        }
-        let bytes = ICS.write([combined])
-        try Output.emit(bytes, to: output)
+        return combined
     }
 
     /// The calendars' components in one list, where two calendars hold the same UID (a file imported into both)

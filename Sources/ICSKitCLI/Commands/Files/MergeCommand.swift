@@ -75,40 +75,9 @@ struct MergeCommand: ParsableCommand {
         options.onConflict = onConflict
         options.labelsEveryItem = json
         options.digest = SourceDigest.of(bytes + csvSettings)
-        let identity = source ?? into
-        let result: MergeResult
-        var isTruncated = false
+        let (result, isTruncated): (MergeResult, Bool)
         do {
-            let name = file == "-" ? "<stdin>" : file
-            if (CalendarFormat(pathExtension: file) ?? CalendarFormat(sniffing: bytes)) == .ics {
-                // Read only as far as needed: nothing of the file merged last time, only what changed of another.
-                progress.phase(
-                    "merging \(file) into \(into)\(merging.dryRun ? " (dry run)" : "")")
-                let (merged, read) = try CalendarMerger.merge(
-                    icsBytes: bytes, file: name, into: into, source: identity, storage: store, options: options)
-                if let read {
-                    isTruncated = read.isTruncated
-                    CalendarFiles.report(read.diagnostics.filter { $0.severity == .error }, quiet: quiet)
-                }
-                result = merged
-            } else if let unchanged = try CalendarMerger.mergeUnchangedFile(
-                digest: options.digest!, into: into,
-                source: identity, storage: store)
-            {
-                // The file the last merge of this source read, byte for byte: nothing to do, and no need to parse it.
-                result = unchanged
-            } else {
-                var input = CalendarFiles()
-                progress.phase("parsing \(file) (\(bytes.count / 1024) KB)")
-                input.add(bytes, path: file, csv: csv.options)
-                CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
-                options.isTruncated = input.isTruncated
-                isTruncated = input.isTruncated
-                progress.phase("merging \(file) into \(into)\(merging.dryRun ? " (dry run)" : "")")
-                result = try CalendarMerger.merge(
-                    input.sources.flatMap(\.calendars), into: into, source: identity,
-                    storage: store, options: options)
-            }
+            (result, isTruncated) = try merge(bytes, into: store, options: options, progress: progress)
         } catch let refusal as MergeRefusal {
             throw CommandFailure("merge refused: \(refusal)")
         }
@@ -133,6 +102,41 @@ struct MergeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if result.unresolved > 0 { throw ExitCode(1) }
+    }
+}
+
+extension MergeCommand {
+    /// Merges the file's bytes: an iCalendar file read only as far as needed (nothing of the file merged last time,
+    /// only what changed of another), the file the last merge of this source read byte for byte not parsed at all,
+    /// any other format read whole. The result, and whether the file ends early.
+    func merge(_ bytes: [UInt8], into store: CalendarStore, options: MergeOptions, progress: Progress) throws
+        -> (MergeResult, isTruncated: Bool)
+    {
+        var options = options
+        let identity = source ?? into
+        let name = file == "-" ? "<stdin>" : file
+        let merging = "merging \(file) into \(into)\(self.merging.dryRun ? " (dry run)" : "")"
+        if (CalendarFormat(pathExtension: file) ?? CalendarFormat(sniffing: bytes)) == .ics {
+            progress.phase(merging)
+            let (merged, read) = try CalendarMerger.merge(
+                icsBytes: bytes, file: name, into: into, source: identity, storage: store, options: options)
+            if let read { CalendarFiles.report(read.diagnostics.filter { $0.severity == .error }, quiet: quiet) }
+            return (merged, read?.isTruncated ?? false)
+        }
+        if let unchanged = try CalendarMerger.mergeUnchangedFile(
+            digest: options.digest!, into: into, source: identity, storage: store)
+        {
+            return (unchanged, false)
+        }
+        var input = CalendarFiles()
+        progress.phase("parsing \(file) (\(bytes.count / 1024) KB)")
+        input.add(bytes, path: file, csv: csv.options)
+        CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
+        options.isTruncated = input.isTruncated
+        progress.phase(merging)
+        let result = try CalendarMerger.merge(
+            input.sources.flatMap(\.calendars), into: into, source: identity, storage: store, options: options)
+        return (result, input.isTruncated)
     }
 }
 
