@@ -115,28 +115,7 @@ struct SyncCommand: ParsableCommand {
                     partner, store: store, options: options,
                     credentials: partner.calendar == calendars.first ? runCredentials : nil)
                 progress.finish()
-                CalendarFiles.report(report.diagnostics.filter { $0.severity == .error }, quiet: quiet)
-                if report.pulled.unresolved > 0 || !report.deferred.isEmpty { failed = true }
-                for href in report.deferred where !quiet {
-                    Output.standardError("\(calendar): \(href) changed during the sync; the next sync merges it")
-                }
-                // A refused resource stays in the store and does not stop the others. A new refusal fails the
-                // sync; one said before does not fail every later sync (the rest of it is done).
-                if report.refused.contains(where: \.isNew) { failed = true }
-                let hint =
-                    repair
-                    ? ""
-                    : "; `icskit sync \(calendar) --repair` sends it as `convert --repair` writes it, which "
-                        + "servers take"
-                for refusal in report.refused {
-                    let what = "\"\(refusal.title ?? "(no title)")\" (\(refusal.uid))"
-                    Output.standardError(
-                        refusal.isNew
-                            ? "\(calendar): the server refused \(what): \(refusal.reason); kept in the store, sent "
-                                + "again when it changes\(hint)"
-                            : "\(calendar): \(what) is unchanged since the server refused it (\(refusal.reason)); "
-                                + "not sent again\(hint)")
-                }
+                if say(report, of: calendar) { failed = true }
                 if json {
                     reports.append(Self.json(report, partner, dryRun: merging.dryRun))
                 } else {
@@ -157,6 +136,30 @@ struct SyncCommand: ParsableCommand {
         }
         if json { Output.print(JSONValue.object([("calendars", .array(reports))]).serialized(pretty: true)) }
         if failed { throw ExitCode(1) }
+    }
+
+    /// Says what a sync left to do: errors, resources changed during it, refusals (a refused resource stays in the
+    /// store and does not stop the others). Whether the sync failed: an unresolved conflict, a deferred resource
+    /// or a new refusal (one said before does not fail every later sync).
+    private func say(_ report: TwoWaySync.Report, of calendar: String) -> Bool {
+        CalendarFiles.report(report.diagnostics.filter { $0.severity == .error }, quiet: quiet)
+        for href in report.deferred where !quiet {
+            Output.standardError("\(calendar): \(href) changed during the sync; the next sync merges it")
+        }
+        let hint =
+            repair
+            ? ""
+            : "; `icskit sync \(calendar) --repair` sends it as `convert --repair` writes it, which servers take"
+        for refusal in report.refused {
+            let what = "\"\(refusal.title ?? "(no title)")\" (\(refusal.uid))"
+            Output.standardError(
+                refusal.isNew
+                    ? "\(calendar): the server refused \(what): \(refusal.reason); kept in the store, sent "
+                        + "again when it changes\(hint)"
+                    : "\(calendar): \(what) is unchanged since the server refused it (\(refusal.reason)); "
+                        + "not sent again\(hint)")
+        }
+        return report.pulled.unresolved > 0 || !report.deferred.isEmpty || report.refused.contains(where: \.isNew)
     }
 
     /// A binding this run made, whose first sync failed before it reached the partner, is taken back and said.

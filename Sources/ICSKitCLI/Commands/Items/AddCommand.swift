@@ -132,26 +132,7 @@ struct AddCommand: ParsableCommand {
         let dueDate = try due.map { try Self.when($0, zone, allDay: allDay) }
         var component: CalendarComponent
         switch kind {
-        case .event:
-            var event = Event()
-            event.core = core
-            event.end = try end.map { try Self.when($0, zone, allDay: allDay) }
-            if allDay, let start = core.start, let end = event.end {
-                // A day's DTEND is the day after (exclusive): "--end 2026-12-27" means through the 27th.
-                guard !(end < start) else { throw ValidationError("--end is before --start") }
-                event.end = LocalDateTime(end).adding(days: 1).calendarDate(.date)
-            }
-            if let duration {
-                guard case .success(let length) = Self.duration(duration) else {
-                    throw ValidationError("--duration takes 90m, 1h, 1h30m or 2d, not \(duration)")
-                }
-                // RFC 5545 §3.8.2.5: an event that starts on a day lasts whole days.
-                if core.start?.isDate == true, length.totalSeconds % 86_400 != 0 {
-                    throw ValidationError("an all-day event lasts whole days: --duration 1d, 2d …, not \(duration)")
-                }
-                event.duration = length
-            }
-            component = .event(event)
+        case .event: component = .event(try event(core, zone: zone))
         case .todo:
             var todo = Todo()
             todo.core = core
@@ -170,6 +151,28 @@ struct AddCommand: ParsableCommand {
         try store.add(component, to: calendar, categoryColors: colors)
         Output.print(core.uid!)
         Output.standardError(Self.made(component, calendar: calendar, isNewCalendar: isNewCalendar))
+    }
+
+    /// The new event: `--end` (a day's DTEND is the day after, exclusive: "--end 2026-12-27" means through the
+    /// 27th) or `--duration` (whole days for an all-day event, RFC 5545 §3.8.2.5).
+    private func event(_ core: ItemCore, zone: ZoneClock) throws -> Event {
+        var event = Event()
+        event.core = core
+        event.end = try end.map { try Self.when($0, zone, allDay: allDay) }
+        if allDay, let start = core.start, let end = event.end {
+            guard !(end < start) else { throw ValidationError("--end is before --start") }
+            event.end = LocalDateTime(end).adding(days: 1).calendarDate(.date)
+        }
+        if let duration {
+            guard case .success(let length) = Self.duration(duration) else {
+                throw ValidationError("--duration takes 90m, 1h, 1h30m or 2d, not \(duration)")
+            }
+            if core.start?.isDate == true, length.totalSeconds % 86_400 != 0 {
+                throw ValidationError("an all-day event lasts whole days: --duration 1d, 2d …, not \(duration)")
+            }
+            event.duration = length
+        }
+        return event
     }
 
     /// What was made, for the person who typed it (the UID alone goes to standard output, for scripts):

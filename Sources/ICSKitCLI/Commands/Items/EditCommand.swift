@@ -137,19 +137,8 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
                         "--and-following: you organize \(match.uid) with attendees; change the whole series or one "
                             + "--instance")
                 }
-                if var later = try series.split(at: occurrence, newUID: UUID().uuidString.lowercased() + "@icskit") {
-                    var components = later.components
-                    let cut = components[0].core?.start
-                    try apply(to: &components[0], zone: zone)
-                    later = RecurringSeries(components)
-                    if let cut { later.moveInstances(from: cut) }
-                    let uid = components[0].core?.uid ?? ""
-                    try store.replaceSeries(
-                        [(match.uid, series.components), (uid, later.components)], calendar: match.calendar,
-                        zones: loaded)
-                    return Output.line(
-                        "edited: \(components[0].core?.summary ?? "(no summary)") from \(instance) on, a new series "
-                            + "(\(uid)); before it, \(match.uid) ends")
+                if let line = try splitFollowing(series, at: occurrence, store: store, match: match, loaded: loaded) {
+                    return Output.line(line)
                 }
                 guard series.isFirst(occurrence) else {
                     throw CommandFailure("--and-following: \(match.uid) cannot be split (its series has no DTSTART)")
@@ -179,33 +168,53 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
         }
     }
 
-    /// The options' changes, with SEQUENCE and LAST-MODIFIED moved on.
-    private func apply(to component: inout CalendarComponent, zone: ZoneClock) throws {
-        // Typed in the viewer's zone, kept in the item's own (a Chicago series edited from Berlin stays in Chicago).
-        let newStart = try start.map {
-            TypedInput.keepingZone(try AddCommand.when($0, zone), of: component.core?.start)
+    /// `--and-following` from `occurrence`: the series ends before it and a new series (a new UID) starts there with
+    /// the change; what to say, or nil when the series cannot be split there (the occurrence is its first).
+    private func splitFollowing(
+        _ series: RecurringSeries, at occurrence: Occurrence, store: CalendarStore, match: HandleMatch,
+        loaded: ICalendar
+    ) throws -> String? {
+        var series = series
+        guard var later = try series.split(at: occurrence, newUID: UUID().uuidString.lowercased() + "@icskit")
+        else { return nil }
+        var components = later.components
+        let cut = components[0].core?.start
+        try apply(to: &components[0], zone: try zoneOption.zone())
+        later = RecurringSeries(components)
+        if let cut { later.moveInstances(from: cut) }
+        let uid = components[0].core?.uid ?? ""
+        try store.replaceSeries(
+            [(match.uid, series.components), (uid, later.components)], calendar: match.calendar, zones: loaded)
+        return "edited: \(components[0].core?.summary ?? "(no summary)") from \(instance ?? "") on, a new series "
+            + "(\(uid)); before it, \(match.uid) ends"
+    }
+
+    /// The shared properties' changes, with SEQUENCE and LAST-MODIFIED moved on.
+    private func change(
+        _ core: inout ItemCore, of component: CalendarComponent, start newStart: CalendarDate?, zone: ZoneClock
+    ) throws {
+        if let summary { core.summary = summary }
+        if let location { core.location = location.isEmpty ? nil : location }
+        if let description { core.description = description.isEmpty ? nil : description }
+        if let url { core.url = url.isEmpty ? nil : url }
+        if let priority { core.priority = priority == 0 ? nil : priority }
+        if !category.isEmpty { core.categories = category.filter { !$0.isEmpty }.map { Category($0) } }
+        if let status { core.status = Status(rawValue: status) }
+        if let newStart { core.start = newStart }
+        if repetition.removesRule {
+            core.recurrenceRules = []
+        } else if let anchor = core.start ?? component.todoDue, let rule = try repetition.rule(for: anchor, zone: zone)
+        {
+            core.recurrenceRules = [rule]
+        } else if repetition.repeat != nil {
+            throw ValidationError("--repeat needs an item with a start (or a todo with a due time)")
         }
-        func change(_ core: inout ItemCore) throws {
-            if let summary { core.summary = summary }
-            if let location { core.location = location.isEmpty ? nil : location }
-            if let description { core.description = description.isEmpty ? nil : description }
-            if let url { core.url = url.isEmpty ? nil : url }
-            if let priority { core.priority = priority == 0 ? nil : priority }
-            if !category.isEmpty { core.categories = category.filter { !$0.isEmpty }.map { Category($0) } }
-            if let status { core.status = Status(rawValue: status) }
-            if let newStart { core.start = newStart }
-            if repetition.removesRule {
-                core.recurrenceRules = []
-            } else if let anchor = core.start ?? component.todoDue,
-                let rule = try repetition.rule(for: anchor, zone: zone)
-            {
-                core.recurrenceRules = [rule]
-            } else if repetition.repeat != nil {
-                throw ValidationError("--repeat needs an item with a start (or a todo with a due time)")
-            }
-            core.recordEdit()
-        }
-        // Repeating from when it is done, or (any other --repeat) on the rule's dates again.
+        core.recordEdit()
+    }
+
+    /// A todo repeating from when it is done (`--repeat-after-done`), or (any other --repeat) on the rule's dates
+    /// again.
+    private func applyRepeatFromCompletion(to component: inout CalendarComponent) throws {
         if case .todo(var todo) = component, repetition.repeat != nil || repetition.repeatAfterDone != nil {
             todo.otherProperties.removeAll { $0.name == TodoSeries.repeatFromProperty }
             if let rule = repetition.afterDoneRule {
@@ -219,12 +228,21 @@ struct EditCommand: ParsableCommand, ChecksWhatIsGiven {
         } else if repetition.repeatAfterDone != nil {
             throw ValidationError("--repeat-after-done is for todos")
         }
+    }
+
+    /// The options' changes, with SEQUENCE and LAST-MODIFIED moved on.
+    private func apply(to component: inout CalendarComponent, zone: ZoneClock) throws {
+        // Typed in the viewer's zone, kept in the item's own (a Chicago series edited from Berlin stays in Chicago).
+        let newStart = try start.map {
+            TypedInput.keepingZone(try AddCommand.when($0, zone), of: component.core?.start)
+        }
+        try applyRepeatFromCompletion(to: &component)
         if let newStart, case .event(var event) = component {
             event.setStart(newStart, keepingDuration: end == nil && duration == nil)
             component = .event(event)
         }
         guard var core = component.core else { throw CommandFailure("only events, todos and journals can be edited") }
-        try change(&core)
+        try change(&core, of: component, start: newStart, zone: zone)
         component.core = core
         switch component {
         case .event(var event):
