@@ -296,18 +296,7 @@ struct ConvertCommand: ParsableCommand {
         let format = targetFormat(destination: destination, source: source)
         let written: [UInt8]
         if format == .csv {
-            let table = CSVCalendar.write(read.calendars, options: csv.options)
-            written = Array(table.text.utf8)
-            for item in table.leftOut {
-                let title = item.summary.map { "\"\($0)\"" } ?? "an item without SUMMARY"
-                result.diagnostics.append(
-                    Diagnostic(
-                        .warning, file: name, line: item.line,
-                        item.isOverride
-                            ? "\(title) is an overridden instance (RECURRENCE-ID): CSV has no column for it; not written"
-                            : "\(title) has EXDATEs: CSV has no column for them; its row stands for the whole series",
-                        code: "csv-left-out"))
-            }
+            written = csvBytes(read.calendars, name: name, &result)
         } else {
             written = format.write(
                 read.calendars, csv: csv.options, jscalendar: JSCalendarVersion(rawValue: jscalendarVersion) ?? .rfc8984
@@ -319,6 +308,22 @@ struct ConvertCommand: ParsableCommand {
             result.failure = ErrorText.line(error, subject: destination)
         }
         return result
+    }
+
+    /// The calendars as a CSV table, with a warning for each item CSV has no row or column for.
+    private func csvBytes(_ calendars: [ICalendar], name: String, _ result: inout FileResult) -> [UInt8] {
+        let table = CSVCalendar.write(calendars, options: csv.options)
+        for item in table.leftOut {
+            let title = item.summary.map { "\"\($0)\"" } ?? "an item without SUMMARY"
+            result.diagnostics.append(
+                Diagnostic(
+                    .warning, file: name, line: item.line,
+                    item.isOverride
+                        ? "\(title) is an overridden instance (RECURRENCE-ID): CSV has no column for it; not written"
+                        : "\(title) has EXDATEs: CSV has no column for them; its row stands for the whole series",
+                    code: "csv-left-out"))
+        }
+        return Array(table.text.utf8)
     }
 
     /// Converts a large iCalendar file a run of components at a time (`ICS.stream`), in memory bounded by the runs

@@ -55,26 +55,7 @@ struct ValidateCommand: ParsableCommand {
         }
         for path in batch.inputs.map(\.path) {
             let name = path == "-" ? "<stdin>" : path
-            var diagnostics: [Diagnostic]
-            do {
-                if target.app == nil, let streamed = try Self.streamed(path) {
-                    diagnostics = streamed
-                } else {
-                    let bytes = try Output.readInput(path)
-                    let format = CalendarFormat(pathExtension: path) ?? CalendarFormat(sniffing: bytes)
-                    let read = format.read(bytes, file: name)
-                    diagnostics = read.diagnostics
-                    if let app = target.app {
-                        diagnostics += read.calendars.flatMap { $0.findings(for: app, file: name) }
-                    }
-                }
-            } catch {
-                diagnostics = [
-                    Diagnostic(
-                        .error, file: name, line: 0, ErrorText.line(error, subject: name, doing: "read"),
-                        code: "unreadable-file")
-                ]
-            }
+            var diagnostics = diagnosticsOf(path, name: name)
             diagnostics.removeAll { ignoredCodes.contains($0.code) }
             let errors = diagnostics.filter { $0.severity == .error }.count
             let warnings = diagnostics.count - errors
@@ -108,6 +89,25 @@ struct ValidateCommand: ParsableCommand {
             Output.standardError("\(errorCount.counted("error")), \(warningCount.counted("warning")) in \(files)")
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// What is wrong with one file (or standard input): read streamed where it can be, whole otherwise (with
+    /// `--for APP`, also the app's findings); a file that cannot be read is one error.
+    private func diagnosticsOf(_ path: String, name: String) -> [Diagnostic] {
+        do {
+            if target.app == nil, let streamed = try Self.streamed(path) { return streamed }
+            let bytes = try Output.readInput(path)
+            let format = CalendarFormat(pathExtension: path) ?? CalendarFormat(sniffing: bytes)
+            let read = format.read(bytes, file: name)
+            guard let app = target.app else { return read.diagnostics }
+            return read.diagnostics + read.calendars.flatMap { $0.findings(for: app, file: name) }
+        } catch {
+            return [
+                Diagnostic(
+                    .error, file: name, line: 0, ErrorText.line(error, subject: name, doing: "read"),
+                    code: "unreadable-file")
+            ]
+        }
     }
 
     /// The diagnostics of an iCalendar file read a run of components at a time, in bounded memory (`ICS.stream`);
