@@ -177,7 +177,7 @@ format:
 lint:
 	swift format lint --strict --recursive $(FORMATTED)
 	scripts/check-architecture-map.sh
-	python3 scripts/long-functions.py 80
+	python3 scripts/long-functions.py 60
 	scripts/long-files.sh
 	scripts/api.sh
 	swift build $(TRAITS) --product icskit

@@ -40,19 +40,10 @@ extension CalendarMerger {
         }
         scanning.wait()
         let (read, unread) = scanned.value!
-        let snapshot = known!
         var options = options
         options.isTruncated = read.isTruncated
         let (items, timeZones) = items(of: read.calendars)
-        // The items left out, by key, with where each is in `unread`, and what those the read moves said.
-        var index: [MergeKey: External.UnreadEntry] = [:], readFingerprints: [MergeKey: String] = [:]
-        index.reserveCapacity(unread.count)
-        for position in unread.indices where index[unread[position].note.key] == nil {
-            let note = unread[position].note
-            index[note.key] = External.UnreadEntry(fingerprint: note.fingerprint, position: position)
-            if let read = note.readFingerprint { readFingerprints[note.key] = read }
-        }
-        let unreadIndex = index
+        let (unreadIndex, readFingerprints) = index(of: unread.map(\.note))
         // A key left out twice, or both read and left out (several versions of an item, one of them as merged last
         // time): which version a full read keeps depends on them all, so the file is read in full.
         guard unreadIndex.count == unread.count, !items.keys.contains(where: { unreadIndex[$0] != nil }) else {
@@ -60,7 +51,7 @@ extension CalendarMerger {
             return (try merge(full.calendars, into: calendar, source: source, storage: storage, options: options), full)
         }
         var external = External(
-            items: items, timeZones: timeZones, calendarParts: calendarParts(of: read.calendars), snapshot: snapshot)
+            items: items, timeZones: timeZones, calendarParts: calendarParts(of: read.calendars), snapshot: known!)
         external.unread = unreadIndex
         external.readFingerprints = readFingerprints
         external.readUnread = { key in
@@ -76,6 +67,17 @@ extension CalendarMerger {
             return ItemLabel(title: summary, start: start.map { ItemLabel.start(value: $0.icsValue, tzid: $0.tzid) })
         }
         return (try merge(external, into: calendar, source: source, storage: storage, options: options), read)
+    }
+
+    /// The items left out, by key, with where each is in the list, and what those the read moves said.
+    private static func index(of notes: [Unread]) -> ([MergeKey: External.UnreadEntry], [MergeKey: String]) {
+        var index: [MergeKey: External.UnreadEntry] = [:], readFingerprints: [MergeKey: String] = [:]
+        index.reserveCapacity(notes.count)
+        for (position, note) in notes.enumerated() where index[note.key] == nil {
+            index[note.key] = External.UnreadEntry(fingerprint: note.fingerprint, position: position)
+            if let read = note.readFingerprint { readFingerprints[note.key] = read }
+        }
+        return (index, readFingerprints)
     }
 
     /// The note of an item `merge(icsBytes:)` leaves out: one whose key and fingerprint, read from its lines, are

@@ -14,24 +14,9 @@ extension CalendarStore {
         contentsOf path: String, file: String, name: (ICalendar) -> String,
         viewerZone: String = "UTC", listingChanges: Bool = false, progress: ((Int, Int) -> Void)? = nil
     ) throws -> (report: ImportReport, diagnostics: [Diagnostic])? {
-        var header = ICalendar()
-        var versions = ItemVersions()
-        var parts: [CalendarComponent] = []
-        var itemsBefore: [Int] = []
-        // First pass: the newest version of each item, time zones and the other components (VAVAILABILITY, X-).
-        let read = try ICS.stream(
-            contentsOf: path, file: file, opening: { header = $0 },
-            transform: { components, _ in
-                (ItemVersions.Run(components), components.filter { !$0.isItem })
-            },
-            consume: { run, kept in
-                itemsBefore.append(versions.count)
-                var run = run
-                run.start = versions.count
-                versions.add(run)
-                parts += kept
-            })
-        guard let read else { return nil }
+        guard let (header, versions, parts, itemsBefore, read) = try Self.firstPass(path, file: file) else {
+            return nil
+        }
         let calendar = name(header)
         // Into a calendar that holds items, an import is a merge (`mergeImport`), of the file read whole.
         if try hasHistory(calendar: calendar) { return nil }
@@ -55,20 +40,12 @@ extension CalendarStore {
             _ = try ICS.stream(
                 contentsOf: path, file: file, opening: { _ in },
                 transform: { components, run in
-                    var items = opened
-                    items.components = components
                     let time = CalendarTime(calendar: resolved.withZonesOnly, viewerZone: viewerZone, file: file)
                     let left = chosen.leftOut(of: ItemVersions.Run(components, start: firstItems[run]), file: file)
-                    let skipped = Set(left.map(\.index))
-                    var rows: [(row: ItemRow, line: Int)] = []
-                    var index = 0
-                    for component in items.resolvingWRTimeZone().components
-                    where component.isItem && component.isComplete {
-                        defer { index += 1 }
-                        guard !skipped.contains(index), let row = ItemRow(component, time: time) else { continue }
-                        rows.append((row, component.line))
-                    }
-                    return (rows, left.map(\.note))
+                    return (
+                        Self.rows(components, in: opened, time: time, skipping: Set(left.map(\.index))),
+                        left.map(\.note)
+                    )
                 },
                 consume: { rows, left in
                     notes += left
@@ -81,5 +58,47 @@ extension CalendarStore {
         report.diagnostics = notes.sorted { $0.line < $1.line } + report.diagnostics
         progress?(total, total)
         return (report, read.diagnostics)
+    }
+
+    /// The first pass of a streamed import: the calendar's header, the newest version of each item, the time zones
+    /// and other components (VAVAILABILITY, X-), and how many items come before each run; nil for a file streaming
+    /// does not take.
+    private static func firstPass(_ path: String, file: String) throws -> (
+        header: ICalendar, versions: ItemVersions, parts: [CalendarComponent], itemsBefore: [Int],
+        read: ICS.StreamedRead
+    )? {
+        var header = ICalendar()
+        var versions = ItemVersions()
+        var parts: [CalendarComponent] = []
+        var itemsBefore: [Int] = []
+        let read = try ICS.stream(
+            contentsOf: path, file: file, opening: { header = $0 },
+            transform: { components, _ in (ItemVersions.Run(components), components.filter { !$0.isItem }) },
+            consume: { run, kept in
+                itemsBefore.append(versions.count)
+                var run = run
+                run.start = versions.count
+                versions.add(run)
+                parts += kept
+            })
+        guard let read else { return nil }
+        return (header, versions, parts, itemsBefore, read)
+    }
+
+    /// The rows of one run of components (in the calendar `header`, X-WR-TIMEZONE applied), each with its line; the
+    /// items at `skipping` (their place among the run's items: older versions) left out.
+    private static func rows(
+        _ components: [CalendarComponent], in header: ICalendar, time: CalendarTime, skipping: Set<Int>
+    ) -> [(row: ItemRow, line: Int)] {
+        var items = header
+        items.components = components
+        var rows: [(row: ItemRow, line: Int)] = []
+        var index = 0
+        for component in items.resolvingWRTimeZone().components where component.isItem && component.isComplete {
+            defer { index += 1 }
+            guard !skipping.contains(index), let row = ItemRow(component, time: time) else { continue }
+            rows.append((row, component.line))
+        }
+        return rows
     }
 }

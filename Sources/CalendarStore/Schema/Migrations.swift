@@ -1,7 +1,82 @@
 /// The SQL of the store's migrations, as each was released: frozen, never edited again (a store made by any
-/// release must migrate the same way). A change to the schema is a new migration in `StoreSchema.migrator` with
-/// its text here.
+/// release must migrate the same way). A change to the schema is a new migration: its text here, its function in
+/// MigrationSteps.swift, its line in `StoreSchema.migrations`.
 extension StoreSchema {
+    static let v1Tables = """
+        CREATE TABLE calendar (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            color TEXT,
+            source TEXT,
+            productID TEXT
+        );
+        -- One row per component, keyed as RFC 5545 keys them. `content` is the component as read, so
+        -- export writes it back line for line; the other columns are derived from it for queries.
+        CREATE TABLE item (
+            id INTEGER PRIMARY KEY,
+            calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+            uid TEXT NOT NULL,
+            recurrenceID TEXT NOT NULL DEFAULT '',
+            kind TEXT NOT NULL,
+            summary TEXT,
+            startUTC INTEGER,
+            endUTC INTEGER,
+            startValue TEXT,
+            startTZID TEXT,
+            dueUTC INTEGER,
+            status TEXT,
+            completedUTC INTEGER,
+            priority INTEGER,
+            sequence INTEGER,
+            lastModifiedUTC INTEGER,
+            stampUTC INTEGER,
+            isRecurring INTEGER NOT NULL DEFAULT 0,
+            rangeEndUTC INTEGER,
+            content TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            UNIQUE (calendarID, uid, recurrenceID)
+        );
+        CREATE INDEX item_start ON item(calendarID, startUTC);
+        CREATE INDEX item_due ON item(calendarID, dueUTC);
+        CREATE INDEX item_uid ON item(uid);
+        CREATE TABLE category (name TEXT PRIMARY KEY COLLATE NOCASE, color TEXT);
+        CREATE TABLE itemCategory (
+            itemID INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+            name TEXT NOT NULL COLLATE NOCASE,
+            PRIMARY KEY (itemID, name)
+        );
+        CREATE TABLE relation (
+            itemID INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+            relatedUID TEXT NOT NULL,
+            relationType TEXT NOT NULL
+        );
+        CREATE INDEX relation_uid ON relation(relatedUID);
+        -- VTIMEZONEs as read, for TZIDs no tzdata name explains.
+        CREATE TABLE timeZone (
+            calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+            tzid TEXT NOT NULL,
+            content TEXT NOT NULL,
+            PRIMARY KEY (calendarID, tzid)
+        );
+        -- The base of three-way merges: what each external source last said about each item.
+        CREATE TABLE syncState (
+            calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+            source TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            recurrenceID TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            PRIMARY KEY (calendarID, source, uid, recurrenceID)
+        );
+        -- Items deleted here, so a merge does not bring them back unchanged.
+        CREATE TABLE tombstone (
+            calendarID INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+            uid TEXT NOT NULL,
+            recurrenceID TEXT NOT NULL,
+            deletedAt INTEGER NOT NULL,
+            PRIMARY KEY (calendarID, uid, recurrenceID)
+        );
+        """
+
     static let v13Search = """
         CREATE VIRTUAL TABLE itemSearch USING fts5(
             summary, location, description, people, categories, tokenize = 'unicode61 remove_diacritics 2');

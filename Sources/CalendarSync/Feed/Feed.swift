@@ -136,7 +136,20 @@ public enum Feed {
         default:
             throw HTTPFailure("\(url.absoluteString) answered HTTP \(response.status); nothing merged")
         }
-        // A calendar says so near its start; a login page or an error page does not.
+        try checkCalendarBody(response, from: url, options: options)
+        updated.etag = response[header: "ETag"]
+        updated.lastModified = response[header: "Last-Modified"]
+        updated.fetchedAt = options.now
+        var taking = Taking(
+            subscription: subscription, updated: updated, report: report, url: url, wasConditional: !conditional.isEmpty
+        )
+        try taking.take(response.body, store: store, options: options)
+        return taking.report
+    }
+
+    /// Refuses a body that is no calendar (a calendar says so near its start; a login page or an error page does not)
+    /// or holds more items than `options.maxItems`.
+    private static func checkCalendarBody(_ response: HTTPResponse, from url: URL, options: Options) throws {
         guard
             response.body.count < 16 || response.body.prefix(4096).firstRange(of: Array("BEGIN:VCALENDAR".utf8)) != nil
         else {
@@ -151,14 +164,6 @@ public enum Feed {
             failure.isTooManyItems = true
             throw failure
         }
-        updated.etag = response[header: "ETag"]
-        updated.lastModified = response[header: "Last-Modified"]
-        updated.fetchedAt = options.now
-        var taking = Taking(
-            subscription: subscription, updated: updated, report: report, url: url, wasConditional: !conditional.isEmpty
-        )
-        try taking.take(response.body, store: store, options: options)
-        return taking.report
     }
 
     /// How many events, todos and journals a body holds: its `BEGIN:VEVENT`, `BEGIN:VTODO` and `BEGIN:VJOURNAL`

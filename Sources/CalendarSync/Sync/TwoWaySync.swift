@@ -117,14 +117,8 @@ public enum TwoWaySync {
             if let token, !options.merge.dryRun { try store.setSyncToken(token, calendar: calendar, partner: partner) }
         }
         if isIdle(listing: listing, known: known, snapshot: snapshot) {
-            var report = Report(pulled: MergeResult())
-            report.wasIdle = true
             try keepToken()
-            // What the partner refused and the store no longer holds is forgotten.
-            let held = Set(snapshot.items.keys.map(\.uid))
-            let gone = try store.syncRefusals(calendar: calendar, partner: partner).keys.filter { !held.contains($0) }
-            try store.recordSyncRefusals(calendar: calendar, partner: partner, refused: [], accepted: Array(gone))
-            return report
+            return try idle(calendar: calendar, partner: partner, store: store, snapshot: snapshot)
         }
         // Read what changed on the partner: resources that are new or have another version token. The others are
         // as the merge base says (their content is not needed to decide anything about them).
@@ -152,6 +146,19 @@ public enum TwoWaySync {
         }
 
         // 2. Push what the store now holds.
+        try push(
+            &report, calendar: calendar, storage: storage, store: store, resources: resources, known: known,
+            fetched: fetched, options: options)
+        try keepToken()
+        return report
+    }
+
+    /// Pushes what the store holds after the pull: resources written and deleted, refusals recorded, resources that
+    /// went away on the partner forgotten.
+    private static func push(
+        _ report: inout Report, calendar: String, storage: some SyncStorage, store: some SyncKeeping,
+        resources: Resources, known: [String: SyncResource], fetched: Fetched, options: Options
+    ) throws {
         var push = try Push(
             calendar: calendar, storage: storage, store: store, resources: resources, progress: options.progress,
             repair: options.repair)
@@ -167,7 +174,18 @@ public enum TwoWaySync {
         // Resources that went away on the partner.
         push.pending.forgetting += known.keys.filter { resources[$0] == nil }
         try push.flush()
-        try keepToken()
+    }
+
+    /// The report of a round in which nothing changed; what the partner refused and the store no longer holds is
+    /// forgotten.
+    private static func idle(
+        calendar: String, partner: String, store: some SyncKeeping, snapshot: MergeSnapshot
+    ) throws -> Report {
+        var report = Report(pulled: MergeResult())
+        report.wasIdle = true
+        let held = Set(snapshot.items.keys.map(\.uid))
+        let gone = try store.syncRefusals(calendar: calendar, partner: partner).keys.filter { !held.contains($0) }
+        try store.recordSyncRefusals(calendar: calendar, partner: partner, refused: [], accepted: Array(gone))
         return report
     }
 
