@@ -55,8 +55,10 @@ enum JSCalendarBench {
                 + "of jCal, from a 10 MB file.",
             "- `convert --to jscalendar` streams a series at a time (`JSCalendarStream`: each run's series written "
                 + "as JSON on every core, 1,024 series kept open for their overrides), as jCal streams a component "
-                + "at a time; in process, the model is written whole. The reader parses the whole document and "
-                + "locates every value for its diagnostics.",
+                + "at a time; in process, the model is written whole. `convert` from a JSCalendar Group file reads "
+                + "it an entry at a time (`JSCalendarStreamRead`: the Group's members, then each entry parsed and "
+                + "written alone); the in-process row parses the whole document and locates every value for its "
+                + "diagnostics.",
         ]
         return lines.joined(separator: "\n")
     }

@@ -89,8 +89,13 @@ struct DiagnosticLog: Sendable {
     mutating func append(_ other: DiagnosticLog) { entries += other.entries }
 
     /// The entries in line order (a stable sort: what one line gave stays in the order it was found).
+    var sortedByLine: [Diagnostic] { entries.sortedByLine }
+}
+
+extension [Diagnostic] {
+    /// In line order (a stable sort: what one line gave stays in the order it was found).
     var sortedByLine: [Diagnostic] {
-        entries.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+        enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
     }
 }
 

@@ -79,6 +79,31 @@ final class StreamingCLITests: XCTestCase {
         }
     }
 
+    /// JSCalendar read back an entry at a time (`JSCalendarStreamRead`, file to file) into iCalendar, jCal and xCal
+    /// writes what reading it whole (standard input) writes, with the same diagnostics and counts.
+    func testConvertFromJSCalendarWritesWhatReadingTheWholeDocumentWrites() throws {
+        let (path, _) = try largeCalendar()
+        let json = directory.appendingPathComponent("big.json").path
+        XCTAssertEqual(try CLI.run(["convert", path, "--to", "jscalendar", "-o", json, "-q"]).status, 0)
+        let document = try Data(contentsOf: URL(fileURLWithPath: json))
+        for (format, suffix) in [("ics", "ics"), ("jcal", "jcal"), ("xcal", "xml")] {
+            let output = directory.appendingPathComponent("back." + suffix).path
+            let streamed = try CLI.run(["convert", json, "--to", format, "-o", output, "--report", "json"])
+            let whole = try CLI.run(
+                ["convert", "-", "--from", "jscalendar", "--to", format, "--report", "json"], stdin: document)
+            XCTAssertEqual(streamed.status, whole.status, streamed.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), Data(whole.stdout.utf8), format)
+            let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(streamed.stdout.utf8)) as? [String: Any])
+            let counts = ((report["files"] as? [[String: Any]])?.first?["counts"] as? [String: Int]) ?? [:]
+            XCTAssertEqual(counts["VEVENT"], 6000, format)
+            let wholeLines = whole.stderr.split(separator: "\n").map {
+                $0.replacingOccurrences(of: "<stdin>", with: json)
+            }
+            let reportStart = wholeLines.firstIndex { $0.hasPrefix("{") } ?? wholeLines.count
+            XCTAssertEqual(streamed.stderr.split(separator: "\n").map(String.init), Array(wholeLines[..<reportStart]))
+        }
+    }
+
     func testValidateReportsWhatReadingTheWholeFileReports() throws {
         let (path, bytes) = try largeCalendar()
         let streamed = try CLI.run(["validate", path])

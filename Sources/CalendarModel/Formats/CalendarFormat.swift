@@ -86,7 +86,10 @@ public enum CalendarFormat: String, Sendable, CaseIterable {
             return result
         case .jscalendar:
             do {
-                return ICS.calendars(from: try JSCalendarReader.read(bytes), file: file)
+                // In line order, as a document read an entry at a time says them (`JSCalendarStreamRead`).
+                var read = ICS.calendars(from: try JSCalendarReader.read(bytes), file: file)
+                read.diagnostics = read.diagnostics.sortedByLine
+                return read
             } catch {
                 return Self.unreadable(file: file, line: error.line, column: error.column, error.message)
             }

@@ -187,7 +187,7 @@ struct CalendarChecks {
     /// offset. Names that are not IANA zones are reported too: apps that ignore VTIMEZONE (Google among them)
     /// turn such times floating. One warning per TZID.
     private func reportTimeZones(_ log: inout DiagnosticLog) {
-        for (tzid, use) in uses.uses.sorted(by: { $0.value.line < $1.value.line }) {
+        for (tzid, use) in uses.uses.sorted(by: { ($0.value.line, $0.key) < ($1.value.line, $1.key) }) {
             let isIANA = LibicalValues.isBuiltinZone(tzid)
             if let onset = firstOnset[tzid] {
                 if !isIANA {

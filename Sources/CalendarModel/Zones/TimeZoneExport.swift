@@ -104,26 +104,40 @@ extension ICalendar {
     /// `components` with a tzdata VTIMEZONE first for each IANA TZID they use and do not define, from the first
     /// year in use: what a calendar made in code needs to be complete. Other TZIDs are left to the caller.
     static func completingZones(_ components: [Component]) -> [Component] {
-        var defined: Set<String> = []
-        var firstYear: [String: Int] = [:]
-        var order: [String] = []
-        for component in components {
-            if component.name == "VTIMEZONE" {
-                if let tzid = component.property("TZID")?.value { defined.insert(tzid) }
-                continue
-            }
-            component.forEach { nested in
-                for property in nested.properties {
-                    guard let tzid = property["TZID"] else { continue }
-                    let year = Int(property.value.prefix(4)) ?? 9999
-                    if firstYear[tzid] == nil { order.append(tzid) }
-                    firstYear[tzid] = min(firstYear[tzid] ?? year, year)
+        var use = ZoneUse()
+        use.add(components)
+        return use.missingDefinitions() + components
+    }
+
+    /// The TZIDs components use (in the order first used, with the earliest year of each) and the VTIMEZONEs they
+    /// define, gathered a run of components at a time.
+    struct ZoneUse {
+        private var defined: Set<String> = []
+        private var firstYear: [String: Int] = [:]
+        private var order: [String] = []
+
+        mutating func add(_ components: [Component]) {
+            for component in components {
+                if component.name == "VTIMEZONE" {
+                    if let tzid = component.property("TZID")?.value { defined.insert(tzid) }
+                    continue
+                }
+                component.forEach { nested in
+                    for property in nested.properties {
+                        guard let tzid = property["TZID"] else { continue }
+                        let year = Int(property.value.prefix(4)) ?? 9999
+                        if firstYear[tzid] == nil { order.append(tzid) }
+                        firstYear[tzid] = min(firstYear[tzid] ?? year, year)
+                    }
                 }
             }
         }
-        let missing = order.filter { !defined.contains($0) && TimeZoneResolver.ianaName(for: $0)?.iana == $0 }
-        let definitions = missing.compactMap { vtimezone(iana: $0, fromYear: firstYear[$0] ?? 1970) }
-        return definitions + components
+
+        /// A tzdata VTIMEZONE for each IANA name used and not defined, from its earliest year on.
+        func missingDefinitions() -> [Component] {
+            let missing = order.filter { !defined.contains($0) && TimeZoneResolver.ianaName(for: $0)?.iana == $0 }
+            return missing.compactMap { vtimezone(iana: $0, fromYear: firstYear[$0] ?? 1970) }
+        }
     }
 
     static func renamingTZIDs(

@@ -326,6 +326,48 @@ struct ConvertCommand: ParsableCommand {
         return Array(table.text.utf8)
     }
 
+    /// Converts a JSCalendar Group an entry at a time (`JSCalendarStreamRead`) into iCalendar, jCal or xCal, when the
+    /// output is a file (a fallback discards it). False, having done nothing, for anything else, and for a document
+    /// of another shape or one the reader refuses: read whole, which says what is wrong with it.
+    private func convertJSCalendarStreaming(
+        _ source: String, name: String, to destination: String, format: CalendarFormat, _ result: inout FileResult
+    ) -> Bool {
+        let type = (try? FileManager.default.attributesOfItem(atPath: destination))?[.type] as? FileAttributeType
+        guard let writer = CalendarStreamWriter(format: format), destination != "-",
+            type == nil || type == .typeRegular
+        else { return false }
+        var sink: Output.Sink?
+        var calendar = ICalendar()
+        var counts: [String: Int] = [:]
+        var index = 0
+        do {
+            result.diagnostics = try JSCalendarStreamRead.read(
+                contentsOf: source, file: name,
+                opening: { opened in
+                    calendar = opened
+                    sink = try Output.Sink(destination)
+                    try sink?.write(writer.opening(opened))
+                },
+                run: { components in
+                    try sink?.write(writer.run(components, index: index))
+                    index += 1
+                    var run = ICalendar()
+                    run.components = components
+                    counts.merge(run.componentCounts, uniquingKeysWith: +)
+                })
+            try sink?.write(writer.closing(calendar))
+            try sink?.commit()
+        } catch is JSCalendarStreamRead.Fallback {
+            sink?.discard()
+            return false
+        } catch {
+            sink?.discard()
+            result.failure = ErrorText.line(error, subject: destination)
+        }
+        result.counts = counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }
+        return true
+    }
+
     /// Converts a large iCalendar file a run of components at a time (`ICS.stream`), in memory bounded by the runs
     /// in flight, when nothing needs the whole calendar at once: no --normalize-timezones, --repair or --strict (a
     /// file that fails must not be written at all), and an output other than CSV. False, having done nothing, for
@@ -333,10 +375,14 @@ struct ConvertCommand: ParsableCommand {
     private func convertStreaming(
         _ source: String, name: String, to destination: String, _ result: inout FileResult
     ) -> Bool {
-        guard source != "-", !normalizeTimezones, !repair, !strict, target.app == nil,
-            (from ?? CalendarFormat(pathExtension: source) ?? .ics) == .ics
-        else { return false }
+        guard source != "-", !normalizeTimezones, !repair, !strict, target.app == nil else { return false }
         let format = targetFormat(destination: destination, source: source)
+        switch from ?? CalendarFormat(pathExtension: source) ?? .ics {
+        case .ics: break
+        case .jscalendar, .jcal:
+            return convertJSCalendarStreaming(source, name: name, to: destination, format: format, &result)
+        case .xcal, .csv: return false
+        }
         if format == .jscalendar {
             let version = JSCalendarVersion(rawValue: jscalendarVersion) ?? .rfc8984
             var stream = JSCalendarStream(version: version)
