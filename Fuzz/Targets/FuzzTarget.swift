@@ -52,6 +52,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let read = CalendarFormat.jscalendar.read(bytes, file: "fuzz.json")
             Self.checkWriters(read)
             Self.checkJSCalendar(read.calendars)
+            Self.checkJSCalendarStreaming(bytes, read)
         case .xcal: Self.checkWriters(CalendarFormat.xcal.read(bytes, file: "fuzz.xml"))
         case .csv: Self.checkWriters(CSVCalendar.read(bytes, file: "fuzz.csv"))
         case .rrule: Self.expandRule(bytes)
@@ -60,6 +61,38 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = MIMEMessage.calendarParts(bytes)
             Self.checkWriters(CalendarFormat.ics.read(bytes, file: "fuzz.eml"))
         case .serve: Self.answerRequest(bytes)
+        }
+    }
+
+    /// A Group read an entry at a time (`JSCalendarStreamRead`) writes the bytes and says the diagnostics the whole
+    /// reader gives, or falls back to it.
+    static func checkJSCalendarStreaming(_ bytes: [UInt8], _ whole: ICS.ReadResult) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("icskit-fuzz-\(getpid()).json").path
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            return check(false, "cannot write \(path)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = CalendarStreamWriter(format: .ics)!
+        var (written, calendar, index) = ([UInt8](), ICalendar(), 0)
+        do {
+            let diagnostics = try JSCalendarStreamRead.read(
+                contentsOf: path, file: "fuzz.json",
+                opening: {
+                    calendar = $0
+                    written += writer.opening($0)
+                },
+                run: {
+                    written += writer.run($0, index: index)
+                    index += 1
+                })
+            written += writer.closing(calendar)
+            check(
+                diagnostics == whole.diagnostics && written == ICS.write(whole.calendars),
+                "reading JSCalendar an entry at a time differs from reading it whole")
+        } catch is JSCalendarStreamRead.Fallback {
+            return
+        } catch {
+            check(false, "reading JSCalendar an entry at a time threw \(error)")
         }
     }
 

@@ -69,7 +69,7 @@ package enum JSCalendarStreamRead {
                     entryCount += 1
                 }
             } else {
-                head.append((key, try source.parsedValue().value))
+                head.append((key, try source.parsedValue(depth: 1).value))
             }
         }
         guard head.first(where: { $0.key == "@type" })?.value.stringValue == "Group", entryCount > 0,
@@ -88,7 +88,7 @@ package enum JSCalendarStreamRead {
             guard key == "entries" else { return try source.skipValue() }
             try source.elements { source in
                 let at = "/entries/\(index)"
-                let (value, places) = try source.parsedValue(under: at)
+                let (value, places) = try source.parsedValue(under: at, depth: 2)
                 let components = try wrapped { () throws(JSCalendarReader.Failure) in
                     try JSCalendarReader.entry(value, path: at, places: places, budget: budget)
                 }
@@ -111,7 +111,7 @@ package enum JSCalendarStreamRead {
         if try source.peek() == UInt8(ascii: "}") { throw Fallback() }
         while true {
             try source.skipSpace()
-            guard let key = try source.parsedValue().value.stringValue else { throw Fallback() }
+            guard let key = try source.parsedValue(depth: 1).value.stringValue else { throw Fallback() }
             try source.skipSpace()
             try source.expect(UInt8(ascii: ":"))
             try source.skipSpace()

@@ -72,15 +72,15 @@ struct JSONSource {
         try cut(into: &none)
     }
 
-    /// The value that starts here, parsed, with the places of its objects and arrays under the pointer `root`, on
-    /// the document's lines and columns.
-    mutating func parsedValue(under root: String = "") throws -> (
+    /// The value that starts here, `depth` containers deep in the document, parsed, with the places of its objects
+    /// and arrays under the pointer `root`, on the document's lines and columns.
+    mutating func parsedValue(under root: String = "", depth: Int) throws -> (
         value: JSONValue, places: [String: (line: Int, column: Int)]
     ) {
         let (startLine, startColumn) = (line, column)
         var bytes: [UInt8]? = []
         try cut(into: &bytes)
-        guard let parsed = try? JSONValue.parseLocating(bytes ?? [], objectsToo: true) else {
+        guard let parsed = try? JSONValue.parseLocating(bytes ?? [], objectsToo: true, depth: depth) else {
             throw JSCalendarStreamRead.Fallback()
         }
         var places: [String: (line: Int, column: Int)] = [:]

@@ -331,14 +331,15 @@ extension JSONValue {
     /// `parse`, and where each array starts (line, column in characters), by its JSON Pointer (RFC 6901: ""
     /// for the whole text, "/0/1/2" below it; object keys as written): what a reader needs to say where a
     /// component or property it found wanting is.
-    /// With `objectsToo`, where every value starts (JSCalendar's shape is objects of strings).
-    package static func parseLocating(_ bytes: [UInt8], objectsToo: Bool = false) throws(JSONParseError) -> (
-        value: JSONValue, arrays: [String: (line: Int, column: Int)]
-    ) {
+    /// With `objectsToo`, where every value starts (JSCalendar's shape is objects of strings). `depth`: how deep
+    /// in a larger document the text stands (its nesting counts toward the limit as there).
+    package static func parseLocating(_ bytes: [UInt8], objectsToo: Bool = false, depth: Int = 0)
+        throws(JSONParseError) -> (value: JSONValue, arrays: [String: (line: Int, column: Int)])
+    {
         var parser = JSONParser(bytes: bytes)
         parser.arrays = [:]
         parser.objectsToo = objectsToo
-        let value = try parser.value(depth: 0)
+        let value = try parser.value(depth: depth)
         parser.skipSpace()
         guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
         return (value, parser.arrays ?? [:])
