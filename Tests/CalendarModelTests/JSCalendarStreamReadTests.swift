@@ -108,6 +108,9 @@ final class JSCalendarStreamReadTests: XCTestCase {
             #"{"@type": "Group", "entries": [{"@type": "Event", "uid": "a"}"#,
             #"{"@type": "Group", "entries": [{"@type": "Event", "uid": "a"}]} trailing"#,
             #"{"@type": "Group", "@type": "Group", "entries": [{"@type": "Event", "uid": "a"}]}"#,
+            // A skipped scalar entry (the fuzzer's first finding: it looped for ever).
+            "{\"@type\": \"Group\", \"entries\": [\u{0}]}",
+            #"{"@type": "Group", "entries": [7, {"@type": "Event", "uid": "a"}]}"#,
         ]
         // Nesting counts from the document's root, as the whole reader counts it (512 levels at most).
         let deep = String(repeating: "[", count: 510) + String(repeating: "]", count: 510)

@@ -99,7 +99,11 @@ struct JSONSource {
         guard let first = try peek() else { throw JSCalendarStreamRead.Fallback() }
         if first == UInt8(ascii: "\"") { return try string(into: &bytes) }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
-            while let byte = try peek(), !Self.endsScalar(byte) { bytes?.append(try next()!) }
+            // Taken before it is kept: `bytes?.append(try next())` would not take it when skipping.
+            while let byte = try peek(), !Self.endsScalar(byte) {
+                try next()
+                bytes?.append(byte)
+            }
             return
         }
         var depth = 0
