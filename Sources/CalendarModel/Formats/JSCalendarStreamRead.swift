@@ -7,8 +7,8 @@ import Foundation
 /// The file is read two or three times: once for the Group's members but its entries (which may come after the
 /// entries: JSON objects have no order), once more for the time zones its entries use when the Group carries no
 /// VTIMEZONEs of its own (JSCalendar from elsewhere, which gets tzdata's, placed first), and once to hand on each
-/// entry. Anything but a Group object of Events and Tasks, a document the whole reader would refuse, and a file that
-/// changes between the passes throw `Fallback`: read the whole file, which says what is wrong and where.
+/// entry. Anything but a Group object of Events and Tasks, a document the whole reader would refuse, and a file whose
+/// size changed while it was read throw `Fallback`: read the whole file, which says what is wrong and where.
 package enum JSCalendarStreamRead {
     /// Why the file is to be read whole instead.
     package struct Fallback: Error {}
