@@ -336,11 +336,10 @@ struct ConvertCommand: ParsableCommand {
         guard let writer = CalendarStreamWriter(format: format), destination != "-",
             type == nil || type == .typeRegular
         else { return false }
-        var sink: Output.Sink?
         var calendar = ICalendar()
-        var counts: [String: Int] = [:]
         var index = 0
-        do {
+        return written(to: destination, &result, givingUp: { $0 is JSCalendarStreamRead.Fallback }) {
+            sink, counts, result in
             result.diagnostics = try JSCalendarStreamRead.read(
                 contentsOf: source, file: name,
                 opening: { opened in
@@ -356,16 +355,8 @@ struct ConvertCommand: ParsableCommand {
                     counts.merge(run.componentCounts, uniquingKeysWith: +)
                 })
             try sink?.write(writer.closing(calendar))
-            try sink?.commit()
-        } catch is JSCalendarStreamRead.Fallback {
-            sink?.discard()
-            return false
-        } catch {
-            sink?.discard()
-            result.failure = ErrorText.line(error, subject: destination)
+            return true
         }
-        result.counts = counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }
-        return true
     }
 
     /// Converts a large iCalendar file a run of components at a time (`ICS.stream`), in memory bounded by the runs
@@ -408,9 +399,7 @@ struct ConvertCommand: ParsableCommand {
         transform: @escaping @Sendable ([CalendarComponent], Int) -> Made,
         consume: (Made) throws -> [UInt8], closing: (ICalendar) -> [UInt8]
     ) -> Bool {
-        var sink: Output.Sink?
-        var counts: [String: Int] = [:]
-        do {
+        written(to: destination, &result, givingUp: { $0 is JSCalendarStream.Refusal }) { sink, counts, result in
             let read = try ICS.stream(
                 contentsOf: source, file: name,
                 opening: { calendar in
@@ -429,12 +418,25 @@ struct ConvertCommand: ParsableCommand {
             guard let read else { return false }
             result.diagnostics = read.diagnostics
             try sink?.write(closing(read.calendar))
+            return true
+        }
+    }
+
+    /// Runs one streamed conversion, which opens `sink` and counts the components it writes: committed when it
+    /// streamed (true), discarded when it fails (its failure said in `result`) or gives up (`givingUp`: false, and
+    /// the file is read whole). False, with nothing written, when it did not stream.
+    private func written(
+        to destination: String, _ result: inout FileResult, givingUp: (any Error) -> Bool,
+        _ body: (inout Output.Sink?, inout [String: Int], inout FileResult) throws -> Bool
+    ) -> Bool {
+        var sink: Output.Sink?
+        var counts: [String: Int] = [:]
+        do {
+            guard try body(&sink, &counts, &result) else { return false }
             try sink?.commit()
-        } catch is JSCalendarStream.Refusal {
-            sink?.discard()
-            return false
         } catch {
             sink?.discard()
+            if givingUp(error) { return false }
             result.failure = ErrorText.line(error, subject: destination)
         }
         result.counts = counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }
