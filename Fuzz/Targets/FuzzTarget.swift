@@ -64,13 +64,21 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
     }
 
+    /// The input in a temporary file of this process (the caller removes it); nil, said, when it cannot be written.
+    static func temporaryFile(_ bytes: [UInt8], suffix: String) -> String? {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("icskit-fuzz-\(getpid()).\(suffix)")
+            .path
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            check(false, "cannot write \(path)")
+            return nil
+        }
+        return path
+    }
+
     /// A Group read an entry at a time (`JSCalendarStreamRead`) writes the bytes and says the diagnostics the whole
     /// reader gives, or falls back to it.
     static func checkJSCalendarStreaming(_ bytes: [UInt8], _ whole: ICS.ReadResult) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("icskit-fuzz-\(getpid()).json").path
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            return check(false, "cannot write \(path)")
-        }
+        guard let path = temporaryFile(bytes, suffix: "json") else { return }
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = CalendarStreamWriter(format: .ics)!
         var (written, calendar, index) = ([UInt8](), ICalendar(), 0)
@@ -203,10 +211,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Streams the input from a temporary file, each component a run of its own: either it is left to the
     /// whole-file reading, or it gives the same calendar, diagnostics and iCalendar bytes.
     static func checkStreaming(_ bytes: [UInt8], _ whole: ICS.ReadResult) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("icskit-fuzz-\(getpid()).ics").path
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            return check(false, "cannot write \(path)")
-        }
+        guard let path = temporaryFile(bytes, suffix: "ics") else { return }
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = CalendarStreamWriter(format: .ics)!
         var components: [CalendarComponent] = []
