@@ -126,8 +126,9 @@ extension CalendarStore {
             method: method, item: item, component: component, origin: origin, me: cache.me
         ) { () throws -> (item: SchedulingTrust.StoredItem, received: Bool)? in
             guard let existing else { return nil }
-            stored = try Self.storedItem(db, calendarID: existing, uid: uid, cache: cache)
-            return (stored!, try Self.received(db, calendarID: existing, uid: uid))
+            let read = try Self.storedItem(db, calendarID: existing, uid: uid, cache: cache)
+            stored = read
+            return (read, try Self.received(db, calendarID: existing, uid: uid))
         }
         switch decision {
         case .show(let detail): (outcome.kind, outcome.detail) = (.counter, detail)
