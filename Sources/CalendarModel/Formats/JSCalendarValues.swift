@@ -11,6 +11,17 @@ package enum JSCalendarVersion: Int, Sendable {
 /// Values as iCalendar and JSCalendar write them, each way: times (JSCalendar's LocalDateTime and UTCDateTime),
 /// recurrence rules (RFC 8984 §4.3.3), and the check that a value written one way comes back as it was.
 enum JSCalendarValues {
+    private enum LocalPlace {
+        case digit(Int)
+        case separator(UInt8)
+    }
+
+    private static let localPlaces: [LocalPlace] = [
+        .digit(0), .digit(1), .digit(2), .digit(3), .separator(UInt8(ascii: "-")), .digit(4), .digit(5),
+        .separator(UInt8(ascii: "-")), .digit(6), .digit(7), .separator(UInt8(ascii: "T")), .digit(9), .digit(10),
+        .separator(UInt8(ascii: ":")), .digit(11), .digit(12), .separator(UInt8(ascii: ":")), .digit(13), .digit(14),
+    ]
+
     /// `20260105T090000`, `20260105T090000Z` or `20260105` as a LocalDateTime, `2026-01-05T09:00:00` (a date at
     /// midnight); nil for anything else.
     static func local(_ ics: String) -> String? {
@@ -20,17 +31,20 @@ enum JSCalendarValues {
             guard bytes.count == 8 || bytes.count == 15 || (bytes.count == 16 && bytes[15] == UInt8(ascii: "Z")),
                 bytes[0..<8].allSatisfy(isDigit)
             else { return nil }
-            let (dash, colon) = (UInt8(ascii: "-"), UInt8(ascii: ":"))
-            var out: [UInt8] = []
-            out.reserveCapacity(19)
-            out += bytes[0..<4] + [dash] + bytes[4..<6] + [dash] + bytes[6..<8] + [UInt8(ascii: "T")]
-            if bytes.count == 8 {
-                out += Array("00:00:00".utf8)
-            } else {
-                guard bytes[8] == UInt8(ascii: "T"), bytes[9..<15].allSatisfy(isDigit) else { return nil }
-                out += bytes[9..<11] + [colon] + bytes[11..<13] + [colon] + bytes[13..<15]
+            guard bytes.count == 8 || (bytes[8] == UInt8(ascii: "T") && bytes[9..<15].allSatisfy(isDigit)) else {
+                return nil
             }
-            return String(decoding: out, as: UTF8.self)
+            // YYYY-MM-DDTHH:MM:SS: each place's byte of the value, or its separator (a date's time is midnight).
+            return String(unsafeUninitializedCapacity: 19) { out in
+                for (place, source) in localPlaces.enumerated() {
+                    out[place] =
+                        switch source {
+                        case .digit(let at): at < bytes.count ? bytes[at] : UInt8(ascii: "0")
+                        case .separator(let byte): byte
+                        }
+                }
+                return localPlaces.count
+            }
         }
     }
 

@@ -254,8 +254,15 @@ package struct JSONWriter {
 
     private mutating func newline() {
         bytes.append(0x0A)
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * filled.count))
+        var indent = 2 * filled.count
+        while indent > 0 {
+            let step = min(indent, Self.spaces.count)
+            bytes.append(contentsOf: Self.spaces[..<step])
+            indent -= step
+        }
     }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     /// Bytes that start something `quote` escapes: C0 controls, `"`, `\`, DEL, and 0xC2 (which leads C1 controls).
     private static func needsEscape(_ byte: UInt8) -> Bool {
@@ -270,30 +277,32 @@ package struct JSONWriter {
     static func quote(_ text: String, into out: inout [UInt8]) {
         out.append(0x22)
         var text = text
-        // Most strings need no escape: copy them whole.
-        let plain = text.withUTF8 { bytes in
+        text.withUTF8 { bytes in
+            // Most strings need no escape: copy them whole, and the rest up to the first escape.
             var index = 0
             while index < bytes.count, !needsEscape(bytes[index]) { index += 1 }
-            guard index == bytes.count else { return false }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if plain { return out.append(0x22) }
-        text.withUTF8 { bytes in
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<index]))
             func escaped(_ value: UInt8) {
-                let hex = UInt8(ascii: "0")
-                let digit = { (nibble: UInt8) in nibble < 10 ? hex + nibble : UInt8(ascii: "a") + nibble - 10 }
-                out += [0x5C, 0x75, 0x30, 0x30, digit(value >> 4), digit(value & 0xF)]
+                let digit = { (nibble: UInt8) in nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
+                out.append(0x5C)
+                out.append(UInt8(ascii: "u"))
+                out.append(UInt8(ascii: "0"))
+                out.append(UInt8(ascii: "0"))
+                out.append(digit(value >> 4))
+                out.append(digit(value & 0xF))
             }
-            var index = 0
+            func pair(_ letter: UInt8) {
+                out.append(0x5C)
+                out.append(letter)
+            }
             while index < bytes.count {
                 let byte = bytes[index]
                 index += 1
                 switch byte {
-                case 0x22, 0x5C: out += [0x5C, byte]
-                case 0x0A: out += [0x5C, 0x6E]
-                case 0x0D: out += [0x5C, 0x72]
-                case 0x09: out += [0x5C, 0x74]
+                case 0x22, 0x5C: pair(byte)
+                case 0x0A: pair(UInt8(ascii: "n"))
+                case 0x0D: pair(UInt8(ascii: "r"))
+                case 0x09: pair(UInt8(ascii: "t"))
                 case 0..<0x20, 0x7F: escaped(byte)
                 // U+0080–U+009F (C1 controls) are C2 80 … C2 9F in UTF-8.
                 case 0xC2 where index < bytes.count && (0x80...0x9F).contains(bytes[index]):

@@ -51,10 +51,13 @@ package enum TextEscaping {
             for byte in bytes[first...] {
                 defer { previous = byte }
                 switch byte {
-                case 0x5C, 0x3B, 0x2C: out += [0x5C, byte]
-                case 0x0D: out += [0x5C, UInt8(ascii: "n")]
+                case 0x5C, 0x3B, 0x2C:
+                    out.append(0x5C)
+                    out.append(byte)
                 case 0x0A where previous == 0x0D: continue  // CR LF: one line break, written at its CR
-                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+                case 0x0A, 0x0D:
+                    out.append(0x5C)
+                    out.append(UInt8(ascii: "n"))
                 default: out.append(byte)
                 }
             }
