@@ -66,4 +66,30 @@ final class TextEscapingTests: XCTestCase {
             XCTAssertEqual(try JSONValue.parse(out).stringValue, text, "seed \(seed)")
         }
     }
+
+    /// `isCanonical` answers in one pass what escaping the unescaped text again says (JSCalendar maps a TEXT value
+    /// only when it comes back as written), for a value and for a list cut at every comma.
+    func testCanonicalTextIsWhatEscapingAgainGivesBack() {
+        var (random, seed, count) = SeededGenerator.start(
+            "canonical text", seedVariable: "ICSKIT_ESCAPE_SEED", countVariable: "ICSKIT_ESCAPE_COUNT",
+            defaultCount: 5_000, unit: "strings")
+        let pieces = [
+            "a", " ", #"\\"#, ";", ",", #"\n"#, #"\N"#, #"\,"#, #"\;"#, #"\x"#, #"\:"#, #"\"#, "\n", "\r", "é", ":",
+        ]
+        var canonical = 0
+        for _ in 0..<count {
+            let text = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            let again = TextEscaping.escape(TextEscaping.unescape(text)) == text
+            XCTAssertEqual(TextEscaping.isCanonical(text), again, "seed \(seed): \(text.debugDescription)")
+            let parts = ValueSyntax.split(text, on: ",").map(TextEscaping.unescape).map(TextEscaping.escape)
+            XCTAssertEqual(
+                TextEscaping.isCanonical(text, list: true), parts.joined(separator: ",") == text,
+                "seed \(seed): \(text.debugDescription) as a list")
+            if again { canonical += 1 }
+        }
+        // Both answers come up.
+        XCTAssertGreaterThan(canonical, count / 20)
+        XCTAssertLessThan(canonical, count - count / 20)
+    }
 }

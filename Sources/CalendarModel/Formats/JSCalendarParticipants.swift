@@ -76,7 +76,7 @@ extension JSCalendarItemWriter {
         guard let line = lines.first else { return }
         let names = ValueSyntax.split(line.value, on: ",").map(TextEscaping.unescape)
         guard lines.count == 1, line.parameters.isEmpty, Set(names).count == names.count,
-            names.map(TextEscaping.escape).joined(separator: ",") == line.value, !names.contains("")
+            TextEscaping.isCanonical(line.value, list: true), !names.contains("")
         else {
             raw += lines
             return

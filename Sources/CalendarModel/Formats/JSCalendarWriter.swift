@@ -120,7 +120,6 @@ package enum JSCalendarWriter {
 
     /// A TEXT value unescaped, when escaping it again gives the same text (else it travels as written).
     static func exactText(_ value: String) -> String? {
-        let text = TextEscaping.unescape(value)
-        return TextEscaping.escape(text) == value ? text : nil
+        TextEscaping.isCanonical(value) ? TextEscaping.unescape(value) : nil
     }
 }

@@ -65,6 +65,31 @@ package enum TextEscaping {
         }
     }
 
+    /// Whether `escape(unescape(text)) == text`, found in one pass without making either: every backslash starts
+    /// `\\`, `\;`, `\,` or `\n`, and no `;`, `,`, CR or LF stands unescaped. With `list`, whether that holds for
+    /// each part of the text split at every comma (escaped or not, as `ValueSyntax.split` cuts a CATEGORIES line).
+    package static func isCanonical(_ text: String, list: Bool = false) -> Bool {
+        var copy = text
+        return copy.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x5C:
+                    guard index + 1 < bytes.count else { return false }
+                    switch bytes[index + 1] {
+                    case 0x2C where list: return false
+                    case 0x5C, 0x3B, 0x2C, UInt8(ascii: "n"): index += 2
+                    default: return false
+                    }
+                case 0x2C where list: index += 1
+                case 0x3B, 0x2C, 0x0A, 0x0D: return false
+                default: index += 1
+                }
+            }
+            return true
+        }
+    }
+
     /// Splits a raw list value on the commas that are not escaped; each part stays escaped.
     package static func splitList(_ raw: String, separator: Character = ",") -> [Substring] {
         var parts: [Substring] = []
