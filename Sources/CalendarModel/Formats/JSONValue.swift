@@ -161,6 +161,9 @@ package struct JSONWriter {
     package mutating func beginObject() { open(UInt8(ascii: "{")) }
     package mutating func endObject() { close(UInt8(ascii: "}")) }
 
+    /// A key of any text, escaped as needed. Disfavoured, so that a literal key (`key("uid")`) is copied as it is
+    /// by the `StaticString` overload rather than scanned for escapes (a literal is String's first).
+    @_disfavoredOverload
     package mutating func key(_ name: String) {
         separate()
         Self.quote(name, into: &bytes)
@@ -171,6 +174,7 @@ package struct JSONWriter {
 
     /// A key known to need no escaping (a literal), copied as it is.
     package mutating func key(_ name: StaticString) {
+        assert(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).allSatisfy { !Self.needsEscape($0) })
         separate()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
@@ -254,15 +258,8 @@ package struct JSONWriter {
 
     private mutating func newline() {
         bytes.append(0x0A)
-        var indent = 2 * filled.count
-        while indent > 0 {
-            let step = min(indent, Self.spaces.count)
-            bytes.append(contentsOf: Self.spaces[..<step])
-            indent -= step
-        }
+        for _ in 0..<(2 * filled.count) { bytes.append(UInt8(ascii: " ")) }
     }
-
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     /// Bytes that start something `quote` escapes: C0 controls, `"`, `\`, DEL, and 0xC2 (which leads C1 controls).
     private static func needsEscape(_ byte: UInt8) -> Bool {
@@ -277,42 +274,50 @@ package struct JSONWriter {
     static func quote(_ text: String, into out: inout [UInt8]) {
         out.append(0x22)
         var text = text
-        text.withUTF8 { bytes in
-            // Most strings need no escape: copy them whole, and the rest up to the first escape.
+        // Most strings need no escape: copy them whole.
+        let plain = text.withUTF8 { bytes in
             var index = 0
             while index < bytes.count, !needsEscape(bytes[index]) { index += 1 }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<index]))
-            func escaped(_ value: UInt8) {
-                let digit = { (nibble: UInt8) in nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
-                out.append(0x5C)
-                out.append(UInt8(ascii: "u"))
-                out.append(UInt8(ascii: "0"))
-                out.append(UInt8(ascii: "0"))
-                out.append(digit(value >> 4))
-                out.append(digit(value & 0xF))
-            }
-            func pair(_ letter: UInt8) {
-                out.append(0x5C)
-                out.append(letter)
-            }
-            while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                switch byte {
-                case 0x22, 0x5C: pair(byte)
-                case 0x0A: pair(UInt8(ascii: "n"))
-                case 0x0D: pair(UInt8(ascii: "r"))
-                case 0x09: pair(UInt8(ascii: "t"))
-                case 0..<0x20, 0x7F: escaped(byte)
-                // U+0080–U+009F (C1 controls) are C2 80 … C2 9F in UTF-8.
-                case 0xC2 where index < bytes.count && (0x80...0x9F).contains(bytes[index]):
-                    escaped(bytes[index])
-                    index += 1
-                default: out.append(byte)
-                }
-            }
+            guard index == bytes.count else { return false }
+            out.append(contentsOf: bytes)
+            return true
         }
+        if plain { return out.append(0x22) }
+        text.withUTF8 { escape($0, into: &out) }
         out.append(0x22)
+    }
+
+    /// The bytes of a string that needs escapes, each escape appended in place.
+    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
+        var index = 0
+        while index < bytes.count {
+            var byte = bytes[index]
+            index += 1
+            let letter: UInt8
+            switch byte {
+            case 0x22, 0x5C: letter = byte
+            case 0x0A: letter = UInt8(ascii: "n")
+            case 0x0D: letter = UInt8(ascii: "r")
+            case 0x09: letter = UInt8(ascii: "t")
+            // U+0080–U+009F (C1 controls) are C2 80 … C2 9F in UTF-8.
+            case 0xC2 where index < bytes.count && (0x80...0x9F).contains(bytes[index]):
+                byte = bytes[index]
+                index += 1
+                letter = UInt8(ascii: "u")
+            case 0..<0x20, 0x7F: letter = UInt8(ascii: "u")
+            default:
+                out.append(byte)
+                continue
+            }
+            out.append(0x5C)
+            out.append(letter)
+            guard letter == UInt8(ascii: "u") else { continue }
+            out.append(UInt8(ascii: "0"))
+            out.append(UInt8(ascii: "0"))
+            out.append(hex(byte >> 4))
+            out.append(hex(byte & 0xF))
+        }
     }
 }
 

@@ -92,6 +92,10 @@ public struct Occurrence: Sendable, Hashable {
     public var summary: String? { source.core.summary }
     /// The item's STATUS.
     public var status: Status? { source.core.status }
+    /// The item's LOCATION, without copying the item's other fields.
+    package var location: String? { source.core.location }
+    /// The item's CATEGORIES, without copying the item's other fields.
+    package var categories: [Category] { source.core.categories }
     /// An all-day instance (DATE values): it stays on its date in every zone.
     public var isAllDay: Bool { start.isDate }
     /// `item.kind`, without copying the item.

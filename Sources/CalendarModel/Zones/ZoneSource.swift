@@ -52,17 +52,13 @@ enum ZoneUsage {
             zones[name.name, default: Zone()].walls.insert(LocalDateTime(value))
         }
         for component in calendar.components {
-            let core: ItemCore
             switch component {
-            case .event(let event):
-                core = event.core
-                add(event.end)
-            case .todo(let todo):
-                core = todo.core
-                add(todo.due)
-            case .journal(let journal): core = journal.core
+            case .event(let event): add(event.end)
+            case .todo(let todo): add(todo.due)
+            case .journal: break
             default: continue
             }
+            guard let core = component.core else { continue }
             add(core.start)
             add(core.recurrenceID?.date)
             core.recurrenceDates.forEach { add($0.start) }
@@ -90,7 +86,8 @@ enum ZoneUsage {
                     day = day.adding(days: 4)
                 }
             }
-            let sorted = walls.sorted()
+            // In `<`'s order (by wall-clock seconds), each key computed once rather than at every comparison.
+            let sorted = walls.map { (key: $0.wallSeconds, wall: $0) }.sorted { $0.key < $1.key }.map(\.wall)
             guard sorted.count > sampleLimit else { return sorted }
             let step = Double(sorted.count) / Double(sampleLimit)
             return (0..<sampleLimit).map { sorted[Int(Double($0) * step)] }

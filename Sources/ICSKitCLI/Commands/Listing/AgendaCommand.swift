@@ -173,9 +173,8 @@ struct InstanceFormat {
 
     /// One instance as a JSON object, written straight out (agendas can hold hundreds of thousands).
     func write(_ occurrence: Occurrence, calendar: String, to json: inout JSONWriter) {
-        let core = occurrence.core
         json.beginObject()
-        json.key("uid"); json.string(core.uid)
+        json.key("uid"); json.string(occurrence.uid)
         json.key("recurrence_id")
         let floating = occurrence.isFloating
         if let (id, date) = both(occurrence.recurrenceID, occurrence.recurrenceDate) {
@@ -183,7 +182,7 @@ struct InstanceFormat {
         } else {
             json.null()
         }
-        json.key("summary"); json.string(core.summary)
+        json.key("summary"); json.string(occurrence.summary)
         json.key("start")
         json.string { append(occurrence.start, at: occurrence.startDate, floating: floating, to: &$0) }
         json.key("end")
@@ -191,11 +190,11 @@ struct InstanceFormat {
         json.key("all_day"); json.bool(occurrence.isAllDay)
         json.key("calendar"); json.string(calendar)
         json.key("component"); json.string(occurrence.kind.componentName)
-        json.key("location"); json.string(core.location)
-        json.key("status"); json.string(core.status?.rawValue)
+        json.key("location"); json.string(occurrence.location)
+        json.key("status"); json.string(occurrence.status?.rawValue)
         json.key("categories")
         json.beginArray()
-        for category in core.categories { json.string(category.name) }
+        for category in occurrence.categories { json.string(category.name) }
         json.endArray()
         json.endObject()
     }
