@@ -45,18 +45,23 @@ extension Expander {
     /// place (a calendar can hold tens of thousands of overrides of one UID).
     func series() -> [Series] {
         var all: [Series] = []
-        var seriesByKey: [String: Int] = [:]
+        struct Key: Hashable {
+            var kind: ItemKind
+            var uid: String
+        }
+        var seriesByKey: [Key: Int] = [:]
         var overrideByID: [[CalendarDate: Int]] = []
         for component in calendar.components {
             guard let member = member(component) else { continue }
             let position: Int
-            if let uid = member.core.uid, let known = seriesByKey[member.item.kind.componentName + "\u{0}" + uid] {
+            let key = member.core.uid.map { Key(kind: member.item.kind, uid: $0) }
+            if let key, let known = seriesByKey[key] {
                 position = known
             } else {
                 position = all.count
                 all.append(Series())
                 overrideByID.append([:])
-                if let uid = member.core.uid { seriesByKey[member.item.kind.componentName + "\u{0}" + uid] = position }
+                if let key { seriesByKey[key] = position }
             }
             guard let id = member.core.recurrenceID?.date else {
                 if all[position].master.map({ member.isNewer(than: $0) }) ?? true {
