@@ -81,8 +81,8 @@ enum BigFileBench {
         lines += [
             "",
             "The file is read twice in blocks of 256 kB: a first pass checks its shape (`CalendarShape`), the second "
-                + "cuts it at its components' BEGIN lines into runs of about 256 kB, which are scanned, decoded and "
-                + "written on every core, four at a time, and appended to the output in order. Files of another "
+                + "cuts it at its components' BEGIN lines into runs of about 128 kB, which are scanned, decoded and "
+                + "written on every core, four per core at a time, and appended to the output in order. Files of another "
                 + "shape, standard input and --normalize-timezones, --repair, --strict or CSV output are read whole. "
                 + "StreamingReadTests and StreamingCLITests check that streamed and whole outputs are byte for byte "
                 + "the same. `import` of one file of 16 MB or more streams it twice: the first pass keeps the "

@@ -223,7 +223,7 @@ struct ICSKitBench {
             maxVsBaseline: 0.99, minVsPython: 20,
             notes: [
                 "`convert` streams a file of the common shape (one VCALENDAR, its properties first, BEGIN/END "
-                    + "matched): runs of about 256 kB are scanned, decoded and written on every core, four at a time, "
+                    + "matched): runs of about 128 kB are scanned, decoded and written on every core, four per core at a time, "
                     + "so memory does not grow with the file (see the big-file section); StreamingReadTests check "
                     + "that the result is the same as reading the whole file on every corpus file. The in-process "
                     + "parse reads the whole file, in parts on every core (ScanPlan). The C baseline is "
