@@ -132,11 +132,30 @@ private struct IndexRequest {
             return ids.count - 1
         }
         let items = try CalendarStore.items(db, ids: ids)
-        let order = instances.indices.filter { items[ordinalOf[$0]] != nil }.sorted { a, b in
-            let (x, y) = (instances[a], instances[b])
-            if x.timing.startDate != y.timing.startDate { return x.timing.startDate < y.timing.startDate }
-            return (x.uid, x.kind, x.position, a) < (y.uid, y.kind, y.position, b)
+        let found = items.indices.map { if case .none = items[$0] { false } else { true } }
+        let order = Self.sortedIndices(of: instances).filter { found[ordinalOf[$0]] }
+        let timings = order.map { (ordinalOf[$0], instances[$0].timing) }
+        return Occurrence.instances(of: items, at: timings)
+    }
+
+    /// The instances' places in the order an expansion sorts them: by start, then UID and kind, then their place
+    /// in the month. UIDs and kinds are ranked once, so that sorting compares numbers.
+    static func sortedIndices(of instances: [InstanceIndex.Instance]) -> [Int] {
+        func ranks(_ texts: [String]) -> [Int] {
+            let rank = Dictionary(
+                Set(texts).sorted().enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            return texts.map { rank[$0] ?? 0 }
         }
-        return Occurrence.instances(of: items, at: order.map { (ordinalOf[$0], instances[$0].timing) })
+        let uids = ranks(instances.map(\.uid)), kinds = ranks(instances.map(\.kind))
+        let keys = instances.indices.map { index in
+            (
+                start: instances[index].timing.startDate, uid: uids[index], kind: kinds[index],
+                position: instances[index].position, index: index
+            )
+        }
+        return keys.sorted { x, y in
+            if x.start != y.start { return x.start < y.start }
+            return (x.uid, x.kind, x.position, x.index) < (y.uid, y.kind, y.position, y.index)
+        }.map(\.index)
     }
 }

@@ -123,15 +123,20 @@ extension CalendarStore {
 
     /// In sorted order a UID shares its longest prefix with a neighbour: one character more is unique.
     static func handle(_ uid: String, neighbours: [String], minimum: Int) -> String {
-        // Bytes when both are ASCII (UIDs nearly always are), characters otherwise.
+        // Bytes when both are ASCII (UIDs nearly always are), characters otherwise; a CR (which joins a following
+        // LF into one character) sends a UID the character way.
+        let isASCII = uid.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
         func common(_ other: String) -> Int {
-            if uid.utf8.allSatisfy({ $0 < 0x80 }), other.utf8.allSatisfy({ $0 < 0x80 }) {
+            if isASCII, other.utf8.allSatisfy({ $0 < 0x80 }) {
                 return zip(uid.utf8, other.utf8).prefix { $0 == $1 }.count
             }
             return zip(uid, other).prefix { $0 == $1 }.count
         }
         let shared = neighbours.map(common).max() ?? 0
         let length = max(minimum, shared + 1)
+        if isASCII {
+            return length >= uid.utf8.count ? uid : String(decoding: uid.utf8.prefix(length), as: UTF8.self)
+        }
         return length >= uid.count ? uid : String(uid.prefix(length))
     }
 }

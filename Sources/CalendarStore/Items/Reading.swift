@@ -116,7 +116,7 @@ extension CalendarStore {
                 let id: Int64 = row[0]
                 order.append(place[id] ?? 0)
                 try row.withUnsafeData(atIndex: 1) { data in
-                    if let data { text.append(contentsOf: data) }
+                    data?.withUnsafeBytes { text.append(contentsOf: $0) }
                 }
                 if text.last != 0x0A { text += [0x0D, 0x0A] }
             }
