@@ -29,10 +29,16 @@ extension CalendarItem {
 
     /// A DATE with a TZID, and a DATE without VALUE=DATE, as the component was read.
     private func checkDateForms(_ context: inout DecodeContext) {
-        for label in ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID"] {
-            guard let property = provenance.source?.property(label), property["TZID"] != nil,
-                property.value.utf8.count == 8
-            else { continue }
+        // The first property of each label, found in one pass over the component's properties.
+        let labels = ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE"]
+        var first = [Property?](repeating: nil, count: labels.count)
+        for property in provenance.source?.properties ?? [] {
+            guard let place = labels.firstIndex(of: property.name), first[place] == nil else { continue }
+            first[place] = property
+        }
+        for property in first.prefix(4).compactMap({ $0 }) {
+            let label = property.name
+            guard property["TZID"] != nil, property.value.utf8.count == 8 else { continue }
             context.log.warning(
                 property.line,
                 "\(label) has a TZID but a DATE value; read as midnight in that zone, "
@@ -41,9 +47,11 @@ extension CalendarItem {
         }
         // A DATE needs VALUE=DATE (RFC 5545 §3.3.4); without it strict readers take the value for a broken
         // DATE-TIME. Said once per property name.
-        for label in ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE"] {
-            guard let property = provenance.source?.property(label), property["VALUE"] == nil,
-                property["TZID"] == nil,
+        for property in first.compactMap({ $0 }) {
+            let label = property.name
+            // A part of 8 bytes needs a value of 8 bytes or a list: most values are spared the split.
+            guard property["VALUE"] == nil, property["TZID"] == nil,
+                property.value.utf8.count == 8 || property.value.utf8.contains(UInt8(ascii: ",")),
                 property.value.split(separator: ",").contains(where: { $0.utf8.count == 8 && $0.allSatisfy(\.isNumber) }
                 )
             else { continue }

@@ -23,7 +23,8 @@ package enum IntegerBounds {
     /// bound it passes, each reported on its line; nil when none is (the common case costs one pass over values).
     static func clamping(_ component: Component, _ log: inout DiagnosticLog, depth: Int = 0) -> Component? {
         var rewritten: Component?
-        for (index, property) in component.properties.enumerated() where needsClamping(property) {
+        for index in component.properties.indices where needsClamping(component.properties[index]) {
+            let property = component.properties[index]
             let bound = clamped(property.value) ?? 0
             log.error(
                 property.line,
@@ -43,9 +44,12 @@ package enum IntegerBounds {
     }
 
     /// An INTEGER-typed property (no other VALUE) whose value is an integer beyond 32 bits. Nine characters always
-    /// fit: the length check spares the rest of the work for almost every line.
+    /// fit, and an integer starts with a digit or sign: the two checks spare the rest of the work for almost every
+    /// line.
     private static func needsClamping(_ property: Property) -> Bool {
-        guard property.value.utf8.count >= 10, names.contains(property.name),
+        guard property.value.utf8.count >= 10, let first = property.value.utf8.first,
+            first == UInt8(ascii: "+") || first == UInt8(ascii: "-") || (0x30...0x39).contains(first),
+            names.contains(property.name),
             property["VALUE"].map({ $0.uppercased() == "INTEGER" }) ?? true, ValueSyntax.isInteger(property.value)
         else { return false }
         return Int32(property.value.hasPrefix("+") ? String(property.value.dropFirst()) : property.value) == nil
