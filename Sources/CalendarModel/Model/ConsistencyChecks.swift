@@ -29,16 +29,19 @@ extension CalendarItem {
 
     /// A DATE with a TZID, and a DATE without VALUE=DATE, as the component was read.
     private func checkDateForms(_ context: inout DecodeContext) {
-        // The first property of each label, found in one pass over the component's properties.
-        let labels = ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE"]
-        var first = [Property?](repeating: nil, count: labels.count)
-        for property in provenance.source?.properties ?? [] {
-            guard let place = labels.firstIndex(of: property.name), first[place] == nil else { continue }
-            first[place] = property
+        // The first property of each label, found in one pass over the component's properties (read in place).
+        guard let properties = provenance.source?.properties else { return }
+        var places = [Int?](repeating: nil, count: dateFormLabels.count)
+        properties.withUnsafeBufferPointer { properties in
+            for index in properties.indices {
+                guard let label = dateFormLabels.firstIndex(of: properties[index].name), places[label] == nil
+                else { continue }
+                places[label] = index
+            }
         }
-        for property in first.prefix(4).compactMap({ $0 }) {
-            let label = property.name
-            guard property["TZID"] != nil, property.value.utf8.count == 8 else { continue }
+        for place in places.prefix(4) {
+            guard let place, properties[place]["TZID"] != nil, properties[place].value.utf8.count == 8 else { continue }
+            let property = properties[place], label = property.name
             context.log.warning(
                 property.line,
                 "\(label) has a TZID but a DATE value; read as midnight in that zone, "
@@ -47,11 +50,13 @@ extension CalendarItem {
         }
         // A DATE needs VALUE=DATE (RFC 5545 §3.3.4); without it strict readers take the value for a broken
         // DATE-TIME. Said once per property name.
-        for property in first.compactMap({ $0 }) {
-            let label = property.name
+        for place in places {
             // A part of 8 bytes needs a value of 8 bytes or a list: most values are spared the split.
-            guard property["VALUE"] == nil, property["TZID"] == nil,
-                property.value.utf8.count == 8 || property.value.utf8.contains(UInt8(ascii: ",")),
+            guard let place, properties[place]["VALUE"] == nil, properties[place]["TZID"] == nil,
+                properties[place].value.utf8.count == 8 || properties[place].value.utf8.contains(UInt8(ascii: ","))
+            else { continue }
+            let property = properties[place], label = property.name
+            guard
                 property.value.split(separator: ",").contains(where: { $0.utf8.count == 8 && $0.allSatisfy(\.isNumber) }
                 )
             else { continue }
@@ -60,6 +65,10 @@ extension CalendarItem {
                 code: "date-without-value-date")
         }
     }
+
+    /// The properties `checkDateForms` looks at: DTSTART, DTEND, DUE and RECURRENCE-ID for both checks, then the
+    /// date lists.
+    private var dateFormLabels: [String] { ConsistencyLabels.dateForms }
 
     /// RRULE's UNTIL, EXDATE, RDATE and RECURRENCE-ID against DTSTART's form.
     private func checkAgainstStart(_ start: CalendarDate, line: Int, _ context: inout DecodeContext) {
@@ -161,4 +170,9 @@ extension CalendarItem {
                 code: "end-before-start")
         }
     }
+}
+
+/// Names the consistency checks look for, made once.
+private enum ConsistencyLabels {
+    static let dateForms = ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE"]
 }

@@ -23,7 +23,10 @@ package enum IntegerBounds {
     /// bound it passes, each reported on its line; nil when none is (the common case costs one pass over values).
     static func clamping(_ component: Component, _ log: inout DiagnosticLog, depth: Int = 0) -> Component? {
         var rewritten: Component?
-        for index in component.properties.indices where needsClamping(component.properties[index]) {
+        let beyond = component.properties.withUnsafeBufferPointer { properties in
+            properties.indices.filter { needsClamping(properties, at: $0) }
+        }
+        for index in beyond {
             let property = component.properties[index]
             let bound = clamped(property.value) ?? 0
             log.error(
@@ -46,10 +49,12 @@ package enum IntegerBounds {
     /// An INTEGER-typed property (no other VALUE) whose value is an integer beyond 32 bits. Nine characters always
     /// fit, and an integer starts with a digit or sign: the two checks spare the rest of the work for almost every
     /// line.
-    private static func needsClamping(_ property: Property) -> Bool {
-        guard property.value.utf8.count >= 10, let first = property.value.utf8.first,
-            first == UInt8(ascii: "+") || first == UInt8(ascii: "-") || (0x30...0x39).contains(first),
-            names.contains(property.name),
+    private static func needsClamping(_ properties: UnsafeBufferPointer<Property>, at index: Int) -> Bool {
+        guard properties[index].value.utf8.count >= 10, let first = properties[index].value.utf8.first,
+            first == UInt8(ascii: "+") || first == UInt8(ascii: "-") || (0x30...0x39).contains(first)
+        else { return false }
+        let property = properties[index]
+        guard names.contains(property.name),
             property["VALUE"].map({ $0.uppercased() == "INTEGER" }) ?? true, ValueSyntax.isInteger(property.value)
         else { return false }
         return Int32(property.value.hasPrefix("+") ? String(property.value.dropFirst()) : property.value) == nil
