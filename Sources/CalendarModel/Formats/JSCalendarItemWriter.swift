@@ -20,7 +20,8 @@ struct JSCalendarItemWriter {
         var lone: [Component] = []
         if master.property("RECURRENCE-ID") == nil, writer.writtenFrame == writer.frame {
             var overrides = writer.recurrenceOverrides
-            let base = writer.object
+            // The master's object, made only for a series that has overrides to compare with it.
+            let base = series.count > 1 ? writer.object : .null
             for override in series.dropFirst() {
                 guard let id = override.property("RECURRENCE-ID"), let key = writer.key(id, allowZone: false),
                     !writer.listedKeys.contains(key),
@@ -113,13 +114,13 @@ struct JSCalendarItemWriter {
         }
         var categories: [Property] = []
         // DTSTART first: the frame it writes (timeZone, showWithoutTime) is what the other times are read in.
-        let ordered =
-            item.properties.filter { $0.name == "DTSTART" } + item.properties.filter { $0.name != "DTSTART" }
-        for property in ordered where property.name != skipping {
-            if property.name == "CATEGORIES" {
-                categories.append(property)
-            } else if !map(property, in: item) {
-                raw.append(property)
+        for starts in [true, false] {
+            for property in item.properties where (property.name == "DTSTART") == starts && property.name != skipping {
+                if property.name == "CATEGORIES" {
+                    categories.append(property)
+                } else if !map(property, in: item) {
+                    raw.append(property)
+                }
             }
         }
         addKeywords(categories)
