@@ -8,7 +8,9 @@ extension ListedRows {
 
     /// The instances as one indented JSON array on standard output (`InstanceFormat.write`), in pieces of
     /// `jsonPiece` written on every core, each with a clock of its own (a clock serves one thread), and printed in
-    /// order as each round of pieces is done: the output is the same as one writer's, its memory a round's.
+    /// order as each round of pieces (four per core, so that a round ends with every core busy until nearly its
+    /// end) is done: the output is the same as one writer's, its memory a round's. A piece's own `[` is printed as
+    /// the `,` before its elements (or not at all for the first), so its bytes go out without a copy.
     func printJSON(zone: String) throws {
         let (segments, places) = (segments, order)
         let pieces = stride(from: 0, to: places.count, by: Self.jsonPiece).map {
@@ -17,8 +19,8 @@ extension ListedRows {
         let jobs = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
         var wrote = false
         try Output.writeStandardOutput([UInt8(ascii: "[")])
-        for round in stride(from: 0, to: pieces.count, by: jobs) {
-            let pieces = Array(pieces[round..<Swift.min(round + jobs, pieces.count)])
+        for round in stride(from: 0, to: pieces.count, by: 4 * jobs) {
+            let pieces = Array(pieces[round..<Swift.min(round + 4 * jobs, pieces.count)])
             let written = ParallelParts.run(pieces.count) { piece -> [UInt8] in
                 // The name is a zone's that was found: it is found again.
                 let format = InstanceFormat(zone: ZoneClock(identifier: zone) ?? ZoneClock(identifier: "UTC")!)
@@ -27,10 +29,15 @@ extension ListedRows {
                 for (segment, index) in places[pieces[piece]] {
                     format.write(segments[segment].occurrences[index], calendar: segments[segment].name, to: &writer)
                 }
-                return Array(writer.bytes.dropFirst())  // the elements, without the piece's own `[`
+                return writer.bytes  // the piece's own `[`, then its elements
             }
-            for bytes in written where !bytes.isEmpty {
-                try Output.writeStandardOutput(wrote ? [UInt8(ascii: ",")] + bytes : bytes)
+            for var bytes in written where bytes.count > 1 {
+                if wrote {
+                    bytes[0] = UInt8(ascii: ",")
+                    try Output.writeStandardOutput(bytes)
+                } else {
+                    try Output.writeStandardOutput(bytes[1...])
+                }
                 wrote = true
             }
         }

@@ -229,6 +229,11 @@ enum Output {
     /// Writes bytes to standard output as they are (no copy into `Data`), after the text printed before them. A
     /// write that fails (a full disk) is an error; a closed pipe ends the process by SIGPIPE first.
     static func writeStandardOutput(_ bytes: [UInt8]) throws {
+        try writeStandardOutput(bytes[...])
+    }
+
+    /// Writes bytes to standard output at once, after the text printed before them.
+    static func writeStandardOutput(_ bytes: ArraySlice<UInt8>) throws {
         try standardOutput.flush()
         try standardOutput.write(bytes)
     }
@@ -339,7 +344,9 @@ private final class StandardOutput: @unchecked Sendable {
         }
     }
 
-    func write(_ bytes: [UInt8]) throws {
+    func write(_ bytes: [UInt8]) throws { try write(bytes[...]) }
+
+    func write(_ bytes: ArraySlice<UInt8>) throws {
         try bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
