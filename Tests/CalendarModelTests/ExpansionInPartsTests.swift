@@ -7,16 +7,25 @@ import XCTest
 /// A calendar of many series is expanded on every core (`ICalendar.expandInParts`); what it gives must be what the
 /// expansion in order gives, instance for instance and warning for warning. Generated calendars hold what makes
 /// that hard: instances that start together (ties broken by UID, kind and the order made), items without a UID,
-/// overrides, zones the file defines, zones no one knows and X-WR-TIMEZONE (warnings met by several parts), rules
-/// cut short by the per-series limit, and budgets that the parts' instances overflow.
+/// overrides, zones the file defines (one under a tzdata name that disagrees with tzdata), zones no one knows and
+/// X-WR-TIMEZONE (warnings met by several parts), rules cut short by the per-series limit, and budgets that the
+/// parts' instances overflow.
 final class ExpansionInPartsTests: XCTestCase {
-    static func calendar(_ random: inout SeededGenerator, series: Int) -> String {
+    static func calendar(_ random: inout SeededGenerator, series: Int, disagreeing: Bool) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN"]
         if Bool.random(using: &random) { lines.append("X-WR-TIMEZONE:Europe/Berlin") }
         lines += [
             "BEGIN:VTIMEZONE", "TZID:Custom/Zone", "BEGIN:STANDARD", "DTSTART:19700101T000000",
             "TZOFFSETFROM:+0300", "TZOFFSETTO:+0300", "END:STANDARD", "END:VTIMEZONE",
         ]
+        // A VTIMEZONE under a tzdata name that disagrees with tzdata: every part compares the two at the times the
+        // calendar uses (found once, beside the grouping into series: `ZoneWallsAhead`).
+        if disagreeing {
+            lines += [
+                "BEGIN:VTIMEZONE", "TZID:Europe/Berlin", "BEGIN:STANDARD", "DTSTART:19700101T000000",
+                "TZOFFSETFROM:+0500", "TZOFFSETTO:+0500", "END:STANDARD", "END:VTIMEZONE",
+            ]
+        }
         let zones = [
             ";TZID=Europe/Berlin", ";TZID=America/New_York", ";TZID=Custom/Zone", ";TZID=Nowhere/Land", "", "",
         ]
@@ -51,9 +60,10 @@ final class ExpansionInPartsTests: XCTestCase {
         var (random, seed, rounds) = SeededGenerator.start(
             "expansion in parts", seedVariable: "ICSKIT_PARTS_SEED", countVariable: "ICSKIT_PARTS_ROUNDS",
             defaultCount: 6, unit: "calendars")
-        var split = 0
+        var (split, disagreeing) = (0, 0)
         for round in 0..<rounds {
-            let text = Self.calendar(&random, series: Int.random(in: 1_200...3_000, using: &random))
+            let text = Self.calendar(
+                &random, series: Int.random(in: 1_200...3_000, using: &random), disagreeing: round % 2 == 0)
             let calendar = try XCTUnwrap(ICS.read(Array(text.utf8)).calendars.first)
             var options = ExpansionOptions()
             options.components = [.event, .todo]
@@ -77,9 +87,11 @@ final class ExpansionInPartsTests: XCTestCase {
             XCTAssertEqual(
                 parts.diagnostics.map { "\($0.line) \($0.code) \($0.message)" },
                 inOrder.diagnostics.map { "\($0.line) \($0.code) \($0.message)" }, context)
+            if parts.diagnostics.contains(where: { $0.code == "vtimezone-differs" }) { disagreeing += 1 }
             let series = Expander(calendar: calendar, options: options, file: nil).series().count
             if ParallelParts.ranges(series, from: ICalendar.seriesPerPart).count > 1 { split += 1 }
         }
         XCTAssertEqual(split, rounds, "the parts were not taken (one core, or too few series)")
+        XCTAssertEqual(disagreeing, (rounds + 1) / 2, "seed \(seed): every other calendar's VTIMEZONE disagrees")
     }
 }

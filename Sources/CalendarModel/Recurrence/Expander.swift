@@ -12,11 +12,13 @@ final class Expander {
     private(set) var notes: [Diagnostic] = []
     var wrZone: (tzid: String, zone: LibicalZone)?
 
-    init(calendar: ICalendar, options: ExpansionOptions, file: String?) {
+    init(calendar: ICalendar, options: ExpansionOptions, file: String?, zoneWalls: [String: [LocalDateTime]]? = nil) {
         self.calendar = calendar
         self.options = options
         self.file = file
-        time = CalendarTime(calendar: calendar, viewerZone: options.viewerZoneName, zones: options.zones, file: file)
+        time = CalendarTime(
+            calendar: calendar, viewerZone: options.viewerZoneName, zones: options.zones, file: file,
+            zoneWalls: zoneWalls)
         if options.applyWRTimeZone, let name = calendar.wrTimeZone?.name {
             if let iana = TimeZoneResolver.ianaName(for: name)?.iana, let zone = LibicalZone.privateCopy(iana) {
                 wrZone = (iana, zone)

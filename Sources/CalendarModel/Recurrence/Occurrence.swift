@@ -256,8 +256,11 @@ extension ICalendar {
     ) -> Expansion {
         let expander = Expander(calendar: self, options: options, file: file)
         let window = Occurrence.seconds(from: from, to: to)
+        let walls = ZoneWallsAhead(self, options: options)
         let series = expander.series()
-        if let expansion = Self.expandInParts(series, by: expander, window: window) { return expansion }
+        if let expansion = Self.expandInParts(series, by: expander, window: window, zoneWalls: walls) {
+            return expansion
+        }
         let occurrences = series.flatMap { expander.expand($0, window: window) }
         return Expansion(occurrences: Self.sorted(occurrences), diagnostics: expander.diagnostics)
     }

@@ -10,9 +10,13 @@ package final class CalendarTime {
     private let viewer: LibicalZone
 
     /// The placement of `calendar`'s values; floating times and dates in `viewerZone`; IANA names from `zones`
-    /// (`ZoneSource.preferred` unless given); `file` names warnings.
-    package init(calendar: ICalendar, viewerZone: String, zones: ZoneSource = .preferred, file: String? = nil) {
-        resolver = TimeZoneResolver(calendar: calendar, source: zones, file: file)
+    /// (`ZoneSource.preferred` unless given); `file` names warnings; `zoneWalls`, when given, are the times the
+    /// calendar uses in its zones (`ZoneUsage.walls(in:)`) found already.
+    package init(
+        calendar: ICalendar, viewerZone: String, zones: ZoneSource = .preferred, file: String? = nil,
+        zoneWalls: [String: [LocalDateTime]]? = nil
+    ) {
+        resolver = TimeZoneResolver(calendar: calendar, source: zones, file: file, usedWalls: zoneWalls)
         viewer = LibicalZone.privateCopy(viewerZone) ?? LibicalZone.utc()
     }
 

@@ -22,7 +22,12 @@ final class TimeZoneResolver {
     private let file: String?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(calendar: ICalendar, source: ZoneSource = .preferred, file: String? = nil) {
+    /// `usedWalls`, when given, are `ZoneUsage.walls(in: calendar)` found already.
+    init(
+        calendar: ICalendar, source: ZoneSource = .preferred, file: String? = nil,
+        usedWalls: [String: [LocalDateTime]]? = nil
+    ) {
+        self.usedWalls = usedWalls
         for zone in calendar.timeZones {
             if let tzid = zone.tzid, definitions[tzid] == nil { definitions[tzid] = zone.component }
         }
@@ -120,6 +125,14 @@ final class TimeZoneResolver {
     /// Whether a TZID names a tzdata zone (as it is, or with a vendor's prefix), spaces around it aside.
     static func namesTzdataZone(_ tzid: String) -> Bool {
         tzdataName(tzid.trimmingCharacters(in: .whitespaces)) != nil
+    }
+
+    /// Whether the calendar has a VTIMEZONE under a tzdata zone's name: reading a time in it compares the two
+    /// (`compare`), at the times `ZoneUsage.walls(in:)` finds.
+    static func comparesZones(in calendar: ICalendar) -> Bool {
+        calendar.timeZones.contains { zone in
+            zone.tzid.flatMap { tzdataName($0.trimmingCharacters(in: .whitespaces)) } != nil
+        }
     }
 
     private static func tzdataName(_ trimmed: String) -> String? {
