@@ -174,7 +174,10 @@ package struct JSONWriter {
 
     /// A key known to need no escaping (a literal), copied as it is.
     package mutating func key(_ name: StaticString) {
-        assert(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).allSatisfy { !Self.needsEscape($0) })
+        assert(
+            UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount).allSatisfy {
+                !Self.needsEscape($0)
+            })
         separate()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
@@ -257,9 +260,17 @@ package struct JSONWriter {
     }
 
     private mutating func newline() {
-        bytes.append(0x0A)
-        for _ in 0..<(2 * filled.count) { bytes.append(UInt8(ascii: " ")) }
+        let count = 1 + 2 * filled.count
+        guard count <= Self.lineBreak.utf8CodeUnitCount else {
+            bytes.append(0x0A)
+            for _ in 1..<count { bytes.append(UInt8(ascii: " ")) }
+            return
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: Self.lineBreak.utf8Start, count: count))
     }
+
+    /// A line break and the indentation of up to 32 levels, copied from for each new line.
+    private static let lineBreak: StaticString = "\n                                                                "
 
     /// Bytes that start something `quote` escapes: C0 controls, `"`, `\`, DEL, and 0xC2 (which leads C1 controls).
     private static func needsEscape(_ byte: UInt8) -> Bool {
@@ -289,7 +300,9 @@ package struct JSONWriter {
 
     /// The bytes of a string that needs escapes, each escape appended in place.
     private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
+        func hex(_ nibble: UInt8) -> UInt8 {
+            nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+        }
         var index = 0
         while index < bytes.count {
             var byte = bytes[index]
