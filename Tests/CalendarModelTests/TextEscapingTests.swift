@@ -67,6 +67,23 @@ final class TextEscapingTests: XCTestCase {
         }
     }
 
+    /// Pretty JSON indents each line two spaces a level, past the 32 levels its line breaks are copied from too.
+    func testPrettyJSONIndentsEveryLevel() throws {
+        for depth in [1, 2, 31, 32, 33, 40] {
+            var writer = JSONWriter(pretty: true)
+            for _ in 0..<depth { writer.beginArray() }
+            writer.int(1)
+            for _ in 0..<depth { writer.endArray() }
+            let lines = String(decoding: writer.bytes, as: UTF8.self).split(separator: "\n")
+            let expected =
+                (0..<depth).map { String(repeating: " ", count: 2 * $0) + "[" }
+                + [String(repeating: " ", count: 2 * depth) + "1"]
+                + (0..<depth).reversed().map { String(repeating: " ", count: 2 * $0) + "]" }
+            XCTAssertEqual(lines.map(String.init), expected, "depth \(depth)")
+            XCTAssertNotNil(try? JSONValue.parse(writer.bytes), "depth \(depth)")
+        }
+    }
+
     /// `isCanonical` answers in one pass what escaping the unescaped text again says (JSCalendar maps a TEXT value
     /// only when it comes back as written), for a value and for a list cut at every comma.
     func testCanonicalTextIsWhatEscapingAgainGivesBack() {
