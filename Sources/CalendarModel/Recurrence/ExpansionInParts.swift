@@ -16,8 +16,8 @@ import Foundation
 /// The times the calendar uses in its zones, at which every part compares a VTIMEZONE under a tzdata name with
 /// tzdata, are found once, while the series are grouped (`ZoneWallsAhead`), not by each part again.
 ///
-/// A speed trick, measured in BENCHMARKS.md ("Speed tricks"): the year of gen_ics.py 20000 expanded in 0.19 s
-/// instead of 0.25 s on two cores.
+/// A speed trick, measured in BENCHMARKS.md ("Speed tricks"): the year of gen_ics.py 20000 expanded in 0.22 s
+/// instead of 0.27 s on two cores.
 extension ICalendar {
     /// The fewest series worth the parts' set-up (an expander and its zone clocks each).
     static let seriesPerPart = 512
