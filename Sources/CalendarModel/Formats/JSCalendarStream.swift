@@ -67,7 +67,7 @@ package struct JSCalendarStream {
         var writer = JSONWriter(pretty: true)
         writer.beginObject()
         for member in members {
-            writer.key(member.key)
+            writer.key(text: member.key)
             writer.write(member.value)
         }
         writer.key("entries")

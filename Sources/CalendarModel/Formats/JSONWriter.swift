@@ -32,10 +32,9 @@ package struct JSONWriter {
     package mutating func beginObject() { open(UInt8(ascii: "{")) }
     package mutating func endObject() { close(UInt8(ascii: "}")) }
 
-    /// A key of any text, escaped as needed. Disfavoured, so that a literal key (`key("uid")`) is copied as it is
-    /// by the `StaticString` overload rather than scanned for escapes (a literal is String's first).
-    @_disfavoredOverload
-    package mutating func key(_ name: String) {
+    /// A key of any text (a member's name from a tree), escaped as needed. Named apart from `key(_:)`, which a
+    /// literal would otherwise not reach (a literal is String's first), so that literal keys are copied as they are.
+    package mutating func key(text name: String) {
         separate()
         Self.quote(name, into: &bytes)
         bytes.append(UInt8(ascii: ":"))
@@ -94,7 +93,7 @@ package struct JSONWriter {
         case .object(let members):
             beginObject()
             for member in members {
-                key(member.key)
+                key(text: member.key)
                 write(member.value)
             }
             endObject()
