@@ -120,8 +120,6 @@ final class TimeZoneResolver {
         return nil
     }
 
-    /// The tzdata name a TZID (trimmed) is, bare or behind a prefix (`/mozilla.org/…/Europe/Berlin`); nil for any
-    /// other TZID.
     /// Whether a TZID names a tzdata zone (as it is, or with a vendor's prefix), spaces around it aside.
     static func namesTzdataZone(_ tzid: String) -> Bool {
         tzdataName(tzid.trimmingCharacters(in: .whitespaces)) != nil
@@ -130,11 +128,11 @@ final class TimeZoneResolver {
     /// Whether the calendar has a VTIMEZONE under a tzdata zone's name: reading a time in it compares the two
     /// (`compare`), at the times `ZoneUsage.walls(in:)` finds.
     static func comparesZones(in calendar: ICalendar) -> Bool {
-        calendar.timeZones.contains { zone in
-            zone.tzid.flatMap { tzdataName($0.trimmingCharacters(in: .whitespaces)) } != nil
-        }
+        calendar.timeZones.contains { $0.tzid.map(namesTzdataZone) ?? false }
     }
 
+    /// The tzdata name a TZID (trimmed) is, bare or behind a prefix (`/mozilla.org/…/Europe/Berlin`); nil for any
+    /// other TZID.
     private static func tzdataName(_ trimmed: String) -> String? {
         LibicalZone.builtin(trimmed) != nil
             ? trimmed : WindowsZones.unprefixed(trimmed, isKnown: { LibicalZone.builtin($0) != nil })
