@@ -31,15 +31,16 @@ extension CalendarItem {
     private func checkDateForms(_ context: inout DecodeContext) {
         // The first property of each label, found in one pass over the component's properties (read in place).
         guard let properties = provenance.source?.properties else { return }
-        var places = [Int?](repeating: nil, count: dateFormLabels.count)
+        let labels = DateFormLabels.all
+        var places = [Int?](repeating: nil, count: labels.count)
         properties.withUnsafeBufferPointer { properties in
             for index in properties.indices {
-                guard let label = dateFormLabels.firstIndex(of: properties[index].name), places[label] == nil
+                guard let label = labels.firstIndex(of: properties[index].name), places[label] == nil
                 else { continue }
                 places[label] = index
             }
         }
-        for place in places.prefix(4) {
+        for place in places.prefix(DateFormLabels.single.count) {
             guard let place, properties[place]["TZID"] != nil, properties[place].value.utf8.count == 8 else { continue }
             let property = properties[place], label = property.name
             context.log.warning(
@@ -65,10 +66,6 @@ extension CalendarItem {
                 code: "date-without-value-date")
         }
     }
-
-    /// The properties `checkDateForms` looks at: DTSTART, DTEND, DUE and RECURRENCE-ID for both checks, then the
-    /// date lists.
-    private var dateFormLabels: [String] { ConsistencyLabels.dateForms }
 
     /// RRULE's UNTIL, EXDATE, RDATE and RECURRENCE-ID against DTSTART's form.
     private func checkAgainstStart(_ start: CalendarDate, line: Int, _ context: inout DecodeContext) {
@@ -172,7 +169,8 @@ extension CalendarItem {
     }
 }
 
-/// Names the consistency checks look for, made once.
-private enum ConsistencyLabels {
-    static let dateForms = ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID", "EXDATE", "RDATE"]
+/// The properties `checkDateForms` looks at, made once: the single dates for both checks, then the date lists.
+private enum DateFormLabels {
+    static let single = ["DTSTART", "DTEND", "DUE", "RECURRENCE-ID"]
+    static let all = single + ["EXDATE", "RDATE"]
 }
