@@ -16,11 +16,11 @@ extension ListedRows {
         let pieces = stride(from: 0, to: places.count, by: Self.jsonPiece).map {
             $0..<Swift.min($0 + Self.jsonPiece, places.count)
         }
-        let jobs = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let perRound = 4 * Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
         var wrote = false
         try Output.writeStandardOutput([UInt8(ascii: "[")])
-        for round in stride(from: 0, to: pieces.count, by: 4 * jobs) {
-            let pieces = Array(pieces[round..<Swift.min(round + 4 * jobs, pieces.count)])
+        for round in stride(from: 0, to: pieces.count, by: perRound) {
+            let pieces = Array(pieces[round..<Swift.min(round + perRound, pieces.count)])
             let written = ParallelParts.run(pieces.count) { piece -> [UInt8] in
                 // The name is a zone's that was found: it is found again.
                 let format = InstanceFormat(zone: ZoneClock(identifier: zone) ?? ZoneClock(identifier: "UTC")!)
