@@ -293,18 +293,19 @@ struct ItemVersions: Sendable {
     }
 }
 
-/// Writes an import's rows inside its transaction: the calendar (created if missing), its own parts, then each row
-/// unless the store holds it as it is. Counts what it did in `report`.
+/// Writes an import's rows inside its transaction: the calendar (created if missing), its own parts, then its
+/// items. Only for a calendar with nothing to reconcile with (no item, deletion or merge base: `hasHistory`), and
+/// `ItemVersions` left one version of each key in: every row is new. Counts what it did in `report`.
 struct ImportWriter {
     private let db: Database
     private let writer: StoreWriter
     private let calendarID: Int64
     private let file: String?
     private(set) var report: ImportReport
-    private var existing: [MergeKey: String] = [:]
-    /// Keys the calendar deleted (a local `rm`): importing one again lifts its tombstone.
-    private var tombstones: Set<MergeKey> = []
     private var done = 0
+    /// The id the next item gets, as SQLite would choose it (one above every id in the store); nil past the largest
+    /// id SQLite allows, where it picks them itself.
+    private var nextID: Int64?
 
     init(_ db: Database, calendar name: String, report: ImportReport, file: String?) throws {
         self.db = db
@@ -312,14 +313,8 @@ struct ImportWriter {
         calendarID = try writer.calendarID(named: name, create: true)!
         self.report = report
         self.file = file
-        let cursor = try BaseRecord.fetchCursor(
-            db,
-            sql: "SELECT uid, recurrenceID, fingerprint FROM item "
-                + "WHERE calendarID = ?", arguments: [calendarID])
-        while let entry = try cursor.next() { existing[entry.key] = entry.fingerprint }
-        let deleted = try Row.fetchCursor(
-            db, sql: "SELECT uid, recurrenceID FROM tombstone WHERE calendarID = ?", arguments: [calendarID])
-        while let row = try deleted.next() { tombstones.insert(MergeKey(uid: row[0], recurrenceID: row[1])) }
+        let highest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM item") ?? 0
+        nextID = highest == .max ? nil : highest + 1
         source = name
     }
 
@@ -372,21 +367,18 @@ struct ImportWriter {
                 if done / 500 != before / 500 { progress(done, total) }
             }
         }
-        // `ItemVersions` left one version of each key in, and a row's key is its item's: every key here is new.
-        for (row, _) in batch {
-            let previous = existing[row.key]
-            switch previous {
-            case nil: report.added += 1
-            case row.fingerprint?:
-                report.unchanged += 1
-                continue
-            default: report.updated += 1
-            }
-            if report.listsChanges {
-                report.changes.append(ImportedItem(isNew: previous == nil, key: row.key, summary: row.summary))
-            }
-            try writer.save(row, calendarID: calendarID, isNew: previous == nil && !tombstones.contains(row.key))
+        report.added += batch.count
+        if report.listsChanges {
+            report.changes += batch.map { ImportedItem(isNew: true, key: $0.row.key, summary: $0.row.summary) }
         }
+        let rows = batch.map(\.row)
+        guard let first = nextID, Int64.max - first >= Int64(rows.count) else {
+            nextID = nil
+            for row in rows { try writer.save(row, calendarID: calendarID, isNew: true) }
+            return
+        }
+        try writer.insertNew(rows[...], calendarID: calendarID, firstID: first)
+        nextID = first + Int64(rows.count)
     }
 }
 

@@ -16,6 +16,8 @@ struct StoreWriter {
     /// Holds prepared statements for one writer (one transaction on one connection).
     private final class KeptStatements {
         var insertItem: Statement?
+        /// By the number of rows they insert (`insertNew`).
+        var insertItems: [Int: Statement] = [:]
         var insertCategory: Statement?
         var baseSources: [Int64: [String]] = [:]
     }
@@ -25,6 +27,15 @@ struct StoreWriter {
         let statement = try db.cachedStatement(
             sql: "INSERT INTO item (\(Self.itemColumns)) VALUES (\(Self.placeholders))")
         kept.insertItem = statement
+        return statement
+    }
+
+    /// An INSERT of `count` items with their ids (`insertNew`).
+    private func insertItemsStatement(count: Int) throws -> Statement {
+        if let statement = kept.insertItems[count] { return statement }
+        let values = Array(repeating: "(?, \(Self.placeholders))", count: count).joined(separator: ", ")
+        let statement = try db.makeStatement(sql: "INSERT INTO item (id, \(Self.itemColumns)) VALUES \(values)")
+        kept.insertItems[count] = statement
         return statement
     }
 
@@ -56,10 +67,36 @@ struct StoreWriter {
         return db.lastInsertedRowID
     }
 
-    /// Inserts or replaces an item (and its categories and relations), and lifts a tombstone it had. `isNew` (the
-    /// calendar has no item and no tombstone of this key) inserts without looking for a row to replace, and skips
-    /// clearing what an earlier version left.
-    func save(_ row: ItemRow, calendarID: Int64, isNew: Bool = false) throws {
+    /// Rows `insertNew` writes with one statement at most. SQLite inserts 16 rows with one statement in about half
+    /// the time of 16 one-row statements (gen_ics.py 20000's items into a new store, from C: 0.18 s instead of 0.40),
+    /// 32 in a little less again; past that the statement's text and its parameters grow for little.
+    static let rowsPerInsert = 16
+
+    /// Inserts items new to the calendar (no item and no tombstone of their keys), `rowsPerInsert` to a statement,
+    /// with the ids `firstID`, `firstID + 1` … (the caller's: above every id in the store), then their categories
+    /// and relations.
+    func insertNew(_ rows: ArraySlice<ItemRow>, calendarID: Int64, firstID: Int64) throws {
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let chunk = rows[start..<min(start + Self.rowsPerInsert, rows.endIndex)]
+            let first = firstID + Int64(start - rows.startIndex)
+            try DirectBinding.run(try insertItemsStatement(count: chunk.count)) { binding in
+                for (offset, row) in chunk.enumerated() {
+                    binding.add(first + Int64(offset))
+                    binding.add(calendarID)
+                    row.bind(&binding)
+                }
+            }
+            for (offset, row) in chunk.enumerated() { try saveLinks(of: row, itemID: first + Int64(offset)) }
+            start = chunk.endIndex
+        }
+    }
+
+    /// Inserts or replaces an item (and its categories and relations), and lifts a tombstone it had; returns its
+    /// id. `isNew` (the calendar has no item and no tombstone of this key) inserts without looking for a row to
+    /// replace, and skips clearing what an earlier version left.
+    @discardableResult
+    func save(_ row: ItemRow, calendarID: Int64, isNew: Bool = false) throws -> Int64 {
         let itemID: Int64
         /// The calendar id and the row, for all of the item statements' placeholders (`itemColumns`).
         func rowValues(_ binding: inout DirectBinding) {
@@ -91,6 +128,12 @@ struct StoreWriter {
             try db.cachedStatement(sql: "DELETE FROM tombstone WHERE calendarID = ? AND uid = ? AND recurrenceID = ?")
                 .execute(arguments: [calendarID, row.uid, row.recurrenceID])
         }
+        try saveLinks(of: row, itemID: itemID)
+        return itemID
+    }
+
+    /// Inserts an item's categories and relations (none are stored for it yet).
+    private func saveLinks(of row: ItemRow, itemID: Int64) throws {
         if !row.categories.isEmpty {
             let insert = try insertCategoryStatement()
             for name in row.categories {
