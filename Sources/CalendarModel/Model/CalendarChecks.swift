@@ -38,12 +38,17 @@ struct CalendarChecks {
         }
 
         private mutating func add(_ component: CalendarComponent) {
+            // The few fields the checks read are copied out of the item first, not the item (see `forEachDate`).
             switch component {
             case .event(let event):
-                add(event.core, line: event.provenance.source?.line ?? 0, kind: .event)
-            case .todo(let todo): add(todo.core, line: todo.provenance.source?.line ?? 0, kind: .todo)
+                let core = (event.core.uid, event.core.recurrenceID, event.core.start != nil)
+                add(core, line: event.provenance.source?.line ?? 0, kind: .event)
+            case .todo(let todo):
+                let core = (todo.core.uid, todo.core.recurrenceID, todo.core.start != nil)
+                add(core, line: todo.provenance.source?.line ?? 0, kind: .todo)
             case .journal(let journal):
-                add(journal.core, line: journal.provenance.source?.line ?? 0, kind: .journal)
+                let core = (journal.core.uid, journal.core.recurrenceID, journal.core.start != nil)
+                add(core, line: journal.provenance.source?.line ?? 0, kind: .journal)
             case .timeZone(let zone):
                 guard let tzid = zone.tzid else { break }
                 let onsets = zone.component.components.compactMap {
@@ -65,7 +70,9 @@ struct CalendarChecks {
             }
         }
 
-        private mutating func add(_ core: ItemCore, line: Int, kind: ItemKind) {
+        private mutating func add(
+            _ core: (uid: String?, recurrenceID: RecurrenceID?, hasStart: Bool), line: Int, kind: ItemKind
+        ) {
             var identity = FNV1a()
             if let uid = core.uid {
                 identity.add(kind.componentName)
@@ -82,7 +89,7 @@ struct CalendarChecks {
             }
             items.append(
                 Item(
-                    line: line, isEventWithoutStart: kind == .event && core.start == nil, uid: core.uid,
+                    line: line, isEventWithoutStart: kind == .event && !core.hasStart, uid: core.uid,
                     identity: identity.value, hasRecurrenceID: core.recurrenceID != nil))
         }
 

@@ -52,8 +52,15 @@ extension CalendarComponent {
 
     /// UID and RECURRENCE-ID (as written, or ""): what identifies an item across calendars and syncs.
     package var identity: (uid: String?, recurrenceID: String) {
-        guard let core else { return (nil, "") }
-        return (core.uid, core.recurrenceID?.date.icsValue ?? "")
+        // The two fields only, not a copy of the core (see `forEachDate`).
+        let found: (uid: String?, recurrenceID: RecurrenceID?)
+        switch self {
+        case .event(let event): found = (event.core.uid, event.core.recurrenceID)
+        case .todo(let todo): found = (todo.core.uid, todo.core.recurrenceID)
+        case .journal(let journal): found = (journal.core.uid, journal.core.recurrenceID)
+        case .timeZone, .other: return (nil, "")
+        }
+        return (found.uid, found.recurrenceID?.date.icsValue ?? "")
     }
 
     /// The component with a UID, and that UID: its own, or for an item that has none one derived from its content

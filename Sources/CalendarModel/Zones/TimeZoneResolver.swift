@@ -40,12 +40,9 @@ final class TimeZoneResolver {
     /// Resolves each TZID the calendar's items name (their start, end, due, RECURRENCE-ID, RDATEs and EXDATEs).
     func resolveEveryUsedZone() {
         for component in calendar.components {
-            guard let core = component.core else { continue }
-            var values = [core.start, core.recurrenceID?.date] + core.recurrenceDates.map(\.start)
-            values += core.exceptionDates.map(Optional.some)
-            if case .event(let event) = component { values.append(event.end) }
-            if case .todo(let todo) = component { values.append(todo.due) }
-            for case .zoned(let tzid)? in values.map({ $0?.form }) { _ = zone(for: tzid.name) }
+            component.forEachDate { date in
+                if case .zoned(let tzid) = date.form { _ = zone(for: tzid.name) }
+            }
         }
     }
 

@@ -47,27 +47,15 @@ enum ZoneUsage {
             var timesOfDay: [Int: Int] = [:]  // minute of the day → how many series start then
         }
         var zones: [String: Zone] = [:]
-        func add(_ value: CalendarDate?) {
-            guard let value, case .zoned(let name) = value.form else { return }
+        func add(_ value: CalendarDate) {
+            guard case .zoned(let name) = value.form else { return }
             zones[name.name, default: Zone()].walls.insert(LocalDateTime(value))
         }
         for component in calendar.components {
-            switch component {
-            case .event(let event): add(event.end)
-            case .todo(let todo): add(todo.due)
-            case .journal: break
-            default: continue
-            }
-            guard let core = component.core else { continue }
-            add(core.start)
-            add(core.recurrenceID?.date)
-            core.recurrenceDates.forEach { add($0.start) }
-            core.exceptionDates.forEach { add($0) }
-            guard let start = core.start, case .zoned(let tzid) = start.form, !core.recurrenceRules.isEmpty else {
-                continue
-            }
+            component.forEachDate(add)
+            guard let (start, rules) = component.seriesStart, case .zoned(let tzid) = start.form else { continue }
             let wall = LocalDateTime(start)
-            let until = core.recurrenceRules.compactMap(\.until).map { LocalDateTime($0).year }.max()
+            let until = rules.compactMap(\.until).map { LocalDateTime($0).year }.max()
             let last = max(wall.year, until ?? max(wall.year, TimeZoneResolver.currentYear) + 1)
             let name = tzid.name
             let years = zones[name]?.years

@@ -241,15 +241,13 @@ struct ItemVersions: Sendable {
         init(_ components: some Collection<CalendarComponent>, start: Int = 0) {
             self.start = start
             for component in components where component.isItem && component.isComplete {
-                guard let core = component.core else {
+                guard let revision = component.revision else {
                     versions.append((MergeKey(uid: ""), nil))
                     continue
                 }
-                // `identity`, from the core already in hand.
-                let key = MergeKey(
-                    uid: core.uid ?? component.keyed.uid, recurrenceID: core.recurrenceID?.date.icsValue ?? "")
-                versions.append(
-                    (key, Version(position: versions.count, line: component.line, revision: core.revision)))
+                let (uid, recurrenceID) = component.identity
+                let key = MergeKey(uid: uid ?? component.keyed.uid, recurrenceID: recurrenceID)
+                versions.append((key, Version(position: versions.count, line: component.line, revision: revision)))
             }
         }
     }
