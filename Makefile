@@ -111,6 +111,8 @@ bench: deps venv $(BENCH_INPUT) bench-data/bench-200000.ics
 	  -o $(RELEASE)/libical-baseline
 	cc -O2 Benchmarks/LibicalBaseline/libical_recurrence_baseline.c $$(pkg-config --cflags --libs libical) \
 	  -o $(RELEASE)/libical-recurrence-baseline
+	cc -O2 Benchmarks/LibicalBaseline/libical_week_baseline.c $$(pkg-config --cflags --libs libical sqlite3) \
+	  -o $(RELEASE)/libical-week-baseline
 	PATH=$(abspath $(VENV))/bin:$$PATH $(RELEASE)/ICSKitBench --input $(BENCH_INPUT) --runs 5 --write BENCHMARKS.md
 
 ## Big files (issue 14), not part of `make bench`: convert and validate streamed, memory and time against libical

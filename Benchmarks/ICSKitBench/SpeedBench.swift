@@ -36,6 +36,11 @@ enum SpeedBench {
             limit: 0.15),
     ]
 
+    /// The week listed, 2026-W48 in UTC, in seconds (Monday 2026-11-23 to Monday 2026-11-30), for the floor.
+    static let week = (from: "1795392000", to: "1795996800")
+    /// What SQLite and libical alone take to read and parse the items the week's instances name (in C).
+    static let weekFloor = "libical C, SQLite C: the week's items read and parsed"
+
     static func run(_ setup: Setup) throws -> String {
         let folder = setup.scratch.appendingPathComponent("speed")
         try? FileManager.default.removeItem(at: folder)
@@ -52,6 +57,9 @@ enum SpeedBench {
                 [setup.tool("libical-recurrence-baseline"), setup.input, "2026"], setup.runs
             ),
         ]
+        guard FileManager.default.isExecutableFile(atPath: setup.tool("libical-week-baseline")) else {
+            throw BenchError("\(setup.tool("libical-week-baseline")) is missing: `make bench` builds it")
+        }
         var binaries = [("icskit", setup.icskit)]
         if let before = setup.before { binaries.append(("before", before)) }
         // JSCalendar of the big file: its peak memory, once per binary, first (while this process is small).
@@ -71,6 +79,7 @@ enum SpeedBench {
             guard backStatus == 0 else { throw BenchError("\(name): convert big.jscal.json back exited \(backStatus)") }
             bigPeaks["back " + name] = Int(backUsage.ru_maxrss) / 1024
         }
+        var weekItems = ""
         for (name, path) in binaries {
             let store = out("\(name)-100k.sqlite")
             guard Measure.output([path, "import", store100k, "--calendar", "Big", "-q", "--store", store]) != nil else {
@@ -78,6 +87,12 @@ enum SpeedBench {
             }
             // The week's months are indexed by the first listing: once, before the runs.
             _ = Measure.output([path, "agenda", "--week", "2026-W48", "--tz", "UTC", "--store", store])
+            if name == "icskit" {
+                let floor = [setup.tool("libical-week-baseline"), store, week.from, week.to]
+                guard let items = Measure.output(floor) else { throw BenchError("\(weekFloor) failed on \(store)") }
+                weekItems = items
+                commands.append((weekFloor, floor, setup.runs))
+            }
             let empty = out("\(name)-import.sqlite")
             commands += [
                 (
@@ -139,6 +154,16 @@ enum SpeedBench {
             "| convert 200000 JSCalendar → iCalendar, peak memory | \(back) MB | | | | ≤ 64 MB | "
                 + (back <= 64 ? "met" : "**NOT met**") + " | "
                 + (bigPeaks["back before"].map { "\($0) MB" } ?? "") + " |")
+        // The floor: what the week's goal leaves no room for even before ICSKit does anything of its own.
+        let libical = "libical C: read, parse, serialize, write"
+        if let floor = median(weekFloor), let base = median(libical) {
+            table += [
+                "", "| floor, in C (not ICSKit) | s | against | its s | ratio |", "|---|---:|---|---:|---:|",
+                "| the \(weekItems) items of the week's instances read from the 100k store by SQLite and parsed "
+                    + "whole by libical (no expansion, order or output) | \(Report.format(floor)) | \(libical) | "
+                    + "\(Report.format(base)) | " + String(format: "%.2f×", floor / base) + " |",
+            ]
+        }
         table += ["", try tricks(setup)]
         return [
             "### Speed: import, the year, convert, JSCalendar and the week against libical", "",
