@@ -74,6 +74,21 @@ final class ImportIDsTests: XCTestCase {
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
     }
 
+    func testBelowZeroTheIdsStillFollowTheHighest() throws {
+        let path = folder.appendingPathComponent("store.sqlite").path
+        let store = try CalendarStore(path: path)
+        XCTAssertEqual(try store.importCalendars(items(1, "h"), into: "Home", file: nil).added, 1)
+        // Every id below zero (written by hand): SQLite would go on from the highest, -5, as the import does.
+        try DatabaseQueue(path: path).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "UPDATE itemCategory SET itemID = -5; UPDATE relation SET itemID = -5")
+            try db.execute(sql: "UPDATE item SET id = -5")
+        }
+        XCTAssertEqual(try store.importCalendars(items(20, "w"), into: "Work", file: nil).added, 20)
+        XCTAssertEqual(try checkLinks("Work", prefix: "w", count: 20, path: path), (-4..<16).map { Int64($0) })
+        XCTAssertEqual(try store.integrityCheck(), ["ok"])
+    }
+
     func testAtTheLargestIdSQLitePicksTheIdsAndEachItemKeepsItsLinks() throws {
         let path = folder.appendingPathComponent("store.sqlite").path
         let store = try CalendarStore(path: path)

@@ -370,13 +370,13 @@ struct ImportWriter {
             report.changes += batch.map { ImportedItem(isNew: true, key: $0.row.key, summary: $0.row.summary) }
         }
         let rows = batch.map(\.row)
-        guard let first = nextID, Int64.max - first >= Int64(rows.count) else {
+        guard let first = nextID, case let (next, false) = first.addingReportingOverflow(Int64(rows.count)) else {
             nextID = nil
             for row in rows { try writer.save(row, calendarID: calendarID, isNew: true) }
             return
         }
         try writer.insertNew(rows[...], calendarID: calendarID, firstID: first)
-        nextID = first + Int64(rows.count)
+        nextID = next
     }
 }
 

@@ -92,11 +92,10 @@ struct StoreWriter {
         }
     }
 
-    /// Inserts or replaces an item (and its categories and relations), and lifts a tombstone it had; returns its
-    /// id. `isNew` (the calendar has no item and no tombstone of this key) inserts without looking for a row to
-    /// replace, and skips clearing what an earlier version left.
-    @discardableResult
-    func save(_ row: ItemRow, calendarID: Int64, isNew: Bool = false) throws -> Int64 {
+    /// Inserts or replaces an item (and its categories and relations), and lifts a tombstone it had. `isNew` (the
+    /// calendar has no item and no tombstone of this key) inserts without looking for a row to replace, and skips
+    /// clearing what an earlier version left.
+    func save(_ row: ItemRow, calendarID: Int64, isNew: Bool = false) throws {
         let itemID: Int64
         /// The calendar id and the row, for all of the item statements' placeholders (`itemColumns`).
         func rowValues(_ binding: inout DirectBinding) {
@@ -129,7 +128,6 @@ struct StoreWriter {
                 .execute(arguments: [calendarID, row.uid, row.recurrenceID])
         }
         try saveLinks(of: row, itemID: itemID)
-        return itemID
     }
 
     /// Inserts an item's categories and relations (none are stored for it yet).
