@@ -381,7 +381,20 @@ public indirect enum CalendarComponent: Sendable, Hashable {
 
     /// False for a component the input ended inside of (its END missing, a download cut off): what it holds may be
     /// cut short, so a store must not let it replace a complete version.
-    package var isComplete: Bool { source?.isCutOff != true }
+    package var isComplete: Bool { !sourceMark.isCutOff }
+
+    /// Where the component was read and whether it was cut off, read in place (as `forEachDate` reads; `source`
+    /// returns a copy of the whole component).
+    var sourceMark: (line: Int, isCutOff: Bool) {
+        switch self {
+        case .event(let event): return (event.provenance.source?.line ?? 0, event.provenance.source?.isCutOff ?? false)
+        case .todo(let todo): return (todo.provenance.source?.line ?? 0, todo.provenance.source?.isCutOff ?? false)
+        case .journal(let journal):
+            return (journal.provenance.source?.line ?? 0, journal.provenance.source?.isCutOff ?? false)
+        case .timeZone(let zone): return (zone.component.line, zone.component.isCutOff)
+        case .other(let component): return (component.line, component.isCutOff)
+        }
+    }
 
     /// The component an item or block was read from; nil for an item made in code (which is never cut off and has
     /// no line). Unlike `asRead`, never encodes.

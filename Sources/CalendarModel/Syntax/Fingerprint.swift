@@ -75,5 +75,5 @@ extension CalendarComponent {
     }
 
     /// The first line of the component in its file, 0 when it was made in code.
-    package var line: Int { source?.line ?? 0 }
+    package var line: Int { sourceMark.line }
 }
