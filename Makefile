@@ -113,6 +113,8 @@ bench: deps venv $(BENCH_INPUT) bench-data/bench-200000.ics
 	  -o $(RELEASE)/libical-recurrence-baseline
 	cc -O2 Benchmarks/LibicalBaseline/libical_week_baseline.c $$(pkg-config --cflags --libs libical sqlite3) \
 	  -o $(RELEASE)/libical-week-baseline
+	cc -O2 Benchmarks/LibicalBaseline/sqlite_import_floor.c $$(pkg-config --cflags --libs sqlite3) \
+	  -o $(RELEASE)/sqlite-import-floor
 	PATH=$(abspath $(VENV))/bin:$$PATH $(RELEASE)/ICSKitBench --input $(BENCH_INPUT) --runs 5 --write BENCHMARKS.md
 
 ## Big files (issue 14), not part of `make bench`: convert and validate streamed, memory and time against libical
