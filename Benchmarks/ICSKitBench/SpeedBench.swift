@@ -170,29 +170,9 @@ enum SpeedBench {
             "| convert 200000 JSCalendar → iCalendar, peak memory | \(back) MB | | | | ≤ 64 MB | "
                 + (back <= 64 ? "met" : "**NOT met**") + " | "
                 + (bigPeaks["back before"].map { "\($0) MB" } ?? "") + " |")
-        // The floor: what the week's goal leaves no room for even before ICSKit does anything of its own.
         let libical = "libical C: read, parse, serialize, write"
         if let week = median(weekFloor), let rows = median(importFloor), let base = median(libical) {
-            let row = { (work: String, seconds: Double) in
-                "| \(work) | \(Report.format(seconds)) | \(libical) | \(Report.format(base)) | "
-                    + String(format: "%.2f×", seconds / base) + " |"
-            }
-            table += [
-                "", "| floor, in C (not ICSKit) | s | against | its s | ratio |", "|---|---:|---|---:|---:|",
-                row(
-                    "the rows an import of 20000 writes (items, categories, relations, merge base) copied by SQLite "
-                        + "alone into an empty store of the same schema and triggers (INSERT … SELECT, one "
-                        + "transaction)", rows),
-                row(
-                    "the \(weekItems) items of the week's instances read from the 100k store by SQLite and parsed "
-                        + "whole by libical (no expansion, order or output)", week),
-                "",
-                "- The import's goal leaves ICSKit the baseline less SQLite's own writing of the rows: "
-                    + String(format: "%.2f×", 1 - rows / base) + " of it for reading the file, deriving each "
-                    + "row's columns through its zones, its fingerprint and the zone comparison.",
-                "- The week's goal (≤ 0.15×) is below what SQLite and libical alone take to read and parse the "
-                    + "items the index names: items read whole from their iCalendar text cannot meet it.",
-            ]
+            table += floors(against: (libical, base), rows: rows, week: (week, weekItems))
         }
         table += ["", try tricks(setup)]
         return [
@@ -208,6 +188,41 @@ enum SpeedBench {
             "", table.joined(separator: "\n"),
         ].joined(separator: "\n")
     }
+
+    /// What the required libraries alone take of the baseline the import's and the week's goals are held against
+    /// (`against`), and what that leaves ICSKit.
+    static func floors(against: (name: String, seconds: Double), rows: Double, week: (seconds: Double, items: String))
+        -> [String]
+    {
+        let row = { (work: String, seconds: Double) in
+            "| \(work) | \(Report.format(seconds)) | \(against.name) | \(Report.format(against.seconds)) | "
+                + String(format: "%.2f×", seconds / against.seconds) + " |"
+        }
+        let weekRatio = week.seconds / against.seconds
+        let weekLimit = Self.goal(of: "agenda --week")
+        return [
+            "", "| floor, in C (not ICSKit) | s | against | its s | ratio |", "|---|---:|---|---:|---:|",
+            row(
+                "the rows an import of 20000 writes (items, categories, relations, merge base) copied by SQLite alone "
+                    + "into an empty store of the same schema and triggers (INSERT … SELECT, one transaction)", rows),
+            row(
+                "the \(week.items) items of the week's instances read from the 100k store by SQLite and parsed whole "
+                    + "by libical (no expansion, order or output)", week.seconds),
+            "",
+            "- The import's goal leaves ICSKit the baseline less SQLite's own writing of the rows: "
+                + String(format: "%.2f×", 1 - rows / against.seconds) + " of it for reading the file, deriving each "
+                + "row's columns through its zones, its fingerprint and the zone comparison.",
+            weekRatio > weekLimit
+                ? "- The week's goal (≤ " + String(format: "%.2f×", weekLimit) + ") is below what SQLite and libical "
+                    + "alone take to read and parse the items the index names: items read whole from their "
+                    + "iCalendar text cannot meet it."
+                : "- The week's goal leaves ICSKit " + String(format: "%.2f×", weekLimit - weekRatio)
+                    + " of the baseline beyond reading and parsing the items the index names.",
+        ]
+    }
+
+    /// The goal of the row whose work starts with `prefix`.
+    static func goal(of prefix: String) -> Double { rows.first { $0.suffix.hasPrefix(prefix) }?.limit ?? .nan }
 
     /// gen_ics.py 100000, written once into the scratch folder by a shell (this process stays small: a child
     /// spawned from it starts with its peak memory as its own).
