@@ -76,10 +76,10 @@ package struct JSONWriter {
     package mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
     package mutating func null() { literal("null") }
 
-    /// Writes a whole value.
     /// Appends one byte of JSON syntax as it is (the `,` between values written one by one).
     package mutating func appendRaw(_ byte: UInt8) { bytes.append(byte) }
 
+    /// Writes a whole value.
     package mutating func write(_ value: JSONValue) {
         switch value {
         case .null: null()
