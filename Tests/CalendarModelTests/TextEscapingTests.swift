@@ -85,7 +85,8 @@ final class TextEscapingTests: XCTestCase {
     }
 
     /// `isCanonical` answers in one pass what escaping the unescaped text again says (JSCalendar maps a TEXT value
-    /// only when it comes back as written), for a value and for a list cut at every comma.
+    /// only when it comes back as written), for a value and for a list cut at every comma; `canonicalUnescaped`
+    /// gives the unescaped text exactly then.
     func testCanonicalTextIsWhatEscapingAgainGivesBack() {
         var (random, seed, count) = SeededGenerator.start(
             "canonical text", seedVariable: "ICSKIT_ESCAPE_SEED", countVariable: "ICSKIT_ESCAPE_COUNT",
@@ -99,6 +100,9 @@ final class TextEscapingTests: XCTestCase {
                 .joined()
             let again = TextEscaping.escape(TextEscaping.unescape(text)) == text
             XCTAssertEqual(TextEscaping.isCanonical(text), again, "seed \(seed): \(text.debugDescription)")
+            XCTAssertEqual(
+                TextEscaping.canonicalUnescaped(text), again ? TextEscaping.unescape(text) : nil,
+                "seed \(seed): \(text.debugDescription) unescaped")
             let parts = ValueSyntax.split(text, on: ",").map(TextEscaping.unescape).map(TextEscaping.escape)
             XCTAssertEqual(
                 TextEscaping.isCanonical(text, list: true), parts.joined(separator: ",") == text,

@@ -120,6 +120,6 @@ package enum JSCalendarWriter {
 
     /// A TEXT value unescaped, when escaping it again gives the same text (else it travels as written).
     static func exactText(_ value: String) -> String? {
-        TextEscaping.isCanonical(value) ? TextEscaping.unescape(value) : nil
+        TextEscaping.canonicalUnescaped(value)
     }
 }

@@ -151,48 +151,48 @@ package struct JSONWriter {
     }
 
     /// Escapes `"`, `\` and control characters (C0, DEL and C1, which a terminal showing the JSON would obey);
-    /// every other byte (UTF-8 included) is copied as it is.
+    /// every other byte (UTF-8 included) is copied as it is, a run of them at a time.
     static func quote(_ text: String, into out: inout [UInt8]) {
         out.append(0x22)
         var text = text
-        // Most strings need no escape: copy them whole.
-        let plain = text.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count, !needsEscape(bytes[index]) { index += 1 }
-            guard index == bytes.count else { return false }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if plain { return out.append(0x22) }
         text.withUTF8 { escape($0, into: &out) }
         out.append(0x22)
     }
 
-    /// The bytes of a string that needs escapes, each escape appended in place.
+    /// The bytes of a string with each escape appended in place: the bytes between escapes (most strings are one
+    /// such run) are copied whole.
     private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         func hex(_ nibble: UInt8) -> UInt8 {
             nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
         }
+        var plainStart = 0
         var index = 0
         while index < bytes.count {
+            guard needsEscape(bytes[index]) else {
+                index += 1
+                continue
+            }
             var byte = bytes[index]
-            index += 1
             let letter: UInt8
+            var length = 1
             switch byte {
             case 0x22, 0x5C: letter = byte
             case 0x0A: letter = UInt8(ascii: "n")
             case 0x0D: letter = UInt8(ascii: "r")
             case 0x09: letter = UInt8(ascii: "t")
             // U+0080–U+009F (C1 controls) are C2 80 … C2 9F in UTF-8.
-            case 0xC2 where index < bytes.count && (0x80...0x9F).contains(bytes[index]):
-                byte = bytes[index]
-                index += 1
+            case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
+                byte = bytes[index + 1]
+                length = 2
                 letter = UInt8(ascii: "u")
-            case 0..<0x20, 0x7F: letter = UInt8(ascii: "u")
-            default:
-                out.append(byte)
+            case 0xC2:
+                index += 1
                 continue
+            default: letter = UInt8(ascii: "u")
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
+            index += length
+            plainStart = index
             out.append(0x5C)
             out.append(letter)
             guard letter == UInt8(ascii: "u") else { continue }
@@ -201,5 +201,6 @@ package struct JSONWriter {
             out.append(hex(byte >> 4))
             out.append(hex(byte & 0xF))
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<bytes.count]))
     }
 }

@@ -90,6 +90,41 @@ package enum TextEscaping {
         }
     }
 
+    /// `unescape(text)` when `isCanonical(text)` (escaping it again gives `text` back), else nil, in one pass over
+    /// the bytes: a text without escapes comes back sharing its storage (JSCalendar's `exactText`, once a property).
+    package static func canonicalUnescaped(_ text: String) -> String? {
+        var copy = text
+        var out: [UInt8] = []
+        var escaped = false
+        let canonical = copy.withUTF8 { bytes in
+            var index = 0
+            var plainStart = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x5C:
+                    guard index + 1 < bytes.count else { return false }
+                    let next = bytes[index + 1]
+                    switch next {
+                    case 0x5C, 0x3B, 0x2C, UInt8(ascii: "n"): break
+                    default: return false
+                    }
+                    if !escaped { out.reserveCapacity(bytes.count) }
+                    escaped = true
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
+                    out.append(next == UInt8(ascii: "n") ? 0x0A : next)
+                    index += 2
+                    plainStart = index
+                case 0x3B, 0x2C, 0x0A, 0x0D: return false
+                default: index += 1
+                }
+            }
+            if escaped { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<bytes.count])) }
+            return true
+        }
+        guard canonical else { return nil }
+        return escaped ? String(decoding: out, as: UTF8.self) : text
+    }
+
     /// Splits a raw list value on the commas that are not escaped; each part stays escaped.
     package static func splitList(_ raw: String, separator: Character = ",") -> [Substring] {
         var parts: [Substring] = []
