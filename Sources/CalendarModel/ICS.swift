@@ -38,12 +38,17 @@ public enum ICS {
 
     /// Reads iCalendar bytes, scanning large inputs in parts on every core as `splitting` says (nil: in one
     /// piece); the result is the same either way. For tests and the fuzz target, which check that sameness.
+    /// Without `checking`, only what changes what is read is reported (what the scanner and the fields find):
+    /// the checks that change nothing (values no field reads, what RFC 5545 requires, the calendar-wide ones) are
+    /// not made. For a store reading back its own items, checked when they were imported; the calendars are the
+    /// same either way.
     package static func read(
-        _ bytes: [UInt8], file: String?, splitting: (minimumBytes: Int, pieces: Int)?
+        _ bytes: [UInt8], file: String?, splitting: (minimumBytes: Int, pieces: Int)?, checking: Bool = true
     ) -> ReadResult {
         var log = DiagnosticLog(file: file)
-        let scanned = ContentLineScanner.scan(bytes, log: &log, splitting: splitting)
+        let scanned = ContentLineScanner.scan(bytes, log: &log, splitting: splitting, checking: checking)
         var context = DecodeContext(log: log)
+        context.checks = checking
         var calendars: [ICalendar]
         if let children = scanned.decodedChildren, scanned.components.count == 1 {
             // Read in parts: the one calendar's components were decoded on the parts' threads.
@@ -66,6 +71,12 @@ public enum ICS {
             isTruncated: scanned.isTruncated)
     }
 
+    /// Reads what a store wrote of its own items, checked when they were imported: as `read`, without the checks
+    /// whose findings no one would hear (`read(_:file:splitting:checking:)`).
+    package static func readStored(_ bytes: [UInt8]) -> ReadResult {
+        read(bytes, file: nil, splitting: ScanPlan.defaultSplitting, checking: false)
+    }
+
     /// Reads a file; throws only when the file cannot be read at all.
     public static func read(contentsOf path: String) throws -> ReadResult {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -85,7 +96,7 @@ public enum ICS {
             var implicit = ICalendar()
             implicit.isImplicit = true
             implicit.components = bare.map { CalendarComponent(decoding: $0, &context) }
-            implicit.checkRequired(line: bare[0].line, &context)
+            if context.checks { implicit.checkRequired(line: bare[0].line, &context) }
             calendars.append(implicit)
             bare = []
         }

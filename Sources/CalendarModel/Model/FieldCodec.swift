@@ -4,6 +4,10 @@ struct DecodeContext {
     /// Some of a VCALENDAR's components are read elsewhere (a streamed read's runs, the items a merge leaves
     /// unread): whether it holds none cannot be told from what is decoded here.
     var hasComponentsElsewhere = false
+    /// Whether the findings that change nothing read are looked for: values no field reads, what RFC 5545
+    /// requires, the calendar-wide checks. Off for what a store reads back of its own items, checked when they were
+    /// imported, whose findings no one would hear (`ICS.read(_:file:splitting:checking:)`).
+    var checks = true
 }
 
 /// How values of one kind are read from and written to properties (text, DATE-TIME, RRULE, ATTENDEE …).
@@ -224,14 +228,16 @@ extension ComponentModel {
         decodeProperties(component.properties, claims: &claims, &context)
         otherProperties = component.properties.indices.filter { claims[$0] != .read }.map { component.properties[$0] }
         // Values no field looked at are checked here; a field reports its own (once).
-        PropertyDesign.validate(
-            component.properties.indices.filter { claims[$0] == .unclaimed }
-                .map { component.properties[$0] }, &context.log)
-        PropertyDesign.checkValueParameters(component.properties, &context.log)
+        if context.checks {
+            PropertyDesign.validate(
+                component.properties.indices.filter { claims[$0] == .unclaimed }
+                    .map { component.properties[$0] }, &context.log)
+            PropertyDesign.checkValueParameters(component.properties, &context.log)
+        }
         if let children { children(&self, &context) } else { decodeChildren(component.components, &context) }
         provenance = Provenance(source: component)
         didDecode()
-        checkRequired(line: component.line, &context)
+        if context.checks { checkRequired(line: component.line, &context) }
     }
 
     /// Nothing to derive, for most components.

@@ -277,10 +277,10 @@ public indirect enum CalendarComponent: Sendable, Hashable {
         case Todo.componentName: self = .todo(Todo(decoding: component, &context))
         case Journal.componentName: self = .journal(Journal(decoding: component, &context))
         case "VTIMEZONE":
-            TimeZoneDefinition.validate(component, &context.log)
+            if context.checks { TimeZoneDefinition.validate(component, &context.log) }
             self = .timeZone(TimeZoneDefinition(component))
         default:
-            PropertyDesign.validateTree(component, &context.log)
+            if context.checks { PropertyDesign.validateTree(component, &context.log) }
             self = .other(component)
         }
     }

@@ -54,10 +54,12 @@ struct ContentLineScanner {
 
     /// Scans the input; a large one of a simple shape in parts on every core (`ScanPlan`). `splitting` sets when
     /// that happens: nil never, else the least input size and the number of parts (tests split small inputs).
-    /// `decoding` lets the parts decode the calendar's components too (`Result.decodedChildren`).
+    /// `decoding` lets the parts decode the calendar's components too (`Result.decodedChildren`), making the
+    /// checks that change nothing read when `checking` (`DecodeContext.checks`).
     static func scan(
         _ bytes: [UInt8], log: inout DiagnosticLog,
-        splitting: (minimumBytes: Int, pieces: Int)? = ScanPlan.defaultSplitting, decoding: Bool = true
+        splitting: (minimumBytes: Int, pieces: Int)? = ScanPlan.defaultSplitting, decoding: Bool = true,
+        checking: Bool = true
     ) -> Result {
         var scanner = ContentLineScanner(log: log)
         let split: Result? = bytes.withUnsafeBufferPointer { buffer in
@@ -72,7 +74,7 @@ struct ContentLineScanner {
                 !scanner.inputHasControls, !scanner.inputHasNoncharacters,
                 let plan = ScanPlan(buffer, pieces: splitting.pieces)
             {
-                return scanner.scanInParts(buffer, plan, decoding: decoding)
+                return scanner.scanInParts(buffer, plan, decoding: decoding, checking: checking)
             }
             scanner.scanLines(buffer)
             return nil
@@ -101,8 +103,9 @@ struct ContentLineScanner {
     /// logs into this one. The result is what one scan of the whole input gives (ICSKitTests check it on the
     /// corpus): every line is read by the same code with the same line number, and the plan admits only inputs
     /// where no line's reading depends on another part.
-    private mutating func scanInParts(_ buffer: UnsafeBufferPointer<UInt8>, _ plan: ScanPlan, decoding: Bool) -> Result
-    {
+    private mutating func scanInParts(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ plan: ScanPlan, decoding: Bool, checking: Bool
+    ) -> Result {
         let file = log.file
         let flags = (inputIsUTF8, inputHasControls, inputHasNoncharacters)
         let base = UnsafeSendableBuffer(buffer)
@@ -118,6 +121,7 @@ struct ContentLineScanner {
                 flags: flags)
             // Decoding a component needs nothing outside it (the calendar-wide checks come later, in order).
             var context = DecodeContext(log: DiagnosticLog(file: file))
+            context.checks = checking
             let decoded = decoding ? scanned.components.map { CalendarComponent(decoding: $0, &context) } : []
             return PartResult(scanned: scanned, decoded: decoded, decodeLog: context.log)
         }

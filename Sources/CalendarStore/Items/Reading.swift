@@ -72,7 +72,7 @@ extension CalendarStore {
             return parts.joined()
         }
         var calendar = ICalendar()
-        calendar.components = ICS.read(Array(text.utf8)).calendars.flatMap(\.components)
+        calendar.components = ICS.readStored(Array(text.utf8)).calendars.flatMap(\.components)
         return calendar
     }
 
@@ -122,7 +122,7 @@ extension CalendarStore {
             }
         }
         text += "END:VCALENDAR\r\n".utf8
-        let components = ICS.read(text).calendars.first?.components ?? []
+        let components = ICS.readStored(text).calendars.first?.components ?? []
         var items = [Occurrence.Item?](repeating: nil, count: ids.count)
         func item(_ component: CalendarComponent) -> Occurrence.Item? {
             switch component {
@@ -180,12 +180,12 @@ extension CalendarStore {
     /// REFRESH-INTERVAL …), the store's name when the file gave none and the store's colour, which the user may
     /// have set; its VTIMEZONEs and items from `text`.
     static func assemble(name: String, color: String?, header: String?, text: String) -> ICalendar {
-        var calendar = header.flatMap { ICS.read(Array($0.utf8)).calendars.first } ?? ICalendar()
+        var calendar = header.flatMap { ICS.readStored(Array($0.utf8)).calendars.first } ?? ICalendar()
         calendar.productID = ICS.productID
         calendar.version = "2.0"
         if calendar.name == nil { calendar.name = name }
         if let color, color != calendar.color { calendar.color = color }
-        calendar.components = ICS.read(Array(text.utf8)).calendars.flatMap(\.components)
+        calendar.components = ICS.readStored(Array(text.utf8)).calendars.flatMap(\.components)
         return calendar
     }
 
