@@ -37,11 +37,11 @@ public enum ICS {
     }
 
     /// Reads iCalendar bytes, scanning large inputs in parts on every core as `splitting` says (nil: in one
-    /// piece); the result is the same either way. For tests and the fuzz target, which check that sameness.
-    /// Without `checking`, only what changes what is read is reported (what the scanner and the fields find):
-    /// the checks that change nothing (values no field reads, what RFC 5545 requires, the calendar-wide ones) are
-    /// not made. For a store reading back its own items, checked when they were imported; the calendars are the
-    /// same either way.
+    /// piece); the result is the same either way (tests and the fuzz target check that sameness). Without
+    /// `checking`, only what changes what is read is reported (what the scanner and the fields find): the checks
+    /// that change nothing (values no field reads, what RFC 5545 requires, the calendar-wide ones) are not made.
+    /// For a store reading back its own items, checked when they were imported; the calendars are the same either
+    /// way.
     package static func read(
         _ bytes: [UInt8], file: String?, splitting: (minimumBytes: Int, pieces: Int)?, checking: Bool = true
     ) -> ReadResult {
