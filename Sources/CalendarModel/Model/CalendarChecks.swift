@@ -32,7 +32,7 @@ struct CalendarChecks {
         /// Per TZID, the first line that uses it and the earliest date used with it (the first such line on ties).
         var uses: [String: Use] = [:]
 
-        init(_ components: [CalendarComponent]) {
+        init(_ components: some Collection<CalendarComponent>) {
             componentCount = components.count
             for component in components { add(component) }
         }
