@@ -34,6 +34,23 @@ final class CalendarStoreTests: XCTestCase {
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
     }
 
+    func testAnImportKeepsEveryCategoryOfEveryItemOnce() throws {
+        // Twenty items with up to 57 categories each (an import writes them many to a statement, the statements
+        // ending inside an item's list), each but the first naming "c0" again beside "C0" (one category: names
+        // compare without case).
+        let store = try CalendarStore.inMemory()
+        let items = (0..<20).map { index in
+            let names = (0..<(index * 3)).map { "C\($0)" } + (index > 0 ? ["c0"] : [])
+            return "BEGIN:VTODO\r\nUID:t\(index)\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:T\r\n"
+                + (names.isEmpty ? "" : "CATEGORIES:" + names.joined(separator: ",") + "\r\n") + "END:VTODO\r\n"
+        }
+        XCTAssertEqual(try store.importCalendars(read(items.joined()).calendars, into: "Home", file: nil).added, 20)
+        let counts = Dictionary(uniqueKeysWithValues: try store.categories().map { ($0.category.name, $0.items) })
+        // Item i names C0 … C(3i-1): Cj is named by the items above j/3.
+        XCTAssertEqual(counts.count, 57)
+        for j in 0..<57 { XCTAssertEqual(counts["C\(j)"], 19 - j / 3, "C\(j)") }
+    }
+
     func testHandlesOfSomeUIDsAreTheHandlesTheWholeStoreGivesThem() throws {
         let store = try CalendarStore.inMemory()
         // UIDs that share long prefixes (as Google's and Outlook's do), and short ones.

@@ -19,6 +19,8 @@ struct StoreWriter {
         /// By the number of rows they insert (`insertNew`).
         var insertItems: [Int: Statement] = [:]
         var insertCategory: Statement?
+        /// By the number of rows they insert (`insertNew`).
+        var insertCategories: [Int: Statement] = [:]
         var baseSources: [Int64: [String]] = [:]
     }
 
@@ -36,6 +38,15 @@ struct StoreWriter {
         let values = Array(repeating: "(?, \(Self.placeholders))", count: count).joined(separator: ", ")
         let statement = try db.makeStatement(sql: "INSERT INTO item (id, \(Self.itemColumns)) VALUES \(values)")
         kept.insertItems[count] = statement
+        return statement
+    }
+
+    /// An INSERT OR IGNORE of `count` category rows (`insertNew`).
+    private func insertCategoriesStatement(count: Int) throws -> Statement {
+        if let statement = kept.insertCategories[count] { return statement }
+        let values = Array(repeating: "(?, ?)", count: count).joined(separator: ", ")
+        let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO itemCategory (itemID, name) VALUES \(values)")
+        kept.insertCategories[count] = statement
         return statement
     }
 
@@ -87,7 +98,23 @@ struct StoreWriter {
                     row.bind(&binding)
                 }
             }
-            for (offset, row) in chunk.enumerated() { try saveLinks(of: row, itemID: first + Int64(offset)) }
+            let categories = chunk.enumerated().flatMap { offset, row in
+                row.categories.map { (itemID: first + Int64(offset), name: $0) }
+            }
+            var from = 0
+            while from < categories.count {
+                let part = categories[from..<min(from + Self.rowsPerInsert * 2, categories.count)]
+                try DirectBinding.run(try insertCategoriesStatement(count: part.count)) { binding in
+                    for category in part {
+                        binding.add(category.itemID)
+                        binding.add(category.name)
+                    }
+                }
+                from = part.endIndex
+            }
+            for (offset, row) in chunk.enumerated() where !row.relations.isEmpty {
+                try saveRelations(of: row, itemID: first + Int64(offset))
+            }
             start = chunk.endIndex
         }
     }
@@ -141,6 +168,11 @@ struct StoreWriter {
                 }
             }
         }
+        try saveRelations(of: row, itemID: itemID)
+    }
+
+    /// Inserts an item's relations (none are stored for it yet).
+    private func saveRelations(of row: ItemRow, itemID: Int64) throws {
         if !row.relations.isEmpty {
             let insert = try db.cachedStatement(
                 sql: "INSERT INTO relation (itemID, relatedUID, relationType) VALUES (?, ?, ?)")
