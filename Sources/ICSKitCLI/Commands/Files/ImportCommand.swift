@@ -62,8 +62,10 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
         if let streamed = try importStreaming(into: store, progress: progress) { return try printResult([streamed]) }
         let input = try CalendarFiles.read(files, csv: csv.options) { progress.phase("reading \($0)") }
         CalendarFiles.report(input.diagnostics.filter { $0.severity == .error }, quiet: quiet)
-        // Said once, here: listings of the store leave them out.
-        CalendarFiles.report(CalendarFiles.zoneFindings(of: input.sources), quiet: quiet)
+        // Said once, before what the first file's import says: listings of the store leave them out. Found while the
+        // items are written (and said, at the latest, before an error the import throws).
+        let zoneFindings = CalendarFiles.ZoneFindingsAhead(input.sources)
+        defer { zoneFindings.say(quiet: quiet) }
         var reports: [ImportReport] = []
         var refused = 0
         // A file with no calendar in it (garbage, an empty file, JSON that is not jCal) imports nothing: said, and
@@ -76,6 +78,7 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
                 InviteCommand.schedulingMethods.contains(
                     $0.method?.trimmingCharacters(in: .whitespaces).uppercased() ?? "")
             }) {
+                zoneFindings.say(quiet: quiet)
                 let outcomes = try store.receiveScheduling(
                     source.calendars, calendar: calendar ?? "Invitations", origin: source.origin(trusted: false),
                     me: me.identity(store: self.store, opened: store).addresses)
@@ -94,9 +97,11 @@ struct ImportCommand: ParsableCommand, ChecksWhatIsGiven {
                 progress.count(done, of: total, "\(name): items written")
             }
             progress.finish()
+            zoneFindings.say(quiet: quiet)
             CalendarFiles.report(report.diagnostics, quiet: quiet)
             reports.append(report)
         }
+        zoneFindings.say(quiet: quiet)
         try printResult(reports, empty: empty)
         InviteCommand.sayNotApplied(refused)
         if !empty.isEmpty {
