@@ -82,10 +82,13 @@ struct StoreWriter {
     /// the time of 16 one-row statements (gen_ics.py 20000's items into a new store, from C: 0.18 s instead of 0.40),
     /// 32 in a little less again; past that the statement's text and its parameters grow for little.
     static let rowsPerInsert = 16
+    /// Category rows `insertNew` writes with one statement at most: a chunk of items' categories (gen_ics.py 20000
+    /// gives two an item), in statements of two values a row.
+    static let categoriesPerInsert = 32
 
     /// Inserts items new to the calendar (no item and no tombstone of their keys), `rowsPerInsert` to a statement,
     /// with the ids `firstID`, `firstID + 1` … (the caller's: above every id in the store), then their categories
-    /// and relations.
+    /// (`categoriesPerInsert` to a statement) and relations.
     func insertNew(_ rows: ArraySlice<ItemRow>, calendarID: Int64, firstID: Int64) throws {
         var start = rows.startIndex
         while start < rows.endIndex {
