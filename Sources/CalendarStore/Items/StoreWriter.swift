@@ -18,8 +18,7 @@ struct StoreWriter {
         var insertItem: Statement?
         /// By the number of rows they insert (`insertNew`).
         var insertItems: [Int: Statement] = [:]
-        var insertCategory: Statement?
-        /// By the number of rows they insert (`insertNew`).
+        /// By the number of rows they insert.
         var insertCategories: [Int: Statement] = [:]
         var baseSources: [Int64: [String]] = [:]
     }
@@ -34,26 +33,24 @@ struct StoreWriter {
 
     /// An INSERT of `count` items with their ids (`insertNew`).
     private func insertItemsStatement(count: Int) throws -> Statement {
-        if let statement = kept.insertItems[count] { return statement }
-        let values = Array(repeating: "(?, \(Self.placeholders))", count: count).joined(separator: ", ")
-        let statement = try db.makeStatement(sql: "INSERT INTO item (id, \(Self.itemColumns)) VALUES \(values)")
-        kept.insertItems[count] = statement
-        return statement
+        try keptInsert(
+            \.insertItems, "INSERT INTO item (id, \(Self.itemColumns))", row: "(?, \(Self.placeholders))", count: count)
     }
 
-    /// An INSERT OR IGNORE of `count` category rows (`insertNew`).
+    /// An INSERT OR IGNORE of `count` category rows.
     private func insertCategoriesStatement(count: Int) throws -> Statement {
-        if let statement = kept.insertCategories[count] { return statement }
-        let values = Array(repeating: "(?, ?)", count: count).joined(separator: ", ")
-        let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO itemCategory (itemID, name) VALUES \(values)")
-        kept.insertCategories[count] = statement
-        return statement
+        try keptInsert(
+            \.insertCategories, "INSERT OR IGNORE INTO itemCategory (itemID, name)", row: "(?, ?)", count: count)
     }
 
-    private func insertCategoryStatement() throws -> Statement {
-        if let statement = kept.insertCategory { return statement }
-        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO itemCategory (itemID, name) VALUES (?, ?)")
-        kept.insertCategory = statement
+    /// `insert` with `count` rows of values, made once per count and kept in `table`.
+    private func keptInsert(
+        _ table: ReferenceWritableKeyPath<KeptStatements, [Int: Statement]>, _ insert: String, row: String, count: Int
+    ) throws -> Statement {
+        if let statement = kept[keyPath: table][count] { return statement }
+        let values = Array(repeating: row, count: count).joined(separator: ", ")
+        let statement = try db.makeStatement(sql: "\(insert) VALUES \(values)")
+        kept[keyPath: table][count] = statement
         return statement
     }
 
@@ -163,7 +160,7 @@ struct StoreWriter {
     /// Inserts an item's categories and relations (none are stored for it yet).
     private func saveLinks(of row: ItemRow, itemID: Int64) throws {
         if !row.categories.isEmpty {
-            let insert = try insertCategoryStatement()
+            let insert = try insertCategoriesStatement(count: 1)
             for name in row.categories {
                 try DirectBinding.run(insert) {
                     $0.add(itemID)
