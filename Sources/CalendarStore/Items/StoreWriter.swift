@@ -103,7 +103,7 @@ struct StoreWriter {
             }
             var from = 0
             while from < categories.count {
-                let part = categories[from..<min(from + Self.rowsPerInsert * 2, categories.count)]
+                let part = categories[from..<min(from + Self.categoriesPerInsert, categories.count)]
                 try DirectBinding.run(try insertCategoriesStatement(count: part.count)) { binding in
                     for category in part {
                         binding.add(category.itemID)
