@@ -67,7 +67,7 @@ public final class CalendarStore: Sendable {
     /// behaviour without a file.
     public static func inMemory() throws -> CalendarStore {
         let queue = try DatabaseQueue(configuration: configuration(readOnly: false))
-        try StoreSchema.migrator.migrate(queue)
+        try StoreSchema.prepare(queue)
         return CalendarStore(path: ":memory:", database: queue)
     }
 
@@ -162,7 +162,7 @@ public final class CalendarStore: Sendable {
             // takes the write lock, so it must not run twice at once).
             try FolderLock.holding(folder) {
                 let scrub = try database.read(StoreSchema.holdsUserInfo)
-                try StoreSchema.migrator.migrate(database)
+                try StoreSchema.prepare(database)
                 if scrub { try database.vacuum() }
             }
         }
@@ -173,7 +173,7 @@ public final class CalendarStore: Sendable {
         guard FileManager.default.fileExists(atPath: path), PrivateFiles.size(path) != 0 else {
             // No store yet: an empty one, in memory, so reading commands show nothing and create nothing.
             let empty = try DatabaseQueue(configuration: configuration(readOnly: false))
-            try StoreSchema.migrator.migrate(empty)
+            try StoreSchema.prepare(empty)
             return empty
         }
         var database: any DatabaseWriter

@@ -9,7 +9,8 @@ enum StoreSchema {
         return migrator
     }
 
-    /// Each migration by version, in order: its identifier (a released one never changes) and what it does.
+    /// Each migration by version, in order: its identifier (a released one never changes) and what it does. A new
+    /// store is made from what they leave (`newStoreStatements`), which a new migration changes too.
     static let migrations: [(identifier: String, migrate: @Sendable (Database) throws -> Void)] = [
         ("v1: calendars, items, categories, relations, time zones, sync state, tombstones", migrateV1),
         ("v2: the digest of each source's file at its last merge", migrateV2),
