@@ -127,10 +127,8 @@ extension CalendarStore {
         // LF into one character) sends a UID the character way.
         let isASCII = uid.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
         func common(_ other: String) -> Int {
-            if isASCII, other.utf8.allSatisfy({ $0 < 0x80 }) {
-                return zip(uid.utf8, other.utf8).prefix { $0 == $1 }.count
-            }
-            return zip(uid, other).prefix { $0 == $1 }.count
+            if isASCII, other.utf8.allSatisfy({ $0 < 0x80 }) { return Self.sharedPrefix(uid.utf8, other.utf8) }
+            return Self.sharedPrefix(uid, other)
         }
         let shared = neighbours.map(common).max() ?? 0
         let length = max(minimum, shared + 1)
@@ -138,5 +136,14 @@ extension CalendarStore {
             return length >= uid.utf8.count ? uid : String(decoding: uid.utf8.prefix(length), as: UTF8.self)
         }
         return length >= uid.count ? uid : String(uid.prefix(length))
+    }
+
+    /// How many elements two sequences share from their start (counted, not collected).
+    private static func sharedPrefix<Elements: Sequence>(_ one: Elements, _ other: Elements) -> Int
+    where Elements.Element: Equatable {
+        var count = 0
+        var left = one.makeIterator(), right = other.makeIterator()
+        while let next = left.next(), next == right.next() { count += 1 }
+        return count
     }
 }
