@@ -8,16 +8,10 @@ extension ContentLineScanner {
     /// scanner of its own. What is summed up at the end of the input is handed back for `absorb`, not reported.
     static func scanPart(
         _ buffer: UnsafeBufferPointer<UInt8>, firstLine: Int, file: String?,
-        flags: (isUTF8: Bool, hasControls: Bool, hasNoncharacters: Bool)? = nil
+        flags: InputFlags? = nil
     ) -> ScannedPart {
         var scanner = ContentLineScanner(log: DiagnosticLog(file: file))
-        let flags =
-            flags
-            ?? (
-                UTF8Check.isValid(buffer), buffer.contains(where: ControlCharacters.isForbiddenInLine),
-                Noncharacters.first(in: buffer) != nil
-            )
-        (scanner.inputIsUTF8, scanner.inputHasControls, scanner.inputHasNoncharacters) = flags
+        scanner.take(flags ?? InputFlags(buffer))
         scanner.scanLines(buffer, firstLine: firstLine)
         scanner.closeOpen()
         return ScannedPart(components: scanner.top, log: scanner.log, tallies: scanner.tallies)
@@ -33,9 +27,7 @@ extension ContentLineScanner {
     /// now, its parts are absorbed as they come, its trailer is scanned by `finishTrailer`.
     static func header(_ buffer: UnsafeBufferPointer<UInt8>, file: String?) -> ContentLineScanner {
         var scanner = ContentLineScanner(log: DiagnosticLog(file: file))
-        scanner.inputIsUTF8 = UTF8Check.isValid(buffer)
-        scanner.inputHasControls = buffer.contains(where: ControlCharacters.isForbiddenInLine)
-        scanner.inputHasNoncharacters = Noncharacters.first(in: buffer) != nil
+        scanner.take(InputFlags(buffer))
         scanner.scanLines(buffer)
         return scanner
     }
@@ -45,14 +37,19 @@ extension ContentLineScanner {
 
     /// Scans END:VCALENDAR and what follows it (line `firstLine` on), then ends the input.
     mutating func finishTrailer(_ buffer: UnsafeBufferPointer<UInt8>, firstLine: Int) {
-        inputIsUTF8 = UTF8Check.isValid(buffer)
-        inputHasControls = buffer.contains(where: ControlCharacters.isForbiddenInLine)
-        inputHasNoncharacters = Noncharacters.first(in: buffer) != nil
+        take(InputFlags(buffer))
         scanLines(buffer, firstLine: firstLine)
         finish()
     }
 
     // MARK: Helpers
+
+    /// What the input as a whole is (`InputFlags`), for the lines to come.
+    mutating func take(_ flags: InputFlags) {
+        (inputIsUTF8, inputHasControls, inputHasNoncharacters) = (
+            flags.isUTF8, flags.hasControls, flags.hasNoncharacters
+        )
+    }
 
     static func hasLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         UnsafeBufferPointer(rebasing: bytes[range]).contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }

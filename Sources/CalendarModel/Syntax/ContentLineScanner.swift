@@ -63,13 +63,7 @@ struct ContentLineScanner {
     ) -> Result {
         var scanner = ContentLineScanner(log: log)
         let split: Result? = bytes.withUnsafeBufferPointer { buffer in
-            // Three passes over the input; a large one has them side by side.
-            let shared = UnsafeSendableBuffer(buffer)
-            let checks = ParallelParts.run(buffer.count < 1 << 20 ? 0 : 3) { Self.inputCheck($0, shared.buffer) }
-            (scanner.inputIsUTF8, scanner.inputHasControls, scanner.inputHasNoncharacters) =
-                checks.isEmpty
-                ? (Self.inputCheck(0, buffer), Self.inputCheck(1, buffer), Self.inputCheck(2, buffer))
-                : (checks[0], checks[1], checks[2])
+            scanner.take(InputFlags.inParts(buffer))
             if let splitting, buffer.count >= splitting.minimumBytes, scanner.inputIsUTF8,
                 !scanner.inputHasControls, !scanner.inputHasNoncharacters,
                 let plan = ScanPlan(buffer, pieces: splitting.pieces)
@@ -88,16 +82,6 @@ struct ContentLineScanner {
         return Result(components: scanner.top, isTruncated: scanner.endedInsideComponent)
     }
 
-    /// Whether the input is valid UTF-8 (0), holds a control character other than tab and line ends (1), or a
-    /// Unicode noncharacter (2).
-    private static func inputCheck(_ which: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch which {
-        case 0: return UTF8Check.isValid(buffer)
-        case 1: return buffer.contains(where: ControlCharacters.isForbiddenInLine)
-        default: return Noncharacters.first(in: buffer) != nil
-        }
-    }
-
     /// Scans a calendar cut where `plan` says: its header and trailer on this scanner, its runs of components on
     /// every core, each with its own scanner and log; the components go back into the calendar in order and the
     /// logs into this one. The result is what one scan of the whole input gives (ICSKitTests check it on the
@@ -107,7 +91,8 @@ struct ContentLineScanner {
         _ buffer: UnsafeBufferPointer<UInt8>, _ plan: ScanPlan, decoding: Bool, checking: Bool
     ) -> Result {
         let file = log.file
-        let flags = (inputIsUTF8, inputHasControls, inputHasNoncharacters)
+        let flags = InputFlags(
+            isUTF8: inputIsUTF8, hasControls: inputHasControls, hasNoncharacters: inputHasNoncharacters)
         let base = UnsafeSendableBuffer(buffer)
         struct PartResult: Sendable {
             var scanned: ScannedPart

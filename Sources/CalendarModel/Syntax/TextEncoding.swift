@@ -1,3 +1,5 @@
+import Foundation
+
 /// Windows-1252, the encoding Outlook and old web exporters write when they do not write UTF-8.
 enum Windows1252 {
     /// Code points for bytes 0x80–0x9F; the other bytes map to the same Unicode code point (Latin-1).
@@ -209,25 +211,97 @@ enum ControlCharacters {
 enum Noncharacters {
     /// The first noncharacter in UTF-8 bytes, if any.
     static func first(in bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            let lead = bytes[index]
-            if lead == 0xEF, index + 2 < count {
-                let (second, third) = (bytes[index + 1], bytes[index + 2])
-                if (second == 0xB7 && (0x90...0xAF).contains(third)) || (second == 0xBF && third >= 0xBE) {
-                    return Unicode.Scalar(0xF000 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F))
-                }
-            } else if (0xF0...0xF4).contains(lead), index + 3 < count, bytes[index + 1] & 0x0F == 0x0F,
-                bytes[index + 2] == 0xBF, bytes[index + 3] >= 0xBE
-            {
-                let value =
-                    UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | 0xFC0
-                    | UInt32(bytes[index + 3] & 0x3F)
-                return Unicode.Scalar(value)
-            }
-            index += 1
+        for index in bytes.indices {
+            if let scalar = at(index, in: bytes) { return scalar }
         }
         return nil
+    }
+
+    /// The noncharacter whose UTF-8 begins at `index`, if one does.
+    static func at(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+        let lead = bytes[index], count = bytes.count
+        if lead == 0xEF, index + 2 < count {
+            let (second, third) = (bytes[index + 1], bytes[index + 2])
+            if (second == 0xB7 && (0x90...0xAF).contains(third)) || (second == 0xBF && third >= 0xBE) {
+                return Unicode.Scalar(0xF000 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F))
+            }
+        } else if (0xF0...0xF4).contains(lead), index + 3 < count, bytes[index + 1] & 0x0F == 0x0F,
+            bytes[index + 2] == 0xBF, bytes[index + 3] >= 0xBE
+        {
+            // Nil past U+10FFFF (F4 9F BF BF is no code point): the bytes after it are looked at in turn.
+            return Unicode.Scalar(
+                UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | 0xFC0
+                    | UInt32(bytes[index + 3] & 0x3F))
+        }
+        return nil
+    }
+}
+
+/// What a scanner must know of its whole input before it reads a line: whether it is valid UTF-8 (`UTF8Check`),
+/// holds a control character other than tab and line ends (`ControlCharacters`) or a noncharacter
+/// (`Noncharacters`). One pass for the three, eight bytes at a time through printable ASCII.
+struct InputFlags: Equatable {
+    var isUTF8 = true
+    var hasControls = false
+    var hasNoncharacters = false
+
+    init(isUTF8: Bool = true, hasControls: Bool = false, hasNoncharacters: Bool = false) {
+        (self.isUTF8, self.hasControls, self.hasNoncharacters) = (isUTF8, hasControls, hasNoncharacters)
+    }
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        let count = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index < count {
+            // Eight bytes of 0x20...0x7E: no byte with its high bit set, none below 0x20, none 0x7F (a zero byte
+            // once 0x7F is taken off each). The tests on words are exact for "any byte".
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let below = (word &- ones &* 0x20) & ~word
+                let delete = word ^ (ones &* 0x7F)
+                guard (word | below | ((delete &- ones) & ~delete)) & highs == 0 else { break }
+                index += 8
+            }
+            guard index < count else { break }
+            let byte = bytes[index]
+            if byte < 0x80 {
+                hasControls = hasControls || ControlCharacters.isForbiddenInLine(byte)
+                index += 1
+                continue
+            }
+            hasNoncharacters = hasNoncharacters || Noncharacters.at(index, in: bytes) != nil
+            // A valid sequence's other bytes begin nothing (neither a sequence nor a noncharacter); after a byte
+            // that begins no valid sequence, the next one is looked at.
+            if let length = UTF8Check.sequenceLength(bytes, at: index) {
+                index += length
+            } else {
+                isUTF8 = false
+                index += 1
+            }
+        }
+    }
+
+    /// The flags of a large input found in parts on every core, cut after line ends (no UTF-8 sequence and no
+    /// noncharacter holds one); an input below `minimumBytes` in one piece.
+    static func inParts(_ bytes: UnsafeBufferPointer<UInt8>, minimumBytes: Int = 1 << 20) -> InputFlags {
+        let pieces = ProcessInfo.processInfo.activeProcessorCount
+        guard bytes.count >= minimumBytes, pieces > 1 else { return InputFlags(bytes) }
+        var cuts = [0]
+        for piece in 1..<pieces {
+            var cut = max(cuts[cuts.count - 1], bytes.count * piece / pieces)
+            while cut < bytes.count, bytes[cut] != 0x0A { cut += 1 }
+            cuts.append(min(bytes.count, cut + 1))
+        }
+        cuts.append(bytes.count)
+        let shared = UnsafeSendableBuffer(bytes), bounds = cuts
+        return ParallelParts.run(pieces) { piece in
+            InputFlags(UnsafeBufferPointer(rebasing: shared.buffer[bounds[piece]..<bounds[piece + 1]]))
+        }.reduce(into: InputFlags()) { all, part in
+            all.isUTF8 = all.isUTF8 && part.isUTF8
+            all.hasControls = all.hasControls || part.hasControls
+            all.hasNoncharacters = all.hasNoncharacters || part.hasNoncharacters
+        }
     }
 }
