@@ -11,7 +11,7 @@ extension ContentLineScanner {
         flags: InputFlags? = nil
     ) -> ScannedPart {
         var scanner = ContentLineScanner(log: DiagnosticLog(file: file))
-        scanner.take(flags ?? InputFlags(buffer))
+        scanner.input = flags ?? InputFlags(buffer)
         scanner.scanLines(buffer, firstLine: firstLine)
         scanner.closeOpen()
         return ScannedPart(components: scanner.top, log: scanner.log, tallies: scanner.tallies)
@@ -27,7 +27,7 @@ extension ContentLineScanner {
     /// now, its parts are absorbed as they come, its trailer is scanned by `finishTrailer`.
     static func header(_ buffer: UnsafeBufferPointer<UInt8>, file: String?) -> ContentLineScanner {
         var scanner = ContentLineScanner(log: DiagnosticLog(file: file))
-        scanner.take(InputFlags(buffer))
+        scanner.input = InputFlags(buffer)
         scanner.scanLines(buffer)
         return scanner
     }
@@ -37,19 +37,12 @@ extension ContentLineScanner {
 
     /// Scans END:VCALENDAR and what follows it (line `firstLine` on), then ends the input.
     mutating func finishTrailer(_ buffer: UnsafeBufferPointer<UInt8>, firstLine: Int) {
-        take(InputFlags(buffer))
+        input = InputFlags(buffer)
         scanLines(buffer, firstLine: firstLine)
         finish()
     }
 
     // MARK: Helpers
-
-    /// What the input as a whole is (`InputFlags`), for the lines to come.
-    mutating func take(_ flags: InputFlags) {
-        (inputIsUTF8, inputHasControls, inputHasNoncharacters) = (
-            flags.isUTF8, flags.hasControls, flags.hasNoncharacters
-        )
-    }
 
     static func hasLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         UnsafeBufferPointer(rebasing: bytes[range]).contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }

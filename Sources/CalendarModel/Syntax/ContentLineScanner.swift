@@ -11,13 +11,10 @@ struct ContentLineScanner {
     var stack: [Component] = []
     /// Lines repaired or flagged, summed up at the end of the input (`finish`).
     var tallies = Tallies()
-    /// Set when the whole input is valid UTF-8 (the usual case), so lines need no validation of their own.
-    var inputIsUTF8 = false
-    /// Set when some byte of the input is a control character other than tab and line ends (rare), so only then
-    /// are lines searched for them.
-    var inputHasControls = false
-    /// Whether the input holds a Unicode noncharacter somewhere (else lines are not searched for one).
-    var inputHasNoncharacters = false
+    /// What the whole input is: valid UTF-8 (the usual case: lines need no validation of their own), holding a
+    /// control character other than tab and line ends or a noncharacter (rare: only then are lines searched for
+    /// them). Until it is found, every line is validated.
+    var input = InputFlags(isUTF8: false)
     /// How many BEGINs deep the scanner is inside a component it skips for nesting too deep; 0 when not skipping.
     var skippedDepth = 0
     /// Whether the input ended inside a component: a missing END, a download cut off in the middle.
@@ -63,9 +60,9 @@ struct ContentLineScanner {
     ) -> Result {
         var scanner = ContentLineScanner(log: log)
         let split: Result? = bytes.withUnsafeBufferPointer { buffer in
-            scanner.take(InputFlags.inParts(buffer))
-            if let splitting, buffer.count >= splitting.minimumBytes, scanner.inputIsUTF8,
-                !scanner.inputHasControls, !scanner.inputHasNoncharacters,
+            scanner.input = InputFlags.inParts(buffer)
+            if let splitting, buffer.count >= splitting.minimumBytes, scanner.input.isUTF8,
+                !scanner.input.hasControls, !scanner.input.hasNoncharacters,
                 let plan = ScanPlan(buffer, pieces: splitting.pieces)
             {
                 return scanner.scanInParts(buffer, plan, decoding: decoding, checking: checking)
@@ -91,8 +88,7 @@ struct ContentLineScanner {
         _ buffer: UnsafeBufferPointer<UInt8>, _ plan: ScanPlan, decoding: Bool, checking: Bool
     ) -> Result {
         let file = log.file
-        let flags = InputFlags(
-            isUTF8: inputIsUTF8, hasControls: inputHasControls, hasNoncharacters: inputHasNoncharacters)
+        let flags = input
         let base = UnsafeSendableBuffer(buffer)
         struct PartResult: Sendable {
             var scanned: ScannedPart
@@ -209,10 +205,10 @@ struct ContentLineScanner {
     }
 
     private mutating func logicalLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
-        if inputHasNoncharacters, let scalar = Noncharacters.first(in: bytes) {
+        if input.hasNoncharacters, let scalar = Noncharacters.first(in: bytes) {
             tallies.noncharacters.add(line, scalar)
         }
-        if inputHasControls, bytes.contains(where: ControlCharacters.isForbiddenInLine) {
+        if input.hasControls, bytes.contains(where: ControlCharacters.isForbiddenInLine) {
             if let unpadded = ControlCharacters.withoutNULPadding(bytes) {
                 tallies.nulPadding.add(line, ())
                 return unpadded.withUnsafeBufferPointer { logicalLine($0, line: line) }
@@ -225,7 +221,7 @@ struct ContentLineScanner {
     }
 
     private mutating func decodedLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
-        if inputIsUTF8 || UTF8Check.isValid(bytes) {
+        if input.isUTF8 || UTF8Check.isValid(bytes) {
             contentLine(bytes, line: line)
         } else {
             let repair = UTF8Repair.repair(bytes)
