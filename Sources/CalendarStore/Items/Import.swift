@@ -73,7 +73,7 @@ extension CalendarStore {
                 if !skipped.contains(position) { work.append((calendarIndex, index)) }
             }
         }
-        let rows = ParallelParts.Batches<[(row: ItemRow, line: Int)]>(items: work.count, batchSize: 256)
+        let rows = ParallelParts.Batches<[ItemRow]>(items: work.count, batchSize: 256)
         for _ in 0..<max(1, min(ProcessInfo.processInfo.activeProcessorCount - 1, rows.count)) {
             Thread.detachNewThread { [work] in
                 var deriver = RowDeriver(calendars: resolved, work: work, viewerZone: viewerZone, file: file)
@@ -355,24 +355,21 @@ struct ImportWriter {
     }
 
     /// Writes a batch of rows; `progress` hears (items done, `total`) every 500 items.
-    mutating func write(
-        _ batch: [(row: ItemRow, line: Int)], total: Int, progress: ((Int, Int) -> Void)?
-    ) throws {
+    mutating func write(_ rows: [ItemRow], total: Int, progress: ((Int, Int) -> Void)?) throws {
         defer {
             if let progress {
                 let before = done
-                done += batch.count
+                done += rows.count
                 if done / 500 != before / 500 { progress(done, total) }
             }
         }
-        report.added += batch.count
+        report.added += rows.count
         if report.listsChanges {
-            report.changes += batch.map { ImportedItem(isNew: true, key: $0.row.key, summary: $0.row.summary) }
+            report.changes += rows.map { ImportedItem(isNew: true, key: $0.key, summary: $0.summary) }
         }
-        let rows = batch.map(\.row)
         guard let first = nextID, case let (next, false) = first.addingReportingOverflow(Int64(rows.count)) else {
             nextID = nil
-            for row in rows { try writer.save(row, calendarID: calendarID, isNew: true) }
+            for index in rows.indices { try writer.save(rows[index], calendarID: calendarID, isNew: true) }
             return
         }
         try writer.insertNew(rows[...], calendarID: calendarID, firstID: first)
@@ -390,9 +387,9 @@ private struct RowDeriver {
     let file: String?
     var times: [Int: CalendarTime] = [:]
 
-    /// The rows of a batch of `work`, each with its item's line.
-    mutating func rows(_ batch: Range<Int>) -> [(row: ItemRow, line: Int)] {
-        var made: [(row: ItemRow, line: Int)] = []
+    /// The rows of a batch of `work`.
+    mutating func rows(_ batch: Range<Int>) -> [ItemRow] {
+        var made: [ItemRow] = []
         for (calendarIndex, index) in work[batch] {
             let calendar = calendars[calendarIndex]
             let time =
@@ -400,7 +397,7 @@ private struct RowDeriver {
                 ?? CalendarTime(calendar: calendar.withZonesOnly, viewerZone: viewerZone, file: file)
             times[calendarIndex] = time
             let component = calendar.components[index]
-            if let row = ItemRow(component, time: time) { made.append((row, component.line)) }
+            if let row = ItemRow(component, time: time) { made.append(row) }
         }
         return made
     }

@@ -87,19 +87,21 @@ struct StoreWriter {
     /// with the ids `firstID`, `firstID + 1` … (the caller's: above every id in the store), then their categories
     /// (`categoriesPerInsert` to a statement) and relations.
     func insertNew(_ rows: ArraySlice<ItemRow>, calendarID: Int64, firstID: Int64) throws {
+        // Rows are reached by index, not bound to names: a name copies the row (a retain of each of its strings).
         var start = rows.startIndex
         while start < rows.endIndex {
-            let chunk = rows[start..<min(start + Self.rowsPerInsert, rows.endIndex)]
+            let chunk = start..<min(start + Self.rowsPerInsert, rows.endIndex)
             let first = firstID + Int64(start - rows.startIndex)
             try DirectBinding.run(try insertItemsStatement(count: chunk.count)) { binding in
-                for (offset, row) in chunk.enumerated() {
-                    binding.add(first + Int64(offset))
+                for index in chunk {
+                    binding.add(first + Int64(index - start))
                     binding.add(calendarID)
-                    row.bind(&binding)
+                    rows[index].bind(&binding)
                 }
             }
-            let categories = chunk.enumerated().flatMap { offset, row in
-                row.categories.map { (itemID: first + Int64(offset), name: $0) }
+            var categories: [(itemID: Int64, name: String)] = []
+            for index in chunk {
+                for name in rows[index].categories { categories.append((first + Int64(index - start), name)) }
             }
             var from = 0
             while from < categories.count {
@@ -112,10 +114,10 @@ struct StoreWriter {
                 }
                 from = part.endIndex
             }
-            for (offset, row) in chunk.enumerated() where !row.relations.isEmpty {
-                try saveRelations(of: row, itemID: first + Int64(offset))
+            for index in chunk where !rows[index].relations.isEmpty {
+                try saveRelations(of: rows[index], itemID: first + Int64(index - start))
             }
-            start = chunk.endIndex
+            start = chunk.upperBound
         }
     }
 

@@ -85,19 +85,19 @@ extension CalendarStore {
         return (header, versions, parts, itemsBefore, read)
     }
 
-    /// The rows of one run of components (in the calendar `header`, X-WR-TIMEZONE applied), each with its line; the
-    /// items at `skipping` (their place among the run's items: older versions) left out.
+    /// The rows of one run of components (in the calendar `header`, X-WR-TIMEZONE applied); the items at `skipping`
+    /// (their place among the run's items: older versions) left out.
     private static func rows(
         _ components: [CalendarComponent], in header: ICalendar, time: CalendarTime, skipping: Set<Int>
-    ) -> [(row: ItemRow, line: Int)] {
+    ) -> [ItemRow] {
         var items = header
         items.components = components
-        var rows: [(row: ItemRow, line: Int)] = []
+        var rows: [ItemRow] = []
         var index = 0
         for component in items.resolvingWRTimeZone().components where component.isItem && component.isComplete {
             defer { index += 1 }
             guard !skipping.contains(index), let row = ItemRow(component, time: time) else { continue }
-            rows.append((row, component.line))
+            rows.append(row)
         }
         return rows
     }
