@@ -40,13 +40,13 @@ public struct Alarm: Sendable, Hashable, ComponentModel, Codable {
 
     static var componentName: String { "VALARM" }
     static let table = FieldTable<Alarm>([
-        .single("ACTION", \.action, .token),
-        .single("TRIGGER", \.trigger, .trigger),
-        .single("DURATION", \.duration, .duration),
-        .single("REPEAT", \.repeatCount, .integer, recover: ValueCodec.clampedInteger),
-        .single("DESCRIPTION", \.description, .text),
-        .single("SUMMARY", \.summary, .text),
-        .list("ATTENDEE", \.attendees, .user),
+        .single("ACTION", { $0.action }, { $0.action = $1 }, .token),
+        .single("TRIGGER", { $0.trigger }, { $0.trigger = $1 }, .trigger),
+        .single("DURATION", { $0.duration }, { $0.duration = $1 }, .duration),
+        .single("REPEAT", { $0.repeatCount }, { $0.repeatCount = $1 }, .integer, recover: ValueCodec.clampedInteger),
+        .single("DESCRIPTION", { $0.description }, { $0.description = $1 }, .text),
+        .single("SUMMARY", { $0.summary }, { $0.summary = $1 }, .text),
+        .list("ATTENDEE", { $0.attendees }, { $0.attendees += $1 }, .user),
     ])
     static var fields: [FieldCodec<Alarm>] { table.fields }
 

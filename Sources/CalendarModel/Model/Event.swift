@@ -29,9 +29,9 @@ public struct Event: Sendable, Hashable, CalendarItem, CalendarItemModel, Calend
     static let fields = liftedFields()
 
     static let ownTable = FieldTable<Event>([
-        .single("DTEND", \.end, .dateTime),
-        .single("DURATION", \.duration, .duration),
-        .single("TRANSP", \.transparency, .token),
+        .single("DTEND", { $0.end }, { $0.end = $1 }, .dateTime),
+        .single("DURATION", { $0.duration }, { $0.duration = $1 }, .duration),
+        .single("TRANSP", { $0.transparency }, { $0.transparency = $1 }, .token),
     ])
 
     mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext) {

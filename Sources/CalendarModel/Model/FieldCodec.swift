@@ -47,16 +47,23 @@ struct FieldCodec<Model>: Sendable {
     let encode: @Sendable (Model) -> [Property]
     let isUnchanged: @Sendable (Model, Model) -> Bool
 
-    /// A field that holds at most one value. `recover` may make something of a value the codec refuses (an
-    /// INTEGER too large, clamped): it is then read, with an error saying what was read.
+    /// A field that holds at most one value, reached through `get` and `set` (`{ $0.due }, { $0.due = $1 }`).
+    /// `recover` may make something of a value the codec refuses (an INTEGER too large, clamped): it is then read,
+    /// with an error saying what was read.
+    ///
+    /// Closures rather than a key path: every property of every item read goes through here, and a key path
+    /// applied at run time goes through the runtime's generic projection (a getter and a setter call each, generic
+    /// metadata looked up, the whole model copied for a field with an observer): 6 % of `convert`'s CPU on
+    /// gen_ics.py 20000 (perf). The closures compile to the field's own accessors.
     static func single<Value>(
-        _ name: String, _ keyPath: WritableKeyPath<Model, Value?> & Sendable,
+        _ name: String, _ get: @escaping @Sendable (Model) -> Value?,
+        _ set: @escaping @Sendable (inout Model, Value) -> Void,
         _ codec: ValueCodec<Value>, recover: (@Sendable (Property) -> (value: Value, note: String)?)? = nil
     ) -> FieldCodec {
         FieldCodec(
             name: name,
             decode: { model, property, context in
-                guard model[keyPath: keyPath] == nil else {
+                guard get(model) == nil else {
                     // A repeat of a once-only property is reported and kept as an unknown property.
                     if PropertyDesign.singular.contains(name) {
                         context.log.warning(
@@ -68,11 +75,11 @@ struct FieldCodec<Model>: Sendable {
                 }
                 switch codec.single(property) {
                 case .success(let value):
-                    model[keyPath: keyPath] = value
+                    set(&model, value)
                     return true
                 case .failure(let error):
                     if let recovered = recover?(property) {
-                        model[keyPath: keyPath] = recovered.value
+                        set(&model, recovered.value)
                         context.log.error(property.line, "\(name) value \(error); \(recovered.note)", code: "bad-value")
                         return true
                     }
@@ -81,15 +88,17 @@ struct FieldCodec<Model>: Sendable {
                 }
             },
             encode: { model in
-                model[keyPath: keyPath].map { codec.encode(name, [$0]) } ?? []
-            }, isUnchanged: { $0[keyPath: keyPath] == $1[keyPath: keyPath] })
+                get(model).map { codec.encode(name, [$0]) } ?? []
+            }, isUnchanged: { get($0) == get($1) })
     }
 
-    /// A field that collects every value of every property with that name. `recover` may make something of a
-    /// value the codec refuses (with a note saying what was read and what was left out): it is then read with a
-    /// warning instead of kept as written with an error.
+    /// A field that collects every value of every property with that name, reached through `get` and `append`
+    /// (`{ $0.attendees }, { $0.attendees += $1 }`; closures for the reason `single` gives). `recover` may make
+    /// something of a value the codec refuses (with a note saying what was read and what was left out): it is then
+    /// read with a warning instead of kept as written with an error.
     static func list<Value>(
-        _ name: String, _ keyPath: WritableKeyPath<Model, [Value]> & Sendable,
+        _ name: String, _ get: @escaping @Sendable (Model) -> [Value],
+        _ append: @escaping @Sendable (inout Model, [Value]) -> Void,
         _ codec: ValueCodec<Value>,
         recover: (@Sendable (Property) -> (values: [Value], note: String)?)? = nil
     ) -> FieldCodec {
@@ -98,11 +107,11 @@ struct FieldCodec<Model>: Sendable {
             decode: { model, property, context in
                 switch codec.decode(property) {
                 case .success(let values):
-                    model[keyPath: keyPath].append(contentsOf: values)
+                    append(&model, values)
                     return true
                 case .failure(let error):
                     if let recovered = recover?(property) {
-                        model[keyPath: keyPath].append(contentsOf: recovered.values)
+                        append(&model, recovered.values)
                         context.log.warning(
                             property.line, "\(name) value \(error); \(recovered.note)", code: "bad-value")
                         return true
@@ -112,9 +121,9 @@ struct FieldCodec<Model>: Sendable {
                 }
             },
             encode: { model in
-                let values = model[keyPath: keyPath]
+                let values = get(model)
                 return values.isEmpty ? [] : codec.encode(name, values)
-            }, isUnchanged: { $0[keyPath: keyPath] == $1[keyPath: keyPath] })
+            }, isUnchanged: { get($0) == get($1) })
     }
 
     /// The same field seen through a containing model (`ItemCore` fields inside `Event`).

@@ -89,14 +89,14 @@ public struct ICalendar: Sendable, Hashable, ComponentModel, Codable {
 
     static var componentName: String { "VCALENDAR" }
     static let table = FieldTable<ICalendar>([
-        .single("PRODID", \.productID, .text),
-        .single("VERSION", \.version, .text),
-        .single("CALSCALE", \.scale, .text),
-        .single("METHOD", \.method, .text),
-        .single("NAME", \.name, .text),
-        .single("X-WR-CALNAME", \.wrCalendarName, .text),
-        .single("COLOR", \.color, .text),
-        .single("X-WR-TIMEZONE", \.wrTimeZone, .zoneName),
+        .single("PRODID", { $0.productID }, { $0.productID = $1 }, .text),
+        .single("VERSION", { $0.version }, { $0.version = $1 }, .text),
+        .single("CALSCALE", { $0.scale }, { $0.scale = $1 }, .text),
+        .single("METHOD", { $0.method }, { $0.method = $1 }, .text),
+        .single("NAME", { $0.name }, { $0.name = $1 }, .text),
+        .single("X-WR-CALNAME", { $0.wrCalendarName }, { $0.wrCalendarName = $1 }, .text),
+        .single("COLOR", { $0.color }, { $0.color = $1 }, .text),
+        .single("X-WR-TIMEZONE", { $0.wrTimeZone }, { $0.wrTimeZone = $1 }, .zoneName),
     ])
     static var fields: [FieldCodec<ICalendar>] { table.fields }
 

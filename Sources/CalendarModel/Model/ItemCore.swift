@@ -57,27 +57,27 @@ public struct ItemCore: Sendable, Hashable, Codable {
     public var isRecurring: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty }
 
     static let table = FieldTable<ItemCore>([
-        .single("UID", \.uid, .text),
-        .single("DTSTAMP", \.stamp, .dateTime),
-        .single("DTSTART", \.start, .dateTime),
-        .single("RECURRENCE-ID", \.recurrenceID, .recurrenceID),
-        .single("SEQUENCE", \.sequence, .integer, recover: ValueCodec.clampedInteger),
-        .single("SUMMARY", \.summary, .text),
-        .single("DESCRIPTION", \.description, .text),
-        .single("LOCATION", \.location, .text),
-        .single("GEO", \.geo, .geo),
-        .single("URL", \.url, .verbatim),
-        .single("STATUS", \.status, .token),
-        .single("CLASS", \.classification, .token),
-        .single("PRIORITY", \.priority, .integer, recover: ValueCodec.clampedInteger),
-        .single("CREATED", \.created, .dateTime),
-        .single("LAST-MODIFIED", \.lastModified, .dateTime),
-        .single("ORGANIZER", \.organizer, .user),
-        .list("ATTENDEE", \.attendees, .user),
-        .list("CATEGORIES", \.categories, .categories),
-        .single("COLOR", \.color, .text),
+        .single("UID", { $0.uid }, { $0.uid = $1 }, .text),
+        .single("DTSTAMP", { $0.stamp }, { $0.stamp = $1 }, .dateTime),
+        .single("DTSTART", { $0.start }, { $0.start = $1 }, .dateTime),
+        .single("RECURRENCE-ID", { $0.recurrenceID }, { $0.recurrenceID = $1 }, .recurrenceID),
+        .single("SEQUENCE", { $0.sequence }, { $0.sequence = $1 }, .integer, recover: ValueCodec.clampedInteger),
+        .single("SUMMARY", { $0.summary }, { $0.summary = $1 }, .text),
+        .single("DESCRIPTION", { $0.description }, { $0.description = $1 }, .text),
+        .single("LOCATION", { $0.location }, { $0.location = $1 }, .text),
+        .single("GEO", { $0.geo }, { $0.geo = $1 }, .geo),
+        .single("URL", { $0.url }, { $0.url = $1 }, .verbatim),
+        .single("STATUS", { $0.status }, { $0.status = $1 }, .token),
+        .single("CLASS", { $0.classification }, { $0.classification = $1 }, .token),
+        .single("PRIORITY", { $0.priority }, { $0.priority = $1 }, .integer, recover: ValueCodec.clampedInteger),
+        .single("CREATED", { $0.created }, { $0.created = $1 }, .dateTime),
+        .single("LAST-MODIFIED", { $0.lastModified }, { $0.lastModified = $1 }, .dateTime),
+        .single("ORGANIZER", { $0.organizer }, { $0.organizer = $1 }, .user),
+        .list("ATTENDEE", { $0.attendees }, { $0.attendees += $1 }, .user),
+        .list("CATEGORIES", { $0.categories }, { $0.categories += $1 }, .categories),
+        .single("COLOR", { $0.color }, { $0.color = $1 }, .text),
         .list(
-            "RRULE", \.recurrenceRules, .rule,
+            "RRULE", { $0.recurrenceRules }, { $0.recurrenceRules += $1 }, .rule,
             recover: { property in
                 RecurrenceRule.recovering(property.value).map {
                     (
@@ -87,9 +87,9 @@ public struct ItemCore: Sendable, Hashable, Codable {
                     )
                 }
             }),
-        .list("RDATE", \.recurrenceDates, .recurrenceDates),
-        .list("EXDATE", \.exceptionDates, .dateTime),
-        .list("RELATED-TO", \.relatedTo, .relation),
+        .list("RDATE", { $0.recurrenceDates }, { $0.recurrenceDates += $1 }, .recurrenceDates),
+        .list("EXDATE", { $0.exceptionDates }, { $0.exceptionDates += $1 }, .dateTime),
+        .list("RELATED-TO", { $0.relatedTo }, { $0.relatedTo += $1 }, .relation),
     ])
 }
 

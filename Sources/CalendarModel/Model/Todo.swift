@@ -34,10 +34,12 @@ public struct Todo: Sendable, Hashable, CalendarItem, CalendarItemModel, Calenda
     static let fields = liftedFields()
 
     static let ownTable = FieldTable<Todo>([
-        .single("DUE", \.due, .dateTime),
-        .single("DURATION", \.duration, .duration),
-        .single("COMPLETED", \.completed, .dateTime),
-        .single("PERCENT-COMPLETE", \.percentComplete, .integer, recover: ValueCodec.clampedInteger),
+        .single("DUE", { $0.due }, { $0.due = $1 }, .dateTime),
+        .single("DURATION", { $0.duration }, { $0.duration = $1 }, .duration),
+        .single("COMPLETED", { $0.completed }, { $0.completed = $1 }, .dateTime),
+        .single(
+            "PERCENT-COMPLETE", { $0.percentComplete }, { $0.percentComplete = $1 }, .integer,
+            recover: ValueCodec.clampedInteger),
     ])
 
     mutating func decodeChildren(_ components: [Component], _ context: inout DecodeContext) {
