@@ -88,7 +88,7 @@ extension CalendarStore {
             while let batch = rows.take(deriving: { deriver.rows($0) }) {
                 try writer.write(batch, total: total, progress: progress)
             }
-            try writer.recordBase()
+            try writer.finish()
             report = writer.report
         }
         progress?(total, total)
@@ -314,20 +314,28 @@ struct ImportWriter {
         let highest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM item") ?? 0
         nextID = highest == .max ? nil : highest + 1
         source = name
+        // The calendar's generation moves once, in `finish`, rather than once per item (schema v26).
+        try db.execute(sql: "INSERT OR IGNORE INTO bulkInsert (calendarID) VALUES (?)", arguments: [calendarID])
     }
 
     private let source: String
 
-    /// Records what the import wrote as the merge base of the source the calendar is named after (the one
-    /// `merge FILE --into CALENDAR` uses), so a later merge of the next export deletes what that export dropped.
-    /// An import writes through here only into a calendar with no items, deletions or base (`hasHistory`), so
-    /// every item is the import's: one statement copies their keys and fingerprints.
-    func recordBase() throws {
+    /// Ends the import's writing: records what it wrote as the merge base of the source the calendar is named after
+    /// (the one `merge FILE --into CALENDAR` uses), so a later merge of the next export deletes what that export
+    /// dropped, and moves the calendar's generation once for all its items. An import writes through here only into
+    /// a calendar with no items, deletions or base (`hasHistory`), so every item is the import's: one statement
+    /// copies their keys and fingerprints.
+    func finish() throws {
         try db.execute(
             sql: """
                 INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint)
                 SELECT calendarID, ?, uid, recurrenceID, fingerprint FROM item WHERE calendarID = ?
                 """, arguments: [source, calendarID])
+        try db.execute(sql: "DELETE FROM bulkInsert WHERE calendarID = ?", arguments: [calendarID])
+        if report.added > 0 {
+            try db.execute(
+                sql: "UPDATE calendar SET generation = generation + 1 WHERE id = ?", arguments: [calendarID])
+        }
     }
 
     /// The calendars' PRODID, colour, category colours, time zones, own properties and other components.

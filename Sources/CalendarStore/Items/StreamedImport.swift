@@ -51,7 +51,7 @@ extension CalendarStore {
                     notes += left
                     try writer.write(rows, total: total, progress: progress)
                 })
-            try writer.recordBase()
+            try writer.finish()
             report = writer.report
         }
         report.skipped += notes.count

@@ -234,4 +234,9 @@ extension StoreSchema {
     static func migrateV25(_ db: Database) throws {
         try db.execute(sql: v25WholeItems)
     }
+
+    /// v26: a bulk insert moves its calendar's generation once
+    static func migrateV26(_ db: Database) throws {
+        try db.execute(sql: v26BulkInserts)
+    }
 }

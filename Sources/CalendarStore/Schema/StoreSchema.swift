@@ -37,6 +37,7 @@ enum StoreSchema {
         ("v23: scheduling messages found by method and digest", migrateV23),
         ("v24: shared feeds, and a calendar's generation", migrateV24),
         ("v25: the instance index keeps no lines of items", migrateV25),
+        ("v26: a bulk insert moves its calendar's generation once", migrateV26),
     ]
 
     /// Columns that hold URLs or names made of them (`feed:https://…`, `caldav:https://…`).

@@ -61,13 +61,20 @@ enum UndoLog {
     /// An SQL condition on a `calendar` row: no sync partner is bound to it.
     static let unbound = "NOT EXISTS (SELECT 1 FROM syncPartner p WHERE p.calendarID = main.calendar.rowid)"
 
+    /// Columns that count changes, by table: a calendar's generation, which moves on with every change of its
+    /// items, zones or own properties, so that a shared feed is built again when it may have changed. Undo does not
+    /// put a counter back (the changes undo makes move it on, through the same triggers), and an update of nothing
+    /// but a counter is not logged: a merge that changed 20,000 items of an existing calendar logged its row 20,000
+    /// times.
+    static let counters: [String: String] = ["calendar": "generation"]
+
     /// Tables made from the items' content (`rederive` makes them again), kept apart from what the log covers.
     static let derived: Set<String> = ["itemCategory", "relation"]
 
     /// Tables that hold derived or bookkeeping data: not logged, not restored.
     static func isCovered(_ name: String) -> Bool {
         !derived.contains(name)
-            && !["sqlite_", "grdb_", "undo", "itemSearch", "instance"].contains { name.hasPrefix($0) }
+            && !["sqlite_", "grdb_", "undo", "itemSearch", "instance", "bulkInsert"].contains { name.hasPrefix($0) }
     }
 
     static func tables(_ db: Database) throws -> [Table] {
@@ -281,9 +288,17 @@ enum UndoLog {
     private static func rowIDTriggers(_ table: Table) -> [(String, String)] {
         let name = "main.\(table.quoted)"
         let columnList = table.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        let assignments = table.columns.map {
+        let restored = table.columns.filter { counters[table.name] != $0 }
+        let assignments = restored.map {
             "'\($0.quotedDatabaseIdentifier) = ' || quote(old.\($0.quotedDatabaseIdentifier))"
         }.joined(separator: " || ', ' || ")
+        // An update of a counter alone is not logged; the test comes first, so such an update calls no function.
+        let changed =
+            restored.count == table.columns.count
+            ? ""
+            : "("
+                + restored.map { "old.\($0.quotedDatabaseIdentifier) IS NOT new.\($0.quotedDatabaseIdentifier)" }
+                .joined(separator: " OR ") + ") AND "
         func old(_ row: String) -> String { "\(row).rowid <= icskit_undo_mark('\(table.name)')" }
         // A partner's rows are left as they are, also by the removal of the rows above a deletion.
         let oldNotPartners = Self.notPartners(table, row: "old").map { " AND " + $0 } ?? ""
@@ -292,7 +307,7 @@ enum UndoLog {
         return [
             (
                 "update",
-                "AFTER UPDATE ON \(name) WHEN \(recording) AND \(old("old"))\(oldNotPartners) BEGIN "
+                "AFTER UPDATE ON \(name) WHEN \(changed)\(recording) AND \(old("old"))\(oldNotPartners) BEGIN "
                     + log(
                         table, "update",
                         "'UPDATE \(name) SET rowid = ' || old.rowid || ', ' || \(assignments)"
