@@ -6,8 +6,8 @@ import XCTest
 
 /// An import inserts its items in bulk (schema v26): the calendar's generation moves once for all of them, not once
 /// per item through the insert trigger, and the undo log holds no row per item for the calendar (an update of the
-/// generation alone is not logged, and undo moves it on rather than back); any other insert moves it through the
-/// trigger as before.
+/// generation alone is not logged, and undo moves it on rather than back) nor for the merge base the import writes
+/// (one statement takes it back); any other insert moves the generation through the trigger as before.
 final class BulkInsertTests: XCTestCase {
     var folder: URL!
 
@@ -52,18 +52,29 @@ final class BulkInsertTests: XCTestCase {
         let logged = try rows("SELECT count(*) FROM undoLog WHERE tableName = 'calendar'", in: path)[0][0] as Int
         XCTAssertLessThanOrEqual(logged, 5, "the calendar's row is logged a few times per import, not per item")
         XCTAssertEqual(try rows("SELECT * FROM bulkInsert", in: path).count, 0, "the import takes the calendar off")
+        // The merge base the import wrote (a row per item) is logged in one statement.
+        XCTAssertEqual(try rows("SELECT count(*) FROM syncState", in: path)[0][0] as Int, 300)
+        let baseLog = try rows(
+            "SELECT statement FROM undoLog WHERE tableName = 'syncState' AND kind <> 'mark'", in: path)
+        XCTAssertEqual(baseLog.count, 1)
 
         // Undo takes the items out again and moves the generation on: a counter is not put back, so a feed built
         // at the import's generation is not taken for the calendar after the undo.
         XCTAssertNotNil(try store.undo())
         XCTAssertEqual(try rows("SELECT count(*) FROM item", in: path)[0][0] as Int, 0)
+        XCTAssertEqual(try rows("SELECT count(*) FROM syncState", in: path)[0][0] as Int, 0)
         let undone = try XCTUnwrap(store.generations(of: ["Home"])["Home"])
         XCTAssertGreaterThan(undone, after)
 
-        // Outside an import's bulk insert (a merge into a calendar that has a history), the trigger moves the
-        // generation, as before.
-        let merged = try store.importCalendars(events(1, from: 300), into: "Home", file: "one.ics")
+        // Undo left the calendar with no history, so the next import writes in bulk again; the one after it is a
+        // merge into a calendar with a history, whose insert moves the generation through the trigger, as before.
+        let again = try store.importCalendars(events(1, from: 300), into: "Home", file: "one.ics")
+        XCTAssertEqual(again.added, 1)
+        let bulkAgain = try XCTUnwrap(store.generations(of: ["Home"])["Home"])
+        XCTAssertGreaterThan(bulkAgain, undone)
+        let merged = try store.importCalendars(events(1, from: 301), into: "Home", file: "two.ics")
         XCTAssertEqual(merged.added, 1)
-        XCTAssertGreaterThan(try XCTUnwrap(store.generations(of: ["Home"])["Home"]), undone)
+        XCTAssertGreaterThan(try XCTUnwrap(store.generations(of: ["Home"])["Home"]), bulkAgain)
+        XCTAssertEqual(try rows("SELECT count(*) FROM bulkInsert", in: path)[0][0] as Int, 0)
     }
 }

@@ -326,6 +326,7 @@ struct ImportWriter {
     /// a calendar with no items, deletions or base (`hasHistory`), so every item is the import's: one statement
     /// copies their keys and fingerprints.
     func finish() throws {
+        try UndoLog.logBulkBase(db, calendarID: calendarID, source: source)
         try db.execute(
             sql: """
                 INSERT OR REPLACE INTO syncState (calendarID, source, uid, recurrenceID, fingerprint)

@@ -348,10 +348,15 @@ enum UndoLog {
             .joined(separator: " || ' AND ' || ")
         }
         let insertOld = "'INSERT INTO \(name) (\(columnList)) VALUES (' || \(values(table, "old")) || ')'"
+        // A merge base written in bulk is logged by its writer in one statement (`logBulkBase`); the test comes
+        // first, so such a row calls no function.
+        let notBulk =
+            table.name == "syncState"
+            ? "NOT EXISTS (SELECT 1 FROM main.bulkInsert b WHERE b.calendarID = new.calendarID) AND " : ""
         return [
             (
                 "insert",
-                "AFTER INSERT ON \(name) WHEN \(recording) AND \(parentsOld("new")) BEGIN "
+                "AFTER INSERT ON \(name) WHEN \(notBulk)\(recording) AND \(parentsOld("new")) BEGIN "
                     + log(table, "insert", "'DELETE FROM \(name) WHERE ' || \(key("new"))")
             ),
             (
@@ -565,6 +570,20 @@ extension CalendarStore {
 }
 
 extension UndoLog {
+    /// The merge base an import writes for `source` into a calendar listed in `bulkInsert`, logged for undo in one
+    /// statement rather than a row per item (the insert trigger leaves such rows alone): the calendar had no base
+    /// before (an import writes in bulk only into a calendar with no history), so undo deletes the source's rows.
+    /// Nothing is logged for a calendar the transaction made: the calendar's mark takes its rows away.
+    static func logBulkBase(_ db: Database, calendarID: Int64, source: String) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO undoLog (step, txn, tableName, kind, statement, rowID)
+                SELECT icskit_undo_step(), icskit_undo_txn(), 'syncState', 'above',
+                       'DELETE FROM main."syncState" WHERE calendarID = ' || ?1 || ' AND source = ' || quote(?2), NULL
+                WHERE icskit_undo_step() IS NOT NULL AND ?1 <= icskit_undo_mark('calendar')
+                """, arguments: [calendarID, source])
+    }
+
     /// The calendar's sync bindings, logged for undo ahead of its removal (the undo log leaves what mirrors a
     /// partner alone, so without this an undo gave the calendar back unbound): undo puts the calendar back first,
     /// then these. The partner's resources and merge base stay gone; the next sync pairs the items again by UID.
