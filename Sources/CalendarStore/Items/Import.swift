@@ -258,6 +258,7 @@ struct ItemVersions: Sendable {
 
     /// Adds the next run (made with `start` at `count`).
     mutating func add(_ run: Run) {
+        chosen.reserveCapacity(chosen.count + run.versions.count)
         for case (let key, var version?) in run.versions {
             version.position += run.start
             if let current = chosen[key], !version.isNewer(than: current) { continue }
