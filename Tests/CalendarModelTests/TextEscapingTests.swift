@@ -43,10 +43,10 @@ final class TextEscapingTests: XCTestCase {
             defaultCount: 2_000, unit: "strings")
         let pieces = [
             "a", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "é",
-            "\u{301}", "😀", "Â", "/",
+            "\u{301}", "😀", "Â", "/", "sixteen plain bytes and more, read sixteen at a time",
         ]
         for _ in 0..<count {
-            let text = (0..<Int.random(in: 0...10, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+            let text = (0..<Int.random(in: 0...16, using: &random)).map { _ in pieces.randomElement(using: &random)! }
                 .joined()
             var expected = "\""
             for scalar in text.unicodeScalars {

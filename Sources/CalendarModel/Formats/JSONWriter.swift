@@ -167,7 +167,19 @@ package struct JSONWriter {
         }
         var plainStart = 0
         var index = 0
+        let base = bytes.baseAddress
+        let space = SIMD16<UInt8>(repeating: 0x20), quote = SIMD16<UInt8>(repeating: 0x22)
+        let backslash = SIMD16<UInt8>(repeating: 0x5C), delete = SIMD16<UInt8>(repeating: 0x7F)
+        let c1 = SIMD16<UInt8>(repeating: 0xC2)
         while index < bytes.count {
+            // Sixteen bytes at a time while none needs a look (`needsEscape`): text runs are copied whole anyway.
+            while index + 16 <= bytes.count, let base {
+                let chunk = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+                let special = (chunk .< space) .| (chunk .== quote) .| (chunk .== backslash) .| (chunk .== delete)
+                guard !any(special .| (chunk .== c1)) else { break }
+                index += 16
+            }
+            guard index < bytes.count else { break }
             guard needsEscape(bytes[index]) else {
                 index += 1
                 continue
