@@ -315,7 +315,8 @@ struct ImportWriter {
         let highest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM item") ?? 0
         nextID = highest == .max ? nil : highest + 1
         source = name
-        // The calendar's generation moves once, in `finish`, rather than once per item (schema v26).
+        // Listed, the calendar's generation moves once, in `finish`, rather than once per item, and its merge base
+        // is logged for undo there in one statement rather than a row per item (schema v26).
         try db.execute(sql: "INSERT OR IGNORE INTO bulkInsert (calendarID) VALUES (?)", arguments: [calendarID])
     }
 

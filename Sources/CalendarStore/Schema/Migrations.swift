@@ -455,7 +455,8 @@ extension StoreSchema {
 /// once each. Each move is an UPDATE of the calendar's row, and the undo log's triggers look at every one (and log
 /// it when the calendar existed before the transaction): an import of 20,000 events into an existing empty calendar
 /// logged 41,136 rows of 8 MB. A calendar listed in `bulkInsert` is left alone by the insert trigger; the writer
-/// lists it inside its transaction, and at the end takes it off and moves the generation itself.
+/// lists it inside its transaction, and at the end takes it off and moves the generation itself. The undo log's
+/// trigger on the merge base (`syncState`) leaves a listed calendar's rows to the writer too (`UndoLog.logBulkBase`).
 extension StoreSchema {
     static let v26BulkInserts = """
         CREATE TABLE bulkInsert (calendarID INTEGER PRIMARY KEY);
